@@ -1,0 +1,19 @@
+import path from "node:path";
+
+import { defineConfig } from "prisma/config";
+
+// Prisma's CLI would download a native schema engine, which is unreachable
+// offline. The CLI resolves this variable after loading this file, so every
+// prisma command (migrate, generate, db) picks up the wasm-backed stand-in
+// without anyone setting it. An explicit value from the environment wins.
+process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(import.meta.dirname, "prisma/engine/schema-engine.mjs");
+
+export default defineConfig({
+  schema: "prisma/schema.prisma",
+  migrations: {
+    path: "prisma/migrations",
+    // `prisma db seed`: sample related pages and social links.
+    seed: "tsx --conditions=react-server src/scripts/content.ts import prisma/seed.json",
+  },
+  datasource: { url: process.env.DATABASE_URL ?? "file:./data/downcheck.db" },
+});

@@ -1,0 +1,83 @@
+// Maps the native engine's RPC methods onto the wasm engine's JS API.
+import { basename } from "node:path";
+
+import { EnginePanic, MethodNotFoundError, requestPrint } from "./rpc.mjs";
+import { createDatabaseFile, emptyDatabase, ensureMigrationsTable } from "./sqlite-file.mjs";
+import { explainExternalError, panics } from "./wasm-engine.mjs";
+
+const PASS_THROUGH = new Set([
+  "applyMigrations",
+  "createMigration",
+  "dbExecute",
+  "devDiagnostic",
+  "diagnoseMigrationHistory",
+  "ensureConnectionValidity",
+  "evaluateDataLoss",
+  "introspect",
+  "introspectSql",
+  "markMigrationApplied",
+  "markMigrationRolledBack",
+  "schemaPush",
+]);
+
+// Methods that read `_prisma_migrations`, which the wasm engine expects to exist.
+const READS_MIGRATIONS_TABLE = new Set([
+  "createMigration",
+  "devDiagnostic",
+  "diagnoseMigrationHistory",
+  "evaluateDataLoss",
+  "markMigrationApplied",
+  "markMigrationRolledBack",
+]);
+
+function asPanic(error) {
+  if (error instanceof WebAssembly.RuntimeError || panics.message) {
+    return new EnginePanic(panics.message || String(error?.message ?? error));
+  }
+  return explainExternalError(error);
+}
+
+/**
+ * @param {{ getEngine: () => Promise<any>, databasePath: string | undefined }} context
+ * @returns {(method: string, params: any) => Promise<unknown>}
+ */
+export function createMethodHandler({ getEngine, databasePath: path }) {
+  const databasePath = () => {
+    if (!path) throw new Error("This schema engine method needs a datasource url in prisma.config.ts");
+    return path;
+  };
+  const special = {
+    // The CLI asks for the database's version; the wasm engine calls it `version`.
+    getDatabaseVersion: async () => (await getEngine()).version(),
+    createDatabase: async () => {
+      createDatabaseFile(databasePath());
+      return { databaseName: basename(databasePath()) };
+    },
+    // The wasm engine's reset leaves a SQLite file as it was.
+    reset: async () => {
+      emptyDatabase(databasePath());
+      return null;
+    },
+    diff: async (params) => {
+      const { stdout, ...rest } = await (await getEngine()).diff(params);
+      if (stdout) requestPrint(stdout.replace(/\n$/, ""));
+      return { ...rest, stdout: null };
+    },
+    debugPanic: async () => (await getEngine()).debugPanic(),
+  };
+
+  return async (method, params) => {
+    try {
+      if (Object.hasOwn(special, method)) return await special[method](params);
+      if (!PASS_THROUGH.has(method)) {
+        throw new MethodNotFoundError(`The offline schema engine does not implement the method "${method}".`);
+      }
+      if (READS_MIGRATIONS_TABLE.has(method)) ensureMigrationsTable(databasePath());
+      const engine = await getEngine();
+      // Called as a method: a detached reference loses the wasm binding.
+      return await engine[method](params);
+    } catch (error) {
+      throw asPanic(error);
+    }
+  };
+}

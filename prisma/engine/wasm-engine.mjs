@@ -1,0 +1,77 @@
+// Loads Prisma's WebAssembly schema engine and connects it to SQLite through
+// the better-sqlite3 driver adapter, the same pairing Prisma's own wasm path uses.
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+
+import { logLine } from "./log.mjs";
+import { withScriptFallback } from "./sqlite-adapter.mjs";
+
+const require = createRequire(import.meta.url);
+
+/** The last panic message the engine reported before trapping. */
+export const panics = { message: "" };
+
+// The engine's glue calls this global when Rust panics; without it the trap
+// turns into "cannot read properties of undefined".
+globalThis.PRISMA_WASM_PANIC_REGISTRY ??= {
+  set_message(message) {
+    panics.message = message;
+  },
+};
+
+let glue;
+let errorRegistry;
+
+/**
+ * Adapter errors that are not database errors reach the engine as
+ * "External error id#N"; the original lives in the adapter's registry.
+ */
+export function explainExternalError(error) {
+  const id = /External error id#(\d+)/.exec(String(error?.message ?? ""))?.[1];
+  const original = id === undefined ? undefined : errorRegistry?.consumeError(Number(id))?.error;
+  return original ?? error;
+}
+
+/**
+ * Instantiates the wasm module by hand: the package's entry point imports the
+ * .wasm file as an ES module, which Node 20 only does behind a flag.
+ */
+async function loadGlue() {
+  if (glue) return glue;
+  const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+  const wasmPath = gluePath.replace(/\.js$/, ".wasm");
+  const bindings = await import(gluePath);
+  const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
+    "./schema_engine_bg.js": bindings,
+  });
+  bindings.__wbg_set_wasm(instance.exports);
+  instance.exports.__wbindgen_start();
+  glue = bindings;
+  return glue;
+}
+
+/** The version string of the wasm engine package itself. */
+export async function engineVersion() {
+  return (await loadGlue()).version();
+}
+
+/**
+ * @param {{ filePath: string, shadowFilePath?: string, datamodels: [string, string][] }} options
+ *   datamodels: [path, contents] pairs; may be empty (then the engine gets none).
+ */
+export async function createEngine({ filePath, shadowFilePath, datamodels }) {
+  const { SchemaEngine } = await loadGlue();
+  const factory = new PrismaBetterSqlite3(
+    { url: filePath, timeout: 5000 },
+    { shadowDatabaseUrl: shadowFilePath },
+  );
+  const adapter = bindMigrationAwareSqlAdapterFactory(withScriptFallback(factory));
+  errorRegistry = adapter.errorRegistry;
+  // The engine traps on an empty list: "no schema" must be undefined.
+  const options = { datamodels: datamodels.length > 0 ? datamodels : undefined };
+  const onLog = (line) => logLine("DEBUG", String(line));
+  return SchemaEngine.new(options, onLog, adapter);
+}

@@ -1,0 +1,44 @@
+import type { Metadata, Viewport } from "next";
+import Link from "next/link";
+import { CookieNotice } from "@/components/CookieNotice";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "downcheck — is it down for everyone, or just me?", template: "%s · downcheck" },
+  description:
+    "Check whether a website is down for everyone or just for you, from testers in several locations.",
+  icons: { icon: "/favicon.svg" },
+};
+
+export const viewport: Viewport = {
+  colorScheme: "light dark",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <Link href="/" className="brand">
+            down<span>check</span>
+          </Link>
+        </header>
+        <main id="main">{children}</main>
+        <footer className="site-footer">
+          <p>
+            downcheck checks sites from several testers. <Link href="/cookies">Cookies</Link>
+          </p>
+        </footer>
+        <CookieNotice />
+        <noscript>
+          {/* Without JavaScript, React cannot move streamed sections into place: show them
+              where they arrive (at the end of the page) instead of their loading placeholders. */}
+          <style>{`[data-loading]{display:none}div[hidden][id^="S:"]{display:block}`}</style>
+        </noscript>
+      </body>
+    </html>
+  );
+}

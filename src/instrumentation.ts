@@ -1,0 +1,7 @@
+// Runs once when the server starts: a bad environment or TESTERS_FILE stops start-up with a
+// message naming the variable or field, instead of surfacing on the first visitor's check.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { validateStartupConfig } = await import("./server/startup");
+  validateStartupConfig();
+}

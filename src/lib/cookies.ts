@@ -1,0 +1,2 @@
+// Cookie names in one place: the /cookies page documents each of them.
+export const CONSENT_COOKIE = "downcheck_cookies_ok";

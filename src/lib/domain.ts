@@ -1,0 +1,201 @@
+// From what a visitor types (a domain, a URL, mixed case, Unicode) to the one domain we probe.
+// Everything here is a security boundary as much as a convenience: a name that reaches the
+// probe engine must be a public, registrable DNS name, never an address in disguise.
+import { parse as parseSuffix } from "tldts";
+import { toASCII, toUnicode } from "tr46";
+
+export type DomainRejection =
+  | "empty"
+  | "too_long"
+  | "bad_scheme"
+  | "has_credentials"
+  | "has_port"
+  | "has_path"
+  | "has_query"
+  | "ip_address"
+  | "invalid_name"
+  | "special_use"
+  | "no_public_suffix"
+  | "not_registrable";
+
+export type ParsedDomain =
+  | { ok: true; ascii: string; unicode: string }
+  | { ok: false; reason: DomainRejection; message: string };
+
+export interface ParseDomainOptions {
+  /** ASCII host names exempt from the special-use / public-suffix rules (operator routes from PROBE_CONNECT_TO, e.g. "shop.example.test"). Syntax rules still apply. */
+  allowHosts?: ReadonlySet<string>;
+}
+
+const MESSAGES: Record<DomainRejection, string> = {
+  empty: "Enter a domain name such as example.com.",
+  too_long: "That is too long for a domain name.",
+  bad_scheme: "Only http:// and https:// addresses can be checked; enter a domain name such as example.com.",
+  has_credentials: "Remove the user name or password before the @; enter just the domain name.",
+  has_port: "Remove the :port; we check the standard web ports (80 and 443).",
+  has_path: "Enter just the domain name, without a path after it.",
+  has_query: "Enter just the domain name, without the part after ? or #.",
+  ip_address: "That is an IP address; enter a domain name such as example.com.",
+  invalid_name: "That is not a valid domain name; enter one such as example.com.",
+  special_use: "That name is reserved for local or private networks and has no public website.",
+  no_public_suffix: "That name does not end in a public top-level domain such as .com or .de.",
+  not_registrable: "That is a public suffix, not a website; enter a full domain such as example.co.uk.",
+};
+
+/** Longer than any URL a visitor would paste for a 253-character name; stops work early. */
+const MAX_INPUT_LENGTH = 2048;
+const MAX_DOMAIN_LENGTH = 253;
+
+// Strict UTS #46: Node's domainToASCII (and `new URL`) let through hyphen, bidi and
+// STD3 violations such as `a_b.com` or `ab--c.com`.
+const STRICT_IDNA = {
+  checkHyphens: true,
+  checkBidi: true,
+  checkJoiners: true,
+  useSTD3ASCIIRules: true,
+  transitionalProcessing: false,
+} as const;
+
+// RFC 6761 and IANA special-use names, plus names that are common on private networks
+// (RFC 6762 appendix G, ICANN's name-collision list). `example.com` is deliberately absent:
+// it is a real, registrable domain that answers on the web.
+const SPECIAL_USE_SUFFIXES = [
+  "localhost", "localdomain", "test", "example", "invalid", "local", "onion", "alt",
+  "internal", "arpa", "home", "lan", "corp", "intranet", "private", "priv", "mail",
+];
+
+// A scheme has no dot; a dotted "scheme" is a host followed by a port (github.com:8080).
+const SCHEME = /^([a-z][a-z0-9+-]*):/i;
+const PORT_AFTER_COLON = /^\d+(?:[/\\?#]|$)/;
+const IPV4_DOTTED = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+// WHATWG URL reads numeric labels as IPv4 parts in decimal, octal or hex (127.1, 0x7f.1).
+const NUMERIC_LABEL = /^(?:0x[0-9a-f]*|\d+)$/i;
+
+const reject = (reason: DomainRejection): ParsedDomain => ({ ok: false, reason, message: MESSAGES[reason] });
+
+interface RawParts {
+  scheme: string | null;
+  userinfo: string | null;
+  host: string;
+  port: string | null;
+  rest: string;
+}
+
+/** Splits the input by hand, because `new URL` silently drops what we must refuse (`:80`, `?`, `@`). */
+function splitRaw(text: string): RawParts {
+  const schemeMatch = SCHEME.exec(text);
+  const afterColon = schemeMatch ? text.slice(schemeMatch[0].length) : "";
+  const hasScheme = schemeMatch !== null && !PORT_AFTER_COLON.test(afterColon);
+  const scheme = hasScheme ? schemeMatch[1].toLowerCase() : null;
+  // Special schemes ignore any number of slashes (and backslashes) before the authority.
+  const afterScheme = (hasScheme ? afterColon : text).replace(/^[/\\]+/, "");
+  const authorityEnd = afterScheme.search(/[/\\?#]/);
+  const authority = authorityEnd < 0 ? afterScheme : afterScheme.slice(0, authorityEnd);
+  const rest = authorityEnd < 0 ? "" : afterScheme.slice(authorityEnd);
+  const at = authority.lastIndexOf("@");
+  const userinfo = at < 0 ? null : authority.slice(0, at);
+  const hostPort = authority.slice(at + 1);
+  const bracketEnd = hostPort.startsWith("[") ? hostPort.indexOf("]") + 1 : 0;
+  // Two or more colons outside brackets: an unbracketed IPv6 literal, not host:port.
+  const bareIpv6 = bracketEnd === 0 && hostPort.split(":").length > 2;
+  const colon = bareIpv6 ? -1 : hostPort.indexOf(":", bracketEnd);
+  return {
+    scheme,
+    userinfo,
+    host: colon < 0 ? hostPort : hostPort.slice(0, colon),
+    port: colon < 0 ? null : hostPort.slice(colon + 1),
+    rest,
+  };
+}
+
+/** IP literals in any notation a browser would accept, checked on the host as typed. */
+function looksLikeIpLiteral(host: string): boolean {
+  if (host.startsWith("[") || host.split(":").length > 2) return true;
+  // Fullwidth digits and ideographic full stops fold to ASCII before URL parsing sees them.
+  const folded = host.normalize("NFKC").replace(/[\u3002\uff0e\uff61]/g, ".").replace(/\.$/, "");
+  return folded !== "" && folded.split(".").every((label) => NUMERIC_LABEL.test(label));
+}
+
+function rejectRawShape(raw: RawParts): DomainRejection | null {
+  if (raw.scheme !== null && raw.scheme !== "http" && raw.scheme !== "https") return "bad_scheme";
+  if (raw.userinfo !== null) return "has_credentials";
+  if (raw.host === "") return "empty";
+  if (looksLikeIpLiteral(raw.host)) return "ip_address";
+  if (raw.port !== null) return "has_port";
+  const queryStart = raw.rest.search(/[?#]/);
+  const path = queryStart < 0 ? raw.rest : raw.rest.slice(0, queryStart);
+  if (path !== "" && path !== "/") return "has_path";
+  if (queryStart >= 0) return "has_query";
+  // URL would percent-decode or strip these, turning an odd string into a different name.
+  if (/[%\s\p{Cc}]/u.test(raw.host)) return "invalid_name";
+  return null;
+}
+
+/** The URL parser's host, or the reason it is unacceptable once normalized. */
+function parsedHost(text: string, hasScheme: boolean): { host: string } | { reason: DomainRejection } {
+  let url: URL;
+  try {
+    url = new URL(hasScheme ? text : `http://${text}`);
+  } catch {
+    return { reason: "invalid_name" };
+  }
+  // Belt and braces: the raw checks should already have caught each of these.
+  if (url.username !== "" || url.password !== "") return { reason: "has_credentials" };
+  if (url.port !== "") return { reason: "has_port" };
+  if (url.pathname !== "/") return { reason: "has_path" };
+  if (url.search !== "" || url.hash !== "") return { reason: "has_query" };
+  // Octal, hex, short and integer forms all come out of URL as dotted IPv4.
+  if (url.hostname.startsWith("[") || IPV4_DOTTED.test(url.hostname)) return { reason: "ip_address" };
+  return { host: url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname };
+}
+
+function toStrictAscii(host: string): { ascii: string } | { reason: DomainRejection } {
+  const ascii = toASCII(host, { ...STRICT_IDNA, verifyDNSLength: true });
+  if (ascii !== null) return { ascii };
+  // Tell "too long" apart from "malformed" so the visitor knows what to fix.
+  const unchecked = toASCII(host, { ...STRICT_IDNA, verifyDNSLength: false });
+  const tooLong =
+    unchecked !== null &&
+    (unchecked.length > MAX_DOMAIN_LENGTH || unchecked.split(".").some((label) => label.length > 63));
+  return { reason: tooLong ? "too_long" : "invalid_name" };
+}
+
+function isSpecialUse(ascii: string): boolean {
+  return SPECIAL_USE_SUFFIXES.some((suffix) => ascii === suffix || ascii.endsWith(`.${suffix}`));
+}
+
+function rejectByRegistry(ascii: string): DomainRejection | null {
+  if (isSpecialUse(ascii)) return "special_use";
+  const info = parseSuffix(ascii, { allowPrivateDomains: false, extractHostname: false });
+  if (info.isIp) return "ip_address";
+  if (info.publicSuffix === null || info.isIcann !== true) return "no_public_suffix";
+  if (info.domain === null) return "not_registrable";
+  return null;
+}
+
+/** Normalizes a typed domain or URL to its ASCII and Unicode forms, or says why it is refused. */
+export function parseDomain(input: string, options: ParseDomainOptions = {}): ParsedDomain {
+  const text = input.trim();
+  if (text === "") return reject("empty");
+  if (text.length > MAX_INPUT_LENGTH) return reject("too_long");
+
+  const raw = splitRaw(text);
+  const rawProblem = rejectRawShape(raw);
+  if (rawProblem) return reject(rawProblem);
+
+  const parsed = parsedHost(text, raw.scheme !== null);
+  if ("reason" in parsed) return reject(parsed.reason);
+
+  const converted = toStrictAscii(parsed.host);
+  if ("reason" in converted) return reject(converted.reason);
+  const { ascii } = converted;
+  if (IPV4_DOTTED.test(ascii)) return reject("ip_address");
+
+  if (!options.allowHosts?.has(ascii)) {
+    const registryProblem = rejectByRegistry(ascii);
+    if (registryProblem) return reject(registryProblem);
+  }
+
+  const unicode = toUnicode(ascii, STRICT_IDNA);
+  return { ok: true, ascii, unicode: unicode.error ? ascii : unicode.domain };
+}

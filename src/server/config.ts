@@ -1,0 +1,53 @@
+import "server-only";
+import { z } from "zod";
+
+// The one place that reads process.env. Everything else receives plain values,
+// so tests can build any configuration without touching the environment.
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+// An empty value (as .env.example leaves it) means "not set".
+const optionalSecret = (minLength: number) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional(),
+  );
+
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().min(1).default("file:./data/downcheck.db"),
+  PUBLIC_BASE_URL: z.string().url().default("http://localhost:3000"),
+  TESTERS_FILE: z.string().min(1).optional(),
+  TESTER_LOCATION: z.string().min(1).default("Local, --"),
+  TESTER_SECRET: optionalSecret(16),
+  VISITOR_SECRET: optionalSecret(32),
+  TESTER_HOST: z.string().min(1).default("127.0.0.1"),
+  TESTER_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+  PROBE_ALLOW_CIDRS: z.string().default(""),
+  PROBE_CONNECT_TO: z.string().default(""),
+  CHECK_TTL_SECONDS: seconds(60),
+  CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
+  CHECK_MAX_ROUNDS: z.coerce.number().int().positive().default(16),
+});
+
+export type AppConfig = z.infer<typeof EnvSchema>;
+
+let cached: AppConfig | undefined;
+
+/** Parsed once; a bad value stops start-up with a message naming the variable. */
+export function getConfig(env: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
+  if (env === process.env && cached) return cached;
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment: ${problems.join("; ")}`);
+  }
+  if (env === process.env) cached = parsed.data;
+  return parsed.data;
+}
+
+/** "Frankfurt, DE" → { city: "Frankfurt", country: "DE" }. */
+export function parseLocation(label: string): { city: string; country: string } {
+  const comma = label.lastIndexOf(",");
+  if (comma < 0) return { city: label.trim(), country: "" };
+  return { city: label.slice(0, comma).trim(), country: label.slice(comma + 1).trim() };
+}

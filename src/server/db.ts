@@ -1,0 +1,76 @@
+import "server-only";
+
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+
+import { PrismaClient } from "@/generated/prisma/client";
+import { getConfig } from "@/server/config";
+
+// The one Prisma client of the app. Created on first use, so tests can point
+// DATABASE_URL at their own file before anything touches the database.
+
+export type Db = PrismaClient;
+
+const BUSY_TIMEOUT_MS = 5000;
+
+// WAL lets page renders read while a check writes. The schema's onDelete:
+// Cascade needs foreign_keys; better-sqlite3's build turns it on, plain SQLite
+// does not, so say it rather than depend on how the driver was compiled.
+const CONNECTION_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;";
+
+/** "file:./data/downcheck.db" → absolute path, relative paths taken from the working directory. */
+export function sqliteFilePath(databaseUrl: string): string {
+  if (!databaseUrl.startsWith("file:")) {
+    throw new Error(`DATABASE_URL must be a SQLite "file:" URL, got "${databaseUrl}"`);
+  }
+  const path = decodeURIComponent(databaseUrl.slice("file:".length).replace(/[?#].*$/, ""));
+  return resolve(path.replace(/^\/\/(?=\/)/, ""));
+}
+
+function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect(): Promise<SqlDriverAdapter> {
+      const connection = await factory.connect();
+      await connection.executeScript(CONNECTION_PRAGMAS);
+      return connection;
+    },
+  };
+}
+
+function createClient(databaseUrl: string): PrismaClient {
+  const file = sqliteFilePath(databaseUrl);
+  mkdirSync(dirname(file), { recursive: true });
+  // better-sqlite3's `timeout` is SQLite's busy timeout: wait for a lock instead of failing.
+  const factory = new PrismaBetterSqlite3({ url: file, timeout: BUSY_TIMEOUT_MS });
+  return new PrismaClient({ adapter: withConnectionSetup(factory) });
+}
+
+type Cached = { url: string; client: PrismaClient };
+
+// Next's dev server re-evaluates modules on every edit; keeping the client on
+// globalThis stops each reload from opening another connection.
+const globalCache = globalThis as typeof globalThis & { downcheckDb?: Cached };
+
+let cached: Cached | undefined;
+
+export function getDb(): Db {
+  const url = getConfig().DATABASE_URL;
+  if (cached?.url !== url) {
+    cached = globalCache.downcheckDb?.url === url ? globalCache.downcheckDb : { url, client: createClient(url) };
+  }
+  if (process.env.NODE_ENV === "development") globalCache.downcheckDb = cached;
+  return cached.client;
+}
+
+/** Closes the connection (tests, shutdown); the next getDb() opens a new one. */
+export async function closeDb(): Promise<void> {
+  const closing = cached;
+  cached = undefined;
+  if (globalCache.downcheckDb === closing) globalCache.downcheckDb = undefined;
+  await closing?.client.$disconnect();
+}

@@ -1,0 +1,56 @@
+import { expect, test } from "@playwright/test";
+import { e2eEnv } from "./support/env";
+
+const { baseUrl } = e2eEnv();
+
+test("the home page's search box takes a URL to that domain's page", async ({ page }) => {
+  await page.goto(`${baseUrl}/`);
+  await page.getByLabel("Website to check").fill("https://Example.com/");
+  await page.getByRole("button", { name: "Check" }).click();
+  await expect(page).toHaveURL(`${baseUrl}/example.com`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Is example.com down or not?");
+});
+
+test("the status page shows the intro and the four troubleshooting instructions", async ({ page }) => {
+  const response = await page.goto(`${baseUrl}/example.com`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByText("We check the status of example.com from server locations")).toBeVisible();
+  const steps = page.locator("#troubleshooting li h3");
+  await expect(steps).toHaveText([
+    "Use another browser",
+    "Use the site's IP address",
+    "Check that your DNS cache is valid",
+    "Check whether the site is blocked for you",
+  ]);
+});
+
+for (const path of ["/localhost", "/not%20a%20domain", "/127.0.0.1", "/example.com:8080"]) {
+  test(`${path} answers a 404 page that explains what can be checked`, async ({ page }) => {
+    const response = await page.goto(`${baseUrl}${path}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("That is not a site we can check");
+  });
+}
+
+test("a search for something that is not a domain answers 400 with the reason", async ({ page }) => {
+  const response = await page.goto(`${baseUrl}/search?q=${encodeURIComponent("http://10.0.0.1/")}`);
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not a domain we can check");
+  await expect(page.getByText("IP address")).toBeVisible();
+});
+
+test("a mixed-case domain redirects to its canonical lower-case page", async ({ page }) => {
+  await page.goto(`${baseUrl}/GitHub.COM`);
+  await expect(page).toHaveURL(`${baseUrl}/github.com`);
+});
+
+test("the cookie notice links to /cookies and stays dismissed after OK", async ({ page }) => {
+  await page.goto(`${baseUrl}/`);
+  const notice = page.getByRole("complementary", { name: "Cookie notice" });
+  await expect(notice).toContainText("By continuing to browse you accept them");
+  await notice.getByRole("button", { name: "OK" }).click();
+  await expect(notice).toBeHidden();
+  await page.goto(`${baseUrl}/cookies`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cookies");
+  await expect(page.getByRole("complementary", { name: "Cookie notice" })).toHaveCount(0);
+});

@@ -1,0 +1,83 @@
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** Real local web sites under real-looking names, reached by the app through PROBE_CONNECT_TO. */
+export interface TargetNames {
+  /** Answers 200 with a small page. */
+  up: string;
+  /** Answers 503 to every request. */
+  down: string;
+  /** Answers 200 after a pause, so the streamed shell arrives long before the result. */
+  slow: string;
+  /** Never checked before the concurrency test: 200 API calls must cost one round. */
+  cold: string;
+}
+
+export const SLOW_TARGET_DELAY_MS = 1500;
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+  );
+}
+
+/**
+ * Starts the target sites plus a control server that tells specs how many requests each site
+ * has seen (the specs run in other processes). 443 routes to a closed port, so probes fall
+ * back to http on 80, as for a site without TLS.
+ */
+export async function startTargets() {
+  const names: TargetNames = {
+    up: "shop.example.test",
+    down: "broken.example.test",
+    slow: "slow.example.test",
+    cold: "cold.example.test",
+  };
+  const handlers: Record<keyof TargetNames, RequestListener> = {
+    up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
+    down: (_req, res) => {
+      res.statusCode = 503;
+      res.end("maintenance");
+    },
+    slow: (_req, res) => setTimeout(() => res.end("finally"), SLOW_TARGET_DELAY_MS),
+    cold: (_req, res) => res.end("ok"),
+  };
+  const hits: Record<string, number> = {};
+  const servers: Server[] = [];
+  const routes: string[] = [];
+
+  const closed = createServer();
+  const closedPort = await listen(closed);
+  await new Promise((resolve) => closed.close(resolve));
+
+  for (const key of Object.keys(names) as (keyof TargetNames)[]) {
+    const name = names[key];
+    hits[name] = 0;
+    const server = createServer((req, res) => {
+      hits[name] += 1;
+      handlers[key](req, res);
+    });
+    servers.push(server);
+    const port = await listen(server);
+    routes.push(`${name}:443:127.0.0.1:${closedPort}`, `${name}:80:127.0.0.1:${port}`);
+  }
+  const control = createServer((req, res) => {
+    const name = decodeURIComponent(req.url?.replace(/^\/hits\//, "") ?? "");
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ hits: hits[name] ?? null }));
+  });
+  servers.push(control);
+  const controlPort = await listen(control);
+
+  return {
+    names,
+    // Last, a catch-all: any other name the specs visit (example.com…) goes to the closed
+    // port too, so no probe ever asks a real resolver or leaves loopback.
+    connectTo: [...routes, `::127.0.0.1:${closedPort}`].join(","),
+    controlUrl: `http://127.0.0.1:${controlPort}`,
+    async close() {
+      for (const server of servers) server.closeAllConnections();
+      await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    },
+  };
+}

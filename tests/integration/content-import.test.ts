@@ -1,0 +1,170 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { ContentFileError, importContent, parseContentFile } from "@/server/content/import";
+import type { ContentFileInput } from "@/server/content/schema";
+import { closeDb, getDb } from "@/server/db";
+
+import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+
+type SiteInput = ContentFileInput["sites"][number];
+type PageInput = NonNullable<SiteInput["pages"]>[number];
+
+const page = (overrides: Partial<PageInput> = {}): PageInput => ({
+  title: "Status update",
+  url: "https://blog.example.org/status",
+  publishedAt: "2026-11-02",
+  excerpt: "What happened and when.",
+  ...overrides,
+});
+
+const site = (domain: string, overrides: Partial<SiteInput> = {}): SiteInput => ({
+  domain,
+  pages: [page()],
+  social: { x: `https://x.com/${domain.split(".")[0]}`, facebook: "https://www.facebook.com/Example" },
+  ...overrides,
+});
+
+const fileText = (...sites: SiteInput[]) => JSON.stringify({ sites }, null, 2);
+
+async function importText(text: string) {
+  return importContent(getDb(), parseContentFile(text, "content.json"));
+}
+
+function problemsOf(text: string): string[] {
+  try {
+    parseContentFile(text, "seed.json");
+  } catch (error) {
+    if (error instanceof ContentFileError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected the file to be rejected");
+}
+
+/** 1-based line of the first line containing `needle`. */
+const lineOf = (text: string, needle: string) => text.split("\n").findIndex((line) => line.includes(needle)) + 1;
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+});
+
+afterAll(async () => {
+  await closeDb();
+  removeTestDatabase(database);
+});
+
+describe("importContent", () => {
+  it("adds the sites, related pages and social links of a file", async () => {
+    const summary = await importText(fileText(site("imported-example.com", { displayName: "Imported Example" })));
+    expect(summary).toEqual({ sites: 1, pages: 1, socialLinks: 2 });
+
+    const stored = await getDb().site.findUniqueOrThrow({
+      where: { domain: "imported-example.com" },
+      include: { relatedPages: true, socialLinks: { orderBy: { network: "asc" } } },
+    });
+    expect(stored.displayName).toBe("Imported Example");
+    expect(stored.relatedPages).toMatchObject([
+      { title: "Status update", url: "https://blog.example.org/status", publishedAt: new Date("2026-11-02T00:00:00Z") },
+    ]);
+    expect(stored.socialLinks).toMatchObject([
+      { network: "facebook", url: "https://www.facebook.com/Example", handle: "Example" },
+      { network: "x", url: "https://x.com/imported-example", handle: "imported-example" },
+    ]);
+  });
+
+  it("uses the domain as display name when the file gives none", async () => {
+    await importText(fileText(site("nameless-example.com")));
+    const stored = await getDb().site.findUniqueOrThrow({ where: { domain: "nameless-example.com" } });
+    expect(stored.displayName).toBe("nameless-example.com");
+  });
+
+  it("re-importing a file updates rows in place instead of duplicating them", async () => {
+    const first = fileText(site("again-example.com"));
+    await importText(first);
+    await importText(first);
+    await importText(fileText(site("again-example.com", { pages: [page({ title: "Status update, revised" })] })));
+
+    const stored = await getDb().site.findMany({
+      where: { domain: "again-example.com" },
+      include: { relatedPages: true, socialLinks: true },
+    });
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.relatedPages.map((p) => p.title)).toEqual(["Status update, revised"]);
+    expect(stored[0]?.socialLinks).toHaveLength(2);
+  });
+
+  it("deleting a site removes its imported pages and links", async () => {
+    await importText(fileText(site("cascade-example.com")));
+    const { id } = await getDb().site.delete({ where: { domain: "cascade-example.com" } });
+    expect(await getDb().relatedPage.count({ where: { siteId: id } })).toBe(0);
+    expect(await getDb().socialLink.count({ where: { siteId: id } })).toBe(0);
+  });
+});
+
+describe("parseContentFile", () => {
+  const cases: { name: string; entry: SiteInput; needle: string; problem: string }[] = [
+    {
+      name: "an impossible date",
+      entry: site("dates-example.com", { pages: [page(), page({ url: "https://b.example.org/", publishedAt: "2026-02-30" })] }),
+      needle: '"2026-02-30"',
+      problem: "sites[0].pages[1].publishedAt: Invalid date",
+    },
+    {
+      name: "a non-http page URL",
+      entry: site("urls-example.com", { pages: [page({ url: "ftp://files.example.org/x" })] }),
+      needle: "ftp://",
+      problem: "sites[0].pages[0].url: Invalid URL",
+    },
+    {
+      name: "an uppercase domain",
+      entry: site("Upper.Example"),
+      needle: "Upper.Example",
+      problem: "sites[0].domain: Invalid domain",
+    },
+    {
+      name: "an X link in the Facebook slot",
+      entry: site("social-example.com", { social: { facebook: "https://x.com/someone" } }),
+      needle: '"facebook"',
+      problem: "sites[0].social.facebook: Not a Facebook URL",
+    },
+    {
+      name: "an unknown field",
+      entry: { ...site("typo-example.com"), pubishedAt: "2026-01-01" } as SiteInput,
+      needle: "pubishedAt",
+      problem: 'sites[0].pubishedAt: Unrecognized key: "pubishedAt"',
+    },
+  ];
+
+  it.each(cases)("rejects $name with the file, line and field", ({ entry, needle, problem }) => {
+    const text = fileText(entry);
+    expect(problemsOf(text)).toEqual([expect.stringContaining(`seed.json:${lineOf(text, needle)}: ${problem}`)]);
+  });
+
+  it("names the line of a JSON syntax error", () => {
+    const text = '{\n  "sites": [\n    { "domain": "a-example.com", }\n  ]\n}';
+    expect(problemsOf(text)).toEqual([expect.stringMatching(/^seed\.json:3: Invalid JSON/)]);
+  });
+
+  it("accepts the committed seed file, whose pages are all marked as samples", () => {
+    const file = join(import.meta.dirname, "../../prisma/seed.json");
+    const content = parseContentFile(readFileSync(file, "utf8"), "seed.json");
+    const pages = content.sites.flatMap((s) => s.pages);
+    expect(pages.length).toBeGreaterThan(0);
+    for (const p of pages) {
+      expect(p.title).toMatch(/^\[Sample\]/);
+      expect(p.excerpt).toMatch(/^SAMPLE CONTENT/);
+    }
+  });
+});
+
+describe("getDb", () => {
+  it("opens the database in WAL mode", async () => {
+    const rows = await getDb().$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
+    expect(rows[0]?.journal_mode).toBe("wal");
+  });
+});
