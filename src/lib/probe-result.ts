@@ -1,0 +1,76 @@
+// The shape every tester returns and every consumer (verdict, storage, API,
+// page) reads. Pure data: no I/O, safe on both sides of the app.
+
+export const TESTER_KINDS = ["http", "dns", "tcp", "tls"] as const;
+/** The kind of check a result comes from. `remote` testers return these kinds too. */
+export type ProbeKind = (typeof TESTER_KINDS)[number];
+
+/** `error` means the tester itself failed: inconclusive, never counted as down. */
+export type ProbeStatus = "up" | "down" | "error";
+
+/** Why a target is down (or why a tester errored). Stable strings: stored and served. */
+export const CAUSES = [
+  "dns", // name does not resolve (NXDOMAIN, no A/AAAA)
+  "refused", // TCP connection refused
+  "timeout", // no answer within the phase or round deadline
+  "reset", // connection reset or closed early
+  "tls", // TLS handshake failed or certificate rejected
+  "http_5xx", // the server answered with a 5xx status
+  "blocked_address", // the SSRF guard refused the address (private, loopback, ...)
+  "too_many_redirects",
+  "bad_redirect", // redirect to another scheme or port than http/https 80/443
+  "unreachable", // network/host unreachable and similar socket errors
+  "tester_error", // the tester failed (resolver down, agent unreachable, bug)
+] as const;
+export type Cause = (typeof CAUSES)[number];
+
+export interface Location {
+  city: string;
+  country: string;
+}
+
+/** Milliseconds per phase; null when the phase did not happen (e.g. no TLS on http://). */
+export interface ProbeTimings {
+  dnsMs: number | null;
+  connectMs: number | null;
+  tlsMs: number | null;
+  ttfbMs: number | null;
+  totalMs: number;
+}
+
+export interface TlsDetails {
+  authorized: boolean;
+  /** OpenSSL's code when not authorized, e.g. CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT. */
+  error: string | null;
+  issuer: string | null;
+  /** ISO 8601 */
+  validTo: string | null;
+  daysLeft: number | null;
+}
+
+export interface ProbeResult {
+  testerId: string;
+  kind: ProbeKind;
+  location: Location;
+  /** Which machine, resolver or agent answered, e.g. "local", "10.0.0.53", "agent fra-1". */
+  server: string;
+  status: ProbeStatus;
+  cause: Cause | null;
+  /** HTTP status code of the final response (http kind only). */
+  statusCode: number | null;
+  /** Short human-readable detail, e.g. "ECONNREFUSED 127.0.0.1:443" or the addresses resolved. */
+  message: string | null;
+  timings: ProbeTimings;
+  tls?: TlsDetails;
+}
+
+export const VERDICTS = ["online", "global_outage", "regional", "unknown"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export interface VerdictSummary {
+  verdict: Verdict;
+  /** Most common cause among down votes; null unless some vote is down. */
+  cause: Cause | null;
+  /** Non-fatal problems worth showing, e.g. "certificate expires in 3 days". */
+  warnings: string[];
+}

@@ -1,0 +1,77 @@
+import "server-only";
+import { getConfig, parseLocation, type AppConfig } from "@/server/config";
+import { parseConnectTo } from "@/server/probe/connect-to";
+import { guardFromConfig } from "@/server/probe/guard";
+import { loadTesters } from "@/server/probe/testers-config";
+import type { Tester } from "@/server/probe/types";
+import { createAgentServer } from "./server";
+
+// `npm run tester`: one agent per region. The site's TESTERS_FILE lists each agent as a
+// `remote` tester with its URL; the shared TESTER_SECRET authenticates both directions.
+
+function loadConfig(): AppConfig & { TESTER_SECRET: string } {
+  let config: AppConfig;
+  try {
+    config = getConfig();
+  } catch (error) {
+    return exit(error instanceof Error ? error.message : String(error));
+  }
+  const secret = config.TESTER_SECRET;
+  if (!secret) return exit("TESTER_SECRET is required: the same secret (at least 16 characters) as the site's.");
+  return { ...config, TESTER_SECRET: secret };
+}
+
+/** Time the site needs around the agent's round: the request, the answer, a slow network. */
+const ANSWER_MARGIN_MS = 1_500;
+
+/** TESTERS_FILE (e.g. this region's resolvers) or this machine's http, dns, tcp and tls testers. */
+function localTesters(config: AppConfig): Tester[] {
+  let testers: Tester[];
+  try {
+    testers = loadTesters(config);
+  } catch (error) {
+    return exit(error instanceof Error ? error.message : String(error));
+  }
+  const remote = testers.find((tester) => tester.kind === "remote");
+  if (remote) return exit(`tester "${remote.id}" is remote; an agent runs only its own testers.`);
+  return testers;
+}
+
+function exit(message: string): never {
+  console.error(`downcheck tester agent: ${message}`);
+  process.exit(1);
+}
+
+function main() {
+  const config = loadConfig();
+  const location = parseLocation(config.TESTER_LOCATION);
+  const routedHosts = parseConnectTo(config.PROBE_CONNECT_TO).flatMap((route) => (route.host ? [route.host] : []));
+  const server = createAgentServer({
+    secret: config.TESTER_SECRET,
+    testers: localTesters(config),
+    guard: guardFromConfig(config),
+    location,
+    allowHosts: new Set(routedHosts),
+    // The site aborts this agent at CHECK_DEADLINE_MS; finish early enough to be heard.
+    deadlineMs: Math.max(1_000, config.CHECK_DEADLINE_MS - ANSWER_MARGIN_MS),
+  });
+
+  server.on("error", (error) => exit(`cannot listen on ${config.TESTER_HOST}:${config.TESTER_PORT}: ${error.message}`));
+  server.listen(config.TESTER_PORT, config.TESTER_HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.TESTER_PORT;
+    const host = config.TESTER_HOST.includes(":") ? `[${config.TESTER_HOST}]` : config.TESTER_HOST;
+    console.log(`downcheck tester agent (${config.TESTER_LOCATION}) listening on http://${host}:${port}`);
+  });
+
+  const shutdown = () => {
+    // Let running probes answer; a second signal, or a probe stuck past the deadline, forces it.
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), config.CHECK_DEADLINE_MS + 1_000).unref();
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+main();

@@ -1,0 +1,81 @@
+import "server-only";
+import type { ProbeResult, VerdictSummary } from "@/lib/probe-result";
+import { decideVerdict } from "@/lib/verdict";
+import { runRound, type RoundOutcome } from "@/server/probe/round";
+import type { AddressGuard, Target, Tester } from "@/server/probe/types";
+
+/** One stored probe round, as every reader (API, page) sees it. */
+export interface CheckRecord extends VerdictSummary {
+  id: number;
+  domain: string;
+  displayName: string;
+  checkedAt: Date;
+  durationMs: number;
+  results: ProbeResult[];
+}
+
+export interface CheckStore {
+  latest(domain: string): Promise<CheckRecord | null>;
+  save(target: Target, outcome: RoundOutcome, summary: VerdictSummary): Promise<CheckRecord>;
+}
+
+export class TooManyRoundsError extends Error {
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super("Too many checks are running right now; try again in a few seconds.");
+  }
+}
+
+export interface CheckServiceOptions {
+  store: CheckStore;
+  testers: readonly Tester[];
+  guard: AddressGuard;
+  ttlMs: number;
+  deadlineMs: number;
+  maxRounds: number;
+}
+
+export interface StatusRequest {
+  /** Called just before a new round starts (it may throw), so rate limits count real rounds only. */
+  beforeNewRound?: () => void;
+}
+
+/**
+ * Answers "what is the status of this domain?" cheaply under load: concurrent requests for
+ * one domain share one round (single-flight), a result is reused for the TTL, and a global
+ * cap bounds the rounds in flight.
+ */
+export function createCheckService({ store, testers, guard, ttlMs, deadlineMs, maxRounds }: CheckServiceOptions) {
+  const inFlight = new Map<string, Promise<CheckRecord>>();
+
+  async function runAndStore(target: Target): Promise<CheckRecord> {
+    const outcome = await runRound(testers, target, guard, { deadlineMs });
+    return store.save(target, outcome, decideVerdict(outcome.results));
+  }
+
+  return {
+    isFresh(record: CheckRecord, now = Date.now()): boolean {
+      return now - record.checkedAt.getTime() < ttlMs;
+    },
+
+    /** When the next fresh round for this record may start (the end of its TTL). */
+    nextFreshCheckAt(record: CheckRecord): Date {
+      return new Date(record.checkedAt.getTime() + ttlMs);
+    },
+
+    async status(target: Target, request: StatusRequest = {}): Promise<{ record: CheckRecord; cached: boolean }> {
+      const latest = await store.latest(target.ascii);
+      if (latest && this.isFresh(latest)) return { record: latest, cached: true };
+      // No await between this lookup and the set below: joiners always find the round.
+      const running = inFlight.get(target.ascii);
+      if (running) return { record: await running, cached: false };
+      if (inFlight.size >= maxRounds) throw new TooManyRoundsError();
+      request.beforeNewRound?.();
+      const round = runAndStore(target).finally(() => inFlight.delete(target.ascii));
+      inFlight.set(target.ascii, round);
+      return { record: await round, cached: false };
+    },
+  };
+}
+
+export type CheckService = ReturnType<typeof createCheckService>;

@@ -1,0 +1,109 @@
+import "server-only";
+import type { Cause, ProbeKind, ProbeResult, ProbeStatus, TlsDetails, Verdict } from "@/lib/probe-result";
+import { getDb } from "@/server/db";
+import type { CheckRecord, CheckStore } from "./check-service";
+
+/** Checks older than this are pruned (DESIGN.md: keep 30 days). */
+export const KEEP_CHECKS_MS = 30 * 24 * 60 * 60 * 1000;
+// Pruning is a bulk delete: once an hour per process is plenty.
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+let lastPrunedAt = 0;
+
+type CheckRow = NonNullable<Awaited<ReturnType<typeof findLatest>>>;
+
+function findLatest(domain: string) {
+  return getDb().check.findFirst({
+    where: { site: { domain } },
+    orderBy: { startedAt: "desc" },
+    include: { site: true, results: { orderBy: { id: "asc" } } },
+  });
+}
+
+function toRecord(row: CheckRow): CheckRecord {
+  return {
+    id: row.id,
+    domain: row.site.domain,
+    displayName: row.site.displayName,
+    verdict: row.verdict as Verdict,
+    cause: row.cause as Cause | null,
+    warnings: JSON.parse(row.warnings) as string[],
+    checkedAt: new Date(row.startedAt.getTime() + row.durationMs),
+    durationMs: row.durationMs,
+    results: row.results.map(
+      (r): ProbeResult => ({
+        testerId: r.testerId,
+        kind: r.kind as ProbeKind,
+        location: { city: r.city, country: r.country },
+        server: r.server,
+        status: r.status as ProbeStatus,
+        cause: r.cause as Cause | null,
+        statusCode: r.statusCode,
+        message: r.message,
+        timings: { dnsMs: r.dnsMs, connectMs: r.connectMs, tlsMs: r.tlsMs, ttfbMs: r.ttfbMs, totalMs: r.totalMs },
+        ...(r.tls ? { tls: JSON.parse(r.tls) as TlsDetails } : {}),
+      }),
+    ),
+  };
+}
+
+/** Every probe round is stored as a Check with its TesterResults, and the Site's summary kept current. */
+export const prismaCheckStore: CheckStore = {
+  async latest(domain) {
+    const row = await findLatest(domain);
+    return row ? toRecord(row) : null;
+  },
+
+  async save(target, outcome, summary) {
+    const db = getDb();
+    const checkedAt = new Date(outcome.startedAt.getTime() + outcome.durationMs);
+    const check = await db.$transaction(async (tx) => {
+      const site = await tx.site.upsert({
+        where: { domain: target.ascii },
+        create: { domain: target.ascii, displayName: target.unicode, lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: 1 },
+        update: { lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: { increment: 1 } },
+      });
+      return tx.check.create({
+        data: {
+          siteId: site.id,
+          startedAt: outcome.startedAt,
+          durationMs: outcome.durationMs,
+          verdict: summary.verdict,
+          cause: summary.cause,
+          warnings: JSON.stringify(summary.warnings),
+          results: {
+            create: outcome.results.map((r) => ({
+              testerId: r.testerId,
+              kind: r.kind,
+              city: r.location.city,
+              country: r.location.country,
+              server: r.server,
+              status: r.status,
+              cause: r.cause,
+              statusCode: r.statusCode,
+              message: r.message,
+              dnsMs: roundMs(r.timings.dnsMs),
+              connectMs: roundMs(r.timings.connectMs),
+              tlsMs: roundMs(r.timings.tlsMs),
+              ttfbMs: roundMs(r.timings.ttfbMs),
+              totalMs: Math.round(r.timings.totalMs),
+              tls: r.tls ? JSON.stringify(r.tls) : null,
+            })),
+          },
+        },
+        include: { site: true, results: { orderBy: { id: "asc" } } },
+      });
+    });
+    await pruneOldChecks();
+    return toRecord(check);
+  },
+};
+
+const roundMs = (ms: number | null) => (ms === null ? null : Math.round(ms));
+
+/** Deletes checks older than 30 days (their results go with them); at most once an hour. */
+export async function pruneOldChecks(now = Date.now(), force = false): Promise<number> {
+  if (!force && now - lastPrunedAt < PRUNE_EVERY_MS) return 0;
+  lastPrunedAt = now;
+  const { count } = await getDb().check.deleteMany({ where: { startedAt: { lt: new Date(now - KEEP_CHECKS_MS) } } });
+  return count;
+}

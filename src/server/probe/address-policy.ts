@@ -1,0 +1,116 @@
+import "server-only";
+import ipaddr from "ipaddr.js";
+
+// Which addresses a probe may connect to. Pure functions: no DNS, no sockets.
+//
+// Policy, strictest reasonable reading of "public unicast":
+// - IPv4: ipaddr.js range() must be "unicast" (this excludes loopback, private, link-local
+//   incl. 169.254.169.254, CGNAT incl. Alibaba's 100.100.100.200, multicast, reserved/TEST-NETs,
+//   benchmarking, broadcast, unspecified, AS112, AMT).
+// - IPv4-mapped IPv6 (::ffff:a.b.c.d) is unwrapped first, so it gets the IPv4 verdict.
+// - IPv6 must lie in 2000::/3, the only block IANA allocates as global unicast, and be "unicast"
+//   to ipaddr.js. That alone refuses IPv4-compatible ::a.b.c.d, ::/128, ::1, fc00::/7 (incl. AWS's
+//   fd00:ec2::254), fe80::/10, ff00::/8 and 64:ff9b:1::/48 (local-use NAT64, RFC 8215: its
+//   embedding is operator-defined, so the IPv4 inside cannot be read reliably).
+// - 6to4 (2002::/16) and Teredo (2001::/32) are refused whole rather than decoded: both are
+//   deprecated tunnels (RFC 7526), the relay they reach is not the embedded IPv4 we could check,
+//   and no site worth probing is reachable only through them.
+// - The well-known NAT64 prefix 64:ff9b::/96 (RFC 6052) is decoded and its embedded IPv4 judged,
+//   because on an IPv6-only tester behind DNS64 every IPv4-only site has such an address.
+// - Cloud metadata endpoints are refused even when PROBE_ALLOW_CIDRS covers them: no test or
+//   staging set-up needs them, and they are the usual SSRF prize.
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+export type Cidr = [Address, number];
+
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
+const METADATA_ADDRESSES = ["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "169.254.170.2"].map(
+  (a) => ipaddr.parse(a).toNormalizedString(),
+);
+
+/** Parses an IP literal in any notation a socket accepts ("2130706433", "0x7f.1", "[::1]", "fe80::1%eth0"). */
+export function parseIpLiteral(host: string): Address | null {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  const text = bare.includes(":") ? dottedTailToHex(bare) : bare;
+  if (!ipaddr.isValid(text)) return null;
+  try {
+    return ipaddr.process(text);
+  } catch {
+    return null;
+  }
+}
+
+// ipaddr.js reads "::1.2.3.4" as IPv4-mapped, but a socket reads it as IPv4-compatible (::102:304).
+// Spelling the tail in hex first makes both agree.
+function dottedTailToHex(ipv6: string): string {
+  return ipv6.replace(/(?<=:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?=%|$)/, (whole, ...groups: string[]) => {
+    const octets = groups.slice(0, 4).map(Number);
+    if (octets.some((o) => o > 255)) return whole;
+    const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
+    return `${hex(octets[0], octets[1])}:${hex(octets[2], octets[3])}`;
+  });
+}
+
+/** "10.0.0.0/8, ::1/128" → parsed ranges. Throws naming the variable and the bad entry. */
+export function parseCidrList(raw: string | undefined, variable = "PROBE_ALLOW_CIDRS"): Cidr[] {
+  if (!raw) return [];
+  return raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0)
+    .map((entry): Cidr => {
+      try {
+        const [address, bits] = ipaddr.parseCIDR(entry);
+        // A mapped range (::ffff:127.0.0.0/104) means its IPv4 range, as addresses are unwrapped too.
+        return isMapped(address) && bits >= 96 ? [unwrapMapped(address), bits - 96] : [address, bits];
+      } catch {
+        throw new Error(`${variable}: "${entry}" is not a CIDR range (expected e.g. 127.0.0.0/8 or ::1/128)`);
+      }
+    });
+}
+
+/**
+ * Why an address is refused ("loopback", "private", "6to4", …), or null when it is public or
+ * lifted by allowCidrs. Anything that does not parse as an IP is refused as "invalid".
+ */
+export function blockedRange(address: string, allowCidrs: readonly Cidr[] = []): string | null {
+  const parsed = parseIpLiteral(address);
+  if (!parsed) return "invalid";
+  if (METADATA_ADDRESSES.includes(parsed.toNormalizedString())) return "metadata";
+  if (allowCidrs.some((cidr) => inCidr(parsed, cidr))) return null;
+  return parsed.kind() === "ipv4" ? ipv4Range(parsed) : ipv6Range(parsed as ipaddr.IPv6, allowCidrs);
+}
+
+export function isPublicAddress(address: string, allowCidrs: readonly Cidr[] = []): boolean {
+  return blockedRange(address, allowCidrs) === null;
+}
+
+function ipv4Range(address: Address): string | null {
+  const range = address.range();
+  return range === "unicast" ? null : range;
+}
+
+function ipv6Range(address: ipaddr.IPv6, allowCidrs: readonly Cidr[]): string | null {
+  if (address.match(NAT64_WELL_KNOWN)) {
+    const embedded = ipaddr.fromByteArray(address.toByteArray().slice(12)).toString();
+    const reason = blockedRange(embedded, allowCidrs);
+    return reason === null ? null : `nat64(${reason})`;
+  }
+  const range = address.range();
+  if (range !== "unicast") return range;
+  if (!address.match(GLOBAL_UNICAST_V6)) return address.match(ipaddr.parseCIDR("::/96")) ? "ipv4Compatible" : "unallocated";
+  return null;
+}
+
+function inCidr(address: Address, [network, bits]: Cidr): boolean {
+  return address.kind() === network.kind() && address.match(network, bits);
+}
+
+function isMapped(address: Address): boolean {
+  return address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress();
+}
+
+function unwrapMapped(address: Address): Address {
+  return isMapped(address) ? (address as ipaddr.IPv6).toIPv4Address() : address;
+}

@@ -1,0 +1,84 @@
+import "server-only";
+import { promises as dns } from "node:dns";
+import net from "node:net";
+
+// The protocol side of the dns tester: A and AAAA queries against one resolver, bounded in time.
+
+/** The whole dns phase: both queries, retries included, end by then. */
+export const DNS_TIMEOUT_MS = 2500;
+// Two tries survive one lost UDP packet; c-ares doubles the second wait (750 + 1500 ms), which
+// still ends before DNS_TIMEOUT_MS, the cap that also covers a slow TCP fallback.
+const PER_TRY_TIMEOUT_MS = 750;
+const TRIES = 2;
+
+/** The addresses of one record type, or the resolver's error code (ENOTFOUND, ENODATA, ETIMEOUT...). */
+export type QueryOutcome = { addresses: string[] } | { code: string };
+
+export interface AddressAnswers {
+  a: QueryOutcome;
+  aaaa: QueryOutcome;
+  ms: number;
+}
+
+function isPort(text: string | undefined): boolean {
+  if (text === undefined) return true;
+  const port = Number(text);
+  return /^\d{1,5}$/.test(text) && port >= 1 && port <= 65535;
+}
+
+/** The forms `Resolver.setServers` takes: "192.0.2.53", "192.0.2.53:5353", "2001:db8::53", "[2001:db8::53]:5353". */
+export function isResolverAddress(text: string): boolean {
+  if (net.isIPv6(text)) return true;
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  if (bracketed) return net.isIPv6(bracketed[1]) && isPort(bracketed[2]);
+  const plain = /^([^:]+)(?::(\d+))?$/.exec(text);
+  return plain !== null && net.isIPv4(plain[1]) && isPort(plain[2]);
+}
+
+function errorCode(error: unknown): string {
+  if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") {
+    return error.code;
+  }
+  return "EUNKNOWN";
+}
+
+/**
+ * Queries A and AAAA in parallel. Never throws: each record type ends in addresses or an error
+ * code; cancelled queries (phase time-out or the round's deadline) report ETIMEOUT.
+ *
+ * `resolver` absent means the system's configured servers (/etc/resolv.conf), still through a
+ * Resolver rather than dns.lookup(): getaddrinfo cannot be cancelled or time-limited, holds a
+ * libuv pool thread while a resolver is silent, and folds NXDOMAIN, "no record" and "resolver
+ * failed" into codes that cannot tell down from inconclusive. /etc/hosts is not consulted,
+ * which is right for a check of what DNS answers.
+ */
+export async function queryAddresses(
+  host: string,
+  options: { resolver?: string; signal: AbortSignal; timeoutMs?: number },
+): Promise<AddressAnswers> {
+  // One Resolver per probe: cancel() cancels every query of its instance, so instances must not
+  // be shared between concurrent probes.
+  const resolver = new dns.Resolver({ timeout: PER_TRY_TIMEOUT_MS, tries: TRIES });
+  if (options.resolver) resolver.setServers([options.resolver]);
+  const cancel = () => resolver.cancel();
+  const timer = setTimeout(cancel, options.timeoutMs ?? DNS_TIMEOUT_MS);
+  options.signal.addEventListener("abort", cancel, { once: true });
+  const settle = (query: Promise<string[]>): Promise<QueryOutcome> =>
+    query.then(
+      (addresses) => ({ addresses }),
+      (error: unknown) => {
+        const code = errorCode(error);
+        return { code: code === "ECANCELLED" ? "ETIMEOUT" : code };
+      },
+    );
+  const start = performance.now();
+  try {
+    const queries = Promise.all([settle(resolver.resolve4(host)), settle(resolver.resolve6(host))]);
+    if (options.signal.aborted) cancel();
+    const [a, aaaa] = await queries;
+    return { a, aaaa, ms: Math.round(performance.now() - start) };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", cancel);
+  }
+}

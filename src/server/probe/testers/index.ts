@@ -1,0 +1,20 @@
+import "server-only";
+import type { TesterKind, TesterKindName } from "../types";
+import { dnsTesterKind } from "./dns";
+import { httpTesterKind } from "./http";
+import { remoteTesterKind } from "./remote";
+import { tcpTesterKind } from "./tcp";
+import { tlsTesterKind } from "./tls";
+
+/** Every tester kind there is. A new kind is one file in this folder and one line here. */
+export const TESTER_KIND_LIST: readonly TesterKind<never>[] = [
+  httpTesterKind,
+  dnsTesterKind,
+  tcpTesterKind,
+  tlsTesterKind,
+  remoteTesterKind,
+] as TesterKind<never>[];
+
+export const testerKindsByName: ReadonlyMap<TesterKindName, TesterKind<never>> = new Map(
+  TESTER_KIND_LIST.map((kind) => [kind.name, kind]),
+);

@@ -1,0 +1,147 @@
+import "server-only";
+import net from "node:net";
+import tls from "node:tls";
+import { z } from "zod";
+import type { Location, ProbeResult, ProbeTimings, TlsDetails } from "@/lib/probe-result";
+import { ProbeError } from "@/server/probe/errors";
+import {
+  type GuardedConnection,
+  PHASE_TIMEOUT_MS,
+  SocketProbeError,
+  awaitSocketEvent,
+  connectGuarded,
+  elapsedSince,
+  errorCode,
+} from "@/server/probe/socket";
+import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
+
+export const tlsOptionsSchema = z.object({
+  /** PEM of an extra CA to trust besides the public roots (a private CA, or a test CA). */
+  ca: z.string().includes("-----BEGIN CERTIFICATE-----", { message: "ca must be a PEM certificate" }).optional(),
+});
+export type TlsOptions = z.infer<typeof tlsOptionsSchema>;
+
+const TLS_PORT = 443;
+const DAY_MS = 86_400_000;
+
+const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
+
+/** What the server's certificate says, judged against `host` (chain, expiry and name). */
+function inspectCertificate(socket: tls.TLSSocket, host: string): TlsDetails {
+  const certificate = socket.getPeerCertificate();
+  if (!certificate || Object.keys(certificate).length === 0) {
+    return { authorized: false, error: "NO_PEER_CERTIFICATE", issuer: null, validTo: null, daysLeft: null };
+  }
+  // authorizationError is OpenSSL's code as a string at run time, whatever the typings say.
+  let error: string | null = socket.authorized ? null : String(socket.authorizationError);
+  // Node checks the name only when it verifies a fresh session; check it every time.
+  if (error === null) {
+    const identityError = tls.checkServerIdentity(host, certificate);
+    if (identityError) error = errorCode(identityError) ?? identityError.message;
+  }
+  const validTo = new Date(certificate.valid_to);
+  const known = !Number.isNaN(validTo.getTime());
+  return {
+    authorized: error === null,
+    error,
+    issuer: firstValue(certificate.issuer?.O) ?? firstValue(certificate.issuer?.CN),
+    validTo: known ? validTo.toISOString() : null,
+    // Whole days towards zero: 29.9 days left is 29, expired 2.1 days ago is -2 (`|| 0` drops -0).
+    daysLeft: known ? Math.trunc((validTo.getTime() - Date.now()) / DAY_MS) || 0 : null,
+  };
+}
+
+function describe(details: TlsDetails, protocol: string | null): string {
+  const validity = details.validTo
+    ? `valid until ${details.validTo.slice(0, 10)} (${details.daysLeft} days left)`
+    : "no validity date";
+  const certificate = `issued by ${details.issuer ?? "unknown"}, ${validity}`;
+  return details.error ? `${details.error}: ${certificate}` : `${protocol ?? "TLS"}, ${certificate}`;
+}
+
+export class TlsTester implements Tester {
+  readonly kind = "tls" as const;
+  readonly server = "local";
+  readonly id: string;
+  readonly location: Location;
+  private readonly ca: string[] | undefined;
+
+  constructor(options: TlsOptions, settings: TesterSettings) {
+    this.id = settings.id;
+    this.location = settings.location;
+    // `ca` replaces Node's trust store, so keep the public roots beside the extra CA.
+    this.ca = options.ca ? [...tls.rootCertificates, options.ca] : undefined;
+  }
+
+  async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+    const start = performance.now();
+    const host = target.ascii;
+    const timings = (partial: Partial<ProbeTimings>): ProbeTimings => ({
+      dnsMs: null,
+      connectMs: null,
+      tlsMs: null,
+      ttfbMs: null,
+      ...partial,
+      totalMs: elapsedSince(start),
+    });
+
+    let connection: GuardedConnection;
+    try {
+      connection = await connectGuarded({ host, port: TLS_PORT, guard: context.guard, signal: context.signal });
+    } catch (error) {
+      if (!(error instanceof ProbeError)) throw error;
+      // No handshake happened, so there are no TLS details: the check does not apply.
+      return [this.result({ status: "down", cause: error.probeCause, message: error.message, timings: timings({}) })];
+    }
+
+    const { dnsMs, connectMs, endpoint } = connection;
+    const handshakeStart = performance.now();
+    const socket = tls.connect({
+      socket: connection.socket,
+      servername: net.isIP(host) ? undefined : host, // SNI takes names only
+      // Complete the handshake whatever the certificate, so its problem can be reported.
+      rejectUnauthorized: false,
+      ca: this.ca,
+    });
+    try {
+      const phase = { name: "TLS handshake", endpoint, timeoutMs: PHASE_TIMEOUT_MS, signal: context.signal };
+      await awaitSocketEvent(socket, "secureConnect", phase);
+      const tlsMs = elapsedSince(handshakeStart);
+      const details = inspectCertificate(socket, host);
+      const message = describe(details, socket.getProtocol());
+      const status = details.authorized ? "up" : "down";
+      const cause = details.authorized ? null : "tls";
+      return [this.result({ status, cause, message, tls: details, timings: timings({ dnsMs, connectMs, tlsMs }) })];
+    } catch (error) {
+      if (!(error instanceof ProbeError)) throw error;
+      const tlsDetails: TlsDetails | undefined =
+        error instanceof SocketProbeError && error.probeCause === "tls"
+          ? { authorized: false, error: error.code, issuer: null, validTo: null, daysLeft: null }
+          : undefined;
+      const failure = { status: "down" as const, cause: error.probeCause, message: error.message };
+      return [this.result({ ...failure, tls: tlsDetails, timings: timings({ dnsMs, connectMs }) })];
+    } finally {
+      socket.destroy();
+      connection.socket.destroy();
+    }
+  }
+
+  private result(outcome: Pick<ProbeResult, "status" | "cause" | "message" | "timings" | "tls">): ProbeResult {
+    const { tls: details, ...rest } = outcome;
+    return {
+      testerId: this.id,
+      kind: this.kind,
+      location: this.location,
+      server: this.server,
+      statusCode: null,
+      ...rest,
+      ...(details ? { tls: details } : {}),
+    };
+  }
+}
+
+export const tlsTesterKind: TesterKind<TlsOptions> = {
+  name: "tls",
+  optionsSchema: tlsOptionsSchema,
+  create: (options, settings) => new TlsTester(options, settings),
+};

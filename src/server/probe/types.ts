@@ -1,0 +1,69 @@
+import "server-only";
+import type { Location, ProbeResult } from "@/lib/probe-result";
+
+/** A domain to probe: ASCII (punycode) for the wire, Unicode for display. */
+export interface Target {
+  ascii: string;
+  unicode: string;
+}
+
+/** What the round gives every tester: one abort signal for the round's deadline, and the guard. */
+export interface ProbeContext {
+  signal: AbortSignal;
+  guard: AddressGuard;
+}
+
+export type TesterKindName = "http" | "dns" | "tcp" | "tls" | "remote";
+
+export interface Tester {
+  /** Unique and stable, e.g. "local-http", "dns-192.0.2.53", "agent-fra". */
+  id: string;
+  kind: TesterKindName;
+  location: Location;
+  server: string;
+  /** One result for a local tester; a remote agent returns one per tester it ran. Must not throw
+   *  on target failures (return status "down"); the runner turns a throw into status "error". */
+  probe(target: Target, context: ProbeContext): Promise<ProbeResult[]>;
+}
+
+/** One address a name may be connected to, after the guard's checks. */
+export interface GuardedAddress {
+  address: string;
+  family: 4 | 6;
+  port: number;
+  /** True when PROBE_CONNECT_TO routed host:port here (operator configuration, trusted). */
+  routed: boolean;
+}
+
+/**
+ * The SSRF guard, applied at connect time by every tester (src/server/probe/guard.ts).
+ * resolve() honours PROBE_CONNECT_TO first, refuses non-public IP literals and refuses a name
+ * when ANY of its addresses is not public (unless PROBE_ALLOW_CIDRS lists it). Throws ProbeError
+ * with cause "dns" (no such name / no address) or "blocked_address".
+ */
+export interface AddressGuard {
+  resolve(host: string, port: number, signal?: AbortSignal): Promise<GuardedAddress[]>;
+  /** Re-check of socket.remoteAddress after connect; routed addresses pass. */
+  assertConnectedAddress(address: string | undefined, routed: boolean): void;
+  /** For the dns tester: is this answer an address we would connect to? */
+  isPublic(address: string): boolean;
+  /** The PROBE_CONNECT_TO route for host:port, if any. */
+  route(host: string, port: number): { address: string; port: number } | null;
+}
+
+/** What every tester instance gets besides its own options. */
+export interface TesterSettings {
+  id: string;
+  location: Location;
+}
+
+/**
+ * One kind of tester, registered in src/server/probe/testers/index.ts. Its zod schema validates
+ * the kind-specific options of a TESTERS_FILE entry (`{ "kind": "dns", "id": …, "location": …,
+ * ...options }`); create() builds an instance.
+ */
+export interface TesterKind<Options = unknown> {
+  name: TesterKindName;
+  optionsSchema: import("zod").ZodType<Options>;
+  create(options: Options, settings: TesterSettings): Tester;
+}

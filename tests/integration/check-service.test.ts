@@ -1,0 +1,157 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CheckService } from "@/server/checks/check-service";
+import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
+import { createTestDatabase } from "./helpers/database";
+
+// The service end to end: real testers against real local servers, rounds stored in a real
+// SQLite file. Every name is routed by PROBE_CONNECT_TO, so no query leaves loopback.
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+const sites: Record<string, { server: RunningServer; hits: number }> = {};
+let closed: RunningServer;
+let service: CheckService;
+let modules: {
+  createCheckService: typeof import("@/server/checks/check-service").createCheckService;
+  store: typeof import("@/server/checks/prisma-store");
+  db: typeof import("@/server/db");
+};
+
+async function site(name: string, handler: Handler) {
+  const entry = { hits: 0, server: undefined as unknown as RunningServer };
+  entry.server = await startHttpServer((req, res) => {
+    entry.hits += 1;
+    handler(req, res);
+  });
+  sites[name] = entry;
+}
+
+function makeService(overrides: { deadlineMs?: number; ttlMs?: number; maxRounds?: number } = {}) {
+  return modules.createCheckService({
+    store: modules.store.prismaCheckStore,
+    testers: testersFor(),
+    guard: guardFor(),
+    ttlMs: overrides.ttlMs ?? 60_000,
+    deadlineMs: overrides.deadlineMs ?? 3000,
+    maxRounds: overrides.maxRounds ?? 16,
+  });
+}
+
+let testersFor: () => import("@/server/probe/types").Tester[];
+let guardFor: () => import("@/server/probe/types").AddressGuard;
+const target = (name: string) => ({ ascii: name, unicode: name });
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  closed = await closedPort();
+  await site("up.example.test", (_req, res) => res.end("hello"));
+  await site("broken.example.test", (_req, res) => {
+    res.statusCode = 503;
+    res.end();
+  });
+  await site("silent.example.test", () => undefined);
+  const routes = Object.entries(sites).flatMap(([name, { server }]) => [
+    `${name}:443:127.0.0.1:${closed.port}`,
+    `${name}:80:127.0.0.1:${server.port}`,
+  ]);
+  const connectTo = routes.join(",");
+  const { getConfig } = await import("@/server/config");
+  const { createGuard } = await import("@/server/probe/guard");
+  const { defaultTesters } = await import("@/server/probe/testers-config");
+  const config = getConfig({ PROBE_CONNECT_TO: connectTo, TESTER_LOCATION: "Test lab, ZZ" });
+  testersFor = () => defaultTesters(config);
+  guardFor = () => createGuard({ connectTo });
+  modules = {
+    createCheckService: (await import("@/server/checks/check-service")).createCheckService,
+    store: await import("@/server/checks/prisma-store"),
+    db: await import("@/server/db"),
+  };
+  service = makeService();
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(sites).map(({ server }) => server.close()));
+  await modules?.db.closeDb();
+});
+
+describe("check service", () => {
+  it("stores an online round with every tester's result", async () => {
+    const { record, cached } = await service.status(target("up.example.test"));
+    expect(cached).toBe(false);
+    expect(record.verdict).toBe("online");
+    expect(record.results.map((r) => r.kind).sort()).toEqual(["dns", "http", "tcp", "tls"]);
+    const stored = await modules.db.getDb().check.count({ where: { site: { domain: "up.example.test" } } });
+    expect(stored).toBe(1);
+  });
+
+  it("reuses a result within the TTL and says it is cached", async () => {
+    const first = await service.status(target("up.example.test"));
+    const hits = sites["up.example.test"].hits;
+    const second = await service.status(target("up.example.test"));
+    expect(second.cached).toBe(true);
+    expect(second.record.id).toBe(first.record.id);
+    expect(sites["up.example.test"].hits).toBe(hits);
+  });
+
+  it("shares one round among 200 concurrent requests for a cold domain", async () => {
+    await site("cold.example.test", (_req, res) => res.end("ok"));
+    const connectTo = `cold.example.test:443:127.0.0.1:${closed.port},cold.example.test:80:127.0.0.1:${sites["cold.example.test"].server.port}`;
+    const { defaultTesters } = await import("@/server/probe/testers-config");
+    const { getConfig } = await import("@/server/config");
+    const { createGuard } = await import("@/server/probe/guard");
+    const cold = modules.createCheckService({
+      store: modules.store.prismaCheckStore,
+      testers: defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo })),
+      guard: createGuard({ connectTo }),
+      ttlMs: 60_000,
+      deadlineMs: 3000,
+      maxRounds: 16,
+    });
+    let newRounds = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => cold.status(target("cold.example.test"), { beforeNewRound: () => void newRounds++ })),
+    );
+    expect(newRounds).toBe(1);
+    expect(sites["cold.example.test"].hits).toBe(1);
+    expect(new Set(answers.map((a) => a.record.id)).size).toBe(1);
+  });
+
+  it("is a global outage with the server error when the only location gets 503, retried once", async () => {
+    const { record } = await service.status(target("broken.example.test"));
+    expect(record).toMatchObject({ verdict: "global_outage", cause: "http_5xx" });
+    expect(record.results.find((r) => r.kind === "http")?.statusCode).toBe(503);
+    expect(sites["broken.example.test"].hits).toBe(2);
+  });
+
+  it("ends a round against a server that never answers by its deadline (±10 %)", async () => {
+    const quick = makeService({ deadlineMs: 1500 });
+    const started = Date.now();
+    const { record } = await quick.status(target("silent.example.test"));
+    const elapsed = Date.now() - started;
+    expect(record.results.find((r) => r.kind === "http")).toMatchObject({ status: "down", cause: "timeout" });
+    expect(elapsed).toBeGreaterThanOrEqual(1500 * 0.9);
+    expect(elapsed).toBeLessThanOrEqual(1500 * 1.1 + 150); // + the write to SQLite
+  });
+
+  it("refuses a new round beyond the cap on rounds in flight", async () => {
+    const capped = makeService({ maxRounds: 1, deadlineMs: 800, ttlMs: 0 });
+    const slow = capped.status(target("silent.example.test"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(capped.status(target("up.example.test"))).rejects.toThrow("Too many checks");
+    await slow;
+  });
+
+  it("prunes checks older than 30 days with their tester results", async () => {
+    const db = modules.db.getDb();
+    const site = await db.site.findUniqueOrThrow({ where: { domain: "up.example.test" } });
+    const old = new Date(Date.now() - modules.store.KEEP_CHECKS_MS - 60_000);
+    await db.check.create({
+      data: { siteId: site.id, startedAt: old, durationMs: 5, verdict: "online", results: { create: [{ testerId: "x", kind: "http", city: "", country: "", server: "local", status: "up", totalMs: 5 }] } },
+    });
+    const before = await db.check.count();
+    expect(await modules.store.pruneOldChecks(Date.now(), true)).toBe(1);
+    expect(await db.check.count()).toBe(before - 1);
+    expect(await db.testerResult.count({ where: { testerId: "x" } })).toBe(0);
+  });
+});

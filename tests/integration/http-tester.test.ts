@@ -1,0 +1,241 @@
+import type http from "node:http";
+import { performance } from "node:perf_hooks";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ProbeResult } from "@/lib/probe-result";
+import { createGuard } from "@/server/probe/guard";
+import { httpTesterKind } from "@/server/probe/testers/http";
+import { makeCertificate, type CertificatePems } from "./helpers/certificates";
+import { closedPort, startHttpServer, startHttpsServer, startSilentTcpServer, type RunningServer } from "./helpers/servers";
+
+// Every test routes both 443 and 80 of HOST to loopback: an unrouted name would go to real DNS.
+
+const HOST = "shop.example.test";
+const USER_AGENT_URL = "https://downcheck.test/";
+const settings = { id: "local-http", location: { city: "Testville", country: "TT" } };
+
+const running: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+async function track(server: Promise<RunningServer>): Promise<RunningServer> {
+  running.push(await server);
+  return running[running.length - 1];
+}
+const serveHttp = (handler: http.RequestListener) => track(startHttpServer(handler));
+const serveHttps = (handler: http.RequestListener, cert: CertificatePems) => track(startHttpsServer(handler, cert));
+const refusing = () => track(closedPort());
+
+interface ProbeSetup {
+  https?: RunningServer;
+  http?: RunningServer;
+  options?: Record<string, unknown>;
+  deadlineMs?: number;
+}
+
+/** Probes HOST with 443 and 80 routed to the given servers (a refusing port when absent). */
+async function probe({ https, http, options = {}, deadlineMs = 5000 }: ProbeSetup): Promise<ProbeResult> {
+  const port443 = (https ?? (await refusing())).port;
+  const port80 = (http ?? (await refusing())).port;
+  const guard = createGuard({ connectTo: `${HOST}:443:127.0.0.1:${port443},${HOST}:80:127.0.0.1:${port80}` });
+  const tester = httpTesterKind.create(httpTesterKind.optionsSchema.parse({ userAgentUrl: USER_AGENT_URL, ...options }), settings);
+  const results = await tester.probe({ ascii: HOST, unicode: HOST }, { guard, signal: AbortSignal.timeout(deadlineMs) });
+  expect(results).toHaveLength(1);
+  return results[0];
+}
+
+const answering = (statusCode: number): http.RequestListener => (_req, res) => {
+  res.writeHead(statusCode, { "content-type": "text/plain" }).end(`status ${statusCode}`);
+};
+
+/** A site that answers "/" after exactly `redirects` redirects: / → /hop/N-1 → … → /hop/0. */
+const redirectChain =
+  (redirects: number): http.RequestListener =>
+  (req, res) => {
+    const left = req.url === "/" ? redirects : Number(/^\/hop\/(\d+)$/.exec(req.url ?? "")?.[1] ?? 0);
+    if (left === 0) res.end("arrived");
+    else res.writeHead(302, { location: `/hop/${left - 1}` }).end();
+  };
+
+const redirectingTo = (location: string): http.RequestListener => (_req, res) => {
+  res.writeHead(301, { location }).end();
+};
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; elapsedMs: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, elapsedMs: performance.now() - started };
+}
+
+describe("http tester answers", () => {
+  it.each([
+    [200, "up", null],
+    [204, "up", null],
+    [401, "up", null],
+    [403, "up", null],
+    [404, "up", null],
+    [429, "up", null],
+    [500, "down", "http_5xx"],
+    [503, "down", "http_5xx"],
+  ] as const)("reads HTTP %i as %s", async (statusCode, status, cause) => {
+    const result = await probe({ http: await serveHttp(answering(statusCode)) });
+    expect(result).toMatchObject({ testerId: "local-http", kind: "http", server: "local", status, cause, statusCode });
+  });
+
+  it("falls back to http:// when https:// is refused", async () => {
+    const result = await probe({ http: await serveHttp(answering(200)) });
+    expect(result.message).toBe(`HTTP 200 from http://${HOST}/`);
+    expect(result.timings.tlsMs).toBeNull();
+  });
+
+  it("is down refused when both 443 and 80 refuse", async () => {
+    expect(await probe({})).toMatchObject({ status: "down", cause: "refused", statusCode: null });
+  });
+
+  it("is down reset when the server hangs up on the request", async () => {
+    const result = await probe({ http: await serveHttp((req) => req.socket.destroy()) });
+    expect(result).toMatchObject({ status: "down", cause: "reset", statusCode: null });
+  });
+
+  it("names downcheck and its URL in the User-Agent", async () => {
+    const userAgents: (string | undefined)[] = [];
+    const server = await serveHttp((req, res) => {
+      userAgents.push(req.headers["user-agent"]);
+      res.end();
+    });
+    await probe({ http: server });
+    expect(userAgents).toEqual([`downcheck/0.1 (+${USER_AGENT_URL})`]);
+  });
+});
+
+describe("http tester time-outs", () => {
+  it.each([
+    ["https on a server that accepts and never answers", "https"],
+    ["http on a server that accepts and never answers", "http"],
+  ] as const)("is down timeout by the round's deadline for %s", async (_name, port) => {
+    const silent = await track(startSilentTcpServer());
+    const { value, elapsedMs } = await timed(() => probe({ [port]: silent, deadlineMs: 1500 }));
+    expect(value).toMatchObject({ status: "down", cause: "timeout" });
+    expect(elapsedMs).toBeGreaterThan(1350);
+    expect(elapsedMs).toBeLessThan(1650);
+  });
+
+  it("is down timeout when the TLS handshake outlasts the connect time-out", async () => {
+    const silent = await track(startSilentTcpServer());
+    const { value, elapsedMs } = await timed(() => probe({ https: silent, options: { timeouts: { connectMs: 300 } } }));
+    expect(value).toMatchObject({ status: "down", cause: "timeout" });
+    expect(elapsedMs).toBeGreaterThan(270);
+    expect(elapsedMs).toBeLessThan(800);
+  });
+
+  it("is down timeout when headers are slower than the headers time-out", async () => {
+    const slow = await serveHttp((_req, res) => void setTimeout(() => res.end("late"), 3000).unref());
+    const { value, elapsedMs } = await timed(() => probe({ http: slow, options: { timeouts: { headersMs: 300 } } }));
+    expect(value).toMatchObject({ status: "down", cause: "timeout" });
+    expect(elapsedMs).toBeGreaterThan(270);
+    expect(elapsedMs).toBeLessThan(800);
+  });
+
+  it("stays up when the body stalls, giving up on it after the body time-out", async () => {
+    const stalled = await serveHttp((_req, res) => res.writeHead(200).write("<html>"));
+    const { value, elapsedMs } = await timed(() => probe({ http: stalled, options: { timeouts: { bodyMs: 300 } } }));
+    expect(value).toMatchObject({ status: "up", statusCode: 200 });
+    expect(elapsedMs).toBeGreaterThan(270);
+    expect(elapsedMs).toBeLessThan(800);
+  });
+
+  it("stays up and returns promptly on an endless body, reading only the first 64 KiB", async () => {
+    let sent = 0;
+    const endless = await serveHttp((_req, res) => {
+      const chunk = Buffer.alloc(16 * 1024, "x");
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk)) sent += chunk.length;
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      res.writeHead(200);
+      pump();
+    });
+    const { value, elapsedMs } = await timed(() => probe({ http: endless }));
+    expect(value).toMatchObject({ status: "up", statusCode: 200 });
+    expect(elapsedMs).toBeLessThan(1000);
+    expect(sent).toBeLessThan(16 * 1024 * 1024);
+  });
+});
+
+describe("http tester redirects", () => {
+  it("follows 5 redirects to the final answer", async () => {
+    const result = await probe({ http: await serveHttp(redirectChain(5)) });
+    expect(result).toMatchObject({ status: "up", statusCode: 200, message: `HTTP 200 from http://${HOST}/hop/0` });
+  });
+
+  it("is down too_many_redirects on a 6th redirect", async () => {
+    const result = await probe({ http: await serveHttp(redirectChain(6)) });
+    expect(result).toMatchObject({ status: "down", cause: "too_many_redirects", statusCode: null });
+  });
+
+  it("is down blocked_address when a routed site redirects to http://127.0.0.1/", async () => {
+    const result = await probe({ http: await serveHttp(redirectingTo("http://127.0.0.1/")) });
+    expect(result).toMatchObject({ status: "down", cause: "blocked_address" });
+  });
+
+  it.each([`http://${HOST}:8080/`, `https://${HOST}:8443/`, `ftp://${HOST}/`, "javascript:alert(1)"])(
+    "is down bad_redirect on a redirect to %s",
+    async (location) => {
+      expect(await probe({ http: await serveHttp(redirectingTo(location)) })).toMatchObject({ status: "down", cause: "bad_redirect" });
+    },
+  );
+
+  it("follows a redirect from https:// to http:// on the standard ports", async () => {
+    const cert = await makeCertificate({ hostname: HOST });
+    const result = await probe({
+      https: await serveHttps(redirectingTo(`http://${HOST}/plain`), cert),
+      http: await serveHttp((req, res) => res.end(req.url)),
+      options: { ca: cert.ca },
+    });
+    expect(result).toMatchObject({ status: "up", statusCode: 200, message: `HTTP 200 from http://${HOST}/plain` });
+    expect(result.timings.tlsMs).toBeGreaterThan(0);
+  });
+});
+
+describe("http tester over TLS", () => {
+  let trusted: CertificatePems;
+  let selfSigned: CertificatePems;
+  let expired: CertificatePems;
+
+  beforeAll(async () => {
+    [trusted, selfSigned, expired] = await Promise.all([
+      makeCertificate({ hostname: HOST }),
+      makeCertificate({ hostname: HOST, selfSigned: true }),
+      makeCertificate({ hostname: HOST, expired: true }),
+    ]);
+  });
+
+  it("is up with non-null, ordered timings on a certificate it trusts", async () => {
+    const result = await probe({ https: await serveHttps(answering(200), trusted), options: { ca: trusted.ca } });
+    expect(result).toMatchObject({ status: "up", statusCode: 200, message: `HTTP 200 from https://${HOST}/` });
+    const { dnsMs, connectMs, tlsMs, ttfbMs, totalMs } = result.timings;
+    for (const phase of [dnsMs, connectMs, tlsMs, ttfbMs]) {
+      expect(phase).not.toBeNull();
+      expect(phase).toBeGreaterThanOrEqual(0);
+      expect(phase).toBeLessThanOrEqual(totalMs);
+    }
+    expect(tlsMs).toBeGreaterThan(0);
+    expect(dnsMs! + connectMs! + tlsMs! + ttfbMs!).toBeLessThanOrEqual(totalMs + 0.5);
+    expect(totalMs).toBeLessThan(2000);
+  });
+
+  it.each([
+    ["a self-signed certificate", HOST, () => selfSigned],
+    ["an expired certificate", HOST, () => expired],
+    ["a certificate for another name", "other.example.test", () => trusted],
+  ] as const)("is down tls on %s", async (_name, host, pems) => {
+    const cert = pems();
+    const server = await serveHttps(answering(200), cert);
+    const guard = createGuard({ connectTo: `${host}:443:127.0.0.1:${server.port},${host}:80:127.0.0.1:${(await refusing()).port}` });
+    const options = httpTesterKind.optionsSchema.parse({ userAgentUrl: USER_AGENT_URL, ca: cert.ca });
+    const [result] = await httpTesterKind
+      .create(options, settings)
+      .probe({ ascii: host, unicode: host }, { guard, signal: AbortSignal.timeout(3000) });
+    expect(result).toMatchObject({ status: "down", cause: "tls", statusCode: null });
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { ProbeResult, ProbeStatus } from "@/lib/probe-result";
+import { createGuard } from "@/server/probe/guard";
+import { runRound } from "@/server/probe/round";
+import type { Tester } from "@/server/probe/types";
+
+// In-process testers: the round's contract (deadline, retry, errors) does not depend on what
+// a tester probes, so these stand in for any kind.
+const target = { ascii: "shop.example.test", unicode: "shop.example.test" };
+const guard = createGuard();
+
+function result(status: ProbeStatus, id = "t"): ProbeResult {
+  return {
+    testerId: id,
+    kind: "http",
+    location: { city: "Test", country: "ZZ" },
+    server: "local",
+    status,
+    cause: status === "down" ? "refused" : null,
+    statusCode: null,
+    message: null,
+    timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 1 },
+  };
+}
+
+function tester(id: string, probe: Tester["probe"], kind: Tester["kind"] = "http"): Tester & { calls: number } {
+  const t = {
+    id,
+    kind,
+    location: { city: "Test", country: "ZZ" },
+    server: "local",
+    calls: 0,
+    probe: (...args: Parameters<Tester["probe"]>) => {
+      t.calls += 1;
+      return probe(...args);
+    },
+  };
+  return t;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("runRound", () => {
+  it("takes as long as the slowest tester, not the sum", async () => {
+    const testers = [1, 2, 3].map((n) => tester(`slow-${n}`, async () => (await sleep(200), [result("up", `slow-${n}`)])));
+    const outcome = await runRound(testers, target, guard, { deadlineMs: 2000 });
+    expect(outcome.results.map((r) => r.status)).toEqual(["up", "up", "up"]);
+    expect(outcome.durationMs).toBeLessThan(500);
+  });
+
+  it("retries a down result once and keeps the second answer", async () => {
+    let attempt = 0;
+    const flaky = tester("flaky", async () => [result(attempt++ === 0 ? "down" : "up", "flaky")]);
+    const outcome = await runRound([flaky], target, guard, { deadlineMs: 2000, retryDelayMs: 10 });
+    expect(flaky.calls).toBe(2);
+    expect(outcome.results[0].status).toBe("up");
+  });
+
+  it("does not retry an up result nor a remote agent's results", async () => {
+    const up = tester("up", async () => [result("up", "up")]);
+    const remote = tester("agent", async () => [result("down", "agent:http")], "remote");
+    await runRound([up, remote], target, guard, { deadlineMs: 2000, retryDelayMs: 10 });
+    expect([up.calls, remote.calls]).toEqual([1, 1]);
+  });
+
+  it("turns a tester that throws into an inconclusive error without breaking the round", async () => {
+    const broken = tester("broken", async () => {
+      throw new Error("boom");
+    });
+    const fine = tester("fine", async () => [result("up", "fine")]);
+    const outcome = await runRound([broken, fine], target, guard, { deadlineMs: 2000 });
+    expect(outcome.results.map((r) => [r.testerId, r.status, r.cause])).toEqual([
+      ["broken", "error", "tester_error"],
+      ["fine", "up", null],
+    ]);
+    expect(outcome.results[0].message).toContain("boom");
+  });
+
+  it("ends by the deadline when a tester ignores the abort signal", async () => {
+    const stuck = tester("stuck", () => new Promise<ProbeResult[]>(() => {}));
+    const outcome = await runRound([stuck], target, guard, { deadlineMs: 300 });
+    expect(outcome.results[0]).toMatchObject({ status: "error", cause: "tester_error" });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(295);
+    expect(outcome.durationMs).toBeLessThan(300 * 1.1 + 100);
+  });
+
+  it("hands every tester the round's abort signal, aborted at the deadline", async () => {
+    const polite = tester("polite", (_target, { signal }) =>
+      new Promise((resolve) => signal.addEventListener("abort", () => resolve([result("down", "polite")]))),
+    );
+    const outcome = await runRound([polite], target, guard, { deadlineMs: 250 });
+    expect(outcome.results[0].status).toBe("down");
+    expect(polite.calls).toBe(1);
+  });
+
+  it("turns an empty answer into an error", async () => {
+    const silent = tester("silent", async () => []);
+    const outcome = await runRound([silent], target, guard, { deadlineMs: 500 });
+    expect(outcome.results[0]).toMatchObject({ testerId: "silent", status: "error" });
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { getConfig } from "@/server/config";
+import { defaultTesters, testersFromJson } from "@/server/probe/testers-config";
+
+const config = (env: Record<string, string> = {}) => getConfig({ TESTER_LOCATION: "Frankfurt, DE", ...env });
+
+describe("testersFromJson", () => {
+  it("builds the embedded default: this machine's http, dns, tcp and tls testers at TESTER_LOCATION", () => {
+    const testers = defaultTesters(config());
+    expect(testers.map((t) => [t.id, t.kind])).toEqual([
+      ["local-http", "http"],
+      ["local-dns", "dns"],
+      ["local-tcp", "tcp"],
+      ["local-tls", "tls"],
+    ]);
+    expect(testers.every((t) => t.location.city === "Frankfurt" && t.location.country === "DE")).toBe(true);
+  });
+
+  it("builds one tester per entry with its own location and options", () => {
+    const testers = testersFromJson(
+      {
+        testers: [
+          { kind: "dns", id: "dns-a", location: "Virginia, US", resolver: "192.0.2.53" },
+          { kind: "remote", id: "agent-sg", location: "Singapore, SG", url: "https://sg.agents.example.net:4010" },
+        ],
+      },
+      config({ TESTER_SECRET: "a-shared-secret-of-some-length" }),
+    );
+    expect(testers.map((t) => [t.id, t.kind, t.location.city, t.server])).toEqual([
+      ["dns-a", "dns", "Virginia", "192.0.2.53"],
+      ["agent-sg", "remote", "Singapore", expect.stringContaining("sg.agents.example.net")],
+    ]);
+  });
+
+  it.each([
+    [{ testers: [] }, "testers: "],
+    [{ testers: [{ kind: "ftp", id: "x" }] }, "testers[0].kind"],
+    [{ testers: [{ kind: "http", id: "bad id!" }] }, "testers[0].id"],
+    [{ testers: [{ kind: "dns", id: "d", resolver: "not-an-ip" }] }, "testers[0].resolver"],
+    [{ testers: [{ kind: "tcp", id: "t", ports: [0] }] }, "testers[0].ports[0]"],
+    [{ testers: [{ kind: "http", id: "h" }, { kind: "tls", id: "h" }] }, 'testers[1].id: duplicate id "h"'],
+    [{ testers: [{ kind: "remote", id: "r", url: "https://agent.example.net" }] }, "testers[0]: Remote tester"],
+    [{ testers: [{ kind: "http", id: "h", surprise: true }] }, "testers[0]"],
+    [{ testers: [], extra: 1 }, "TESTERS_FILE: "],
+  ])("rejects %j with a message naming %s", (json, expected) => {
+    expect(() => testersFromJson(json, config())).toThrow(expected);
+  });
+});
