@@ -1,0 +1,56 @@
+import { headers } from "next/headers";
+import { describeVerdict, formatRelativeSeconds } from "@/lib/format";
+import type { ProbeResult } from "@/lib/probe-result";
+import { checkStatus, getCheckState } from "@/server/checks";
+import type { Target } from "@/server/probe/types";
+import { CheckAgainForm } from "./CheckAgainForm";
+import { SourcesTable } from "./SourcesTable";
+import { VisitorCheck } from "./VisitorCheck";
+
+function finalStatusCode(results: ProbeResult[]): number | null {
+  return results.find((r) => r.kind === "http" && r.status === "down" && r.statusCode !== null)?.statusCode ?? null;
+}
+
+/**
+ * Streams in after the shell: waits for the round (or a cached result), then shows the verdict,
+ * the sources and the visitor's own check. Never throws: a failure becomes a message.
+ */
+export async function CheckResult({ target }: { target: Target }) {
+  const outcome = await checkStatus(target, await headers()).catch(() => null);
+  if (!outcome || !outcome.ok) {
+    const message = outcome && !outcome.ok ? outcome.message : "The check failed unexpectedly; please try again.";
+    return (
+      <section className="card result result-unknown" aria-labelledby="result-heading">
+        <h2 id="result-heading" className="result-line">We could not check {target.unicode} right now</h2>
+        <p>{message}</p>
+      </section>
+    );
+  }
+
+  const { record, cached } = outcome;
+  const { service } = getCheckState();
+  const secondsUntilFresh = Math.max(0, (service.nextFreshCheckAt(record).getTime() - Date.now()) / 1000);
+  const line = describeVerdict(target.unicode, { ...record, statusCode: finalStatusCode(record.results) });
+
+  return (
+    <>
+      <section className={`card result result-${record.verdict}`} aria-labelledby="result-heading" data-verdict={record.verdict}>
+        <h2 id="result-heading" className="result-line">{line}</h2>
+        {record.warnings.length > 0 ? (
+          <ul className="warnings">
+            {record.warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        ) : null}
+        <p className="checked-at">
+          Checked <time dateTime={record.checkedAt.toISOString()}>{record.checkedAt.toUTCString()}</time> in{" "}
+          {record.durationMs} ms{cached ? " (recent result)" : ""}.
+        </p>
+        <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={record.verdict} />
+        <CheckAgainForm domain={target.ascii} nextFreshIn={cached ? formatRelativeSeconds(secondsUntilFresh) : null} />
+      </section>
+      <SourcesTable results={record.results} />
+    </>
+  );
+}

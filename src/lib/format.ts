@@ -1,0 +1,75 @@
+// Words and numbers as the page and the API show them. Pure and locale-independent, so the
+// server-rendered HTML and any client re-render produce the same text.
+import type { Cause, VerdictSummary } from "@/lib/probe-result";
+
+const MONTHS = [
+  "January", "February", "March", "April", "May", "June",
+  "July", "August", "September", "October", "November", "December",
+];
+
+/** "22 November 2026", in UTC so the day does not depend on the server's time zone. */
+export function formatDate(date: Date | string): string {
+  const value = typeof date === "string" ? new Date(date) : date;
+  if (Number.isNaN(value.getTime())) return "";
+  return `${value.getUTCDate()} ${MONTHS[value.getUTCMonth()]} ${value.getUTCFullYear()}`;
+}
+
+const CAUSE_WORDS: Record<Cause, string> = {
+  dns: "its DNS does not resolve",
+  refused: "connection refused",
+  timeout: "timed out",
+  reset: "the connection was reset",
+  tls: "its TLS certificate or handshake failed",
+  http_5xx: "server error",
+  blocked_address: "it points to a private or reserved address",
+  too_many_redirects: "too many redirects",
+  bad_redirect: "it redirects to an unsupported address",
+  unreachable: "the network is unreachable",
+  tester_error: "our tester failed",
+};
+
+/** The cause in plain words; the status code matters only for a server error. */
+export function describeCause(cause: Cause | null, statusCode?: number | null): string {
+  if (cause === null) return "";
+  if (cause === "http_5xx" && statusCode != null) return `server error ${statusCode}`;
+  return CAUSE_WORDS[cause];
+}
+
+/** The result line of the page, e.g. "github.com is down for everyone: connection refused". */
+export function describeVerdict(domain: string, summary: VerdictSummary & { statusCode?: number | null }): string {
+  switch (summary.verdict) {
+    case "online":
+      return `${domain} is up`;
+    case "global_outage": {
+      const cause = describeCause(summary.cause, summary.statusCode);
+      return cause === "" ? `${domain} is down for everyone` : `${domain} is down for everyone: ${cause}`;
+    }
+    case "regional":
+      return `${domain} has problems in some regions`;
+    case "unknown":
+      return `We could not determine whether ${domain} is up`;
+  }
+}
+
+/** "12 ms" below a second, "1.2 s" from there; an em dash for a phase that did not happen. */
+export function formatMs(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return "—";
+  const rounded = Math.round(ms);
+  if (rounded < 1000) return `${rounded} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? "" : "s"}`;
+
+/**
+ * "in 45 seconds", "in 2 minutes": when the next fresh check is possible. Rounds up, so the
+ * page never promises a check earlier than the server will allow one.
+ */
+export function formatRelativeSeconds(seconds: number): string {
+  const whole = Math.ceil(seconds);
+  if (!Number.isFinite(whole) || whole <= 0) return "now";
+  if (whole < 60) return `in ${plural(whole, "second")}`;
+  const minutes = Math.ceil(whole / 60);
+  if (minutes < 60) return `in ${plural(minutes, "minute")}`;
+  return `in ${plural(Math.ceil(minutes / 60), "hour")}`;
+}

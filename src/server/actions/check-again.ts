@@ -1,0 +1,34 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
+import { z } from "zod";
+import { formatRelativeSeconds } from "@/lib/format";
+import { checkStatus, getCheckState } from "@/server/checks";
+import { parseRequestedDomain } from "@/server/requested-domain";
+
+export interface CheckAgainState {
+  status: "idle" | "success" | "error";
+  message: string;
+}
+
+const CheckAgainInput = z.object({ domain: z.string().min(1).max(300) });
+
+/** "Check again": a new round once the cached result has expired, rate-limited per visitor. */
+export async function checkAgain(_previous: CheckAgainState, formData: FormData): Promise<CheckAgainState> {
+  const input = CheckAgainInput.safeParse({ domain: formData.get("domain") });
+  const target = input.success ? parseRequestedDomain(input.data.domain) : null;
+  if (!target?.ok) return { status: "error", message: "That is not a domain we can check." };
+
+  const outcome = await checkStatus(target, await headers());
+  if (!outcome.ok) return { status: "error", message: outcome.message };
+
+  revalidatePath(`/${target.ascii}`);
+  if (!outcome.cached) return { status: "success", message: `Checked ${target.unicode} again just now.` };
+  const { service } = getCheckState();
+  const seconds = (service.nextFreshCheckAt(outcome.record).getTime() - Date.now()) / 1000;
+  return {
+    status: "success",
+    message: `This result is recent. A fresh check of ${target.unicode} is possible ${formatRelativeSeconds(seconds)}.`,
+  };
+}

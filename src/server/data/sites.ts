@@ -1,0 +1,64 @@
+import "server-only";
+import { VERDICTS, type Verdict } from "@/lib/probe-result";
+import { getDb } from "@/server/db";
+
+/** A checked site as the home page lists it. */
+export interface SiteSummary {
+  /** ASCII (punycode): the key and the path of its page. */
+  domain: string;
+  /** Unicode, for people. */
+  displayName: string;
+  lastVerdict: Verdict | null;
+  lastCheckedAt: Date | null;
+}
+
+export interface SitemapSite {
+  domain: string;
+  lastCheckedAt: Date;
+}
+
+const summaryFields = { domain: true, displayName: true, lastVerdict: true, lastCheckedAt: true } as const;
+
+// lastVerdict is a plain string column; anything we no longer recognise reads as "no verdict".
+const isVerdict = (value: string | null): value is Verdict =>
+  value !== null && (VERDICTS as readonly string[]).includes(value);
+
+const toSummary = (row: { domain: string; displayName: string; lastVerdict: string | null; lastCheckedAt: Date | null }): SiteSummary => ({
+  ...row,
+  lastVerdict: isVerdict(row.lastVerdict) ? row.lastVerdict : null,
+});
+
+const take = (limit: number) => Math.max(0, Math.trunc(limit));
+
+/** Checked sites, most recently checked first. */
+export async function getRecentSites(limit = 8): Promise<SiteSummary[]> {
+  const rows = await getDb().site.findMany({
+    where: { lastCheckedAt: { not: null } },
+    orderBy: [{ lastCheckedAt: "desc" }, { id: "desc" }],
+    take: take(limit),
+    select: summaryFields,
+  });
+  return rows.map(toSummary);
+}
+
+/** Sites with at least one check, most checks first; ties go to the more recently checked. */
+export async function getMostCheckedSites(limit = 8): Promise<SiteSummary[]> {
+  const rows = await getDb().site.findMany({
+    where: { checkCount: { gt: 0 } },
+    orderBy: [{ checkCount: "desc" }, { lastCheckedAt: { sort: "desc", nulls: "last" } }, { id: "desc" }],
+    take: take(limit),
+    select: summaryFields,
+  });
+  return rows.map(toSummary);
+}
+
+/** Only checked sites have a page worth indexing; the freshest are kept when over the limit. */
+export async function getSitemapSites(limit = 5000): Promise<SitemapSite[]> {
+  const rows = await getDb().site.findMany({
+    where: { lastCheckedAt: { not: null } },
+    orderBy: [{ lastCheckedAt: "desc" }, { id: "desc" }],
+    take: take(limit),
+    select: { domain: true, lastCheckedAt: true },
+  });
+  return rows.flatMap((row) => (row.lastCheckedAt ? [{ domain: row.domain, lastCheckedAt: row.lastCheckedAt }] : []));
+}

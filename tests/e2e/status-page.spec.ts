@@ -1,0 +1,159 @@
+import { request as httpRequest } from "node:http";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { e2eEnv, targetHits } from "./support/env";
+
+const { baseUrl, targets } = e2eEnv();
+
+/** Route the visitor's own browser check: the site answers it, or the network fails. */
+async function browserReaches(page: Page, domain: string, reachable: boolean) {
+  await page.route(`https://${domain}/`, (route) =>
+    reachable ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused"),
+  );
+}
+
+test("a site that is up: result line, sources of every kind, and the browser agrees", async ({ page }) => {
+  await browserReaches(page, targets.up, true);
+  await page.goto(`${baseUrl}/${targets.up}`);
+  await expect(page.locator(".result-line")).toHaveText(`${targets.up} is up`);
+  const rows = page.locator(".sources tbody tr");
+  await expect(rows).toHaveCount(4);
+  await expect(page.locator(".sources tbody td:nth-child(3)")).toHaveText(["http", "dns", "tcp", "tls"]);
+  await expect(page.locator('.sources tr[data-status="up"] td:nth-child(5)').first()).toHaveText("200");
+  await expect(page.getByText(`Your browser reaches ${targets.up} too.`)).toBeVisible();
+});
+
+test("a site that is down: down for everyone with the server error in words", async ({ page }) => {
+  await browserReaches(page, targets.down, false);
+  await page.goto(`${baseUrl}/${targets.down}`);
+  await expect(page.locator(".result-line")).toHaveText(`${targets.down} is down for everyone: server error 503`);
+  await expect(page.locator(".visitor-check")).not.toHaveAttribute("data-visitor", "down");
+});
+
+test("up for the testers but not for the browser: down only for you, troubleshooting, report", async ({ page }) => {
+  await browserReaches(page, targets.up, false);
+  await page.goto(`${baseUrl}/${targets.up}`);
+  await expect(page.getByText(`${targets.up} is down only for you`)).toBeVisible();
+  await expect(page.locator(".visitor-check")).toHaveAttribute("data-visitor", "down");
+  await page.getByRole("link", { name: "See what to try" }).click();
+  await expect(page.locator("#troubleshooting")).toBeInViewport();
+
+  await page.getByRole("button", { name: "It's down for me" }).click();
+  await expect(page.getByText("Thanks — your report counts in the last 24 hours.")).toBeVisible();
+  await page.reload();
+  await page.locator(".reports-details summary").click();
+  const reportCells = page.locator(".reports-table tbody tr td:nth-child(4)");
+  await expect.poll(async () => (await reportCells.allTextContents()).reduce((sum, t) => sum + Number(t), 0)).toBe(1);
+
+  await page.getByRole("button", { name: "It's down for me" }).click();
+  await expect(page.getByText("you can report it again in")).toBeVisible();
+});
+
+test("the 24-hour chart counts every stored check", async ({ page }) => {
+  await browserReaches(page, targets.down, false);
+  await page.goto(`${baseUrl}/${targets.down}`);
+  await expect(page.locator(".result-line")).toContainText("down for everyone");
+  const chart = page.getByRole("img", { name: /in the last 24 hours/ });
+  await expect(chart).toHaveAttribute("aria-label", /[1-9]\d* checks? down/);
+});
+
+test("rating works with JavaScript: keyboard, announced result, average shown", async ({ page }) => {
+  await browserReaches(page, targets.up, true);
+  await page.goto(`${baseUrl}/${targets.up}`);
+  const form = page.getByRole("radiogroup", { name: `Rate the functionality and service quality of ${targets.up}` });
+  await form.getByRole("radio").first().focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(form.getByRole("radio", { name: "4 stars" })).toBeChecked();
+  await page.getByRole("button", { name: "Rate", exact: true }).click();
+  await expect(page.locator(".rating [role=status]").first()).toContainText(/thank|saved|rated/i);
+  await expect(page.locator(".rating")).toContainText("Average 4.0 of 5 from 1 rating");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("rating is a plain form post and a second vote the same day replaces the first", async ({ page }) => {
+    await page.goto(`${baseUrl}/${targets.down}`);
+    await page.locator(".rating label").nth(1).click();
+    await page.getByRole("button", { name: "Rate", exact: true }).click();
+    await expect(page.locator(".rating")).toContainText("from 1 rating");
+    await page.locator(".rating label").nth(4).click();
+    await page.getByRole("button", { name: "Rate", exact: true }).click();
+    await expect(page.locator(".rating")).toContainText("Average 5.0 of 5 from 1 rating");
+  });
+});
+
+test("the first streamed bytes hold the heading and 'Checking…' before the result", async () => {
+  const chunks: { at: number; text: string }[] = [];
+  const started = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    httpRequest(`${baseUrl}/${targets.slow}`, (response) => {
+      expect(response.statusCode).toBe(200);
+      response.setEncoding("utf8");
+      response.on("data", (text: string) => chunks.push({ at: Date.now() - started, text }));
+      response.on("end", resolve);
+    })
+      .on("error", reject)
+      .end();
+  });
+  const firstWithChecking = chunks.findIndex((c) => c.text.includes(`Checking ${targets.slow}…`));
+  const firstWithResult = chunks.findIndex((c) => c.text.includes(`${targets.slow} is up`));
+  expect(firstWithChecking).toBeGreaterThanOrEqual(0);
+  expect(chunks.slice(0, firstWithChecking + 1).map((c) => c.text).join("")).toContain(`Is ${targets.slow} down or not?`);
+  expect(firstWithResult).toBeGreaterThan(firstWithChecking);
+  // The shell came well before the slow site answered; the result only after it.
+  expect(chunks[firstWithChecking].at).toBeLessThan(chunks[firstWithResult].at - 1000);
+});
+
+test("the JSON API answers a status, a 400 for bad input, and 200 calls cost one round", async ({ request }) => {
+  const invalid = await request.get(`${baseUrl}/api/v1/status/localhost`);
+  expect(invalid.status()).toBe(400);
+  expect(await invalid.json()).toMatchObject({ error: { code: "invalid_domain", message: expect.any(String) } });
+
+  const before = await targetHits(targets.cold);
+  const answers = await Promise.all(
+    Array.from({ length: 200 }, () => request.get(`${baseUrl}/api/v1/status/${targets.cold}`)),
+  );
+  expect(answers.map((a) => a.status())).toEqual(Array(200).fill(200));
+  expect((await targetHits(targets.cold)) - before).toBe(1);
+  const body = await answers[0].json();
+  expect(body).toMatchObject({
+    domain: targets.cold,
+    displayName: targets.cold,
+    verdict: "online",
+    cause: null,
+    warnings: [],
+    testers: expect.arrayContaining([
+      expect.objectContaining({ kind: "http", status: "up", statusCode: 200, location: { city: "Test lab", country: "ZZ" } }),
+    ]),
+  });
+  expect(typeof body.durationMs).toBe("number");
+  expect(Date.parse(body.checkedAt)).not.toBeNaN();
+});
+
+for (const width of [375, 1280]) {
+  test(`home, a status page and /cookies have no serious accessibility violations at ${width} px`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width, height: 900 });
+    await browserReaches(page, targets.up, true);
+    for (const path of ["/", `/${targets.up}`, "/cookies"]) {
+      await page.goto(`${baseUrl}${path}`);
+      await page.waitForLoadState("networkidle");
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+      await page.screenshot({ path: testInfo.outputPath(`${path.replace(/\W+/g, "_") || "home"}-${width}.png`), fullPage: true });
+    }
+  });
+}
+
+test.describe("without JavaScript, streamed parts", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("still show the result instead of the loading line", async ({ page }) => {
+    await page.goto(`${baseUrl}/${targets.up}`);
+    await expect(page.locator(".result-line")).toHaveText(`${targets.up} is up`);
+    await expect(page.getByText(`Checking ${targets.up}…`)).toBeHidden();
+  });
+});

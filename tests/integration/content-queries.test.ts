@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "@/server/db";
+import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+
+// Modules that read DATABASE_URL and PUBLIC_BASE_URL are imported after both are set.
+let database: TestDatabase;
+let db: Db;
+let closeDb: () => Promise<void>;
+let content: typeof import("@/server/data/content");
+let sites: typeof import("@/server/data/sites");
+let sitemap: typeof import("@/app/sitemap").default;
+let robots: typeof import("@/app/robots").default;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.PUBLIC_BASE_URL = "https://downcheck.test/";
+  const dbModule = await import("@/server/db");
+  db = dbModule.getDb();
+  closeDb = dbModule.closeDb;
+  content = await import("@/server/data/content");
+  sites = await import("@/server/data/sites");
+  sitemap = (await import("@/app/sitemap")).default;
+  robots = (await import("@/app/robots")).default;
+});
+
+afterAll(async () => {
+  await closeDb();
+  removeTestDatabase(database);
+});
+
+// Recent and most-checked lists read the whole table, so every test starts from none.
+beforeEach(async () => {
+  await db.site.deleteMany();
+});
+
+const day = (n: number) => new Date(Date.UTC(2026, 10, n, 12));
+
+type SiteFields = { lastCheckedAt?: Date | null; lastVerdict?: string | null; checkCount?: number; displayName?: string };
+
+const addSite = (domain: string, fields: SiteFields = {}) =>
+  db.site.create({ data: { domain, displayName: fields.displayName ?? domain, ...fields } });
+
+const addCheckedSite = (domain: string, checkedOn: number, checkCount = 1, lastVerdict = "online") =>
+  addSite(domain, { lastCheckedAt: day(checkedOn), checkCount, lastVerdict });
+
+const addPage = (siteId: number, title: string, publishedOn: number, url = `https://news.example/${encodeURIComponent(title)}`) =>
+  db.relatedPage.create({ data: { siteId, title, url, publishedAt: day(publishedOn), excerpt: `About ${title}` } });
+
+const addSocial = (siteId: number, network: string, handle: string | null = null) =>
+  db.socialLink.create({ data: { siteId, network, url: `https://${network}.example/shop`, handle } });
+
+describe("getRelatedPages", () => {
+  it("lists a site's pages newest first with their dates and excerpts", async () => {
+    const site = await addSite("shop.example");
+    await addPage(site.id, "Middle", 10);
+    await addPage(site.id, "Newest", 22);
+    await addPage(site.id, "Oldest", 3);
+    const pages = await content.getRelatedPages("shop.example");
+    expect(pages.map((page) => page.title)).toEqual(["Newest", "Middle", "Oldest"]);
+    expect(pages[0]).toEqual({
+      title: "Newest",
+      url: "https://news.example/Newest",
+      publishedAt: day(22),
+      excerpt: "About Newest",
+    });
+  });
+
+  it("leaves out other sites' pages", async () => {
+    const shop = await addSite("shop.example");
+    const other = await addSite("other.example");
+    await addPage(shop.id, "Shop news", 5);
+    await addPage(other.id, "Other news", 6);
+    expect((await content.getRelatedPages("shop.example")).map((page) => page.title)).toEqual(["Shop news"]);
+  });
+
+  it.each([
+    ["10 pages by default", undefined, 10],
+    ["3 pages when asked for 3", 3, 3],
+    ["nothing when asked for 0", 0, 0],
+  ])("returns %s, newest first", async (_label, limit, expected) => {
+    const site = await addSite("shop.example");
+    for (let n = 1; n <= 12; n++) await addPage(site.id, `Page ${n}`, n);
+    const pages = await content.getRelatedPages("shop.example", limit);
+    expect(pages).toHaveLength(expected);
+    if (expected > 0) expect(pages[0].title).toBe("Page 12");
+  });
+
+  it("is empty for a domain it has never seen", async () => {
+    expect(await content.getRelatedPages("unknown.example")).toEqual([]);
+  });
+
+  it("drops pages whose address is not a web address", async () => {
+    const site = await addSite("shop.example");
+    await addPage(site.id, "Script", 2, "javascript:alert(1)");
+    await addPage(site.id, "Real", 1);
+    expect((await content.getRelatedPages("shop.example")).map((page) => page.title)).toEqual(["Real"]);
+  });
+});
+
+describe("getSocialLinks", () => {
+  it("lists X before Facebook whatever order they were stored in", async () => {
+    const site = await addSite("shop.example");
+    await addSocial(site.id, "facebook");
+    await addSocial(site.id, "x", "@shop");
+    expect(await content.getSocialLinks("shop.example")).toEqual([
+      { network: "x", url: "https://x.example/shop", handle: "@shop" },
+      { network: "facebook", url: "https://facebook.example/shop", handle: null },
+    ]);
+  });
+
+  it("leaves out other sites' accounts and networks it does not show", async () => {
+    const shop = await addSite("shop.example");
+    const other = await addSite("other.example");
+    await addSocial(shop.id, "mastodon");
+    await addSocial(shop.id, "facebook");
+    await addSocial(other.id, "x");
+    expect((await content.getSocialLinks("shop.example")).map((link) => link.network)).toEqual(["facebook"]);
+  });
+
+  it("is empty when no account is known", async () => {
+    await addSite("shop.example");
+    expect(await content.getSocialLinks("shop.example")).toEqual([]);
+  });
+});
+
+describe("getRecentSites", () => {
+  it("lists checked sites, most recently checked first", async () => {
+    await addCheckedSite("b.example", 5);
+    await addSite("never.example");
+    await addCheckedSite("a.example", 9, 1, "global_outage");
+    await addCheckedSite("c.example", 1);
+    const recent = await sites.getRecentSites();
+    expect(recent.map((site) => site.domain)).toEqual(["a.example", "b.example", "c.example"]);
+    expect(recent[0]).toEqual({ domain: "a.example", displayName: "a.example", lastVerdict: "global_outage", lastCheckedAt: day(9) });
+  });
+
+  it("returns 8 sites unless told otherwise", async () => {
+    for (let n = 1; n <= 10; n++) await addCheckedSite(`site-${n}.example`, n);
+    expect(await sites.getRecentSites()).toHaveLength(8);
+    expect((await sites.getRecentSites(2)).map((site) => site.domain)).toEqual(["site-10.example", "site-9.example"]);
+  });
+
+  it("keeps the display name and reads an unrecognised verdict as none", async () => {
+    await addSite("xn--bcher-kva.example", { displayName: "bücher.example", lastCheckedAt: day(1), checkCount: 1, lastVerdict: "sideways" });
+    expect(await sites.getRecentSites()).toEqual([
+      { domain: "xn--bcher-kva.example", displayName: "bücher.example", lastVerdict: null, lastCheckedAt: day(1) },
+    ]);
+  });
+});
+
+describe("getMostCheckedSites", () => {
+  it("lists sites by check count, ties going to the more recently checked", async () => {
+    await addCheckedSite("few.example", 20, 2);
+    await addCheckedSite("many.example", 1, 40);
+    await addCheckedSite("tie-old.example", 3, 7);
+    await addCheckedSite("tie-new.example", 4, 7);
+    await addSite("never.example");
+    const most = await sites.getMostCheckedSites();
+    expect(most.map((site) => site.domain)).toEqual(["many.example", "tie-new.example", "tie-old.example", "few.example"]);
+  });
+
+  it("returns at most the limit", async () => {
+    for (let n = 1; n <= 10; n++) await addCheckedSite(`site-${n}.example`, 1, n);
+    expect(await sites.getMostCheckedSites()).toHaveLength(8);
+    expect((await sites.getMostCheckedSites(3)).map((site) => site.domain)).toEqual([
+      "site-10.example",
+      "site-9.example",
+      "site-8.example",
+    ]);
+  });
+});
+
+describe("sitemap and robots", () => {
+  it("lists the home page, the cookie page and every checked site with absolute URLs", async () => {
+    await addCheckedSite("a.example", 9);
+    await addCheckedSite("b.example", 4);
+    await addSite("never.example");
+    expect(await sitemap()).toEqual([
+      expect.objectContaining({ url: "https://downcheck.test/", lastModified: day(9) }),
+      expect.objectContaining({ url: "https://downcheck.test/cookies" }),
+      expect.objectContaining({ url: "https://downcheck.test/a.example", lastModified: day(9) }),
+      expect.objectContaining({ url: "https://downcheck.test/b.example", lastModified: day(4) }),
+    ]);
+  });
+
+  it("keeps only the most recently checked sites over the sitemap limit", async () => {
+    await addCheckedSite("old.example", 1);
+    await addCheckedSite("new.example", 2);
+    expect((await sites.getSitemapSites(1)).map((site) => site.domain)).toEqual(["new.example"]);
+  });
+
+  it("lets crawlers in everywhere but the API and points them to the sitemap", () => {
+    expect(robots()).toEqual({
+      rules: { userAgent: "*", allow: "/", disallow: "/api/" },
+      sitemap: "https://downcheck.test/sitemap.xml",
+    });
+  });
+});

@@ -1,0 +1,229 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+
+// The action runs for real against the database; only Next's request scope (the request's
+// headers, its cookie jar, the cache) is stood in for, since it exists only inside `next start`.
+const request = vi.hoisted(() => ({ headers: new Headers(), jar: new Map<string, string>(), revalidated: [] as string[] }));
+vi.mock("next/headers", () => ({
+  headers: async () => request.headers,
+  cookies: async () => ({
+    get: (name: string) => (request.jar.has(name) ? { name, value: request.jar.get(name) } : undefined),
+    set: (name: string, value: string) => void request.jar.set(name, value),
+  }),
+}));
+vi.mock("next/cache", () => ({ revalidatePath: (path: string) => void request.revalidated.push(path) }));
+
+// Modules that read DATABASE_URL are imported after the test database exists.
+let ratings: typeof import("@/server/data/ratings");
+let identity: typeof import("@/server/visitor-identity");
+let database: TestDatabase;
+const scratchFolders: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  delete process.env.VISITOR_SECRET;
+  ratings = await import("@/server/data/ratings");
+  identity = await import("@/server/visitor-identity");
+});
+
+afterAll(async () => {
+  const { closeDb } = await import("@/server/db");
+  await closeDb();
+  removeTestDatabase(database);
+  for (const folder of scratchFolders) rmSync(folder, { recursive: true, force: true });
+});
+
+const SECRET = "a-test-secret-that-is-long-enough-0123";
+const TODAY = "2026-11-22";
+const TOMORROW = "2026-11-23";
+
+let siteCounter = 0;
+const newDomain = () => `site-${++siteCounter}.example.test`;
+
+/** A visitor as the rate action sees one: an address bucket and a cookie id. */
+const visitor = (bucket: string, cookieId: string, day = TODAY) => ({
+  visitorHash: identity.visitorHash(SECRET, bucket, day),
+  cookieHash: identity.cookieHash(SECRET, cookieId, day),
+  day,
+});
+
+const vote = (domain: string, who: ReturnType<typeof visitor>, stars: number) =>
+  ratings.upsertRating({ domain, displayName: domain, stars, ...who });
+
+describe("upsertRating and getRatingSummary", () => {
+  it("has no average for a site nobody rated", async () => {
+    expect(await ratings.getRatingSummary(newDomain())).toEqual({ average: null, count: 0 });
+  });
+
+  it("replaces a visitor's first vote of the day with the second", async () => {
+    const domain = newDomain();
+    const alice = visitor("192.0.2.10", "alice");
+    expect(await vote(domain, alice, 2)).toEqual({ replaced: false });
+    expect(await vote(domain, alice, 5)).toEqual({ replaced: true });
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 5, count: 1 });
+  });
+
+  it("counts the same visitor's vote on another day as a new vote", async () => {
+    const domain = newDomain();
+    await vote(domain, visitor("192.0.2.10", "alice", TODAY), 2);
+    await vote(domain, visitor("192.0.2.10", "alice", TOMORROW), 5);
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 3.5, count: 2 });
+  });
+
+  it("averages the votes of different visitors", async () => {
+    const domain = newDomain();
+    const stars = [5, 4, 4, 3, 1];
+    for (const [i, n] of stars.entries()) await vote(domain, visitor(`192.0.2.${20 + i}`, `v${i}`), n);
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 3.4, count: 5 });
+  });
+
+  it("does not open a second vote when the visitor clears cookies", async () => {
+    const domain = newDomain();
+    await vote(domain, visitor("198.51.100.7", "first-cookie"), 1);
+    await vote(domain, visitor("198.51.100.7", "fresh-cookie"), 4);
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 4, count: 1 });
+  });
+
+  it("keeps one vote when the cookie holder's address changes", async () => {
+    const domain = newDomain();
+    await vote(domain, visitor("198.51.100.8", "roaming"), 1);
+    await vote(domain, visitor("2001:db8:1:2::/64", "roaming"), 3);
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 3, count: 1 });
+  });
+
+  it("creates the site with its Unicode display name", async () => {
+    const { getDb } = await import("@/server/db");
+    await ratings.upsertRating({ domain: "xn--bcher-kva.example.test", displayName: "bücher.example.test", stars: 4, ...visitor("192.0.2.99", "b") });
+    const site = await getDb().site.findUnique({ where: { domain: "xn--bcher-kva.example.test" } });
+    expect(site?.displayName).toBe("bücher.example.test");
+  });
+
+  it.each([0, 6, 2.5, Number.NaN])("refuses %s stars", async (stars) => {
+    const domain = newDomain();
+    await expect(vote(domain, visitor("192.0.2.50", "x"), stars)).rejects.toThrow(RangeError);
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: null, count: 0 });
+  });
+});
+
+describe("getOwnRating", () => {
+  it("finds the vote of the cookie holder and no one else's", async () => {
+    const domain = newDomain();
+    const office = "203.0.113.5";
+    await vote(domain, visitor(office, "colleague"), 2);
+    await vote(domain, visitor(office, "me"), 5);
+    const own = (cookieId: string, day = TODAY) =>
+      ratings.getOwnRating({ domain, day, cookieHash: identity.cookieHash(SECRET, cookieId, day) });
+    expect(await own("me")).toBe(5);
+    // The shared address holds one vote, now mine: the colleague no longer sees it as theirs.
+    expect(await own("colleague")).toBeNull();
+    expect(await own("me", TOMORROW)).toBeNull();
+  });
+});
+
+describe("visitor identity", () => {
+  it("hashes the same bucket alike within a day and differently across days", () => {
+    const today = identity.visitorHash(SECRET, "192.0.2.1", TODAY);
+    expect(identity.visitorHash(SECRET, "192.0.2.1", TODAY)).toBe(today);
+    expect(identity.visitorHash(SECRET, "192.0.2.1", TOMORROW)).not.toBe(today);
+    expect(identity.cookieHash(SECRET, "id", TOMORROW)).not.toBe(identity.cookieHash(SECRET, "id", TODAY));
+  });
+
+  it("hashes different buckets and secrets differently and never contains the address", () => {
+    const hash = identity.visitorHash(SECRET, "192.0.2.1", TODAY);
+    expect(identity.visitorHash(SECRET, "192.0.2.2", TODAY)).not.toBe(hash);
+    expect(identity.visitorHash(`${SECRET}x`, "192.0.2.1", TODAY)).not.toBe(hash);
+    expect(hash).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("accepts only cookies it signed", () => {
+    const { id, value } = identity.issueVisitorCookie(SECRET);
+    expect(identity.verifyVisitorCookie(SECRET, value)).toBe(id);
+    const [, signature] = value.split(".");
+    for (const forged of [undefined, "", id, `${id}.`, `other.${signature}`, `${value}x`, `${value}.extra`]) {
+      expect(identity.verifyVisitorCookie(SECRET, forged)).toBeNull();
+    }
+    expect(identity.verifyVisitorCookie(`${SECRET}x`, value)).toBeNull();
+  });
+
+  it.each([
+    ["file:./data/downcheck.db", path.resolve("data")],
+    ["file:data.db", path.resolve(".")],
+    ["file:/var/lib/downcheck/db.sqlite?mode=rwc", "/var/lib/downcheck"],
+  ])("keeps the generated secret for %s in %s", (url, folder) => {
+    expect(identity.databaseFolder(url)).toBe(folder);
+  });
+
+  it("asks for VISITOR_SECRET when the database is not a SQLite file", () => {
+    expect(() => identity.databaseFolder("postgresql://db/downcheck")).toThrow(/VISITOR_SECRET/);
+  });
+
+  it("refuses a VISITOR_SECRET shorter than 32 characters", () => {
+    expect(() => identity.visitorSecretFromEnv({ VISITOR_SECRET: "too-short" })).toThrow(/32/);
+    expect(identity.visitorSecretFromEnv({ VISITOR_SECRET: SECRET })).toBe(SECRET);
+    expect(identity.visitorSecretFromEnv({})).toBeUndefined();
+  });
+
+  it("stores a generated secret beside the database and reads the same one after a restart", () => {
+    const secret = identity.getVisitorSecret();
+    const file = path.join(identity.databaseFolder(database.url), "visitor-secret");
+    expect(readFileSync(file, "utf8")).toBe(secret);
+    expect(identity.loadOrCreateSecretFile(path.dirname(file))).toBe(secret);
+  });
+
+  it("creates the folder and the secret file when neither exists", () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), "downcheck-secret-"));
+    scratchFolders.push(scratch);
+    const folder = path.join(scratch, "nested");
+    const secret = identity.loadOrCreateSecretFile(folder);
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(existsSync(path.join(folder, "visitor-secret"))).toBe(true);
+    expect(identity.loadOrCreateSecretFile(folder)).toBe(secret);
+  });
+});
+
+describe("rateAction", () => {
+  const idle = { status: "idle", message: "" } as const;
+  const rate = async (address: string, fields: Record<string, string>) => {
+    request.headers = new Headers({ "x-forwarded-for": address });
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    const { rateAction } = await import("@/server/actions/rate");
+    return rateAction(idle, form);
+  };
+
+  it("records the vote, hands out the visitor cookie and revalidates the page", async () => {
+    request.jar.clear();
+    const first = await rate("192.0.2.200", { domain: "bücher.de", stars: "4" });
+    expect(first).toEqual({ status: "success", message: "Thank you! You rated bücher.de 4 of 5.", yourStars: 4 });
+    expect(request.jar.get(identity.VISITOR_COOKIE)).toMatch(/^[\w-]+\.[\w-]+$/);
+    expect(request.revalidated.at(-1)).toBe("/xn--bcher-kva.de");
+    const again = await rate("192.0.2.200", { domain: "xn--bcher-kva.de", stars: "2" });
+    expect(again.message).toBe("Your rating for today is now 2 of 5. Thank you!");
+    expect(await ratings.getRatingSummary("xn--bcher-kva.de")).toEqual({ average: 2, count: 1 });
+  });
+
+  it.each([["0"], ["6"], ["4.0"], [" 4"], [""], ["five"]])("answers stars %j with a clear message", async (stars) => {
+    const result = await rate("192.0.2.201", { domain: "example.org", stars });
+    expect(result).toMatchObject({ status: "error", message: "Choose from 1 to 5 stars." });
+    expect(await ratings.getRatingSummary("example.org")).toEqual({ average: null, count: 0 });
+  });
+
+  it.each([
+    [{ stars: "3" }, "The form lost its website; reload the page."],
+    [{ domain: "localhost", stars: "3" }, "That name is reserved for local or private networks and has no public website."],
+    [{ domain: "10.0.0.1", stars: "3" }, "That is an IP address; enter a domain name such as example.com."],
+  ])("refuses the form %o", async (fields, message) => {
+    expect(await rate("192.0.2.202", fields)).toMatchObject({ status: "error", message });
+  });
+
+  it("slows down a visitor sending more than 10 ratings a minute", async () => {
+    const results = [];
+    for (let i = 0; i < 11; i++) results.push(await rate("192.0.2.203", { domain: "example.net", stars: "5" }));
+    expect(results.slice(0, 10).every((result) => result.status === "success")).toBe(true);
+    expect(results[10].message).toMatch(/^Too many ratings at once; try again in \d+ seconds\.$/);
+  });
+});

@@ -1,0 +1,109 @@
+// @vitest-environment jsdom
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { describeRatingSummary, RatingFields } from "@/components/RatingForm";
+import type { RateState } from "@/server/actions/rate";
+
+const idle: RateState = { status: "idle", message: "" };
+
+function renderFields(overrides: Partial<Parameters<typeof RatingFields>[0]> = {}) {
+  return render(
+    <RatingFields
+      domain="xn--bcher-kva.de"
+      displayName="bücher.de"
+      summary={{ average: null, count: 0 }}
+      action={() => {}}
+      state={idle}
+      pending={false}
+      {...overrides}
+    />,
+  );
+}
+
+const starGroup = () =>
+  screen.getByRole("radiogroup", { name: "Rate the functionality and service quality of bücher.de" });
+
+describe("RatingFields", () => {
+  it("offers five named star radios in a group and a Rate button", () => {
+    renderFields();
+    const radios = within(starGroup()).getAllByRole("radio");
+    expect(radios.map((radio) => radio.getAttribute("value"))).toEqual(["1", "2", "3", "4", "5"]);
+    expect(within(starGroup()).getByRole("radio", { name: "1 star" })).toBeInTheDocument();
+    expect(within(starGroup()).getByRole("radio", { name: "5 stars" })).toBeInTheDocument();
+    expect(radios.every((radio) => radio.getAttribute("name") === "stars")).toBe(true);
+    expect(screen.getByRole("button", { name: "Rate" })).toBeEnabled();
+  });
+
+  it("posts the ASCII domain with the stars", () => {
+    const { container } = renderFields();
+    const form = container.querySelector("form");
+    expect(form).not.toBeNull();
+    expect(Object.fromEntries(new FormData(form ?? undefined))).toEqual({ domain: "xn--bcher-kva.de" });
+  });
+
+  it("moves through the stars with arrow keys and then tabs to the Rate button", async () => {
+    const user = userEvent.setup();
+    renderFields();
+    await user.tab();
+    expect(screen.getByRole("radio", { name: "1 star" })).toHaveFocus();
+    await user.keyboard("{ArrowRight}{ArrowRight}");
+    expect(screen.getByRole("radio", { name: "3 stars" })).toHaveFocus();
+    expect(screen.getByRole("radio", { name: "3 stars" })).toBeChecked();
+    await user.tab();
+    expect(screen.getByRole("button", { name: "Rate" })).toHaveFocus();
+  });
+
+  it.each<[string, RateState]>([
+    ["a thank-you", { status: "success", message: "Thank you! You rated bücher.de 4 of 5.", yourStars: 4 }],
+    ["a validation error", { status: "error", message: "Choose from 1 to 5 stars.", fieldErrors: { stars: ["Choose from 1 to 5 stars."] } }],
+    ["a rate-limit error", { status: "error", message: "Too many ratings at once; try again in 30 seconds." }],
+  ])("announces %s in the status region", (_label, state) => {
+    renderFields({ state });
+    expect(screen.getByRole("status")).toHaveTextContent(state.message);
+    expect(starGroup()).toHaveAccessibleDescription(state.message);
+  });
+
+  it("marks the stars invalid when the stars were rejected", () => {
+    renderFields({ state: { status: "error", message: "Choose from 1 to 5 stars.", fieldErrors: { stars: ["Choose from 1 to 5 stars."] } } });
+    expect(starGroup()).toHaveAttribute("aria-invalid", "true");
+  });
+
+  it("shows the visitor's own vote of today as checked", () => {
+    renderFields({ yourStars: 4 });
+    expect(screen.getByRole("radio", { name: "4 stars" })).toBeChecked();
+    expect(screen.getByText("You rated 4 of 5 today.")).toBeInTheDocument();
+  });
+
+  it("prefers the vote just cast over the one the page was rendered with", () => {
+    renderFields({ yourStars: 2, state: { status: "success", message: "Your rating for today is now 5 of 5. Thank you!", yourStars: 5 } });
+    expect(screen.getByText("You rated 5 of 5 today.")).toBeInTheDocument();
+  });
+
+  it("says nothing about an own vote when there is none", () => {
+    renderFields();
+    expect(screen.queryByText(/You rated/)).not.toBeInTheDocument();
+    expect(within(starGroup()).getAllByRole("radio").some((radio) => (radio as HTMLInputElement).checked)).toBe(false);
+  });
+
+  it("disables the Rate button while the vote is being sent", () => {
+    renderFields({ pending: true });
+    expect(screen.getByRole("button", { name: "Rating…" })).toBeDisabled();
+  });
+
+  it("shows the summary under the stars", () => {
+    renderFields({ summary: { average: 4.2, count: 17 } });
+    expect(screen.getByText("Average 4.2 of 5 from 17 ratings")).toBeInTheDocument();
+  });
+});
+
+describe("describeRatingSummary", () => {
+  it.each([
+    [{ average: null, count: 0 }, "No ratings yet"],
+    [{ average: 4.1666, count: 17 }, "Average 4.2 of 5 from 17 ratings"],
+    [{ average: 5, count: 1 }, "Average 5.0 of 5 from 1 rating"],
+    [{ average: 2.95, count: 2 }, "Average 3.0 of 5 from 2 ratings"],
+  ])("describes %o as %s", (summary, text) => {
+    expect(describeRatingSummary(summary)).toBe(text);
+  });
+});
