@@ -31,6 +31,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
+          setupFiles: ["tests/integration/setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

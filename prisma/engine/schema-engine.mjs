@@ -5,6 +5,8 @@
 // JSON-RPC protocol and runs Prisma's WebAssembly schema engine over SQLite.
 // SCHEMA_ENGINE_STANDIN_TIMEOUT_MS (default 10 minutes) bounds one request;
 // DEBUG=1 adds the engine's own log lines on stderr.
+// First: picks the better-sqlite3 build for this Node before the adapter loads it.
+import "../../src/server/sqlite-driver.mjs";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 
