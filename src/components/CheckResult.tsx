@@ -4,6 +4,7 @@ import type { ProbeResult } from "@/lib/probe-result";
 import { checkStatus, getCheckState } from "@/server/checks";
 import type { Target } from "@/server/probe/types";
 import { CheckAgainForm } from "./CheckAgainForm";
+import { ReportDownButton } from "./ReportDownButton";
 import { SourcesTable } from "./SourcesTable";
 import { VisitorCheck } from "./VisitorCheck";
 
@@ -47,7 +48,9 @@ export async function CheckResult({ target }: { target: Target }) {
           Checked <time dateTime={record.checkedAt.toISOString()}>{record.checkedAt.toUTCString()}</time> in{" "}
           {record.durationMs} ms{cached ? " (recent result)" : ""}.
         </p>
-        <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={record.verdict} />
+        <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={record.verdict}>
+          <ReportDownButton domain={target.ascii} />
+        </VisitorCheck>
         <CheckAgainForm domain={target.ascii} nextFreshIn={cached ? formatRelativeSeconds(secondsUntilFresh) : null} />
       </section>
       <SourcesTable results={record.results} />

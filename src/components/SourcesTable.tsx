@@ -3,7 +3,13 @@ import { describeCause, formatMs } from "@/lib/format";
 
 const STATUS_WORDS = { up: "Up", down: "Down", error: "Tester error" } as const;
 
+/** A tls tester that found 443 closed says nothing about certificates: not a failure of its own. */
+function tlsNotApplicable(result: ProbeResult): boolean {
+  return result.kind === "tls" && !result.tls && (result.cause === "refused" || result.cause === "timeout");
+}
+
 function resultText(result: ProbeResult): string {
+  if (tlsNotApplicable(result)) return "Not applicable: port 443 does not answer";
   if (result.status === "up") return result.message && result.kind !== "http" ? result.message : "Up";
   const why = describeCause(result.cause, result.statusCode);
   return why ? `${STATUS_WORDS[result.status]}: ${why}` : STATUS_WORDS[result.status];
@@ -39,7 +45,7 @@ export function SourcesTable({ results }: { results: ProbeResult[] }) {
                 <td>{result.server}</td>
                 <td>{result.kind}</td>
                 <td>
-                  <span className={`badge badge-${result.status}`}>{resultText(result)}</span>
+                  <span className={`badge badge-${tlsNotApplicable(result) ? "neutral" : result.status}`}>{resultText(result)}</span>
                   {result.tls && !result.tls.authorized && result.tls.error ? (
                     <span className="detail"> ({result.tls.error})</span>
                   ) : null}

@@ -1,8 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { Verdict } from "@/lib/probe-result";
-import { ReportDownButton } from "./ReportDownButton";
 
 type BrowserReach = "checking" | "reachable" | "unreachable";
 
@@ -15,7 +14,18 @@ const BROWSER_CHECK_TIMEOUT_MS = 8000;
  * opaque, but a network failure still rejects). Testers up + browser failing means the site
  * is down only for this visitor: say so and bring the troubleshooting steps forward.
  */
-export function VisitorCheck({ domain, displayName, serverVerdict }: { domain: string; displayName: string; serverVerdict: Verdict }) {
+export function VisitorCheck({
+  domain,
+  displayName,
+  serverVerdict,
+  children,
+}: {
+  domain: string;
+  displayName: string;
+  serverVerdict: Verdict;
+  /** The "It's down for me" form, passed in so this component stays free of server actions. */
+  children?: ReactNode;
+}) {
   const [reach, setReach] = useState<BrowserReach>("checking");
 
   useEffect(() => {
@@ -47,7 +57,7 @@ export function VisitorCheck({ domain, displayName, serverVerdict }: { domain: s
           </strong>
         )}
       </p>
-      <ReportDownButton domain={domain} />
+      {children}
     </div>
   );
 }

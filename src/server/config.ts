@@ -31,17 +31,22 @@ const EnvSchema = z.object({
 
 export type AppConfig = z.infer<typeof EnvSchema>;
 
-let cached: AppConfig | undefined;
+const VARIABLES = Object.keys(EnvSchema.shape) as (keyof AppConfig)[];
+let cached: { key: string; config: AppConfig } | undefined;
 
-/** Parsed once; a bad value stops start-up with a message naming the variable. */
+/**
+ * Parsed once per distinct set of values (so a test that sets a variable sees it); a bad
+ * value stops start-up with a message naming the variable.
+ */
 export function getConfig(env: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
-  if (env === process.env && cached) return cached;
+  const key = VARIABLES.map((name) => env[name] ?? "\u0000").join("\u0001");
+  if (cached?.key === key) return cached.config;
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment: ${problems.join("; ")}`);
   }
-  if (env === process.env) cached = parsed.data;
+  cached = { key, config: parsed.data };
   return parsed.data;
 }
 

@@ -49,6 +49,18 @@ test("up for the testers but not for the browser: down only for you, troubleshoo
   await expect(page.getByText("you can report it again in")).toBeVisible();
 });
 
+test("'Check again' within the cache TTL says when a fresh check is possible", async ({ page }) => {
+  await browserReaches(page, targets.up, true);
+  await page.goto(`${baseUrl}/${targets.up}`);
+  await expect(page.locator(".result-line")).toHaveText(`${targets.up} is up`);
+  const hits = await targetHits(targets.up);
+  await page.getByRole("button", { name: "Check again" }).click();
+  await expect(page.locator(".check-again [role=status]")).toContainText(
+    new RegExp(`A fresh check of ${targets.up.replace(/\./g, "\\.")} is possible in \\d+ (seconds?|minutes?)`),
+  );
+  expect(await targetHits(targets.up)).toBe(hits);
+});
+
 test("the 24-hour chart counts every stored check", async ({ page }) => {
   await browserReaches(page, targets.down, false);
   await page.goto(`${baseUrl}/${targets.down}`);
@@ -133,9 +145,10 @@ test("the JSON API answers a status, a 400 for bad input, and 200 calls cost one
   expect(Date.parse(body.checkedAt)).not.toBeNaN();
 });
 
-for (const width of [375, 1280]) {
-  test(`home, a status page and /cookies have no serious accessibility violations at ${width} px`, async ({ page }, testInfo) => {
+for (const [width, colorScheme] of [[375, "light"], [1280, "light"], [375, "dark"]] as const) {
+  test(`home, a status page and /cookies have no serious accessibility violations at ${width} px, ${colorScheme}`, async ({ page }, testInfo) => {
     await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme });
     await browserReaches(page, targets.up, true);
     for (const path of ["/", `/${targets.up}`, "/cookies"]) {
       await page.goto(`${baseUrl}${path}`);
@@ -143,7 +156,8 @@ for (const width of [375, 1280]) {
       const { violations } = await new AxeBuilder({ page }).analyze();
       const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
-      await page.screenshot({ path: testInfo.outputPath(`${path.replace(/\W+/g, "_") || "home"}-${width}.png`), fullPage: true });
+      const name = `${path.replace(/\W+/g, "_").replace(/^_$/, "home")}-${width}-${colorScheme}.png`;
+      await page.screenshot({ path: testInfo.outputPath(name), fullPage: true });
     }
   });
 }

@@ -56,6 +56,12 @@ describe("runRound", () => {
     expect(outcome.results[0].status).toBe("up");
   });
 
+  it("does not retry a tls result, which never votes", async () => {
+    const tls = tester("tls", async () => [{ ...result("down", "tls"), kind: "tls" as const }], "tls");
+    await runRound([tls], target, guard, { deadlineMs: 2000, retryDelayMs: 10 });
+    expect(tls.calls).toBe(1);
+  });
+
   it("does not retry an up result nor a remote agent's results", async () => {
     const up = tester("up", async () => [result("up", "up")]);
     const remote = tester("agent", async () => [result("down", "agent:http")], "remote");
@@ -91,6 +97,12 @@ describe("runRound", () => {
     const outcome = await runRound([polite], target, guard, { deadlineMs: 250 });
     expect(outcome.results[0].status).toBe("down");
     expect(polite.calls).toBe(1);
+  });
+
+  it("counts a result whose cause is the tester's own failure as an error, never as down", async () => {
+    const confused = tester("confused", async () => [{ ...result("down", "confused"), cause: "tester_error" as const }]);
+    const outcome = await runRound([confused], target, guard, { deadlineMs: 500 });
+    expect(outcome.results[0]).toMatchObject({ status: "error", cause: "tester_error" });
   });
 
   it("turns an empty answer into an error", async () => {

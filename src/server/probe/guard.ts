@@ -14,7 +14,9 @@ export interface GuardOptions {
   connectTo?: string;
 }
 
-const DNS_FAILURE_CODES = new Set(["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA", "EAI_AGAIN", "ESERVFAIL"]);
+// Answers that say the name has no address. Anything else (EAI_AGAIN, SERVFAIL, a resolver
+// that does not answer) is this tester's resolver failing: inconclusive, not the site down.
+const NO_SUCH_NAME_CODES = new Set(["ENOTFOUND", "ENODATA", "EAI_NONAME", "EAI_NODATA"]);
 
 class Guard implements AddressGuard {
   constructor(
@@ -79,8 +81,8 @@ async function lookupAll(host: string, signal?: AbortSignal): Promise<{ address:
   } catch (error) {
     if (error instanceof ProbeError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    const why = DNS_FAILURE_CODES.has(code) ? "does not resolve" : "could not be resolved";
-    throw new ProbeError("dns", `${host} ${why} (${code || String(error)})`);
+    if (NO_SUCH_NAME_CODES.has(code)) throw new ProbeError("dns", `${host} does not resolve (${code})`);
+    throw new ProbeError("tester_error", `the tester's resolver failed for ${host} (${code || String(error)})`);
   } finally {
     signal?.removeEventListener("abort", onAbort);
   }

@@ -23,7 +23,7 @@ const MIN_RETRY_BUDGET_MS = 500;
 
 /**
  * Runs every tester in parallel under one deadline, so a round takes as long as its slowest
- * tester, not the sum. A down result is retried once after a short pause (agents retry their
+ * tester, not the sum. A down vote is retried once after a short pause (agents retry their
  * own testers); a tester that throws or overruns becomes an inconclusive `error`.
  */
 export async function runRound(
@@ -43,7 +43,7 @@ export async function runRound(
       const first = await runOnce(tester);
       const shouldRetry =
         tester.kind !== "remote" &&
-        first.some((result) => result.status === "down") &&
+        first.some(votesDown) &&
         deadline - Date.now() > retryDelayMs + MIN_RETRY_BUDGET_MS;
       if (!shouldRetry) return first;
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
@@ -52,6 +52,10 @@ export async function runRound(
   );
   return { startedAt, durationMs: Date.now() - startedAt.getTime(), results: perTester.flat() };
 }
+
+// tls results never vote (a certificate problem is a warning), so retrying them buys nothing
+// and would add the pause to every round of a site without TLS.
+const votesDown = (result: ProbeResult) => result.status === "down" && result.kind !== "tls";
 
 async function withinDeadline(
   tester: Tester,
@@ -68,7 +72,9 @@ async function withinDeadline(
   });
   try {
     const results = await Promise.race([probe(), overrun]);
-    return results.length > 0 ? results : [errorResult(tester, "returned no result", Date.now() - started)];
+    if (results.length === 0) return [errorResult(tester, "returned no result", Date.now() - started)];
+    // The contract: a tester's own failure is inconclusive, whatever status it reported.
+    return results.map((result) => (result.cause === "tester_error" ? { ...result, status: "error" } : result));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return [errorResult(tester, `failed: ${message}`, Date.now() - started)];
