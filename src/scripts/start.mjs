@@ -3,6 +3,7 @@
 // Nothing else to install or start: the SQLite file is created on first run.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -19,6 +20,17 @@ function run(command, args) {
   });
 }
 
+/**
+ * The visitor's address for rate limits and one-vote-per-day: Next passes a client's own
+ * X-Forwarded-For through untouched, so this server appends the socket's peer address, and
+ * the app trusts only TRUST_PROXY_HOPS entries before it (src/server/visitor.ts).
+ */
+function appendPeerAddress(request) {
+  const peer = request.socket.remoteAddress ?? "unknown";
+  const forwarded = request.headers["x-forwarded-for"];
+  request.headers["x-forwarded-for"] = forwarded ? `${forwarded}, ${peer}` : peer;
+}
+
 try {
   await run(bin("prisma"), ["migrate", "deploy"]);
   if (!existsSync(new URL("../../.next/BUILD_ID", import.meta.url))) {
@@ -30,7 +42,19 @@ try {
   process.exit(1);
 }
 
-// Replace this process's job with the server's, passing signals through.
-const server = spawn(bin("next"), ["start", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
+process.env.NODE_ENV = "production";
+const { default: next } = await import("next");
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || undefined; // all interfaces unless HOST narrows it
+const app = next({ dev: false, dir: root, port, hostname: host ?? "localhost" });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = createServer((request, response) => {
+  appendPeerAddress(request);
+  handle(request, response);
+});
+server.listen(port, host, () => console.log(`downcheck ready on http://${host ?? "localhost"}:${port}`));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => server.close(() => process.exit(0)));
+}

@@ -6,12 +6,8 @@ import { z } from "zod";
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-// An empty value (as .env.example leaves it) means "not set".
 const optionalSecret = (minLength: number) =>
-  z.preprocess(
-    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional(),
-  );
+  z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional();
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).default("file:./data/downcheck.db"),
@@ -22,6 +18,7 @@ const EnvSchema = z.object({
   VISITOR_SECRET: optionalSecret(32),
   TESTER_HOST: z.string().min(1).default("127.0.0.1"),
   TESTER_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PROBE_ALLOW_CIDRS: z.string().default(""),
   PROBE_CONNECT_TO: z.string().default(""),
   CHECK_TTL_SECONDS: seconds(60),
@@ -41,7 +38,9 @@ let cached: { key: string; config: AppConfig } | undefined;
 export function getConfig(env: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
   const key = VARIABLES.map((name) => env[name] ?? "\u0000").join("\u0001");
   if (cached?.key === key) return cached.config;
-  const parsed = EnvSchema.safeParse(env);
+  // An empty value (as .env.example leaves most of them) means "not set": use the default.
+  const given = Object.fromEntries(VARIABLES.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
+  const parsed = EnvSchema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment: ${problems.join("; ")}`);

@@ -6,18 +6,26 @@
 // ("Assertion failed: (env) != nullptr" in Statement::~Statement, better-sqlite3 #1515).
 // better-sqlite3 13 fixes that and ships N-API builds, but needs Node 22+ (it crashes on 20).
 // So both are installed ("better-sqlite3-napi" is 13), and on Node 22+ a module resolve hook
-// sends every import of "better-sqlite3", Prisma's adapter included, to 13.
+// sends every load of better-sqlite3, Prisma's adapter's included, to 13. It must run before
+// anything resolves better-sqlite3: ES modules resolve their static imports before running,
+// so entry points import this file first and the rest dynamically (or via CommonJS).
 // A namespace import: Node 20 has no registerHooks export, and a named import would not load.
 import * as nodeModule from "node:module";
 
 const nodeMajor = Number(process.versions.node.split(".")[0]);
 const hooked = Symbol.for("downcheck.sqlite-driver");
 
+const FROM = "/node_modules/better-sqlite3/";
+const TO = "/node_modules/better-sqlite3-napi/";
+
 if (nodeMajor >= 22 && typeof nodeModule.registerHooks === "function" && !globalThis[hooked]) {
   globalThis[hooked] = true;
   nodeModule.registerHooks({
+    // By resolved location, not by name: bundlers and test runners often import the package by
+    // its absolute path. The two versions share their layout (lib/index.js and friends).
     resolve(specifier, context, nextResolve) {
-      return nextResolve(specifier === "better-sqlite3" ? "better-sqlite3-napi" : specifier, context);
+      const resolved = nextResolve(specifier, context);
+      return resolved.url?.includes(FROM) ? { ...resolved, url: resolved.url.replace(FROM, TO) } : resolved;
     },
   });
 }

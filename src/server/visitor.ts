@@ -1,13 +1,16 @@
 import "server-only";
 import ipaddr from "ipaddr.js";
+import { getConfig } from "./config";
 
 /**
- * The visitor's address as the nearest proxy saw it. `next start` itself appends the socket's
- * address to x-forwarded-for, so the last entry is the one a client cannot forge.
+ * The visitor's address. `npm start`'s server appends the socket's peer to X-Forwarded-For,
+ * so the last entry cannot be forged; each trusted reverse proxy in front (TRUST_PROXY_HOPS)
+ * appends the address it saw, so the visitor is that many entries further left.
  */
-export function visitorAddress(headers: Headers): string {
-  const last = headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
-  return last && ipaddr.isValid(last) ? last : "unknown";
+export function visitorAddress(headers: Headers, trustedProxyHops = getConfig().TRUST_PROXY_HOPS): string {
+  const entries = headers.get("x-forwarded-for")?.split(",").map((entry) => entry.trim()) ?? [];
+  const address = entries.at(-1 - trustedProxyHops);
+  return address && ipaddr.isValid(address) ? address : "unknown";
 }
 
 /** One key per visitor: an IPv4 address, or the /64 an IPv6 visitor usually holds whole. */

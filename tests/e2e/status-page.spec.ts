@@ -97,6 +97,23 @@ test.describe("without JavaScript", () => {
   });
 });
 
+test("a forged X-Forwarded-For and fresh cookies still give one vote per address and day", async ({ browser }) => {
+  // Label indexes: 1 = two stars, 4 = five stars.
+  for (const [forged, starsLabel] of [["198.51.100.7", 1], ["198.51.100.8", 4]] as const) {
+    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "X-Forwarded-For": forged } });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/${targets.voted}`);
+    await page.locator(".rating label").nth(starsLabel).click();
+    await page.getByRole("button", { name: "Rate", exact: true }).click();
+    await expect(page.locator(".rating")).toContainText("from 1 rating");
+    await context.close();
+  }
+  const page = await browser.newPage();
+  await page.goto(`${baseUrl}/${targets.voted}`);
+  await expect(page.locator(".rating")).toContainText("Average 5.0 of 5 from 1 rating");
+  await page.close();
+});
+
 test("the first streamed bytes hold the heading and 'Checking…' before the result", async () => {
   const chunks: { at: number; text: string }[] = [];
   const started = Date.now();

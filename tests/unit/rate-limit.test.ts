@@ -34,9 +34,17 @@ describe("visitor address", () => {
     ["198.51.100.1, 203.0.113.9", "203.0.113.9"],
     ["not-an-ip", "unknown"],
     [null, "unknown"],
-  ])("takes the last x-forwarded-for entry %s → %s", (header, expected) => {
+  ])("takes the last x-forwarded-for entry (the socket's peer) of %s → %s", (header, expected) => {
     const headers = new Headers(header ? { "x-forwarded-for": header } : {});
-    expect(visitorAddress(headers)).toBe(expected);
+    expect(visitorAddress(headers, 0)).toBe(expected);
+  });
+
+  it.each([
+    [1, "198.51.100.1, 203.0.113.9", "198.51.100.1"],
+    [1, "forged, 198.51.100.1, 203.0.113.9", "198.51.100.1"],
+    [2, "203.0.113.9", "unknown"],
+  ])("with %i trusted proxies takes the entry they saw in %s → %s", (hops, header, expected) => {
+    expect(visitorAddress(new Headers({ "x-forwarded-for": header }), hops)).toBe(expected);
   });
 
   it.each([

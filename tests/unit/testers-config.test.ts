@@ -46,3 +46,20 @@ describe("testersFromJson", () => {
     expect(() => testersFromJson(json, config())).toThrow(expected);
   });
 });
+
+describe("getConfig", () => {
+  it("treats the empty values of .env.example as unset", () => {
+    const parsed = getConfig({ TESTERS_FILE: "", TESTER_SECRET: "", VISITOR_SECRET: "", PORT: "", CHECK_TTL_SECONDS: "" });
+    expect([parsed.TESTERS_FILE, parsed.TESTER_SECRET, parsed.VISITOR_SECRET]).toEqual([undefined, undefined, undefined]);
+    expect(parsed.CHECK_TTL_SECONDS).toBe(60);
+  });
+
+  it.each([
+    [{ CHECK_DEADLINE_MS: "50" }, "CHECK_DEADLINE_MS"],
+    [{ TESTER_SECRET: "short" }, "TESTER_SECRET: needs at least 16 characters"],
+    [{ PUBLIC_BASE_URL: "not a url" }, "PUBLIC_BASE_URL"],
+    [{ TRUST_PROXY_HOPS: "-1" }, "TRUST_PROXY_HOPS"],
+  ])("names the variable of a bad value %j", (env, expected) => {
+    expect(() => getConfig(env)).toThrow(expected);
+  });
+});

@@ -47,7 +47,7 @@ export default async function globalSetup() {
     env: {
       ...process.env,
       PORT: String(port),
-      HOSTNAME: "127.0.0.1",
+      HOST: "127.0.0.1",
       DATABASE_URL: `file:${dataDir}/e2e.db`,
       PUBLIC_BASE_URL: baseUrl,
       PROBE_CONNECT_TO: targets.connectTo,

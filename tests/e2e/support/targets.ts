@@ -11,6 +11,8 @@ export interface TargetNames {
   slow: string;
   /** Never checked before the concurrency test: 200 API calls must cost one round. */
   cold: string;
+  /** Rated only by the forged-address test, so its count starts at zero. */
+  voted: string;
 }
 
 export const SLOW_TARGET_DELAY_MS = 1500;
@@ -32,6 +34,7 @@ export async function startTargets() {
     down: "broken.example.test",
     slow: "slow.example.test",
     cold: "cold.example.test",
+    voted: "voted.example.test",
   };
   const handlers: Record<keyof TargetNames, RequestListener> = {
     up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
@@ -41,6 +44,7 @@ export async function startTargets() {
     },
     slow: (_req, res) => setTimeout(() => res.end("finally"), SLOW_TARGET_DELAY_MS),
     cold: (_req, res) => res.end("ok"),
+    voted: (_req, res) => res.end("ok"),
   };
   const hits: Record<string, number> = {};
   const servers: Server[] = [];

@@ -1,0 +1,97 @@
+// Offline stand-in for Prisma's native schema-engine binary, which the CLI
+// downloads and this machine cannot. prisma.config.ts points
+// PRISMA_SCHEMA_ENGINE_BINARY here. It speaks the binary's command line and
+// JSON-RPC protocol and runs Prisma's WebAssembly schema engine over SQLite.
+// SCHEMA_ENGINE_STANDIN_TIMEOUT_MS (default 10 minutes) bounds one request;
+// DEBUG=1 adds the engine's own log lines on stderr.
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+
+import { logLine } from "./log.mjs";
+import { createMethodHandler } from "./methods.mjs";
+import { serveJsonRpc } from "./rpc.mjs";
+import { closeAllConnections } from "./sqlite-adapter.mjs";
+import { createDatabaseFile, databaseExists, dropDatabaseFile, sqlitePathFromUrl } from "./sqlite-file.mjs";
+import { createEngine, engineVersion } from "./wasm-engine.mjs";
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+
+function parseArguments(argv) {
+  const options = { datamodels: [], datasource: undefined, command: undefined, version: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--datamodels") options.datamodels.push(argv[++i]);
+    else if (arg === "--datasource") options.datasource = JSON.parse(argv[++i]);
+    else if (arg === "--enabled-preview-features" || arg === "--extension-types") i++;
+    else if (arg === "--version" || arg === "-V") options.version = true;
+    else if (arg === "cli") options.command = argv[++i] ?? "";
+    else throw new Error(`Unknown argument "${arg}"`);
+  }
+  return options;
+}
+
+/** The one-off `cli <command>` form the CLI runs before migrating. */
+function runCliCommand(command, databasePath) {
+  // The CLI discards the first stderr line of these commands.
+  logLine("INFO", `Starting schema engine stand-in: cli ${command}`);
+  if (!databasePath) throw new Error(`cli ${command} needs --datasource with a url`);
+  switch (command) {
+    case "can-connect-to-database":
+      if (!databaseExists(databasePath)) {
+        const message = `Database ${basename(databasePath)} does not exist at ${databasePath}`;
+        logLine("ERROR", message, { error_code: "P1003" });
+        return 1;
+      }
+      return 0;
+    case "create-database":
+      createDatabaseFile(databasePath);
+      return 0;
+    case "drop-database":
+      dropDatabaseFile(databasePath);
+      return 0;
+    default:
+      logLine("ERROR", `Unknown cli command "${command}"`);
+      return 1;
+  }
+}
+
+function serve({ datamodels }, datasource, databasePath) {
+  let enginePromise;
+  const getEngine = () => {
+    enginePromise ??= createEngine({
+      filePath: databasePath ?? ":memory:",
+      shadowFilePath: datasource?.shadowDatabaseUrl ? sqlitePathFromUrl(datasource.shadowDatabaseUrl) : undefined,
+      datamodels: datamodels.map((path) => [path, readFileSync(path, "utf8")]),
+    });
+    return enginePromise;
+  };
+  process.on("SIGTERM", () => {
+    closeAllConnections();
+    process.exit(0);
+  });
+  process.on("exit", closeAllConnections);
+  const timeoutMs = Number(process.env.SCHEMA_ENGINE_STANDIN_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
+  serveJsonRpc(createMethodHandler({ getEngine, databasePath }), { timeoutMs });
+}
+
+async function main() {
+  const options = parseArguments(process.argv.slice(2));
+  if (options.version) {
+    process.stdout.write(`schema-engine-cli ${await engineVersion()} (wasm stand-in)\n`);
+    return;
+  }
+  const datasource = options.datasource;
+  const databasePath = datasource?.url ? sqlitePathFromUrl(datasource.url) : undefined;
+  if (options.command !== undefined) {
+    process.exitCode = runCliCommand(options.command, databasePath);
+    return;
+  }
+  serve(options, datasource, databasePath);
+}
+
+main().catch((error) => {
+  // Two lines: the CLI drops the first stderr line of `cli` commands.
+  logLine("INFO", "The schema engine stand-in could not start");
+  logLine("ERROR", String(error?.message ?? error));
+  process.exit(1);
+});
