@@ -8,8 +8,12 @@ import { ReportDownButton } from "./ReportDownButton";
 import { SourcesTable } from "./SourcesTable";
 import { VisitorCheck } from "./VisitorCheck";
 
-function finalStatusCode(results: ProbeResult[]): number | null {
-  return results.find((r) => r.kind === "http" && r.status === "down" && r.statusCode !== null)?.statusCode ?? null;
+/** The details the result line names: a down http tester's status code, a certificate's error. */
+function causeDetails(results: ProbeResult[]) {
+  return {
+    statusCode: results.find((r) => r.kind === "http" && r.status === "down" && r.statusCode !== null)?.statusCode ?? null,
+    tlsError: results.find((r) => r.tls && !r.tls.authorized)?.tls?.error ?? null,
+  };
 }
 
 /**
@@ -31,7 +35,7 @@ export async function CheckResult({ target }: { target: Target }) {
   const { record, cached } = outcome;
   const { service } = getCheckState();
   const secondsUntilFresh = Math.max(0, (service.nextFreshCheckAt(record).getTime() - Date.now()) / 1000);
-  const line = describeVerdict(target.unicode, { ...record, statusCode: finalStatusCode(record.results) });
+  const line = describeVerdict(target.unicode, { ...record, ...causeDetails(record.results) });
 
   return (
     <>

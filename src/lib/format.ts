@@ -28,20 +28,36 @@ const CAUSE_WORDS: Record<Cause, string> = {
   tester_error: "our tester failed",
 };
 
-/** The cause in plain words; the status code matters only for a server error. */
-export function describeCause(cause: Cause | null, statusCode?: number | null): string {
+// What a visitor can make of OpenSSL's verification codes, for a TLS cause.
+const TLS_ERROR_WORDS: Record<string, string> = {
+  CERT_HAS_EXPIRED: "its certificate expired",
+  CERT_NOT_YET_VALID: "its certificate is not valid yet",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "its certificate is self-signed",
+  ERR_TLS_CERT_ALTNAME_INVALID: "its certificate is for another name",
+};
+
+/**
+ * The cause in plain words; the status code matters only for a server error, and the
+ * certificate's error code (from a tls tester) only for a TLS failure.
+ */
+export function describeCause(cause: Cause | null, statusCode?: number | null, tlsError?: string | null): string {
   if (cause === null) return "";
   if (cause === "http_5xx" && statusCode != null) return `server error ${statusCode}`;
+  if (cause === "tls" && tlsError && TLS_ERROR_WORDS[tlsError]) return TLS_ERROR_WORDS[tlsError];
   return CAUSE_WORDS[cause];
 }
 
 /** The result line of the page, e.g. "github.com is down for everyone: connection refused". */
-export function describeVerdict(domain: string, summary: VerdictSummary & { statusCode?: number | null }): string {
+export function describeVerdict(
+  domain: string,
+  summary: VerdictSummary & { statusCode?: number | null; tlsError?: string | null },
+): string {
   switch (summary.verdict) {
     case "online":
       return `${domain} is up`;
     case "global_outage": {
-      const cause = describeCause(summary.cause, summary.statusCode);
+      const cause = describeCause(summary.cause, summary.statusCode, summary.tlsError);
       return cause === "" ? `${domain} is down for everyone` : `${domain} is down for everyone: ${cause}`;
     }
     case "regional":

@@ -30,6 +30,24 @@ test("a site that is down: down for everyone with the server error in words", as
   await expect(page.locator(".visitor-check")).not.toHaveAttribute("data-visitor", "down");
 });
 
+test("a site whose certificate is self-signed: down for everyone, the certificate named", async ({ page }) => {
+  await browserReaches(page, targets.selfSigned, false);
+  await page.goto(`${baseUrl}/${targets.selfSigned}`);
+  await expect(page.locator(".result-line")).toHaveText(`${targets.selfSigned} is down for everyone: its certificate is self-signed`);
+  const tlsRow = page.locator(".sources tbody tr").filter({ has: page.getByRole("cell", { name: "tls", exact: true }) });
+  await expect(tlsRow).toContainText("DEPTH_ZERO_SELF_SIGNED_CERT");
+});
+
+test("sitemap.xml lists checked domains and robots.txt keeps crawlers off the API", async ({ request }) => {
+  await request.get(`${baseUrl}/api/v1/status/${targets.up}`);
+  const sitemap = await request.get(`${baseUrl}/sitemap.xml`);
+  expect(sitemap.status()).toBe(200);
+  expect(await sitemap.text()).toContain(`<loc>${baseUrl}/${targets.up}</loc>`);
+  const robots = await (await request.get(`${baseUrl}/robots.txt`)).text();
+  expect(robots).toContain("Disallow: /api/");
+  expect(robots).toContain(`Sitemap: ${baseUrl}/sitemap.xml`);
+});
+
 test("up for the testers but not for the browser: down only for you, troubleshooting, report", async ({ page }) => {
   await browserReaches(page, targets.up, false);
   await page.goto(`${baseUrl}/${targets.up}`);

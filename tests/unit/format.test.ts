@@ -64,6 +64,15 @@ describe("describeVerdict", () => {
   it("shows the domain as given, Unicode included", () => {
     expect(describeVerdict("bücher.de", summary("online"))).toBe("bücher.de is up");
   });
+
+  it.each([
+    ["CERT_HAS_EXPIRED", "github.com is down for everyone: its certificate expired"],
+    ["DEPTH_ZERO_SELF_SIGNED_CERT", "github.com is down for everyone: its certificate is self-signed"],
+    ["UNKNOWN_CODE", "github.com is down for everyone: its TLS certificate or handshake failed"],
+    [null, "github.com is down for everyone: its TLS certificate or handshake failed"],
+  ])("names a TLS outage by the certificate's error %s", (tlsError, expected) => {
+    expect(describeVerdict("github.com", { ...summary("global_outage", "tls"), tlsError })).toBe(expected);
+  });
 });
 
 describe("formatMs", () => {

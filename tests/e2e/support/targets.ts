@@ -1,4 +1,6 @@
 import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { makeCertificate } from "../../integration/helpers/certificates";
 import type { AddressInfo } from "node:net";
 
 /** Real local web sites under real-looking names, reached by the app through PROBE_CONNECT_TO. */
@@ -13,6 +15,8 @@ export interface TargetNames {
   cold: string;
   /** Rated only by the forged-address test, so its count starts at zero. */
   voted: string;
+  /** HTTPS only, with a self-signed certificate. */
+  selfSigned: string;
 }
 
 export const SLOW_TARGET_DELAY_MS = 1500;
@@ -35,6 +39,7 @@ export async function startTargets() {
     slow: "slow.example.test",
     cold: "cold.example.test",
     voted: "voted.example.test",
+    selfSigned: "selfsigned.example.test",
   };
   const handlers: Record<keyof TargetNames, RequestListener> = {
     up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
@@ -45,6 +50,7 @@ export async function startTargets() {
     slow: (_req, res) => setTimeout(() => res.end("finally"), SLOW_TARGET_DELAY_MS),
     cold: (_req, res) => res.end("ok"),
     voted: (_req, res) => res.end("ok"),
+    selfSigned: (_req, res) => res.end("ok"),
   };
   const hits: Record<string, number> = {};
   const servers: Server[] = [];
@@ -54,16 +60,20 @@ export async function startTargets() {
   const closedPort = await listen(closed);
   await new Promise((resolve) => closed.close(resolve));
 
+  const certificate = await makeCertificate({ hostname: names.selfSigned, selfSigned: true });
   for (const key of Object.keys(names) as (keyof TargetNames)[]) {
     const name = names[key];
     hits[name] = 0;
-    const server = createServer((req, res) => {
+    const count: RequestListener = (req, res) => {
       hits[name] += 1;
       handlers[key](req, res);
-    });
+    };
+    const https = key === "selfSigned";
+    const server = https ? createHttpsServer({ key: certificate.key, cert: certificate.cert }, count) : createServer(count);
     servers.push(server);
     const port = await listen(server);
-    routes.push(`${name}:443:127.0.0.1:${closedPort}`, `${name}:80:127.0.0.1:${port}`);
+    // Plain sites: 443 refused, so probes fall back to http on 80. The TLS site: 443 only.
+    routes.push(`${name}:443:127.0.0.1:${https ? port : closedPort}`, `${name}:80:127.0.0.1:${https ? closedPort : port}`);
   }
   const control = createServer((req, res) => {
     const name = decodeURIComponent(req.url?.replace(/^\/hits\//, "") ?? "");
