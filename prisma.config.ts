@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 
 import { defineConfig } from "prisma/config";
@@ -7,6 +8,12 @@ import { defineConfig } from "prisma/config";
 // prisma command (migrate, generate, db) picks up the wasm-backed stand-in
 // without anyone setting it. An explicit value from the environment wins.
 process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(import.meta.dirname, "prisma/engine/schema-engine.mjs");
+
+// Prisma 7 reads no .env itself: load the files the app reads (the environment wins).
+for (const file of [".env.local", ".env"]) {
+  const envPath = path.join(import.meta.dirname, file);
+  if (existsSync(envPath)) process.loadEnvFile(envPath);
+}
 
 export default defineConfig({
   schema: "prisma/schema.prisma",

@@ -7,6 +7,11 @@ import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+// The same .env files Next reads, loaded now so the migration and PORT/HOST see them too;
+// variables already in the environment win.
+for (const file of [".env.local", ".env"]) {
+  if (existsSync(`${root}/${file}`)) process.loadEnvFile(`${root}/${file}`);
+}
 const bin = (name) => fileURLToPath(new URL(`../../node_modules/.bin/${name}`, import.meta.url));
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
