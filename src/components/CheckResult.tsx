@@ -21,7 +21,10 @@ function causeDetails(results: ProbeResult[]) {
  * the sources and the visitor's own check. Never throws: a failure becomes a message.
  */
 export async function CheckResult({ target }: { target: Target }) {
-  const outcome = await checkStatus(target, await headers()).catch(() => null);
+  const outcome = await checkStatus(target, await headers()).catch((error: unknown) => {
+    console.error(`check of ${target.ascii} failed`, error);
+    return null;
+  });
   if (!outcome || !outcome.ok) {
     const message = outcome && !outcome.ok ? outcome.message : "The check failed unexpectedly; please try again.";
     return (
