@@ -1,4 +1,5 @@
 import "server-only";
+import { commaList } from "@/lib/comma-list";
 import ipaddr from "ipaddr.js";
 
 // Which addresses a probe may connect to. Pure functions: no DNS, no sockets.
@@ -54,20 +55,15 @@ function dottedTailToHex(ipv6: string): string {
 
 /** "10.0.0.0/8, ::1/128" → parsed ranges. Throws naming the variable and the bad entry. */
 export function parseCidrList(raw: string | undefined, variable = "PROBE_ALLOW_CIDRS"): Cidr[] {
-  if (!raw) return [];
-  return raw
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry.length > 0)
-    .map((entry): Cidr => {
-      try {
-        const [address, bits] = ipaddr.parseCIDR(entry);
-        // A mapped range (::ffff:127.0.0.0/104) means its IPv4 range, as addresses are unwrapped too.
-        return isMapped(address) && bits >= 96 ? [unwrapMapped(address), bits - 96] : [address, bits];
-      } catch {
-        throw new Error(`${variable}: "${entry}" is not a CIDR range (expected e.g. 127.0.0.0/8 or ::1/128)`);
-      }
-    });
+  return commaList(raw).map((entry): Cidr => {
+    try {
+      const [address, bits] = ipaddr.parseCIDR(entry);
+      // A mapped range (::ffff:127.0.0.0/104) means its IPv4 range, as addresses are unwrapped too.
+      return isMapped(address) && bits >= 96 ? [unwrapMapped(address), bits - 96] : [address, bits];
+    } catch {
+      throw new Error(`${variable}: "${entry}" is not a CIDR range (expected e.g. 127.0.0.0/8 or ::1/128)`);
+    }
+  });
 }
 
 /**

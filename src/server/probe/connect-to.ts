@@ -1,4 +1,5 @@
 import "server-only";
+import { commaList } from "@/lib/comma-list";
 import { parseIpLiteral } from "@/server/probe/address-policy";
 
 // PROBE_CONNECT_TO, in curl's --connect-to format: "HOST1:PORT1:HOST2:PORT2", comma-separated.
@@ -19,12 +20,7 @@ export interface ConnectRoute {
 const ENTRY = /^(\[[^\]]*\]|[^:[\]]*):(\d*):(\[[^\]]*\]|[^:[\]]+):(\d*)$/;
 
 export function parseConnectTo(raw: string | undefined, variable = "PROBE_CONNECT_TO"): ConnectRoute[] {
-  if (!raw) return [];
-  return raw
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry.length > 0)
-    .map((entry) => parseEntry(entry, variable));
+  return commaList(raw).map((entry) => parseEntry(entry, variable));
 }
 
 /** The first route matching host:port, in the order written (curl uses the first match too). */

@@ -3,6 +3,7 @@ import { Agent, request } from "undici";
 import { z } from "zod";
 import { CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/agent/signing";
+import { errorResult } from "../round";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "../types";
 
 // A tester agent in another region (src/server/agent), asked over signed HTTP. Its results
@@ -104,7 +105,7 @@ class RemoteTester implements Tester {
         server: `${this.server} (${result.server})`,
       }));
     } catch (error) {
-      return [this.failure(this.describe(error, signal), Math.round(performance.now() - started))];
+      return [errorResult(this, this.describe(error, signal), Math.round(performance.now() - started))];
     }
   }
 
@@ -147,20 +148,6 @@ class RemoteTester implements Tester {
     const code = error instanceof Error && "code" in error ? ` (${String(error.code)})` : "";
     const detail = error instanceof Error ? error.message : String(error);
     return `agent ${this.server} unreachable${code}: ${detail}`;
-  }
-
-  private failure(message: string, totalMs: number): ProbeResult {
-    return {
-      testerId: this.id,
-      kind: "http",
-      location: this.location,
-      server: this.server,
-      status: "error",
-      cause: "tester_error",
-      statusCode: null,
-      message,
-      timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs },
-    };
   }
 }
 
