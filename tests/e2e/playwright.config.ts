@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
 // Debian's Chromium, never a downloaded browser (`playwright install` cannot run offline).
-const chromiumPath = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromiumPath = process.env.PLAYWRIGHT_CHROMIUM_PATH || "/usr/bin/chromium";
 if (!existsSync(chromiumPath)) {
   throw new Error(
     `No Chromium at ${chromiumPath}. Install Debian's: \`apt-get install -y chromium\`, ` +
