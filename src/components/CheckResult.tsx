@@ -1,12 +1,14 @@
 import { headers } from "next/headers";
-import { describeVerdict, formatRelativeSeconds } from "@/lib/format";
+import { formatRelativeSeconds } from "@/lib/format";
+import { describeVerdict } from "@/lib/verdict-line";
 import type { ProbeResult } from "@/lib/probe-result";
 import { checkStatus, getCheckState } from "@/server/checks";
 import type { Target } from "@/server/probe/types";
 import { CheckAgainForm } from "./CheckAgainForm";
 import { ReportDownButton } from "./ReportDownButton";
-import { SourcesTable } from "./SourcesTable";
+import { SourcesSection } from "./SourcesSection";
 import { VisitorCheck } from "./VisitorCheck";
+import { WorldStatus } from "./WorldStatus";
 
 /** The details the result line names: a down http tester's status code, a certificate's error. */
 function causeDetails(results: ProbeResult[]) {
@@ -37,7 +39,8 @@ export async function CheckResult({ target }: { target: Target }) {
 
   const { record, cached } = outcome;
   const { service } = getCheckState();
-  const secondsUntilFresh = Math.max(0, (service.nextFreshCheckAt(record).getTime() - Date.now()) / 1000);
+  const now = Date.now();
+  const secondsUntilFresh = Math.max(0, (service.nextFreshCheckAt(record).getTime() - now) / 1000);
   const line = describeVerdict(target.unicode, { ...record, ...causeDetails(record.results) });
 
   return (
@@ -51,6 +54,7 @@ export async function CheckResult({ target }: { target: Target }) {
             ))}
           </ul>
         ) : null}
+        <WorldStatus world={record.world} results={record.results} now={now} />
         <p className="checked-at">
           Checked <time dateTime={record.checkedAt.toISOString()}>{record.checkedAt.toUTCString()}</time> in{" "}
           {record.durationMs} ms{cached ? " (recent result)" : ""}.
@@ -60,7 +64,7 @@ export async function CheckResult({ target }: { target: Target }) {
         </VisitorCheck>
         <CheckAgainForm domain={target.ascii} nextFreshIn={cached ? formatRelativeSeconds(secondsUntilFresh) : null} />
       </section>
-      <SourcesTable results={record.results} />
+      <SourcesSection domain={target.unicode} results={record.results} now={now} />
     </>
   );
 }

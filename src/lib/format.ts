@@ -1,6 +1,6 @@
 // Words and numbers as the page and the API show them. Pure and locale-independent, so the
 // server-rendered HTML and any client re-render produce the same text.
-import type { Cause, VerdictSummary } from "@/lib/probe-result";
+import type { Cause } from "@/lib/probe-result";
 
 const MONTHS = [
   "January", "February", "March", "April", "May", "June",
@@ -25,6 +25,9 @@ const CAUSE_WORDS: Record<Cause, string> = {
   too_many_redirects: "too many redirects",
   bad_redirect: "it redirects to an unsupported address",
   unreachable: "the network is unreachable",
+  redirect_loop: "its redirects go round in a loop",
+  rate_limited: "the measurement service's limit was reached",
+  no_probes: "no probe was available there",
   tester_error: "our tester failed",
 };
 
@@ -48,25 +51,6 @@ export function describeCause(cause: Cause | null, statusCode?: number | null, t
   return CAUSE_WORDS[cause];
 }
 
-/** The result line of the page, e.g. "github.com is down for everyone: connection refused". */
-export function describeVerdict(
-  domain: string,
-  summary: VerdictSummary & { statusCode?: number | null; tlsError?: string | null },
-): string {
-  switch (summary.verdict) {
-    case "online":
-      return `${domain} is up`;
-    case "global_outage": {
-      const cause = describeCause(summary.cause, summary.statusCode, summary.tlsError);
-      return cause === "" ? `${domain} is down for everyone` : `${domain} is down for everyone: ${cause}`;
-    }
-    case "regional":
-      return `${domain} has problems in some regions`;
-    case "unknown":
-      return `We could not determine whether ${domain} is up`;
-  }
-}
-
 /** "12 ms" below a second, "1.2 s" from there; an em dash for a phase that did not happen. */
 export function formatMs(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return "—";
@@ -88,4 +72,15 @@ export function formatRelativeSeconds(seconds: number): string {
   const minutes = Math.ceil(whole / 60);
   if (minutes < 60) return `in ${plural(minutes, "minute")}`;
   return `in ${plural(Math.ceil(minutes / 60), "hour")}`;
+}
+
+/** "just now", "4 minutes ago", "2 hours ago": the age of a result, rounded down. */
+export function formatAge(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (!Number.isFinite(seconds) || seconds < 60) return "just now";
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${plural(minutes, "minute")} ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${plural(hours, "hour")} ago`;
+  return `${plural(Math.floor(hours / 24), "day")} ago`;
 }

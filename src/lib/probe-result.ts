@@ -20,14 +20,36 @@ export const CAUSES = [
   "too_many_redirects",
   "bad_redirect", // redirect to another scheme or port than http/https 80/443
   "unreachable", // network/host unreachable and similar socket errors
+  "redirect_loop", // redirects that come back to a URL already visited: broken for browsers too
+  "rate_limited", // a measurement service refused for its rate limit or our budget (inconclusive)
+  "no_probes", // a measurement service had no probe for the requested locations (inconclusive)
   "tester_error", // the tester failed (resolver down, agent unreachable, bug)
 ] as const;
 export type Cause = (typeof CAUSES)[number];
 
+/** Globalping's continent codes (and countries-list's). */
+export const CONTINENTS = ["AF", "AN", "AS", "EU", "NA", "OC", "SA"] as const;
+export type Continent = (typeof CONTINENTS)[number];
+
 export interface Location {
   city: string;
+  /** ISO 3166-1 alpha-2 ("DE"), or "" / "--" when unknown. */
   country: string;
+  /** Filled from the country when not given; null when the country is unknown. */
+  continent?: Continent | null;
+  latitude?: number | null;
+  longitude?: number | null;
 }
+
+/** The network a probe runs in: its autonomous system. */
+export interface Network {
+  asn: number;
+  name: string;
+}
+
+/** Who ran a test: this server, a tester agent we deploy, or a public world probe (Globalping). */
+export const RESULT_SOURCES = ["local", "agent", "world"] as const;
+export type ResultSource = (typeof RESULT_SOURCES)[number];
 
 /** Milliseconds per phase; null when the phase did not happen (e.g. no TLS on http://). */
 export interface ProbeTimings {
@@ -62,6 +84,13 @@ export interface ProbeResult {
   message: string | null;
   timings: ProbeTimings;
   tls?: TlsDetails;
+  /** Absent means "local". */
+  source?: ResultSource;
+  network?: Network | null;
+  /** ISO 8601, when the result was measured before its round (a reused world result). */
+  measuredAt?: string | null;
+  /** An old result shown for context (with its age) that does not vote. */
+  stale?: boolean;
 }
 
 export const VERDICTS = ["online", "global_outage", "regional", "unknown"] as const;

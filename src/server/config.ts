@@ -24,6 +24,13 @@ const EnvSchema = z.object({
   CHECK_TTL_SECONDS: seconds(60),
   CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
   CHECK_MAX_ROUNDS: z.coerce.number().int().positive().default(16),
+  GLOBALPING_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).default("https://api.globalping.io"),
+  GLOBALPING_TOKEN: z.string().trim().min(1).optional(),
+  GLOBALPING_PROBES: z.coerce.number().int().min(1).max(50).default(10),
+  GLOBALPING_LOCATIONS: z.string().trim().min(1).default("Europe,North America,Asia,South America,Oceania,Africa"),
+  GLOBALPING_TTL_SECONDS: seconds(600),
+  /** Tests (probes) an hour; unset: Globalping's free limit, 250 anonymous or 500 with a token. */
+  GLOBALPING_HOURLY_BUDGET: z.coerce.number().int().positive().optional(),
 });
 
 export type AppConfig = z.infer<typeof EnvSchema>;

@@ -28,7 +28,7 @@ async function main() {
   // 443 goes to a closed port (9), so every round also exercises the fallback to http.
   const connectTo = names.flatMap((n) => [`${n}:443:127.0.0.1:9`, `${n}:80:127.0.0.1:${port}`]).join(",");
   const config = getConfig({ PROBE_CONNECT_TO: connectTo });
-  const testers = defaultTesters(config);
+  const testers = defaultTesters(config, { world: false });
   const guard = createGuard({ connectTo });
   const target = (name: string) => ({ ascii: name, unicode: name });
   const service = createCheckService({ store: prismaCheckStore, testers, guard, ttlMs: 60_000, deadlineMs: 5000, maxRounds: 64 });

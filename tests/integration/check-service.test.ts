@@ -60,7 +60,7 @@ beforeAll(async () => {
   const { createGuard } = await import("@/server/probe/guard");
   const { defaultTesters } = await import("@/server/probe/testers-config");
   const config = getConfig({ PROBE_CONNECT_TO: connectTo, TESTER_LOCATION: "Test lab, ZZ" });
-  testersFor = () => defaultTesters(config);
+  testersFor = () => defaultTesters(config, { world: false });
   guardFor = () => createGuard({ connectTo });
   modules = {
     createCheckService: (await import("@/server/checks/check-service")).createCheckService,
@@ -102,7 +102,7 @@ describe("check service", () => {
     const { createGuard } = await import("@/server/probe/guard");
     const cold = modules.createCheckService({
       store: modules.store.prismaCheckStore,
-      testers: defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo })),
+      testers: defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }),
       guard: createGuard({ connectTo }),
       ttlMs: 60_000,
       deadlineMs: 3000,

@@ -168,22 +168,38 @@ describe("http tester redirects", () => {
     expect(result).toMatchObject({ status: "up", statusCode: 200, message: `HTTP 200 from http://${HOST}/hop/0` });
   });
 
-  it("is down too_many_redirects on a 6th redirect", async () => {
+  // A policy of ours is never the site's outage: the site answered with a redirect, so it is up.
+  it("is up with a too_many_redirects note when it stops at a 6th redirect", async () => {
     const result = await probe({ http: await serveHttp(redirectChain(6)) });
-    expect(result).toMatchObject({ status: "down", cause: "too_many_redirects", statusCode: null });
+    expect(result).toMatchObject({ status: "up", cause: "too_many_redirects", statusCode: 302 });
+    expect(result.message).toBe(`HTTP 302 from http://${HOST}/hop/1; not followed: stopped after 5 redirects, the last to /hop/0`);
   });
 
-  it("is down blocked_address when a routed site redirects to http://127.0.0.1/", async () => {
+  it("is down redirect_loop when redirects come back to a page already visited", async () => {
+    const result = await probe({ http: await serveHttp((req, res) => res.writeHead(302, { location: req.url === "/" ? "/a" : "/" }).end()) });
+    expect(result).toMatchObject({ status: "down", cause: "redirect_loop", message: `redirects back to http://${HOST}/` });
+  });
+
+  it("is up with a blocked_address note when a routed site redirects to http://127.0.0.1/", async () => {
     const result = await probe({ http: await serveHttp(redirectingTo("http://127.0.0.1/")) });
-    expect(result).toMatchObject({ status: "down", cause: "blocked_address" });
+    expect(result).toMatchObject({ status: "up", cause: "blocked_address", statusCode: 301 });
   });
 
   it.each([`http://${HOST}:8080/`, `https://${HOST}:8443/`, `ftp://${HOST}/`, "javascript:alert(1)"])(
-    "is down bad_redirect on a redirect to %s",
+    "is up with a bad_redirect note on a redirect to %s",
     async (location) => {
-      expect(await probe({ http: await serveHttp(redirectingTo(location)) })).toMatchObject({ status: "down", cause: "bad_redirect" });
+      const result = await probe({ http: await serveHttp(redirectingTo(location)) });
+      expect(result).toMatchObject({ status: "up", cause: "bad_redirect", statusCode: 301 });
     },
   );
+
+  it("is inconclusive blocked_address when the name itself points to a private address", async () => {
+    const guard = createGuard({ connectTo: "" });
+    const tester = httpTesterKind.create(httpTesterKind.optionsSchema.parse({ userAgentUrl: USER_AGENT_URL }), settings);
+    // An IP literal needs no DNS: the guard refuses it before any packet leaves.
+    const [result] = await tester.probe({ ascii: "127.0.0.1", unicode: "127.0.0.1" }, { guard, signal: AbortSignal.timeout(2000) });
+    expect(result).toMatchObject({ status: "error", cause: "blocked_address" });
+  });
 
   it("follows a redirect from https:// to http:// on the standard ports", async () => {
     const cert = await makeCertificate({ hostname: HOST });
@@ -224,11 +240,12 @@ describe("http tester over TLS", () => {
     expect(totalMs).toBeLessThan(2000);
   });
 
+  // A certificate problem is a warning, not an outage (as in Globalping's tests): the site answers.
   it.each([
-    ["a self-signed certificate", HOST, () => selfSigned],
-    ["an expired certificate", HOST, () => expired],
-    ["a certificate for another name", "other.example.test", () => trusted],
-  ] as const)("is down tls on %s", async (_name, host, pems) => {
+    ["a self-signed certificate", HOST, () => selfSigned, "DEPTH_ZERO_SELF_SIGNED_CERT"],
+    ["an expired certificate", HOST, () => expired, "CERT_HAS_EXPIRED"],
+    ["a certificate for another name", "other.example.test", () => trusted, "ERR_TLS_CERT_ALTNAME_INVALID"],
+  ] as const)("is up with an untrusted-certificate warning on %s", async (_name, host, pems, code) => {
     const cert = pems();
     const server = await serveHttps(answering(200), cert);
     const guard = createGuard({ connectTo: `${host}:443:127.0.0.1:${server.port},${host}:80:127.0.0.1:${(await refusing()).port}` });
@@ -236,6 +253,12 @@ describe("http tester over TLS", () => {
     const [result] = await httpTesterKind
       .create(options, settings)
       .probe({ ascii: host, unicode: host }, { guard, signal: AbortSignal.timeout(3000) });
+    expect(result).toMatchObject({ status: "up", cause: null, statusCode: 200, tls: { authorized: false, error: code } });
+  });
+
+  it("is down tls when the server does not speak TLS at all", async () => {
+    const server = await serveHttp(answering(200));
+    const result = await probe({ https: server });
     expect(result).toMatchObject({ status: "down", cause: "tls", statusCode: null });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeCause, describeVerdict, formatDate, formatMs, formatRelativeSeconds } from "@/lib/format";
-import type { Cause, Verdict } from "@/lib/probe-result";
+import { describeCause, formatDate, formatMs, formatRelativeSeconds } from "@/lib/format";
+import type { Cause } from "@/lib/probe-result";
 
 describe("formatDate", () => {
   it.each([
@@ -32,46 +32,14 @@ describe("describeCause", () => {
     ["too_many_redirects", undefined, "too many redirects"],
     ["bad_redirect", undefined, "it redirects to an unsupported address"],
     ["unreachable", undefined, "the network is unreachable"],
+    ["redirect_loop", undefined, "its redirects go round in a loop"],
+    ["rate_limited", undefined, "the measurement service's limit was reached"],
+    ["no_probes", undefined, "no probe was available there"],
     ["tester_error", undefined, "our tester failed"],
     [null, undefined, ""],
     [null, 500, ""],
   ])("describes %s (status %s) as %j", (cause, statusCode, expected) => {
     expect(describeCause(cause, statusCode)).toBe(expected);
-  });
-});
-
-describe("describeVerdict", () => {
-  const summary = (verdict: Verdict, cause: Cause | null = null, statusCode?: number | null) => ({
-    verdict,
-    cause,
-    warnings: [],
-    statusCode,
-  });
-
-  it.each([
-    [summary("online"), "github.com is up"],
-    [summary("global_outage", "refused"), "github.com is down for everyone: connection refused"],
-    [summary("global_outage", "dns"), "github.com is down for everyone: its DNS does not resolve"],
-    [summary("global_outage", "http_5xx", 502), "github.com is down for everyone: server error 502"],
-    [summary("global_outage", "http_5xx"), "github.com is down for everyone: server error"],
-    [summary("global_outage", null), "github.com is down for everyone"],
-    [summary("regional", "timeout"), "github.com has problems in some regions"],
-    [summary("unknown"), "We could not determine whether github.com is up"],
-  ])("describes %j", (input, expected) => {
-    expect(describeVerdict("github.com", input)).toBe(expected);
-  });
-
-  it("shows the domain as given, Unicode included", () => {
-    expect(describeVerdict("bücher.de", summary("online"))).toBe("bücher.de is up");
-  });
-
-  it.each([
-    ["CERT_HAS_EXPIRED", "github.com is down for everyone: its certificate expired"],
-    ["DEPTH_ZERO_SELF_SIGNED_CERT", "github.com is down for everyone: its certificate is self-signed"],
-    ["UNKNOWN_CODE", "github.com is down for everyone: its TLS certificate or handshake failed"],
-    [null, "github.com is down for everyone: its TLS certificate or handshake failed"],
-  ])("names a TLS outage by the certificate's error %s", (tlsError, expected) => {
-    expect(describeVerdict("github.com", { ...summary("global_outage", "tls"), tlsError })).toBe(expected);
   });
 });
 

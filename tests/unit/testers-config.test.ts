@@ -5,15 +5,37 @@ import { defaultTesters, testersFromJson } from "@/server/probe/testers-config";
 const config = (env: Record<string, string> = {}) => getConfig({ TESTER_LOCATION: "Frankfurt, DE", ...env });
 
 describe("testersFromJson", () => {
-  it("builds the embedded default: this machine's http, dns, tcp and tls testers at TESTER_LOCATION", () => {
+  it("builds the embedded default: this machine's http, dns, tcp and tls testers at TESTER_LOCATION, and the world", () => {
     const testers = defaultTesters(config());
     expect(testers.map((t) => [t.id, t.kind])).toEqual([
       ["local-http", "http"],
       ["local-dns", "dns"],
       ["local-tcp", "tcp"],
       ["local-tls", "tls"],
+      ["world", "globalping"],
     ]);
-    expect(testers.every((t) => t.location.city === "Frankfurt" && t.location.country === "DE")).toBe(true);
+    const local = testers.filter((t) => t.kind !== "globalping");
+    expect(local.every((t) => t.location.city === "Frankfurt" && t.location.country === "DE")).toBe(true);
+    // The city table places Frankfurt on the map and on its continent.
+    expect(local[0].location).toMatchObject({ continent: "EU", latitude: 50.11, longitude: 8.68 });
+  });
+
+  it.each([
+    ["GLOBALPING_URL=off", { GLOBALPING_URL: "off" }, {}],
+    ["an agent", {}, { world: false }],
+  ])("leaves the world out of the default for %s", (_name, env, options) => {
+    expect(defaultTesters(config(env), options).map((t) => t.kind)).toEqual(["http", "dns", "tcp", "tls"]);
+  });
+
+  it("drops a TESTERS_FILE's world entries when GLOBALPING_URL is off", () => {
+    const json = { testers: [{ kind: "http", id: "h" }, { kind: "globalping", id: "world" }] };
+    expect(testersFromJson(json, config({ GLOBALPING_URL: "off" })).map((t) => t.id)).toEqual(["h"]);
+    expect(testersFromJson(json, config()).map((t) => t.id)).toEqual(["h", "world"]);
+  });
+
+  it("takes a location's coordinates from the entry when it gives them", () => {
+    const [tester] = testersFromJson({ testers: [{ kind: "tcp", id: "t", location: "Lyon, FR", coordinates: [45.76, 4.84] }] }, config());
+    expect(tester.location).toEqual({ city: "Lyon", country: "FR", continent: "EU", latitude: 45.76, longitude: 4.84 });
   });
 
   it("builds one tester per entry with its own location and options", () => {
@@ -42,6 +64,8 @@ describe("testersFromJson", () => {
     [{ testers: [{ kind: "remote", id: "r", url: "https://agent.example.net" }] }, "testers[0]: Remote tester"],
     [{ testers: [{ kind: "http", id: "h", surprise: true }] }, "testers[0]"],
     [{ testers: [], extra: 1 }, "TESTERS_FILE: "],
+    [{ testers: [{ kind: "globalping", id: "w", probes: 51 }] }, "testers[0].probes"],
+    [{ testers: [{ kind: "tcp", id: "t", coordinates: [91, 0] }] }, "testers[0].coordinates[0]"],
   ])("rejects %j with a message naming %s", (json, expected) => {
     expect(() => testersFromJson(json, config())).toThrow(expected);
   });
@@ -59,6 +83,8 @@ describe("getConfig", () => {
     [{ TESTER_SECRET: "short" }, "TESTER_SECRET: needs at least 16 characters"],
     [{ PUBLIC_BASE_URL: "not a url" }, "PUBLIC_BASE_URL"],
     [{ TRUST_PROXY_HOPS: "-1" }, "TRUST_PROXY_HOPS"],
+    [{ GLOBALPING_PROBES: "51" }, "GLOBALPING_PROBES"],
+    [{ GLOBALPING_URL: "ftp://api.example" }, "GLOBALPING_URL"],
   ])("names the variable of a bad value %j", (env, expected) => {
     expect(() => getConfig(env)).toThrow(expected);
   });

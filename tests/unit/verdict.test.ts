@@ -1,43 +1,46 @@
 import { describe, expect, it } from "vitest";
-import type { Cause, ProbeKind, ProbeResult, ProbeStatus, TlsDetails, Verdict } from "@/lib/probe-result";
+import { NEVER_DOWN_CAUSES } from "@/lib/location-votes";
+import { CAUSES, type Cause, type ProbeResult, type ProbeStatus, type TlsDetails, type Verdict } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
+import { down, failed, locations, result, up } from "./support/results";
 
-interface ResultSpec {
-  kind?: ProbeKind;
-  status?: ProbeStatus;
-  cause?: Cause | null;
-  location?: string;
-  tls?: Partial<TlsDetails>;
-}
+const verdictOf = (results: ProbeResult[]) => {
+  const { verdict, cause } = decideVerdict(results);
+  return { verdict, cause };
+};
 
-/** "Frankfurt" → a result from Frankfurt; defaults to an http tester that is up. */
-function result({ kind = "http", status = "up", cause = null, location = "Frankfurt", tls }: ResultSpec = {}): ProbeResult {
-  return {
-    testerId: `${location}-${kind}`,
-    kind,
-    location: { city: location, country: "XX" },
-    server: "local",
-    status,
-    cause: status === "down" && cause === null ? "timeout" : cause,
-    statusCode: kind === "http" && status === "up" ? 200 : null,
-    message: null,
-    timings: { dnsMs: 1, connectMs: 1, tlsMs: null, ttfbMs: null, totalMs: 3 },
-    tls: tls && { authorized: true, error: null, issuer: "Test CA", validTo: null, daysLeft: 90, ...tls },
-  };
-}
-
-const up = (kind: ProbeKind, location = "Frankfurt") => result({ kind, status: "up", location });
-const down = (kind: ProbeKind, cause: Cause, location = "Frankfurt") => result({ kind, status: "down", cause, location });
-const failed = (kind: ProbeKind, location = "Frankfurt") => result({ kind, status: "error", cause: "tester_error", location });
-
-describe("decideVerdict verdict and cause", () => {
+describe("decideVerdict over many locations", () => {
   const cases: [name: string, results: ProbeResult[], verdict: Verdict, cause: Cause | null][] = [
     ["is unknown without any result", [], "unknown", null],
     ["is unknown when every tester failed", [failed("http"), failed("dns"), failed("tcp")], "unknown", null],
-    ["is online when every http tester is up", [up("http", "Frankfurt"), up("http", "Tokyo")], "online", null],
-    ["is global outage when every tester is down", [down("http", "refused", "Frankfurt"), down("http", "refused", "Tokyo")], "global_outage", "refused"],
-    ["is regional when locations disagree", [up("http", "Frankfurt"), down("http", "timeout", "Tokyo")], "regional", "timeout"],
+    ["is online when every location is up", [up("http", "Frankfurt"), up("http", "Tokyo")], "online", null],
+    ["is online with one location down among eight", [...locations(7, "up"), down("http", "timeout", "Sydney")], "online", "timeout"],
+    ["is online with one location down among twelve", [...locations(11, "up"), down("http", "refused", "Sydney")], "online", "refused"],
+    ["is regional with one location down among seven", [...locations(6, "up"), down("http", "timeout", "Sydney")], "regional", "timeout"],
+    ["is regional with one location down among two", [up("http", "Frankfurt"), down("http", "timeout", "Tokyo")], "regional", "timeout"],
+    ["is regional with two locations down among eight", [...locations(6, "up"), ...locations(2, "down", "Down")], "regional", "timeout"],
+    ["is regional with 70% of locations down", [...locations(3, "up"), ...locations(7, "down", "Down")], "regional", "timeout"],
+    ["is global outage with 80% of locations down", [...locations(2, "up"), ...locations(8, "down", "Down")], "global_outage", "timeout"],
+    ["is global outage with four of five locations down", [up("http", "A"), ...locations(4, "down", "Down")], "global_outage", "timeout"],
+    ["is global outage when every location is down", [down("http", "refused", "Frankfurt"), down("http", "refused", "Tokyo")], "global_outage", "refused"],
+    ["is global outage when its only location is down", [down("http", "refused")], "global_outage", "refused"],
+    [
+      "counts only conclusive locations: inconclusive ones neither fail nor pass",
+      [...locations(6, "up"), down("http", "timeout", "Sydney"), failed("http", "X1"), failed("http", "X2")],
+      "regional",
+      "timeout",
+    ],
     ["never counts a failed tester as down", [up("http", "Frankfurt"), failed("http", "Tokyo")], "online", null],
+    ["ignores stale results shown for context", [up("http"), result({ status: "down", at: "Tokyo", stale: true })], "online", null],
+    ["is unknown when only stale results are left", [result({ status: "up", stale: true })], "unknown", null],
+    ["does not count a service's own status row as a location", [up("http"), result({ status: "error", cause: "rate_limited", at: "" })], "online", null],
+    ["takes a location as up when any of its http results is up", [up("http"), down("http", "http_5xx")], "online", null],
+    [
+      "keeps two probes in one city on different networks as two locations",
+      [result({ at: "Chicago, US", asn: 7922 }), result({ status: "down", at: "Chicago, US", asn: 16509 })],
+      "regional",
+      "timeout",
+    ],
     ["lets http outvote dns in the same location", [up("http"), down("dns", "dns")], "online", null],
     ["lets http outvote a closed port in the same location", [up("http"), down("tcp", "refused")], "online", null],
     ["ignores tls for voting", [up("http"), down("tls", "tls")], "online", null],
@@ -55,38 +58,61 @@ describe("decideVerdict verdict and cause", () => {
       "regional",
       "dns",
     ],
-    [
-      "counts every http result in a location as a vote",
-      [up("http", "Frankfurt"), down("http", "http_5xx", "Frankfurt")],
-      "regional",
-      "http_5xx",
-    ],
-    [
-      "separates locations by country as well as city",
-      [
-        result({ kind: "http", status: "up", location: "Paris" }),
-        { ...failed("http", "Paris"), location: { city: "Paris", country: "US" } },
-        { ...down("dns", "dns", "Paris"), location: { city: "Paris", country: "US" } },
-      ],
-      "regional",
-      "dns",
-    ],
-    [
-      "names the most common cause",
-      [down("http", "timeout", "A"), down("http", "timeout", "B"), down("http", "refused", "C")],
-      "global_outage",
-      "timeout",
-    ],
+    ["names the most common cause", [down("http", "timeout", "A"), down("http", "timeout", "B"), down("http", "refused", "C")], "global_outage", "timeout"],
     ["breaks a tie by priority: dns before refused", [down("http", "refused", "A"), down("http", "dns", "B")], "global_outage", "dns"],
     ["breaks a tie by priority: refused before timeout", [down("http", "timeout", "A"), down("http", "refused", "B")], "global_outage", "refused"],
     ["breaks a tie by priority: tls before http_5xx", [down("http", "http_5xx", "A"), down("http", "tls", "B")], "global_outage", "tls"],
     ["breaks a tie by priority: reset before unreachable", [down("http", "unreachable", "A"), down("http", "reset", "B")], "global_outage", "reset"],
-    ["breaks a tie by priority: unreachable before the rest", [down("http", "bad_redirect", "A"), down("http", "unreachable", "B")], "global_outage", "unreachable"],
   ];
 
   it.each(cases)("%s", (_name, results, verdict, cause) => {
-    const summary = decideVerdict(results);
-    expect({ verdict: summary.verdict, cause: summary.cause }).toEqual({ verdict, cause });
+    expect(verdictOf(results)).toEqual({ verdict, cause });
+  });
+
+  it("tallies locations up, down and inconclusive", () => {
+    const summary = decideVerdict([...locations(3, "up"), down("http", "dns", "Sydney"), failed("http", "Oslo"), up("dns", "Oslo")]);
+    expect(summary.locations).toEqual({ up: 3, down: 1, inconclusive: 1, total: 5 });
+  });
+});
+
+// A policy of ours is never the site's outage: a hop we refuse to follow by rule is "up with a
+// note" when the site answered first, and inconclusive when we never reached it.
+describe("decideVerdict for every cause of a single http result", () => {
+  const siteFault = CAUSES.filter((cause) => !NEVER_DOWN_CAUSES.has(cause));
+  const neverDown = CAUSES.filter((cause) => NEVER_DOWN_CAUSES.has(cause));
+
+  it("knows every cause as either the site's fault or never down", () => {
+    expect([...siteFault, ...neverDown].sort()).toEqual([...CAUSES].sort());
+    expect(siteFault.sort()).toEqual(["dns", "http_5xx", "redirect_loop", "refused", "reset", "timeout", "tls", "unreachable"]);
+  });
+
+  const table: [status: ProbeStatus, cause: Cause, verdict: Verdict][] = [
+    ...siteFault.map((cause): [ProbeStatus, Cause, Verdict] => ["down", cause, "global_outage"]),
+    // Reported as down (an older agent would), a rule's cause still never votes down.
+    ...neverDown.map((cause): [ProbeStatus, Cause, Verdict] => ["down", cause, "unknown"]),
+    ...CAUSES.map((cause): [ProbeStatus, Cause, Verdict] => ["error", cause, "unknown"]),
+    // The site answered before a rule stopped the tester: up, with a note.
+    ["up", "bad_redirect", "online"],
+    ["up", "too_many_redirects", "online"],
+    ["up", "blocked_address", "online"],
+  ];
+
+  it.each(table)("status %s with cause %s is %s", (status, cause, verdict) => {
+    expect(decideVerdict([result({ status, cause })]).verdict).toBe(verdict);
+  });
+
+  it.each([
+    ["bad_redirect", "It redirects to another port or scheme, which our testers do not follow by rule; it answered, so it counts as up."],
+    ["too_many_redirects", "It redirects more times than our testers follow; it answered, so it counts as up."],
+    ["blocked_address", "It redirects to a private or reserved address, which our testers may not reach; it answered, so it counts as up."],
+  ] as const)("notes why an answering site stopped by %s counts as up", (cause, note) => {
+    expect(decideVerdict([result({ status: "up", cause })]).warnings).toEqual([note]);
+  });
+
+  it("notes that a name pointing to a private address cannot be judged", () => {
+    expect(decideVerdict([result({ status: "error", cause: "blocked_address" })]).warnings).toEqual([
+      "It points to a private or reserved address, which our testers may not reach, so we cannot tell whether it is up.",
+    ]);
   });
 });
 
@@ -124,12 +150,18 @@ describe("decideVerdict warnings", () => {
     ["reports a failed handshake without certificate details", [down("tls", "tls")], ["TLS handshake failed"]],
     ["treats tls on a closed port as not applicable", [up("http"), down("tls", "refused"), down("tls", "timeout", "Tokyo")], []],
     ["ignores a tls tester that failed", [failed("tls")], []],
+    ["ignores the certificate of a stale result", [result({ kind: "tls", stale: true, tls: { daysLeft: 2 } })], []],
+    [
+      "reports an untrusted certificate seen by a world probe",
+      [result({ kind: "http", source: "world", tls: { authorized: false, error: "CERT_HAS_EXPIRED", daysLeft: -1 } })],
+      ["TLS certificate problem: certificate has expired (CERT_HAS_EXPIRED)"],
+    ],
     [
       "deduplicates warnings across locations in first-seen order",
       [
-        result({ kind: "tls", location: "A", tls: { daysLeft: 5 } }),
-        result({ kind: "tls", status: "down", cause: "tls", location: "B", tls: { authorized: false, error: "CERT_REVOKED" } }),
-        result({ kind: "tls", location: "C", tls: { daysLeft: 5 } }),
+        result({ kind: "tls", at: "A", tls: { daysLeft: 5 } }),
+        result({ kind: "tls", status: "down", cause: "tls", at: "B", tls: { authorized: false, error: "CERT_REVOKED" } }),
+        result({ kind: "tls", at: "C", tls: { daysLeft: 5 } }),
       ],
       ["TLS certificate expires in 5 days", "TLS certificate problem: certificate has been revoked (CERT_REVOKED)"],
     ],
@@ -140,10 +172,7 @@ describe("decideVerdict warnings", () => {
   });
 
   it("does not let a certificate warning change the verdict", () => {
-    const summary = decideVerdict(
-      [up("http"), tls({ authorized: false, error: "CERT_HAS_EXPIRED", daysLeft: -1 }, "down", "tls")],
-      now,
-    );
+    const summary = decideVerdict([up("http"), tls({ authorized: false, error: "CERT_HAS_EXPIRED", daysLeft: -1 }, "down", "tls")], now);
     expect(summary).toMatchObject({ verdict: "online", cause: null });
   });
 });

@@ -28,12 +28,12 @@ const ANSWER_MARGIN_MS = 1_500;
 function localTesters(config: AppConfig): Tester[] {
   let testers: Tester[];
   try {
-    testers = loadTesters(config);
+    testers = loadTesters(config, { world: false });
   } catch (error) {
     return exit(error instanceof Error ? error.message : String(error));
   }
-  const remote = testers.find((tester) => tester.kind === "remote");
-  if (remote) return exit(`tester "${remote.id}" is remote; an agent runs only its own testers.`);
+  const foreign = testers.find((tester) => tester.kind === "remote" || tester.kind === "globalping");
+  if (foreign) return exit(`tester "${foreign.id}" is ${foreign.kind}; an agent runs only its own testers.`);
   return testers;
 }
 

@@ -1,17 +1,19 @@
 import "server-only";
 import type { ProbeResult, VerdictSummary } from "@/lib/probe-result";
-import { decideVerdict } from "@/lib/verdict";
+import { decideVerdict, type VerdictDetails } from "@/lib/verdict";
+import type { WorldSummary } from "@/lib/world-summary";
 import { runRound, type RoundOutcome } from "@/server/probe/round";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
 
 /** One stored probe round, as every reader (API, page) sees it. */
-export interface CheckRecord extends VerdictSummary {
+export interface CheckRecord extends VerdictDetails {
   id: number;
   domain: string;
   displayName: string;
   checkedAt: Date;
   durationMs: number;
   results: ProbeResult[];
+  world: WorldSummary;
 }
 
 export interface CheckStore {
@@ -28,6 +30,8 @@ export class TooManyRoundsError extends Error {
 
 export interface CheckServiceOptions {
   store: CheckStore;
+  /** Has a visitor said the site is down for them lately? Makes the world check a priority. */
+  visitorsReportDown?: (domain: string) => Promise<boolean>;
   testers: readonly Tester[];
   guard: AddressGuard;
   ttlMs: number;
@@ -45,11 +49,14 @@ export interface StatusRequest {
  * one domain share one round (single-flight), a result is reused for the TTL, and a global
  * cap bounds the rounds in flight.
  */
-export function createCheckService({ store, testers, guard, ttlMs, deadlineMs, maxRounds }: CheckServiceOptions) {
+export function createCheckService(options: CheckServiceOptions) {
+  const { store, testers, guard, ttlMs, deadlineMs, maxRounds, visitorsReportDown = async () => false } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
 
-  async function runAndStore(target: Target): Promise<CheckRecord> {
-    const outcome = await runRound(testers, target, guard, { deadlineMs });
+  async function runAndStore(target: Target, previous: CheckRecord | null): Promise<CheckRecord> {
+    // The question is open when the last check did not find the site up, or visitors say it is down.
+    const questionOpen = (previous !== null && previous.verdict !== "online") || (await visitorsReportDown(target.ascii));
+    const outcome = await runRound(testers, target, guard, { deadlineMs, previous: previous?.results ?? [], questionOpen });
     return store.save(target, outcome, decideVerdict(outcome.results));
   }
 
@@ -71,7 +78,7 @@ export function createCheckService({ store, testers, guard, ttlMs, deadlineMs, m
       if (running) return { record: await running, cached: false };
       if (inFlight.size >= maxRounds) throw new TooManyRoundsError();
       request.beforeNewRound?.();
-      const round = runAndStore(target).finally(() => inFlight.delete(target.ascii));
+      const round = runAndStore(target, latest).finally(() => inFlight.delete(target.ascii));
       inFlight.set(target.ascii, round);
       return { record: await round, cached: false };
     },

@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig } from "@/server/config";
+import { countRecentReports, REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
 import { guardFromConfig } from "@/server/probe/guard";
 import { loadTesters } from "@/server/probe/testers-config";
 import type { Target } from "@/server/probe/types";
@@ -35,6 +36,7 @@ export function getCheckState(): CheckState {
     holder.downcheckChecks = {
       service: createCheckService({
         store: prismaCheckStore,
+        visitorsReportDown: async (domain) => (await countRecentReports(domain, new Date(Date.now() - REPORT_INTERVAL_MS))) > 0,
         testers: loadTesters(config),
         guard: guardFromConfig(config),
         ttlMs: config.CHECK_TTL_SECONDS * 1000,

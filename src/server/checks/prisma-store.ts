@@ -1,5 +1,7 @@
 import "server-only";
-import type { Cause, ProbeKind, ProbeResult, ProbeStatus, TlsDetails, Verdict } from "@/lib/probe-result";
+import type { Cause, Continent, ProbeKind, ProbeResult, ProbeStatus, ResultSource, TlsDetails, Verdict } from "@/lib/probe-result";
+import { placesOf } from "@/lib/verdict";
+import { summarizeWorld } from "@/lib/world-summary";
 import { getDb } from "@/server/db";
 import type { CheckRecord, CheckStore } from "./check-service";
 
@@ -19,7 +21,59 @@ function findLatest(domain: string) {
   });
 }
 
+type ResultRow = CheckRow["results"][number];
+
+function toResult(r: ResultRow): ProbeResult {
+  return {
+    testerId: r.testerId,
+    kind: r.kind as ProbeKind,
+    source: r.source as ResultSource,
+    location: { city: r.city, country: r.country, continent: r.continent as Continent | null, latitude: r.latitude, longitude: r.longitude },
+    network: r.asn === null ? null : { asn: r.asn, name: r.networkName ?? "" },
+    server: r.server,
+    status: r.status as ProbeStatus,
+    cause: r.cause as Cause | null,
+    statusCode: r.statusCode,
+    message: r.message,
+    timings: { dnsMs: r.dnsMs, connectMs: r.connectMs, tlsMs: r.tlsMs, ttfbMs: r.ttfbMs, totalMs: r.totalMs },
+    ...(r.tls ? { tls: JSON.parse(r.tls) as TlsDetails } : {}),
+    measuredAt: r.measuredAt?.toISOString() ?? null,
+    ...(r.stale ? { stale: true } : {}),
+  };
+}
+
+function toRow(r: ProbeResult) {
+  return {
+    testerId: r.testerId,
+    kind: r.kind,
+    source: r.source ?? "local",
+    city: r.location.city,
+    country: r.location.country,
+    continent: r.location.continent ?? null,
+    latitude: r.location.latitude ?? null,
+    longitude: r.location.longitude ?? null,
+    asn: r.network?.asn ?? null,
+    networkName: r.network?.name ?? null,
+    measuredAt: r.measuredAt ? new Date(r.measuredAt) : null,
+    stale: r.stale ?? false,
+    server: r.server,
+    status: r.status,
+    cause: r.cause,
+    statusCode: r.statusCode,
+    message: r.message,
+    dnsMs: roundMs(r.timings.dnsMs),
+    connectMs: roundMs(r.timings.connectMs),
+    tlsMs: roundMs(r.timings.tlsMs),
+    ttfbMs: roundMs(r.timings.ttfbMs),
+    totalMs: Math.round(r.timings.totalMs),
+    tls: r.tls ? JSON.stringify(r.tls) : null,
+  };
+}
+
+// The counts, places and world summary are derived from the stored results on every read, so
+// they can never disagree with the rows shown beside them.
 function toRecord(row: CheckRow): CheckRecord {
+  const results = row.results.map(toResult);
   return {
     id: row.id,
     domain: row.site.domain,
@@ -29,20 +83,9 @@ function toRecord(row: CheckRow): CheckRecord {
     warnings: JSON.parse(row.warnings) as string[],
     checkedAt: new Date(row.startedAt.getTime() + row.durationMs),
     durationMs: row.durationMs,
-    results: row.results.map(
-      (r): ProbeResult => ({
-        testerId: r.testerId,
-        kind: r.kind as ProbeKind,
-        location: { city: r.city, country: r.country },
-        server: r.server,
-        status: r.status as ProbeStatus,
-        cause: r.cause as Cause | null,
-        statusCode: r.statusCode,
-        message: r.message,
-        timings: { dnsMs: r.dnsMs, connectMs: r.connectMs, tlsMs: r.tlsMs, ttfbMs: r.ttfbMs, totalMs: r.totalMs },
-        ...(r.tls ? { tls: JSON.parse(r.tls) as TlsDetails } : {}),
-      }),
-    ),
+    results,
+    ...placesOf(results),
+    world: summarizeWorld(results, row.startedAt),
   };
 }
 
@@ -70,25 +113,7 @@ export const prismaCheckStore: CheckStore = {
           verdict: summary.verdict,
           cause: summary.cause,
           warnings: JSON.stringify(summary.warnings),
-          results: {
-            create: outcome.results.map((r) => ({
-              testerId: r.testerId,
-              kind: r.kind,
-              city: r.location.city,
-              country: r.location.country,
-              server: r.server,
-              status: r.status,
-              cause: r.cause,
-              statusCode: r.statusCode,
-              message: r.message,
-              dnsMs: roundMs(r.timings.dnsMs),
-              connectMs: roundMs(r.timings.connectMs),
-              tlsMs: roundMs(r.timings.tlsMs),
-              ttfbMs: roundMs(r.timings.ttfbMs),
-              totalMs: Math.round(r.timings.totalMs),
-              tls: r.tls ? JSON.stringify(r.tls) : null,
-            })),
-          },
+          results: { create: outcome.results.map(toRow) },
         },
         include: { site: true, results: { orderBy: { id: "asc" } } },
       });

@@ -1,4 +1,5 @@
 import "server-only";
+import { completeLocation } from "@/lib/places";
 import type { CheckRecord } from "./check-service";
 
 /** The public JSON shape of GET /api/v1/status/<domain> (documented in README). */
@@ -12,18 +13,39 @@ export function statusJson(record: CheckRecord, cached: boolean) {
     checkedAt: record.checkedAt.toISOString(),
     durationMs: record.durationMs,
     cached,
-    testers: record.results.map((result) => ({
-      id: result.testerId,
-      kind: result.kind,
-      location: result.location,
-      server: result.server,
-      status: result.status,
-      cause: result.cause,
-      statusCode: result.statusCode,
-      message: result.message,
-      timings: result.timings,
-      ...(result.tls ? { tls: result.tls } : {}),
-    })),
+    summary: {
+      locations: record.locations,
+      failing: record.failing,
+      world: {
+        available: record.world.state === "measured" || record.world.state === "reused",
+        ...record.world,
+      },
+    },
+    testers: record.results.map((result) => {
+      const location = completeLocation(result.location);
+      return {
+        id: result.testerId,
+        kind: result.kind,
+        source: result.source ?? "local",
+        location: {
+          city: location.city,
+          country: location.country,
+          continent: location.continent ?? null,
+          latitude: location.latitude ?? null,
+          longitude: location.longitude ?? null,
+        },
+        network: result.network ?? null,
+        server: result.server,
+        status: result.status,
+        cause: result.cause,
+        statusCode: result.statusCode,
+        message: result.message,
+        timings: result.timings,
+        measuredAt: result.measuredAt ?? null,
+        stale: result.stale ?? false,
+        ...(result.tls ? { tls: result.tls } : {}),
+      };
+    }),
   };
 }
 

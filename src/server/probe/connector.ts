@@ -21,6 +21,11 @@ export interface ConnectionTimings {
   /** performance.now() when the socket was handed to undici: the request goes out from here. */
   readyAt: number;
   remoteAddress: string;
+  /**
+   * OpenSSL's code when the certificate is not trusted (CERT_HAS_EXPIRED…), else null. The
+   * request still goes out: a certificate problem is a warning, not an outage (DESIGN.md).
+   */
+  certificateError: string | null;
 }
 
 export interface GuardedConnectorOptions {
@@ -76,9 +81,9 @@ async function connectWithin(
   let lastError: unknown = new ProbeError("dns", `${hostname} has no address`);
   for (const target of addresses) {
     try {
-      const { socket, connectMs, tlsMs } = await attempt(target, { https, servername, deadline, options });
+      const { socket, connectMs, tlsMs, certificateError } = await attempt(target, { https, servername, deadline, options });
       const remoteAddress = socket.remoteAddress ?? target.address;
-      options.onConnected?.({ dnsMs, connectMs, tlsMs, readyAt: performance.now(), remoteAddress });
+      options.onConnected?.({ dnsMs, connectMs, tlsMs, readyAt: performance.now(), remoteAddress, certificateError });
       return socket;
     } catch (error) {
       lastError = error;
@@ -98,7 +103,7 @@ interface Attempt {
 async function attempt(
   target: GuardedAddress,
   { https, servername, deadline, options }: Attempt,
-): Promise<{ socket: Socket; connectMs: number; tlsMs: number | null }> {
+): Promise<{ socket: Socket; connectMs: number; tlsMs: number | null; certificateError: string | null }> {
   const where = `${target.address}:${target.port}`;
   const started = performance.now();
   const tcp = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
@@ -114,14 +119,16 @@ async function attempt(
     tcp.destroy();
     throw error;
   }
-  if (!https) return { socket: tcp, connectMs, tlsMs: null };
+  if (!https) return { socket: tcp, connectMs, tlsMs: null, certificateError: null };
 
   const handshakeStarted = performance.now();
   // buildConnector upgrades our socket, so TLS keeps undici's defaults (ALPN, options) while SNI
   // and certificate checks use the host name rather than the address connected to.
   // Node's `ca` replaces the public roots, so extra CAs are appended to them, never substituted.
+  // The certificate is verified but not enforced: an untrusted one is reported, as Globalping
+  // does, because the site still answers (the tls tester gives the details).
   const ca = options.ca ? { ca: [...tls.rootCertificates, ...[options.ca].flat()] } : {};
-  const upgrade = buildConnector({ timeout: 0, maxCachedSessions: 0, ...ca });
+  const upgrade = buildConnector({ timeout: 0, maxCachedSessions: 0, rejectUnauthorized: false, ...ca });
   const socket = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
     upgrade(
       { hostname: target.address, host: target.address, protocol: "https:", port: String(target.port), servername, httpSocket: tcp },
@@ -129,7 +136,9 @@ async function attempt(
     );
     return () => tcp.destroy();
   });
-  return { socket, connectMs, tlsMs: performance.now() - handshakeStarted };
+  const secured = socket as tls.TLSSocket;
+  const certificateError = secured.authorized ? null : String(secured.authorizationError ?? "UNKNOWN_CERTIFICATE_ERROR");
+  return { socket, connectMs, tlsMs: performance.now() - handshakeStarted, certificateError };
 }
 
 /** Runs start() until it settles or the deadline passes; on the deadline, cancel() cleans up. */

@@ -34,8 +34,14 @@ export interface HttpProbeOptions {
   ca?: string | string[];
 }
 
+/** A rule of ours that stopped the probe after the site had answered (see probeHttp). */
+export interface PolicyStop {
+  cause: Extract<Cause, "bad_redirect" | "too_many_redirects" | "blocked_address">;
+  message: string;
+}
+
 export type HttpProbeOutcome =
-  | { ok: true; statusCode: number; url: string; timings: ProbeTimings }
+  | { ok: true; statusCode: number; url: string; timings: ProbeTimings; stoppedBy?: PolicyStop; certificateError: string | null }
   /** `expected` is false for errors we cannot explain: the tester's fault, not the target's. */
   | { ok: false; cause: Cause; message: string; expected: boolean; timings: ProbeTimings };
 
@@ -48,22 +54,43 @@ interface Hop {
 export async function probeHttp(domain: string, options: HttpProbeOptions): Promise<HttpProbeOutcome> {
   const clock = new PhaseClock();
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const fetchHop = (url: URL) => requestOnce(url, options, timeouts, clock);
+  // The first untrusted certificate on the way: the page is served, with a warning.
+  let certificateError: string | null = null;
+  const fetchHop = (url: URL) =>
+    requestOnce(url, options, timeouts, clock, (error) => {
+      certificateError ??= error;
+    });
+  let hop: Hop | undefined;
   try {
-    let hop = await fetchHop(startUrl("https:", domain)).catch((error: unknown) => {
+    hop = await fetchHop(startUrl("https:", domain)).catch((error: unknown) => {
       if (classify(error).cause !== "refused") throw error;
       return fetchHop(startUrl("http:", domain));
     });
+    const visited = new Set([hop.url.href]);
     for (let redirects = 0; isRedirect(hop.statusCode) && hop.location !== null; redirects++) {
       if (redirects === MAX_REDIRECTS) {
-        throw new ProbeError("too_many_redirects", `more than ${MAX_REDIRECTS} redirects, the last to ${hop.location}`);
+        throw new ProbeError("too_many_redirects", `stopped after ${MAX_REDIRECTS} redirects, the last to ${hop.location}`);
       }
-      hop = await fetchHop(redirectTarget(hop.url, hop.location));
+      const next = redirectTarget(hop.url, hop.location);
+      // A loop fails in every browser: that is the site's fault, not a limit of ours.
+      if (visited.has(next.href)) throw new ProbeError("redirect_loop", `redirects back to ${next.href}`);
+      visited.add(next.href);
+      hop = await fetchHop(next);
     }
-    return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings() };
+    return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), certificateError };
   } catch (error) {
+    const stoppedBy = hop && policyStop(error);
+    // The site answered (a redirect) before a rule of ours stopped us: it is up, with a note.
+    if (hop && stoppedBy) return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), stoppedBy, certificateError };
     return { ok: false, ...classify(error), timings: clock.timings() };
   }
+}
+
+const POLICY_STOPS = new Set<Cause>(["bad_redirect", "too_many_redirects", "blocked_address"]);
+
+function policyStop(error: unknown): PolicyStop | null {
+  if (!(error instanceof ProbeError) || !POLICY_STOPS.has(error.probeCause)) return null;
+  return { cause: error.probeCause as PolicyStop["cause"], message: error.message };
 }
 
 function startUrl(protocol: "https:" | "http:", domain: string): URL {
@@ -98,7 +125,13 @@ function redirectTarget(from: URL, location: string): URL {
 }
 
 // A new Agent per hop means a new connection per hop, so the connect and TLS timings are real.
-async function requestOnce(url: URL, options: HttpProbeOptions, timeouts: PhaseTimeouts, clock: PhaseClock): Promise<Hop> {
+async function requestOnce(
+  url: URL,
+  options: HttpProbeOptions,
+  timeouts: PhaseTimeouts,
+  clock: PhaseClock,
+  onCertificateError: (code: string) => void,
+): Promise<Hop> {
   const hopStarted = performance.now();
   let connection: ConnectionTimings | undefined;
   // Our own clock for the response head, armed once connected: undici's headersTimeout ticks in
@@ -115,6 +148,7 @@ async function requestOnce(url: URL, options: HttpProbeOptions, timeouts: PhaseT
       ca: options.ca,
       onConnected: (timings) => {
         connection = timings;
+        if (timings.certificateError) onCertificateError(timings.certificateError);
         clock.add(timings);
         headers.arm(timeouts.headersMs);
       },

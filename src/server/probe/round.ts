@@ -1,12 +1,17 @@
 import "server-only";
-import type { ProbeKind, ProbeResult } from "@/lib/probe-result";
-import type { AddressGuard, Target, Tester } from "./types";
+import { isDownVote } from "@/lib/location-votes";
+import type { ProbeKind, ProbeResult, ResultSource } from "@/lib/probe-result";
+import type { AddressGuard, RoundInfo, Target, Tester, TesterKindName } from "./types";
 
 export interface RoundOptions {
   /** The whole round ends by then: every tester shares one deadline. */
   deadlineMs: number;
   /** Pause before the single retry of a down result. */
   retryDelayMs?: number;
+  /** The domain's previous check, for testers that reuse or build on it (the world tester). */
+  previous?: readonly ProbeResult[];
+  /** Something says the site may be down (see RoundInfo.questionOpen). */
+  questionOpen?: boolean;
 }
 
 export interface RoundOutcome {
@@ -20,42 +25,53 @@ export interface RoundOutcome {
 const OVERRUN_GRACE_MS = 100;
 // A retry only makes sense with time left to answer.
 const MIN_RETRY_BUDGET_MS = 500;
+// Agents retry their own testers, and a world measurement costs budget: only local kinds retry.
+const RETRYING_KINDS: ReadonlySet<TesterKindName> = new Set(["http", "dns", "tcp", "tls"]);
 
 /**
  * Runs every tester in parallel under one deadline, so a round takes as long as its slowest
- * tester, not the sum. A down vote is retried once after a short pause (agents retry their
- * own testers); a tester that throws or overruns becomes an inconclusive `error`.
+ * tester, not the sum. A local tester's down vote is retried once after a short pause; a tester
+ * that throws or overruns becomes an inconclusive `error`. Escalating testers (the world) are
+ * started with the others and may wait for the others' results before deciding what to spend.
  */
 export async function runRound(
   testers: readonly Tester[],
   target: Target,
   guard: AddressGuard,
-  { deadlineMs, retryDelayMs = 250 }: RoundOptions,
+  { deadlineMs, retryDelayMs = 250, previous = [], questionOpen = false }: RoundOptions,
 ): Promise<RoundOutcome> {
   const startedAt = new Date();
   const deadline = startedAt.getTime() + deadlineMs;
   const signal = AbortSignal.timeout(deadlineMs);
 
-  const runOnce = (tester: Tester) => withinDeadline(tester, () => tester.probe(target, { signal, guard }), deadline);
+  const runTester = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
+    const runOnce = () => withinDeadline(tester, () => tester.probe(target, { signal, guard, deadline, round }), deadline);
+    const first = await runOnce();
+    const shouldRetry =
+      RETRYING_KINDS.has(tester.kind) && first.some(votesDown) && deadline - Date.now() > retryDelayMs + MIN_RETRY_BUDGET_MS;
+    if (!shouldRetry) return first;
+    await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+    return runOnce();
+  };
 
-  const perTester = await Promise.all(
-    testers.map(async (tester) => {
-      const first = await runOnce(tester);
-      const shouldRetry =
-        tester.kind !== "remote" &&
-        first.some(votesDown) &&
-        deadline - Date.now() > retryDelayMs + MIN_RETRY_BUDGET_MS;
-      if (!shouldRetry) return first;
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
-      return runOnce(tester);
-    }),
-  );
-  return { startedAt, durationMs: Date.now() - startedAt.getTime(), results: perTester.flat() };
+  let settleOthers: (results: ProbeResult[]) => void = () => undefined;
+  const round: RoundInfo = {
+    previous,
+    questionOpen,
+    othersSettled: new Promise((resolve) => (settleOthers = resolve)),
+  };
+  const runs = new Map<Tester, Promise<ProbeResult[]>>();
+  for (const tester of testers) if (!tester.escalates) runs.set(tester, runTester(tester, round));
+  void Promise.all(runs.values()).then((results) => settleOthers(results.flat()));
+  for (const tester of testers) if (tester.escalates) runs.set(tester, runTester(tester, round));
+  // Results in the configured order, whatever order the testers finished in.
+  const results = (await Promise.all(testers.map((tester) => runs.get(tester)!))).flat();
+  return { startedAt, durationMs: Date.now() - startedAt.getTime(), results };
 }
 
 // tls results never vote (a certificate problem is a warning), so retrying them buys nothing
-// and would add the pause to every round of a site without TLS.
-const votesDown = (result: ProbeResult) => result.status === "down" && result.kind !== "tls";
+// and would add the pause to every round of a site without TLS; nor do causes of our own rules.
+const votesDown = (result: ProbeResult) => isDownVote(result) && result.kind !== "tls";
 
 async function withinDeadline(
   tester: Tester,
@@ -83,12 +99,16 @@ async function withinDeadline(
   }
 }
 
+const SOURCES: Partial<Record<TesterKindName, ResultSource>> = { remote: "agent", globalping: "world" };
+
 /** An inconclusive result in the tester's name: never counted as down. */
 export function errorResult(tester: Tester, message: string, totalMs: number): ProbeResult {
-  const kind: ProbeKind = tester.kind === "remote" ? "http" : tester.kind;
+  // Agents and the world answer "does it serve a page?": their failures stand where http would.
+  const kind: ProbeKind = tester.kind === "remote" || tester.kind === "globalping" ? "http" : tester.kind;
   return {
     testerId: tester.id,
     kind,
+    source: SOURCES[tester.kind] ?? "local",
     location: tester.location,
     server: tester.server,
     status: "error",

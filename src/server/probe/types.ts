@@ -7,13 +7,27 @@ export interface Target {
   unicode: string;
 }
 
+/** What a tester may know of the round around it (the world tester spends its budget by it). */
+export interface RoundInfo {
+  /** The results of the domain's previous check, stale or not (none for a first check). */
+  previous: readonly ProbeResult[];
+  /** Something says the site may be down: the last verdict was not online, or a visitor reported it. */
+  questionOpen: boolean;
+  /** The results of the round's testers that do not escalate, once they are all in. */
+  othersSettled: Promise<ProbeResult[]>;
+}
+
 /** What the round gives every tester: one abort signal for the round's deadline, and the guard. */
 export interface ProbeContext {
   signal: AbortSignal;
   guard: AddressGuard;
+  /** Epoch ms at which `signal` aborts; defaults to "no sooner than the signal" for direct calls. */
+  deadline?: number;
+  /** Set by the round runner; absent when a tester is called on its own (tests, agents). */
+  round?: RoundInfo;
 }
 
-export type TesterKindName = "http" | "dns" | "tcp" | "tls" | "remote";
+export type TesterKindName = "http" | "dns" | "tcp" | "tls" | "remote" | "globalping";
 
 export interface Tester {
   /** Unique and stable, e.g. "local-http", "dns-192.0.2.53", "agent-fra". */
@@ -21,6 +35,11 @@ export interface Tester {
   kind: TesterKindName;
   location: Location;
   server: string;
+  /**
+   * This tester may wait for the others' results (RoundInfo.othersSettled) before deciding what
+   * to spend. The runner never makes an escalating tester wait for another escalating one.
+   */
+  escalates?: boolean;
   /** One result for a local tester; a remote agent returns one per tester it ran. Must not throw
    *  on target failures (return status "down"); the runner turns a throw into status "error". */
   probe(target: Target, context: ProbeContext): Promise<ProbeResult[]>;

@@ -1,12 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import type { Location, ProbeResult } from "@/lib/probe-result";
+import type { Location, ProbeResult, TlsDetails } from "@/lib/probe-result";
 import { getConfig } from "@/server/config";
 import { probeHttp, type HttpProbeOutcome, type PhaseTimeouts } from "@/server/probe/http-request";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
 
 // "Does the site serve a page?" One GET, redirects followed; any answer below 500 is up, since
-// 401, 403 and 429 prove the site answers ("blocked is not down").
+// 401, 403 and 429 prove the site answers ("blocked is not down"). An untrusted certificate is
+// a warning, as in Globalping's tests; a hop we refuse by rule after the site answered is up
+// with a note (http-request.ts).
 
 const milliseconds = z.number().int().positive().max(60_000);
 
@@ -58,18 +60,23 @@ export class HttpTester implements Tester {
     const common = { testerId: this.id, kind: "http" as const, location: this.location, server: this.server };
     if (outcome.ok) {
       const down = outcome.statusCode >= 500;
+      const answered = `HTTP ${outcome.statusCode} from ${outcome.url}`;
       return {
         ...common,
         status: down ? "down" : "up",
-        cause: down ? "http_5xx" : null,
+        cause: down ? "http_5xx" : (outcome.stoppedBy?.cause ?? null),
         statusCode: outcome.statusCode,
-        message: `HTTP ${outcome.statusCode} from ${outcome.url}`,
+        message: outcome.stoppedBy ? `${answered}; not followed: ${outcome.stoppedBy.message}` : answered,
         timings: outcome.timings,
+        // Served despite an untrusted certificate: a warning (roundWarnings), not an outage.
+        ...(outcome.certificateError ? { tls: untrusted(outcome.certificateError) } : {}),
       };
     }
+    // A name that points to an address we may not reach was never asked: we cannot tell.
+    const reached = outcome.expected && outcome.cause !== "blocked_address";
     return {
       ...common,
-      status: outcome.expected ? "down" : "error",
+      status: reached ? "down" : "error",
       cause: outcome.expected ? outcome.cause : "tester_error",
       statusCode: null,
       message: outcome.message,
@@ -77,6 +84,8 @@ export class HttpTester implements Tester {
     };
   }
 }
+
+const untrusted = (error: string): TlsDetails => ({ authorized: false, error, issuer: null, validTo: null, daysLeft: null });
 
 export const httpTesterKind: TesterKind<HttpTesterOptions> = {
   name: "http",

@@ -1,6 +1,7 @@
 import "server-only";
 import type { TesterKind, TesterKindName } from "../types";
 import { dnsTesterKind } from "./dns";
+import { globalpingTesterKind } from "./globalping";
 import { httpTesterKind } from "./http";
 import { remoteTesterKind } from "./remote";
 import { tcpTesterKind } from "./tcp";
@@ -13,6 +14,7 @@ export const TESTER_KIND_LIST: readonly TesterKind<never>[] = [
   tcpTesterKind,
   tlsTesterKind,
   remoteTesterKind,
+  globalpingTesterKind,
 ] as TesterKind<never>[];
 
 export const testerKindsByName: ReadonlyMap<TesterKindName, TesterKind<never>> = new Map(

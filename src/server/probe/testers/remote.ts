@@ -101,6 +101,7 @@ class RemoteTester implements Tester {
       return answer.results.map((result) => ({
         ...result,
         testerId: `${this.id}:${result.testerId}`,
+        source: "agent" as const,
         location: this.location,
         server: `${this.server} (${result.server})`,
       }));

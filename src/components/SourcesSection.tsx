@@ -1,0 +1,43 @@
+import { formatAge } from "@/lib/format";
+import { networkLabel } from "@/lib/failing-places";
+import { locationVotes } from "@/lib/location-votes";
+import { placeLabel } from "@/lib/places";
+import type { ProbeResult } from "@/lib/probe-result";
+import { SourcesTable } from "./SourcesTable";
+import { WorldMap, type MapMarker } from "./WorldMap";
+
+/** One marker per location of the round, where its coordinates are known. */
+function markersOf(results: ProbeResult[]): MapMarker[] {
+  return locationVotes(results).flatMap((vote) => {
+    const { latitude, longitude } = vote.location;
+    if (latitude == null || longitude == null) return [];
+    const network = vote.network ? ` (${networkLabel(vote.network)})` : "";
+    const status = vote.status === "inconclusive" ? "error" : vote.status;
+    return [{ id: vote.key, label: `${placeLabel(vote.location)}${network}`, latitude, longitude, status }];
+  });
+}
+
+/**
+ * Where the check ran: the map, the table grouped by place, and (while the world is
+ * unavailable) the last world results with their age, which did not vote this time.
+ */
+export function SourcesSection({ domain, results, now }: { domain: string; results: ProbeResult[]; now: number }) {
+  const current = results.filter((r) => !r.stale);
+  const stale = results.filter((r) => r.stale);
+  const staleAt = stale.find((r) => r.measuredAt)?.measuredAt;
+  return (
+    <section className="card sources" aria-labelledby="sources-heading">
+      <h2 id="sources-heading">Sources of this check</h2>
+      <WorldMap markers={markersOf(current)} title={`Where we checked ${domain} from`} />
+      <SourcesTable results={current} caption="Results of each tester, by place" />
+      {stale.length > 0 ? (
+        <details className="stale-results">
+          <summary>
+            {`Last world results, measured ${staleAt ? formatAge(now - Date.parse(staleAt)) : "earlier"} (not part of this verdict)`}
+          </summary>
+          <SourcesTable results={stale} caption="Last world results, by place" />
+        </details>
+      ) : null}
+    </section>
+  );
+}

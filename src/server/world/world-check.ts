@@ -1,0 +1,154 @@
+import "server-only";
+import type { Cause, ProbeResult } from "@/lib/probe-result";
+import { decideVerdict } from "@/lib/verdict";
+import type { ProbeContext, RoundInfo, Target } from "@/server/probe/types";
+import type { SpendPriority, WorldBudget } from "./budget";
+import { isGlobalpingFailure, type GlobalpingClient } from "./globalping-api";
+import { measurementBody, pollMeasurement } from "./measure";
+import { toProbeResult } from "./to-results";
+
+// What one round asks of the world, and what it costs. World results are reused for their own
+// freshness window; a new measurement is spent first where the question is open (a first
+// check, a site that may be down, a visitor's report); a routine refresh of a healthy site
+// waits for the local testers' answer when the routine share of the hour is used up, and goes
+// ahead only if they say down or cannot tell. Concurrent rounds for one domain share one
+// measurement. When the world is unavailable, the round says why and carries the last world
+// results, marked stale, so the page can show them with their age.
+
+export interface WorldCheckOptions {
+  testerId: string;
+  client: GlobalpingClient;
+  budget: WorldBudget;
+  probes: number;
+  locations: readonly string[];
+  freshForMs: number;
+}
+
+type Outcome = { ok: true; results: ProbeResult[] } | { ok: false; cause: Cause; message: string };
+
+/** Last world results are shown for context for this long; older ones are history. */
+const SHOW_STALE_FOR_MS = 24 * 60 * 60 * 1000;
+/** Used when a tester is called outside a round (tests): the round's default deadline. */
+const DEFAULT_DEADLINE_MS = 8000;
+/** A measurement started with less time left would only return "still running". */
+const MIN_TIME_TO_MEASURE_MS = 1500;
+
+const clock = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 16)} UTC`;
+
+/** Our own http tester got an answer over plain HTTP, whatever its status (its message names the URL). */
+export const servesPlainHttp = (results: readonly ProbeResult[]) =>
+  results.some((r) => r.kind === "http" && r.source !== "world" && r.statusCode !== null && / from http:\/\//.test(r.message ?? ""));
+
+export function createWorldCheck({ testerId, client, budget, probes, locations, freshForMs }: WorldCheckOptions) {
+  const inFlight = new Map<string, Promise<Outcome>>();
+  const loggedRefusals = new Set<string>();
+  const ownRows = (results: readonly ProbeResult[]) => results.filter((r) => r.testerId.startsWith(`${testerId}:`) && r.measuredAt);
+
+  function unavailable(cause: Cause, message: string, earlier: ProbeResult[], now: number): ProbeResult[] {
+    const status: ProbeResult = {
+      testerId,
+      kind: "http",
+      source: "world",
+      // A service, not a place: it is no location of the verdict (location-votes.ts).
+      location: { city: "", country: "" },
+      server: "Globalping",
+      status: "error",
+      cause,
+      statusCode: null,
+      message: `World check unavailable: ${message}`,
+      timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 0 },
+    };
+    const recent = earlier.filter((r) => now - Date.parse(r.measuredAt!) < SHOW_STALE_FOR_MS);
+    return [status, ...recent.map((r) => ({ ...r, stale: true }))];
+  }
+
+  async function spend(target: Target, priority: SpendPriority, round: RoundInfo, deadline: number): Promise<Outcome> {
+    let decision = budget.reserve(probes, priority);
+    if (!decision.ok && decision.code === "budget" && priority === "routine") {
+      const local = await round.othersSettled;
+      if (decideVerdict(local).verdict !== "online") decision = budget.reserve(probes, "open");
+      if (!decision.ok) return { ok: false, cause: "rate_limited", message: `this hour's Globalping budget is kept for sites that may be down (next refresh after ${clock(decision.retryAt)})` };
+      if (deadline - Date.now() < MIN_TIME_TO_MEASURE_MS) {
+        budget.refund(probes);
+        return { ok: false, cause: "tester_error", message: "no time was left for it after the local answer" };
+      }
+    }
+    if (!decision.ok) {
+      const why = decision.code === "paused" ? "Globalping asked us to wait" : "this hour's Globalping budget is used up";
+      return { ok: false, cause: "rate_limited", message: `${why} (until ${clock(decision.retryAt)})` };
+    }
+    return measure(target, round, deadline);
+  }
+
+  async function measure(target: Target, round: RoundInfo, deadline: number): Promise<Outcome> {
+    const protocol = servesPlainHttp(round.previous) ? "HTTP" : "HTTPS";
+    const timeoutSeconds = Math.min(30, Math.max(5, Math.floor((deadline - Date.now()) / 1000) - 2));
+    const body = measurementBody({ domain: target.ascii, probes, locations, protocol, timeoutSeconds });
+    let created = false;
+    try {
+      const answer = await client.create(body, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
+      created = true;
+      budget.refund(probes - answer.created.probesCount);
+      if (answer.rateLimit) budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
+      const measurement = await pollMeasurement(client, answer.created.id, deadline);
+      if (!measurement) return { ok: false, cause: "tester_error", message: "Globalping did not answer before our deadline" };
+      const measuredAt = new Date().toISOString();
+      const results = measurement.results.map((item, i) => toProbeResult(item, i, { testerId, measuredAt }));
+      return { ok: true, results: protocol === "HTTPS" ? await excusePlainHttpSites(results, round) : results };
+    } catch (error) {
+      if (!isGlobalpingFailure(error)) throw error;
+      if (!created) budget.refund(probes);
+      switch (error.globalpingCode) {
+        case "rate_limited": {
+          const until = Date.now() + (error.resetSeconds ?? 60) * 1000;
+          budget.pauseUntil(until);
+          return { ok: false, cause: "rate_limited", message: `Globalping's hourly limit is reached (until ${clock(until)})` };
+        }
+        case "no_probes":
+          return { ok: false, cause: "no_probes", message: `Globalping has no probes for the configured locations (${error.message})` };
+        case "refused_request":
+          if (!loggedRefusals.has(error.message)) console.error(`globalping refused our measurement request: ${error.message}`);
+          loggedRefusals.add(error.message);
+          return { ok: false, cause: "tester_error", message: `Globalping refused the request: ${error.message}` };
+        case "unavailable":
+          return { ok: false, cause: "tester_error", message: error.message };
+      }
+    }
+  }
+
+  return {
+    async run(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+      const now = Date.now();
+      const deadline = context.deadline ?? now + DEFAULT_DEADLINE_MS;
+      const round = context.round ?? { previous: [], questionOpen: true, othersSettled: Promise.resolve([]) };
+      const earlier = ownRows(round.previous);
+      const measuredAt = earlier.length > 0 ? Date.parse(earlier[0].measuredAt!) : -Infinity;
+      if (earlier.length > 0 && !earlier[0].stale && now - measuredAt < freshForMs) {
+        return earlier.map((r) => ({ ...r, stale: false }));
+      }
+      let outcome = inFlight.get(target.ascii);
+      if (!outcome) {
+        const priority: SpendPriority = earlier.length === 0 || round.questionOpen ? "open" : "routine";
+        outcome = spend(target, priority, round, deadline).finally(() => inFlight.delete(target.ascii));
+        inFlight.set(target.ascii, outcome);
+      }
+      const settled = await outcome;
+      return settled.ok ? settled.results : unavailable(settled.cause, settled.message, earlier, now);
+    },
+  };
+}
+
+/**
+ * Globalping asks one protocol. Port 443 refused is no outage of a site that serves plain HTTP,
+ * as our own http tester found in this round: such probes are inconclusive, and the next
+ * measurement asks over HTTP.
+ */
+async function excusePlainHttpSites(results: ProbeResult[], round: RoundInfo): Promise<ProbeResult[]> {
+  if (!results.some((r) => r.status === "down" && r.cause === "refused")) return results;
+  if (!servesPlainHttp(await round.othersSettled)) return results;
+  return results.map((r) =>
+    r.status === "down" && r.cause === "refused"
+      ? { ...r, status: "error", cause: "tester_error", message: `${r.message}; the site serves plain HTTP, which this probe did not try` }
+      : r,
+  );
+}
