@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { startTargets } from "./targets";
+import { startWorld } from "./world";
 
 // Playwright loads this file as CommonJS, where __dirname is the way to find the repo.
 const root = resolve(__dirname, "../../..");
@@ -31,11 +32,12 @@ async function waitForServer(url: string, app: ChildProcess, timeoutMs: number) 
 }
 
 /**
- * Starts the local target sites and the built app (`npm start`'s script) on free loopback
+ * Starts the local target sites, the Globalping stand-in and the built app (`npm start`'s script) on free loopback
  * ports with a fresh SQLite file, routing the targets' real-looking names to them.
  */
 export default async function globalSetup() {
   const targets = await startTargets();
+  const world = await startWorld(targets.names, targets.portsOf);
   const port = await freePort();
   const dataDir = `${root}/tests/.tmp/e2e-${process.pid}`;
   mkdirSync(dataDir, { recursive: true });
@@ -53,6 +55,8 @@ export default async function globalSetup() {
       PROBE_CONNECT_TO: targets.connectTo,
       CHECK_DEADLINE_MS: "3000",
       TESTER_LOCATION: "Test lab, ZZ",
+      // The world is the local Globalping stand-in, never the real API.
+      GLOBALPING_URL: world.url,
     },
   });
   await waitForServer(`${baseUrl}/`, app, 60_000);
@@ -64,7 +68,7 @@ export default async function globalSetup() {
   return async () => {
     app.kill("SIGTERM");
     await new Promise((resolve) => app.once("exit", resolve));
-    await targets.close();
+    await Promise.all([targets.close(), world.close()]);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { makeCertificate } from "../../integration/helpers/certificates";
 import type { AddressInfo } from "node:net";
+import { WORLD_PROBE_USER_AGENT } from "./world";
 
 /** Real local web sites under real-looking names, reached by the app through PROBE_CONNECT_TO. */
 export interface TargetNames {
@@ -17,6 +18,16 @@ export interface TargetNames {
   voted: string;
   /** HTTPS only, with a self-signed certificate. */
   selfSigned: string;
+  /** Up; the Globalping stand-in answers for it with ten scripted probes on six continents. */
+  world: string;
+  /** Up; the Globalping stand-in has no probes for it (422), so the world is unavailable. */
+  noProbes: string;
+}
+
+/** Where a target name is served on loopback: its routed port 80 and port 443. */
+export interface TargetPorts {
+  http: number;
+  https: number;
 }
 
 export const SLOW_TARGET_DELAY_MS = 1500;
@@ -40,6 +51,8 @@ export async function startTargets() {
     cold: "cold.example.test",
     voted: "voted.example.test",
     selfSigned: "selfsigned.example.test",
+    world: "world.example.test",
+    noProbes: "noprobes.example.test",
   };
   const handlers: Record<keyof TargetNames, RequestListener> = {
     up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
@@ -51,8 +64,11 @@ export async function startTargets() {
     cold: (_req, res) => res.end("ok"),
     voted: (_req, res) => res.end("ok"),
     selfSigned: (_req, res) => res.end("ok"),
+    world: (_req, res) => res.end("ok"),
+    noProbes: (_req, res) => res.end("ok"),
   };
   const hits: Record<string, number> = {};
+  const ports: Record<string, TargetPorts> = {};
   const servers: Server[] = [];
   const routes: string[] = [];
 
@@ -65,7 +81,8 @@ export async function startTargets() {
     const name = names[key];
     hits[name] = 0;
     const count: RequestListener = (req, res) => {
-      hits[name] += 1;
+      // Our own testers' requests: the world stand-in's probes are counted apart (world.ts).
+      if (!req.headers["user-agent"]?.startsWith(WORLD_PROBE_USER_AGENT)) hits[name] += 1;
       handlers[key](req, res);
     };
     const https = key === "selfSigned";
@@ -73,7 +90,8 @@ export async function startTargets() {
     servers.push(server);
     const port = await listen(server);
     // Plain sites: 443 refused, so probes fall back to http on 80. The TLS site: 443 only.
-    routes.push(`${name}:443:127.0.0.1:${https ? port : closedPort}`, `${name}:80:127.0.0.1:${https ? closedPort : port}`);
+    ports[name] = { https: https ? port : closedPort, http: https ? closedPort : port };
+    routes.push(`${name}:443:127.0.0.1:${ports[name].https}`, `${name}:80:127.0.0.1:${ports[name].http}`);
   }
   const control = createServer((req, res) => {
     const name = decodeURIComponent(req.url?.replace(/^\/hits\//, "") ?? "");
@@ -85,6 +103,8 @@ export async function startTargets() {
 
   return {
     names,
+    /** Every other name is served nowhere: both ports refuse, as the catch-all route says. */
+    portsOf: (name: string): TargetPorts => ports[name] ?? { http: closedPort, https: closedPort },
     // Last, a catch-all: any other name the specs visit (example.com…) goes to the closed
     // port too, so no probe ever asks a real resolver or leaves loopback.
     connectTo: [...routes, `::127.0.0.1:${closedPort}`].join(","),

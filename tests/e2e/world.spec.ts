@@ -1,0 +1,68 @@
+import { expect, test } from "@playwright/test";
+import { e2eEnv } from "./support/env";
+
+// A page whose world is the Globalping stand-in's ten probes on six continents (support/world.ts):
+// Sydney times out, Johannesburg's probe is offline, the other eight and our own location answer.
+
+const { baseUrl, targets } = e2eEnv();
+
+test("many locations: the verdict notes the one that failed, the map and the grouped sources show them all", async ({ page }, testInfo) => {
+  await page.route(`https://${targets.world}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
+  for (const [width, colorScheme] of [[1280, "light"], [375, "light"], [375, "dark"]] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme });
+    await page.goto(`${baseUrl}/${targets.world}`);
+    await expect(page.locator(".result-line")).toHaveText(`${targets.world} is up from 9 of 10 locations; Sydney, Australia could not reach it`);
+
+    const map = page.getByRole("img", { name: `Where we checked ${targets.world} from` });
+    await expect(map).toBeVisible();
+    await expect(map.locator("[data-status]")).toHaveCount(10); // our own location has no coordinates
+    await expect(map.locator('[data-status="down"] title')).toHaveText("Sydney, Australia (AS1221 Telstra Limited): down");
+    await expect(map.locator('[data-status="error"]')).toHaveCount(1);
+
+    const groups = page.locator(".sources .place-row th");
+    await expect(groups).toHaveText([
+      "Germany · Europe",
+      "Netherlands · Europe",
+      "United Kingdom · Europe",
+      "United States · North America",
+      "Japan · Asia",
+      "Singapore · Asia",
+      "Brazil · South America",
+      "Australia · Oceania",
+      "South Africa · Africa",
+      "ZZ",
+    ]);
+    const sydney = page.locator(".sources tr").filter({ hasText: "Sydney" });
+    await expect(sydney).toContainText("AS1221 Telstra Limited");
+    await expect(sydney).toContainText("Globalping probe");
+    await expect(sydney).toContainText("Down: timed out");
+    await page.screenshot({ path: testInfo.outputPath(`world-${width}-${colorScheme}.png`), fullPage: true });
+  }
+});
+
+test("the JSON API sums up locations, where it fails and whether the world was available", async ({ request }) => {
+  const body = await (await request.get(`${baseUrl}/api/v1/status/${targets.world}`)).json();
+  expect(body.verdict).toBe("online");
+  expect(body.cause).toBe("timeout");
+  expect(body.summary).toMatchObject({
+    locations: { up: 9, down: 1, inconclusive: 1, total: 11 },
+    failing: { text: "Sydney, Australia", cities: [{ city: "Sydney", country: "AU" }], continents: [], countries: [], network: null },
+    world: { available: true, state: "measured", probes: 10 },
+  });
+  const sydney = body.testers.find((t: { location: { city: string } }) => t.location.city === "Sydney");
+  expect(sydney).toMatchObject({
+    source: "world",
+    location: { city: "Sydney", country: "AU", continent: "OC", latitude: -33.87, longitude: 151.21 },
+    network: { asn: 1221, name: "Telstra Limited" },
+    status: "down",
+    cause: "timeout",
+  });
+});
+
+test("when the world has no probes the page answers from our location and says why", async ({ page }) => {
+  await page.route(`https://${targets.noProbes}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
+  await page.goto(`${baseUrl}/${targets.noProbes}`);
+  await expect(page.locator(".result-line")).toHaveText(`${targets.noProbes} is up from our location`);
+  await expect(page.locator(".world-status")).toContainText("World check unavailable: Globalping has no probes for the configured locations");
+});

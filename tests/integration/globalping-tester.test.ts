@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ProbeResult } from "@/lib/probe-result";
+import { createGuard } from "@/server/probe/guard";
+import { runRound } from "@/server/probe/round";
+import { globalpingTesterKind, type GlobalpingTesterOptions } from "@/server/probe/testers/globalping";
+import { httpTesterKind } from "@/server/probe/testers/http";
+import type { Tester } from "@/server/probe/types";
+import { everyProbe, finished, TEN_PROBES } from "./helpers/globalping-probes";
+import { startGlobalpingStandIn, type GlobalpingStandIn, type Scenario } from "./helpers/globalping-stand-in";
+import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
+
+// The world tester against a local stand-in of Globalping's API (helpers/globalping-stand-in.ts),
+// in real rounds beside a real local http tester. Nothing reaches the real API.
+
+const UP = "up.example.test";
+const DOWN = "down.example.test";
+let standIn: GlobalpingStandIn;
+let site: RunningServer;
+let refused: RunningServer;
+let guard: ReturnType<typeof createGuard>;
+
+beforeAll(async () => {
+  [standIn, site, refused] = await Promise.all([startGlobalpingStandIn(), startHttpServer((_req, res) => res.end("ok")), closedPort()]);
+  const routes = [`${UP}:80:127.0.0.1:${site.port}`, `${UP}:443:127.0.0.1:${refused.port}`, `${DOWN}:80:127.0.0.1:${refused.port}`, `${DOWN}:443:127.0.0.1:${refused.port}`];
+  guard = createGuard({ connectTo: routes.join(",") });
+});
+afterAll(async () => Promise.all([standIn.close(), site.close(), refused.close()]));
+beforeEach(() => standIn.reset());
+
+function world(options: Partial<GlobalpingTesterOptions> = {}): Tester {
+  const parsed = globalpingTesterKind.optionsSchema.parse({
+    url: standIn.url,
+    locations: ["Europe", "North America", "Asia", "South America", "Oceania", "Africa"],
+    userAgentUrl: "https://downcheck.test/",
+    ...options,
+  });
+  return globalpingTesterKind.create(parsed, { id: "world", location: { city: "", country: "" } });
+}
+
+const local = () => httpTesterKind.create(httpTesterKind.optionsSchema.parse({ userAgentUrl: "https://downcheck.test/" }), { id: "local-http", location: { city: "Frankfurt", country: "DE" } });
+const target = (name: string) => ({ ascii: name, unicode: name });
+const round = (testers: Tester[], name = UP, extra: { previous?: ProbeResult[]; questionOpen?: boolean; deadlineMs?: number } = {}) =>
+  runRound(testers, target(name), guard, { deadlineMs: extra.deadlineMs ?? 4000, ...extra });
+const posts = () => standIn.requests.filter((r) => r.method === "POST");
+const worldRows = (results: ProbeResult[]) => results.filter((r) => r.source === "world");
+
+describe("globalping tester: one measurement per round", () => {
+  it("creates a measurement, polls until it is finished, and returns one result per probe", async () => {
+    standIn.setScenario(everyProbe(finished(200), 700));
+    const { results } = await round([world()]);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0].body).toMatchObject({ type: "http", target: UP, measurementOptions: { request: { method: "HEAD", path: "/" }, protocol: "HTTPS" } });
+    const rows = worldRows(results);
+    expect(rows).toHaveLength(10);
+    expect(new Set(rows.map((r) => r.location.continent))).toEqual(new Set(["EU", "NA", "SA", "AS", "OC", "AF"]));
+    expect(rows.every((r) => r.status === "up" && r.measuredAt)).toBe(true);
+    expect(rows.find((r) => r.location.city === "Chicago")).toMatchObject({ network: { asn: 7922, name: "Comcast Cable Communications, LLC" } });
+  });
+
+  it("waits at least 500 ms between reads and sends the last ETag, taking a 304 as no change", async () => {
+    standIn.setScenario(everyProbe(finished(200), 1600));
+    await round([world()]);
+    const reads = standIn.requests.filter((r) => r.method === "GET");
+    expect(reads.length).toBeGreaterThanOrEqual(3);
+    expect(standIn.pollViolations()).toBe(0);
+    for (let i = 1; i < reads.length; i++) expect(reads[i].at - reads[i - 1].at).toBeGreaterThanOrEqual(450);
+    expect(reads.slice(1).every((r) => typeof r.headers["if-none-match"] === "string")).toBe(true);
+  });
+
+  it("sends the token as a Bearer authorization", async () => {
+    await round([world({ token: "secret-token" })]);
+    expect(posts()[0].headers.authorization).toBe("Bearer secret-token");
+  });
+
+  it("maps offline probes and each failure source, voting down only for the target", async () => {
+    const tests = [
+      finished(200),
+      { status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED 1.2.3.4:443" },
+      { status: "failed", failureSource: "resolver", rawOutput: "queryA ESERVFAIL" },
+      { status: "failed", failureSource: "internal", rawOutput: "probe error" },
+      { status: "offline" },
+    ] as const;
+    standIn.setScenario(() => ({ tests: tests.map((test, i) => ({ probe: TEN_PROBES[i], test, afterMs: 30 })) }));
+    const rows = worldRows((await round([world({ probes: 5 })])).results);
+    expect(rows.map((r) => [r.location.city, r.status, r.cause])).toEqual([
+      ["Frankfurt", "up", null],
+      ["London", "down", "refused"],
+      ["Amsterdam", "error", "tester_error"],
+      ["Ashburn", "error", "tester_error"],
+      ["Chicago", "error", "tester_error"],
+    ]);
+  });
+
+  it("calls probes still running at the deadline inconclusive and answers by the deadline", async () => {
+    const slow: Scenario = () => ({ tests: TEN_PROBES.map((probe, i) => ({ probe, test: i < 7 ? finished(200) : { status: "in-progress" }, afterMs: 20 })) });
+    standIn.setScenario(slow);
+    const started = Date.now();
+    const { results } = await round([world()], UP, { deadlineMs: 2500 });
+    expect(Date.now() - started).toBeLessThan(2500 * 1.1);
+    const rows = worldRows(results);
+    expect(rows.filter((r) => r.status === "up")).toHaveLength(7);
+    expect(rows.filter((r) => r.status === "error").map((r) => r.message)).toEqual(Array(3).fill("still running at our deadline"));
+  });
+
+  it("shares one measurement among concurrent rounds for one domain", async () => {
+    standIn.setScenario(everyProbe(finished(200), 300));
+    const tester = world();
+    const rounds = await Promise.all(Array.from({ length: 20 }, () => round([tester])));
+    expect(posts()).toHaveLength(1);
+    expect(rounds.every((r) => worldRows(r.results).length === 10)).toBe(true);
+  });
+});
+
+describe("globalping tester: when the world is unavailable", () => {
+  it("honours a 429 until the reset it announced, then measures again", async () => {
+    standIn.setRateLimit({ remaining: 0, resetSeconds: 1 });
+    const tester = world();
+    const first = worldRows((await round([tester])).results);
+    expect(first).toEqual([expect.objectContaining({ status: "error", cause: "rate_limited", location: { city: "", country: "" } })]);
+    expect(first[0].message).toMatch(/^World check unavailable: Globalping's hourly limit is reached \(until \d\d:\d\d UTC\)$/);
+    await round([tester], DOWN);
+    expect(posts()).toHaveLength(1); // the 429 itself; nothing new before the reset
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    standIn.setRateLimit({ remaining: 250, resetSeconds: 3600 });
+    expect(worldRows((await round([tester])).results)).toHaveLength(10);
+    expect(posts()).toHaveLength(2);
+  });
+
+  it.each<[name: string, scenario: Scenario, cause: string, message: RegExp]>([
+    ["a 422 as no probes", () => ({ tests: [] }), "no_probes", /no probes for the configured locations/],
+    ["a 400 as a refused request", () => ({ error: { status: 400, type: "validation_error", message: "Parameter validation failed." } }), "tester_error", /refused the request/],
+    ["a 500 as unavailable", () => ({ error: { status: 500, type: "api_error", message: "Internal Server Error" } }), "tester_error", /Globalping answered/],
+  ])("reports %s, never as down", async (_name, scenario, cause, message) => {
+    standIn.setScenario(scenario);
+    const [row] = worldRows((await round([world()])).results);
+    expect(row).toMatchObject({ status: "error", cause });
+    expect(row.message).toMatch(message);
+  });
+
+  it("reports an unreachable API and carries the last world results as stale", async () => {
+    const earlier = worldRows((await round([world()])).results).map((r) => ({ ...r, measuredAt: new Date(Date.now() - 3_600_000).toISOString() }));
+    const offline = world({ url: `http://127.0.0.1:${refused.port}` });
+    const rows = worldRows((await round([offline], UP, { previous: earlier })).results);
+    expect(rows[0]).toMatchObject({ status: "error", cause: "tester_error" });
+    expect(rows[0].message).toMatch(/^World check unavailable: Globalping is unreachable/);
+    expect(rows.slice(1)).toHaveLength(10);
+    expect(rows.slice(1).map((r) => [r.stale, r.measuredAt])).toEqual(earlier.map((r) => [true, r.measuredAt]));
+  });
+});
+
+describe("globalping tester: spending the budget", () => {
+  it("reuses world results within their freshness window, without a measurement", async () => {
+    const tester = world({ freshForSeconds: 600 });
+    const first = await round([tester]);
+    const second = await round([tester], UP, { previous: first.results });
+    expect(posts()).toHaveLength(1);
+    expect(worldRows(second.results).map((r) => r.measuredAt)).toEqual(worldRows(first.results).map((r) => r.measuredAt));
+  });
+
+  it("keeps a routine refresh of a healthy site within the routine share of the hour", async () => {
+    // Budget 40, probes 10: the first check is open; the routine half (20) allows one refresh more.
+    const tester = world({ hourlyBudget: 40, freshForSeconds: 1 });
+    const first = await round([local(), tester]);
+    const stale = first.results.map((r) => ({ ...r, measuredAt: r.measuredAt && new Date(Date.now() - 5000).toISOString() }));
+    await round([local(), tester], UP, { previous: stale });
+    const third = await round([local(), tester], UP, { previous: stale });
+    expect(posts()).toHaveLength(2);
+    expect(worldRows(third.results)[0]).toMatchObject({ status: "error", cause: "rate_limited" });
+    expect(worldRows(third.results)[0].message).toMatch(/kept for sites that may be down/);
+  });
+
+  it("spends the rest of the hour when the local testers say down", async () => {
+    standIn.setScenario(everyProbe({ status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED" }));
+    const tester = world({ hourlyBudget: 20, freshForSeconds: 1 });
+    const first = await round([local(), tester], DOWN);
+    const stale = first.results.map((r) => ({ ...r, measuredAt: r.measuredAt && new Date(Date.now() - 5000).toISOString() }));
+    // The previous check was not online, so the question is open from the start.
+    const second = await round([local(), tester], DOWN, { previous: stale, questionOpen: true });
+    expect(posts()).toHaveLength(2);
+    expect(worldRows(second.results)).toHaveLength(10);
+  });
+
+  it("escalates a routine refresh once the local answer turns out down", async () => {
+    standIn.setScenario(everyProbe({ status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED" }));
+    const tester = world({ hourlyBudget: 20, freshForSeconds: 1 });
+    // Spend the routine half on another, healthy domain first.
+    await round([local(), tester], UP);
+    const previousWorld = TEN_PROBES.map((_, i): ProbeResult => ({ ...fakeWorldRow(i), measuredAt: new Date(Date.now() - 5000).toISOString() }));
+    const { results } = await round([local(), tester], DOWN, { previous: previousWorld, questionOpen: false });
+    expect(posts()).toHaveLength(2);
+    expect(worldRows(results).filter((r) => r.status === "down")).toHaveLength(10);
+  });
+
+  it("asks over plain HTTP when our own tester found the site there, and excuses port 443 refused meanwhile", async () => {
+    standIn.setScenario(everyProbe({ status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED 1.2.3.4:443" }));
+    const first = await round([local(), world()]);
+    expect(worldRows(first.results).every((r) => r.status === "error" && /serves plain HTTP/.test(r.message ?? ""))).toBe(true);
+    const stale = first.results.map((r) => (r.source === "world" ? { ...r, measuredAt: new Date(Date.now() - 3_600_000).toISOString() } : r));
+    await round([local(), world()], UP, { previous: stale });
+    expect((posts()[1].body as { measurementOptions: { protocol: string } }).measurementOptions.protocol).toBe("HTTP");
+  });
+});
+
+function fakeWorldRow(i: number): ProbeResult {
+  const probe = TEN_PROBES[i];
+  return {
+    testerId: `world:${i + 1}`,
+    kind: "http",
+    source: "world",
+    location: { city: probe.city, country: probe.country },
+    server: "Globalping probe",
+    status: "up",
+    cause: null,
+    statusCode: 200,
+    message: "HTTP 200",
+    timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 10 },
+  };
+}
