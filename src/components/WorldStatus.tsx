@@ -10,14 +10,15 @@ import type { WorldSummary } from "@/lib/world-summary";
 export function WorldStatus({ world, results, now }: { world: WorldSummary; results: ProbeResult[]; now: number }) {
   const age = world.measuredAt ? formatAge(now - Date.parse(world.measuredAt)) : null;
   if (world.state === "reused") {
-    return <p className="world-status" data-world="reused">{`World probes: the results of ${world.probes} Globalping probes from ${age}.`}</p>;
+    const probes = `${world.probes} Globalping probe${world.probes === 1 ? "" : "s"}`;
+    return <p className="world-status" data-world="reused">{`World probes: the results of ${probes} from ${age}.`}</p>;
   }
   if (world.state !== "unavailable") return null;
   const last = placesOf(results.filter((r) => r.stale).map((r) => ({ ...r, stale: false }))).locations;
   const lastSeen = last.total > 0 && age ? ` Last world result, ${age}: up from ${last.up} of ${last.up + last.down} locations.` : "";
   return (
     <p className="world-status" data-world="unavailable">
-      {`${world.message ?? "World check unavailable."}${lastSeen}`}
+      {`${(world.message ?? "World check unavailable").replace(/\.?$/, ".")}${lastSeen}`}
     </p>
   );
 }

@@ -155,3 +155,81 @@ describe("check service", () => {
     expect(await db.testerResult.count({ where: { testerId: "x" } })).toBe(0);
   });
 });
+
+describe("check service and the world tester's question", () => {
+  // Records what an escalating tester is told; the local http tester answers from real servers.
+  function recordingWorld() {
+    const seen: { questionOpen: boolean; previous: number }[] = [];
+    const tester: import("@/server/probe/types").Tester = {
+      id: "world",
+      kind: "globalping",
+      location: { city: "", country: "" },
+      server: "recorder",
+      escalates: true,
+      async probe(_target, context) {
+        seen.push({ questionOpen: context.round!.questionOpen, previous: context.round!.previous.length });
+        const timings = { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 0 };
+        return [
+          { testerId: "world", kind: "http", source: "world", location: { city: "", country: "" }, server: "recorder", status: "error", cause: "rate_limited", statusCode: null, message: "recorded", timings },
+          {
+            testerId: "world:1",
+            kind: "http",
+            source: "world",
+            location: { city: "Sydney", country: "AU", continent: "OC", latitude: -33.87, longitude: 151.21 },
+            network: { asn: 1221, name: "Telstra Limited" },
+            server: "Globalping probe",
+            status: "up",
+            cause: null,
+            statusCode: 200,
+            message: "HTTP 200",
+            timings: { ...timings, totalMs: 120 },
+            tls: { authorized: false, error: "CERT_HAS_EXPIRED", issuer: "Test CA", validTo: "2026-01-01T00:00:00.000Z", daysLeft: null },
+            measuredAt: "2026-11-23T11:35:00.000Z",
+            stale: true,
+          },
+        ];
+      },
+    };
+    return { tester, seen };
+  }
+
+  function serviceWith(world: ReturnType<typeof recordingWorld>, visitorsReportDown: (domain: string) => Promise<boolean>) {
+    return modules.createCheckService({
+      store: modules.store.prismaCheckStore,
+      testers: [...testersFor().filter((t) => t.kind === "http"), world.tester],
+      guard: guardFor(),
+      ttlMs: 0,
+      deadlineMs: 2000,
+      maxRounds: 4,
+      visitorsReportDown,
+    });
+  }
+
+  it("opens the question after a check that was not online, and hands over the previous results", async () => {
+    const world = recordingWorld();
+    const checks = serviceWith(world, async () => false);
+    await checks.status(target("broken.example.test"));
+    await checks.status(target("broken.example.test"));
+    expect(world.seen.at(-1)).toMatchObject({ questionOpen: true });
+    expect(world.seen.at(-1)!.previous).toBeGreaterThan(0);
+  });
+
+  it("keeps the question closed for a healthy site unless a visitor reports it down", async () => {
+    const world = recordingWorld();
+    let reported = false;
+    const checks = serviceWith(world, async (domain) => domain === "up.example.test" && reported);
+    await checks.status(target("up.example.test"));
+    expect(world.seen.at(-1)).toMatchObject({ questionOpen: false });
+    reported = true;
+    await checks.status(target("up.example.test"));
+    expect(world.seen.at(-1)).toMatchObject({ questionOpen: true });
+  });
+
+  it("stores and reads back every field of a world result", async () => {
+    const { record } = await serviceWith(recordingWorld(), async () => false).status(target("up.example.test"));
+    const stored = await modules.store.prismaCheckStore.latest("up.example.test");
+    expect(stored?.results).toEqual(record.results);
+    expect(stored?.results.find((r) => r.testerId === "world:1")).toMatchObject({ network: { asn: 1221 }, stale: true, measuredAt: "2026-11-23T11:35:00.000Z" });
+    expect(stored?.world).toMatchObject({ state: "unavailable", reason: "rate_limited", message: "recorded", measuredAt: "2026-11-23T11:35:00.000Z", probes: 1 });
+  });
+});

@@ -111,3 +111,47 @@ describe("runRound", () => {
     expect(outcome.results[0]).toMatchObject({ testerId: "silent", status: "error" });
   });
 });
+
+describe("runRound with an escalating tester", () => {
+  function escalating(id: string, probe: Tester["probe"]) {
+    return Object.assign(tester(id, probe, "globalping"), { escalates: true });
+  }
+
+  it("gives it the other testers' results once they are all in, and keeps the configured order", async () => {
+    let seen: ProbeResult[] = [];
+    const world = escalating("world", async (_target, context) => {
+      seen = await context.round!.othersSettled;
+      return [result("up", "world:1")];
+    });
+    const slow = tester("slow", async () => (await sleep(100), [result("down", "slow")]));
+    const fast = tester("fast", async () => [result("up", "fast")]);
+    const outcome = await runRound([world, slow, fast], target, guard, { deadlineMs: 2000, retryDelayMs: 10 });
+    expect(seen.map((r) => r.testerId)).toEqual(["slow", "fast"]);
+    expect(outcome.results.map((r) => r.testerId)).toEqual(["world:1", "slow", "fast"]);
+  });
+
+  it("passes the previous results, whether the question is open, and the deadline", async () => {
+    let context: Parameters<Tester["probe"]>[1] | undefined;
+    const world = escalating("world", async (_target, given) => ((context = given), [result("up", "world:1")]));
+    const previous = [result("down", "old")];
+    const started = Date.now();
+    await runRound([world], target, guard, { deadlineMs: 3000, previous, questionOpen: true });
+    expect(context?.round).toMatchObject({ previous, questionOpen: true });
+    expect(context?.deadline).toBeGreaterThanOrEqual(started + 3000);
+    expect(context?.deadline).toBeLessThan(started + 3100);
+  });
+
+  it("never retries a world result that is down: a measurement costs budget", async () => {
+    const world = escalating("world", async () => [result("down", "world:1")]);
+    await runRound([world], target, guard, { deadlineMs: 2000, retryDelayMs: 10 });
+    expect(world.calls).toBe(1);
+  });
+
+  it("labels a failing world tester's error row as the world's", async () => {
+    const world = escalating("world", async () => {
+      throw new Error("boom");
+    });
+    const [row] = (await runRound([world], target, guard, { deadlineMs: 1000 })).results;
+    expect(row).toMatchObject({ testerId: "world", kind: "http", source: "world", status: "error", cause: "tester_error" });
+  });
+});

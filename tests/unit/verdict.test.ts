@@ -69,6 +69,10 @@ describe("decideVerdict over many locations", () => {
     expect(verdictOf(results)).toEqual({ verdict, cause });
   });
 
+  it("does not count a service's own status row among the locations", () => {
+    expect(decideVerdict([up("http"), result({ status: "error", cause: "rate_limited", at: "" })]).locations).toEqual({ up: 1, down: 0, inconclusive: 0, total: 1 });
+  });
+
   it("tallies locations up, down and inconclusive", () => {
     const summary = decideVerdict([...locations(3, "up"), down("http", "dns", "Sydney"), failed("http", "Oslo"), up("dns", "Oslo")]);
     expect(summary.locations).toEqual({ up: 3, down: 1, inconclusive: 1, total: 5 });
