@@ -6,21 +6,15 @@ import { loadTesters } from "@/server/probe/testers-config";
 import type { Target } from "@/server/probe/types";
 import { createRateLimiter } from "@/server/rate-limit";
 import { visitorAddress, visitorBucket } from "@/server/visitor";
-import { createCheckService, TooManyRoundsError, type CheckRecord, type CheckService } from "./check-service";
+import { createCheckService, type CheckRecord, type CheckService } from "./check-service";
+import { refusalOf, refuse, type Refusal } from "./refusal";
+import { withMemoryFallback } from "./memory-fallback";
 import { prismaCheckStore } from "./prisma-store";
 
 /** New rounds one visitor may start per minute (cached answers are free). */
 const NEW_ROUNDS_PER_VISITOR_PER_MINUTE = 10;
 
-class RateLimitedError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super("Too many new checks from your address; please wait a moment.");
-  }
-}
-
-export type StatusOutcome =
-  | { ok: true; record: CheckRecord; cached: boolean }
-  | { ok: false; status: 429 | 503; code: "rate_limited" | "busy"; message: string; retryAfterSeconds: number };
+export type StatusOutcome = { ok: true; record: CheckRecord; cached: boolean } | ({ ok: false } & Refusal);
 
 interface CheckState {
   service: CheckService;
@@ -35,7 +29,7 @@ export function getCheckState(): CheckState {
     const config = getConfig();
     holder.downcheckChecks = {
       service: createCheckService({
-        store: prismaCheckStore,
+        store: withMemoryFallback(prismaCheckStore, config.CHECK_TTL_SECONDS * 1000),
         visitorsReportDown: async (domain) => (await countRecentReports(domain, new Date(Date.now() - REPORT_INTERVAL_MS))) > 0,
         testers: loadTesters(config),
         guard: guardFromConfig(config),
@@ -57,17 +51,16 @@ export async function checkStatus(target: Target, headers: Headers): Promise<Sta
     const { record, cached } = await service.status(target, {
       beforeNewRound() {
         const decision = limiter.take(visitor);
-        if (!decision.ok) throw new RateLimitedError(decision.retryAfterSeconds);
+        if (!decision.ok) {
+          const message = "Too many new checks from your address; please wait a moment.";
+          throw refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: decision.retryAfterSeconds });
+        }
       },
     });
     return { ok: true, record, cached };
   } catch (error) {
-    if (error instanceof RateLimitedError) {
-      return { ok: false, status: 429, code: "rate_limited", message: error.message, retryAfterSeconds: error.retryAfterSeconds };
-    }
-    if (error instanceof TooManyRoundsError) {
-      return { ok: false, status: 503, code: "busy", message: error.message, retryAfterSeconds: error.retryAfterSeconds };
-    }
+    const refusal = refusalOf(error);
+    if (refusal) return { ok: false, ...refusal };
     throw error;
   }
 }

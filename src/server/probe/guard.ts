@@ -3,7 +3,7 @@ import { promises as dns } from "node:dns";
 import type { AppConfig } from "@/server/config";
 import { blockedRange, parseCidrList, parseIpLiteral, type Cidr } from "@/server/probe/address-policy";
 import { findRoute, parseConnectTo, type ConnectRoute } from "@/server/probe/connect-to";
-import { ProbeError } from "@/server/probe/errors";
+import { isProbeError, ProbeError } from "@/server/probe/errors";
 import type { AddressGuard, GuardedAddress } from "@/server/probe/types";
 
 /** Raw environment strings, validated here so a typo stops start-up instead of opening a hole. */
@@ -79,7 +79,7 @@ async function lookupAll(host: string, signal?: AbortSignal): Promise<{ address:
     if (answers.length === 0) throw new ProbeError("dns", `${host} has no address`);
     return answers;
   } catch (error) {
-    if (error instanceof ProbeError) throw error;
+    if (isProbeError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? "";
     if (NO_SUCH_NAME_CODES.has(code)) throw new ProbeError("dns", `${host} does not resolve (${code})`);
     throw new ProbeError("tester_error", `the tester's resolver failed for ${host} (${code || String(error)})`);

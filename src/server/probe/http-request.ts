@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { Agent, request, type Dispatcher } from "undici";
 import type { Cause, ProbeTimings } from "@/lib/probe-result";
 import { createGuardedConnector, type ConnectionTimings } from "@/server/probe/connector";
-import { ProbeError } from "@/server/probe/errors";
+import { isProbeError, ProbeError } from "@/server/probe/errors";
 import { PhaseClock, phaseDeadline } from "@/server/probe/timing";
 import type { AddressGuard } from "@/server/probe/types";
 
@@ -89,7 +89,7 @@ export async function probeHttp(domain: string, options: HttpProbeOptions): Prom
 const POLICY_STOPS = new Set<Cause>(["bad_redirect", "too_many_redirects", "blocked_address"]);
 
 function policyStop(error: unknown): PolicyStop | null {
-  if (!(error instanceof ProbeError) || !POLICY_STOPS.has(error.probeCause)) return null;
+  if (!isProbeError(error) || !POLICY_STOPS.has(error.probeCause)) return null;
   return { cause: error.probeCause as PolicyStop["cause"], message: error.message };
 }
 
@@ -221,7 +221,7 @@ const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SEL
 /** Maps whatever undici, node:net or node:tls threw to a cause; unknown errors are not the target's. */
 export function classify(error: unknown): { cause: Cause; message: string; expected: boolean } {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    if (current instanceof ProbeError) return { cause: current.probeCause, message: current.message, expected: true };
+    if (isProbeError(current)) return { cause: current.probeCause, message: current.message, expected: true };
     const code = (current as NodeJS.ErrnoException).code ?? "";
     const message = code && !current.message.includes(code) ? `${code}: ${current.message}` : current.message;
     if (current.name === "AbortError" || current.name === "TimeoutError") {

@@ -1,7 +1,7 @@
 import "server-only";
 import net from "node:net";
 import type { Cause } from "@/lib/probe-result";
-import { ProbeError } from "@/server/probe/errors";
+import { isProbeError, ProbeError } from "@/server/probe/errors";
 import type { AddressGuard, GuardedAddress } from "@/server/probe/types";
 
 // Shared by the tcp and tls testers: a connect that goes through the SSRF guard, per-phase
@@ -46,7 +46,7 @@ export function errorCode(error: unknown): string | null {
  * coded socket error is a bug, not a property of the target, so it is rethrown for the runner.
  */
 export function toProbeError(error: unknown, endpoint: string): ProbeError {
-  if (error instanceof ProbeError) return error;
+  if (isProbeError(error)) return error;
   const code = errorCode(error);
   if (code === null) throw error;
   const known = CAUSE_BY_CODE[code];

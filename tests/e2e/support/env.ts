@@ -5,8 +5,9 @@ export function e2eEnv() {
   const baseUrl = process.env.E2E_BASE_URL;
   const targets = process.env.E2E_TARGETS;
   const controlUrl = process.env.E2E_CONTROL_URL;
-  if (!baseUrl || !targets || !controlUrl) throw new Error("global setup did not run");
-  return { baseUrl, controlUrl, targets: JSON.parse(targets) as TargetNames };
+  const connectTo = process.env.E2E_CONNECT_TO;
+  if (!baseUrl || !targets || !controlUrl || !connectTo) throw new Error("global setup did not run");
+  return { baseUrl, controlUrl, connectTo, targets: JSON.parse(targets) as TargetNames };
 }
 
 /** How many requests a target site has answered so far. */

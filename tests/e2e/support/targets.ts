@@ -22,6 +22,8 @@ export interface TargetNames {
   world: string;
   /** Up; the Globalping stand-in has no probes for it (422), so the world is unavailable. */
   noProbes: string;
+  /** Takes every request and never answers: a round against it lasts its whole deadline. */
+  hanging: string;
 }
 
 /** Where a target name is served on loopback: its routed port 80 and port 443. */
@@ -53,6 +55,7 @@ export async function startTargets() {
     selfSigned: "selfsigned.example.test",
     world: "world.example.test",
     noProbes: "noprobes.example.test",
+    hanging: "hanging.example.test",
   };
   const handlers: Record<keyof TargetNames, RequestListener> = {
     up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
@@ -66,6 +69,7 @@ export async function startTargets() {
     selfSigned: (_req, res) => res.end("ok"),
     world: (_req, res) => res.end("ok"),
     noProbes: (_req, res) => res.end("ok"),
+    hanging: () => undefined,
   };
   const hits: Record<string, number> = {};
   const ports: Record<string, TargetPorts> = {};

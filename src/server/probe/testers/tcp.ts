@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Cause, Location, ProbeResult } from "@/lib/probe-result";
-import { ProbeError } from "@/server/probe/errors";
+import { isProbeError } from "@/server/probe/errors";
 import { connectGuarded } from "@/server/probe/socket";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
 
@@ -62,7 +62,7 @@ export class TcpTester implements Tester {
       connection.socket.destroy();
       return { port, open: true, dnsMs: connection.dnsMs, connectMs: connection.connectMs };
     } catch (error) {
-      if (!(error instanceof ProbeError)) throw error;
+      if (!isProbeError(error)) throw error;
       return { port, open: false, cause: error.probeCause, detail: error.message };
     }
   }

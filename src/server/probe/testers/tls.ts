@@ -3,11 +3,11 @@ import net from "node:net";
 import tls from "node:tls";
 import { z } from "zod";
 import type { Location, ProbeResult, ProbeTimings, TlsDetails } from "@/lib/probe-result";
-import { ProbeError } from "@/server/probe/errors";
+import { isProbeError } from "@/server/probe/errors";
 import {
   type GuardedConnection,
   PHASE_TIMEOUT_MS,
-  SocketProbeError,
+  type SocketProbeError,
   awaitSocketEvent,
   connectGuarded,
   elapsedSince,
@@ -89,7 +89,7 @@ export class TlsTester implements Tester {
     try {
       connection = await connectGuarded({ host, port: TLS_PORT, guard: context.guard, signal: context.signal });
     } catch (error) {
-      if (!(error instanceof ProbeError)) throw error;
+      if (!isProbeError(error)) throw error;
       // No handshake happened, so there are no TLS details: the check does not apply.
       return [this.result({ status: "down", cause: error.probeCause, message: error.message, timings: timings({}) })];
     }
@@ -113,10 +113,11 @@ export class TlsTester implements Tester {
       const cause = details.authorized ? null : "tls";
       return [this.result({ status, cause, message, tls: details, timings: timings({ dnsMs, connectMs, tlsMs }) })];
     } catch (error) {
-      if (!(error instanceof ProbeError)) throw error;
+      if (!isProbeError(error)) throw error;
+      const code = (error as Partial<SocketProbeError>).code;
       const tlsDetails: TlsDetails | undefined =
-        error instanceof SocketProbeError && error.probeCause === "tls"
-          ? { authorized: false, error: error.code, issuer: null, validTo: null, daysLeft: null }
+        typeof code === "string" && error.probeCause === "tls"
+          ? { authorized: false, error: code, issuer: null, validTo: null, daysLeft: null }
           : undefined;
       const failure = { status: "down" as const, cause: error.probeCause, message: error.message };
       return [this.result({ ...failure, tls: tlsDetails, timings: timings({ dnsMs, connectMs }) })];

@@ -1,0 +1,30 @@
+import "server-only";
+
+// Why a check was not run: too many rounds at once, or too many new checks from one visitor.
+// Thrown from the shared check service and caught by whichever surface asked (page, API,
+// action). Next bundles those surfaces apart, so a class would be two classes and `instanceof`
+// would fail in one of them: a refusal is recognised by its `refusal` field instead.
+
+export interface Refusal {
+  status: 429 | 503;
+  code: "rate_limited" | "busy";
+  message: string;
+  retryAfterSeconds: number;
+}
+
+export interface RefusalError extends Error {
+  refusal: Refusal;
+}
+
+export function refuse(refusal: Refusal): RefusalError {
+  return Object.assign(new Error(refusal.message), { refusal });
+}
+
+export function refusalOf(error: unknown): Refusal | null {
+  if (!(error instanceof Error)) return null;
+  const refusal = (error as Partial<RefusalError>).refusal;
+  return refusal && typeof refusal.code === "string" && typeof refusal.status === "number" ? refusal : null;
+}
+
+export const busy = (): RefusalError =>
+  refuse({ status: 503, code: "busy", message: "Too many checks are running right now; try again in a few seconds.", retryAfterSeconds: 5 });

@@ -1,0 +1,101 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { startApp, type RunningApp } from "./support/app";
+
+// "Busy" on every surface, in both orders. The server components and the route handlers are
+// separate bundles sharing one check service through globalThis, so an error made in one must
+// be recognised in the other: here the cap is one round, every name is routed to a server
+// that accepts and never answers, and the first request of each app comes from a different
+// surface.
+
+let silent: Server;
+let silentPort = 0;
+const sockets = new Set<Socket>();
+
+test.beforeAll(async () => {
+  silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  silentPort = (silent.address() as { port: number }).port;
+});
+test.afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => silent.close(resolve));
+});
+
+const busyApp = () =>
+  startApp(
+    {
+      PROBE_CONNECT_TO: `::127.0.0.1:${silentPort}`,
+      CHECK_MAX_ROUNDS: "1",
+      CHECK_DEADLINE_MS: "8000",
+      CHECK_TTL_SECONDS: "1",
+      GLOBALPING_URL: "off",
+    },
+    { name: "busy", quiet: true },
+  );
+
+/** Starts a round that holds the only slot for the whole deadline, without waiting for it. */
+function holdTheSlot(app: RunningApp, request: APIRequestContext, domain: string) {
+  void request.get(`${app.baseUrl}/api/v1/status/${domain}`, { timeout: 20_000 }).catch(() => undefined);
+  return new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+async function expectBusyApi(app: RunningApp, request: APIRequestContext, domain: string) {
+  const response = await request.get(`${app.baseUrl}/api/v1/status/${domain}`);
+  expect(response.status()).toBe(503);
+  expect(response.headers()["retry-after"]).toMatch(/^\d+$/);
+  expect(await response.json()).toMatchObject({ error: { code: "busy", message: expect.stringContaining("Too many checks") } });
+}
+
+async function expectBusyPage(app: RunningApp, page: Page, domain: string) {
+  const response = await page.goto(`${app.baseUrl}/${domain}`);
+  expect(response?.status()).toBe(200);
+  await expect(page.locator(".result")).toContainText("Too many checks are running right now");
+}
+
+test("page first: the API and another page say busy", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const app = await busyApp();
+  try {
+    // The page bundle is the first to reach the check service; it holds the only slot.
+    await page.goto(`${app.baseUrl}/first.example.test`, { waitUntil: "commit" });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expectBusyApi(app, request, "second.example.test");
+    const other = await page.context().newPage();
+    await expectBusyPage(app, other, "third.example.test");
+  } finally {
+    await app.stop();
+  }
+});
+
+test("API first: a page says busy, and so does the API again", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const app = await busyApp();
+  try {
+    await holdTheSlot(app, request, "first.example.test");
+    await expectBusyPage(app, page, "second.example.test");
+    await expectBusyApi(app, request, "third.example.test");
+  } finally {
+    await app.stop();
+  }
+});
+
+test("API first: 'Check again' says busy when no round slot is free", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const app = await busyApp();
+  try {
+    // The API is first to reach the check service; its result lets the page show "Check again".
+    expect((await request.get(`${app.baseUrl}/api/v1/status/again.example.test`, { timeout: 20_000 })).status()).toBe(200);
+    await page.goto(`${app.baseUrl}/again.example.test`);
+    await expect(page.locator(".result-line")).toBeVisible();
+    await page.waitForTimeout(1100); // past CHECK_TTL_SECONDS: "Check again" needs a new round
+    await holdTheSlot(app, request, "holder.example.test");
+    await page.getByRole("button", { name: "Check again" }).click();
+    await expect(page.locator(".check-again [role=status]")).toContainText("Too many checks are running right now");
+  } finally {
+    await app.stop();
+  }
+});

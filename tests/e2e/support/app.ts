@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+
+// The built app as an operator runs it (`npm start`'s script), on a free loopback port with
+// its own fresh SQLite file. Global setup starts the shared one; a spec that needs other
+// settings (a cap of one round, say) starts its own.
+
+// Playwright loads these files as CommonJS, where __dirname is the way to find the repo.
+export const root = resolve(__dirname, "../../..");
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForServer(url: string, app: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (app.exitCode !== null) throw new Error(`the app exited with code ${app.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the app did not answer ${url} within ${timeoutMs} ms`);
+}
+
+export interface RunningApp {
+  baseUrl: string;
+  process: ChildProcess;
+  /** What the app wrote to stdout and stderr (only when started with `captureLogs`). */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+export async function startApp(env: Record<string, string>, { name = "app", quiet = false, captureLogs = false } = {}): Promise<RunningApp> {
+  const port = await freePort();
+  const dataDir = `${root}/tests/.tmp/e2e-${name}-${process.pid}-${port}`;
+  mkdirSync(dataDir, { recursive: true });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const app = spawn(process.execPath, ["src/scripts/start.mjs"], {
+    cwd: root,
+    stdio: ["ignore", captureLogs ? "pipe" : quiet ? "ignore" : "inherit", captureLogs ? "pipe" : "inherit"],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: `file:${dataDir}/e2e.db`,
+      PUBLIC_BASE_URL: baseUrl,
+      ...env,
+    },
+  });
+  let output = "";
+  app.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  app.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  await waitForServer(`${baseUrl}/`, app, 60_000);
+  return {
+    baseUrl,
+    process: app,
+    logs: () => output,
+    async stop() {
+      if (app.exitCode === null) {
+        app.kill("SIGTERM");
+        await new Promise((resolve) => app.once("exit", resolve));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
