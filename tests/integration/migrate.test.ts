@@ -86,9 +86,10 @@ describe("prisma migrate through the offline schema engine", () => {
         "TesterResult_checkId_idx",
         "VisitorReport_siteId_createdAt_idx",
         "RelatedPage_siteId_publishedAt_idx",
+        "Rating_siteId_day_cookieHash_idx",
       ]),
     );
-    expect(schema.uniqueIndexes.Rating).toContain("Rating_siteId_visitorHash_day_key");
+    expect(schema.uniqueIndexes.Rating).toContain("Rating_siteId_addressHash_day_key");
     expect(schema.uniqueIndexes.RelatedPage).toContain("RelatedPage_siteId_url_key");
     expect(schema.uniqueIndexes.SocialLink).toContain("SocialLink_siteId_network_key");
   });

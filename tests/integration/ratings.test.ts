@@ -46,7 +46,7 @@ const newDomain = () => `site-${++siteCounter}.example.test`;
 
 /** A visitor as the rate action sees one: an address bucket and a cookie id. */
 const visitor = (bucket: string, cookieId: string, day = TODAY) => ({
-  visitorHash: identity.visitorHash(SECRET, bucket, day),
+  addressHash: identity.visitorHash(SECRET, bucket, day),
   cookieHash: identity.cookieHash(SECRET, cookieId, day),
   day,
 });
@@ -88,11 +88,23 @@ describe("upsertRating and getRatingSummary", () => {
     expect(await ratings.getRatingSummary(domain)).toEqual({ average: 4, count: 1 });
   });
 
-  it("keeps one vote when the cookie holder's address changes", async () => {
+  it("keeps a vote at its address when the cookie holder moves: the new address has its own", async () => {
     const domain = newDomain();
     await vote(domain, visitor("198.51.100.8", "roaming"), 1);
     await vote(domain, visitor("2001:db8:1:2::/64", "roaming"), 3);
-    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 3, count: 1 });
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 2, count: 2 });
+  });
+
+  it("gives two addresses that trade one cookie one vote each, however often they vote", async () => {
+    const domain = newDomain();
+    const [a, b] = ["198.51.100.21", "198.51.100.22"];
+    // A votes without a cookie and is given a new one; B votes with it (the vote used to move
+    // to B); A, cookie-less again, is given another; and so on.
+    for (let round = 0; round < 3; round++) {
+      await vote(domain, visitor(a, `issued-${round}`), 1);
+      await vote(domain, visitor(b, `issued-${round}`), 5);
+    }
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 3, count: 2 });
   });
 
   it("creates the site with its Unicode display name", async () => {

@@ -1,17 +1,17 @@
 import "server-only";
 import { getDb } from "@/server/db";
 
-// A Rating's visitorHash is "<address hash>.<cookie hash>" (or the address hash alone when a
-// caller has no cookie). The address part decides "one vote per visitor, site and day": any
-// vote of the day from the same address is updated, never added to. The cookie part says
-// whose vote it is, for "You rated 4 of 5 today", and lets a vote follow its cookie to a new
-// address. Both parts are salted per day (see visitor-identity.ts).
+// One vote per address, site and UTC day, kept by the table's unique key (siteId, addressHash,
+// day): clearing cookies or trading them between addresses opens no second vote, and a vote
+// never leaves its address. The cookie hash only says whose vote it is ("You rated 4 of 5
+// today"): the latest voter from the address owns it. Both hashes are salted per day
+// (visitor-identity.ts), so they cannot be linked across days.
 
 export interface RatingInput {
   domain: string;
   displayName: string;
   /** The address hash (visitorHash() of the visitor's bucket). */
-  visitorHash: string;
+  addressHash: string;
   /** The cookie hash, when the visitor holds our cookie. */
   cookieHash?: string | null;
   /** "YYYY-MM-DD", UTC. */
@@ -25,46 +25,29 @@ export interface RatingSummary {
   count: number;
 }
 
-const storedKey = (visitorHash: string, cookieHash?: string | null) =>
-  cookieHash ? `${visitorHash}.${cookieHash}` : visitorHash;
-
-/** Records a vote; a second vote from the same visitor, site and day replaces the first. */
+/** Records a vote; a second vote from the same address, site and day replaces the first. */
 export async function upsertRating(input: RatingInput): Promise<{ replaced: boolean }> {
   assertStars(input.stars);
-  const key = storedKey(input.visitorHash, input.cookieHash);
-  // One transaction: the better-sqlite3 adapter runs transactions one at a time, so two
-  // votes arriving together cannot both find "no vote yet".
-  return getDb().$transaction(async (tx) => {
-    const site = await tx.site.upsert({
-      where: { domain: input.domain },
-      create: { domain: input.domain, displayName: input.displayName },
-      update: {},
+  const db = getDb();
+  const site = await db.site.upsert({
+    where: { domain: input.domain },
+    create: { domain: input.domain, displayName: input.displayName },
+    update: {},
+    select: { id: true },
+  });
+  const key = { siteId_addressHash_day: { siteId: site.id, addressHash: input.addressHash, day: input.day } };
+  // The latest voter from this address owns the vote; one without a cookie leaves the owner.
+  const owner = input.cookieHash ? { cookieHash: input.cookieHash } : {};
+  // The unique key keeps one vote whatever races; the transaction only makes "replaced" exact.
+  return db.$transaction(async (tx) => {
+    const earlier = await tx.rating.findUnique({ where: key, select: { id: true } });
+    await tx.rating.upsert({
+      where: key,
+      create: { siteId: site.id, addressHash: input.addressHash, day: input.day, stars: input.stars, ...owner },
+      update: { stars: input.stars, ...owner },
       select: { id: true },
     });
-    const sameVisitor = [
-      { visitorHash: key },
-      { visitorHash: input.visitorHash },
-      { visitorHash: { startsWith: `${input.visitorHash}.` } },
-      ...(input.cookieHash ? [{ visitorHash: { endsWith: `.${input.cookieHash}` } }] : []),
-    ];
-    const earlier = await tx.rating.findMany({
-      where: { siteId: site.id, day: input.day, OR: sameVisitor },
-      select: { id: true, visitorHash: true },
-    });
-    const mine = earlier.find((rating) => rating.visitorHash === key) ?? earlier[0];
-    if (!mine) {
-      await tx.rating.create({
-        data: { siteId: site.id, visitorHash: key, day: input.day, stars: input.stars },
-      });
-      return { replaced: false };
-    }
-    await tx.rating.update({
-      where: { id: mine.id },
-      // The latest voter from this address owns the vote (and sees it as theirs). Without a
-      // cookie the key would drop the owner's cookie part, so it stays as it was.
-      data: { stars: input.stars, ...(input.cookieHash ? { visitorHash: key } : {}) },
-    });
-    return { replaced: true };
+    return { replaced: earlier !== null };
   });
 }
 
@@ -90,7 +73,7 @@ export async function getOwnRating({
   cookieHash: string;
 }): Promise<number | null> {
   const rating = await getDb().rating.findFirst({
-    where: { site: { domain }, day, visitorHash: { endsWith: `.${cookieHash}` } },
+    where: { site: { domain }, day, cookieHash },
     select: { stars: true },
   });
   return rating?.stars ?? null;
