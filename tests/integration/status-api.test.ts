@@ -70,6 +70,7 @@ describe("GET /api/v1/status/<domain>", () => {
     async (domain) => {
       const response = await call(domain);
       expect(response.status).toBe(400);
+      expect(response.headers.get("cache-control")).toBe("no-store");
       expect(await response.json()).toMatchObject({ error: { code: "invalid_domain", message: expect.any(String) } });
     },
   );

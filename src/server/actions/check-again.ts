@@ -6,6 +6,7 @@ import { z } from "zod";
 import { formatRelativeSeconds } from "@/lib/format";
 import { checkStatus, getCheckState } from "@/server/checks";
 import { parseRequestedDomain } from "@/server/requested-domain";
+import { formFields, NOT_A_FORM } from "./form-fields";
 
 export interface CheckAgainState {
   status: "idle" | "success" | "error";
@@ -16,7 +17,9 @@ const CheckAgainInput = z.object({ domain: z.string().min(1).max(300) });
 
 /** "Check again": a new round once the cached result has expired, rate-limited per visitor. */
 export async function checkAgain(_previous: CheckAgainState, formData: FormData): Promise<CheckAgainState> {
-  const input = CheckAgainInput.safeParse({ domain: formData.get("domain") });
+  const fields = formFields(formData, ["domain"]);
+  if (!fields) return { status: "error", message: NOT_A_FORM };
+  const input = CheckAgainInput.safeParse(fields);
   const target = input.success ? parseRequestedDomain(input.data.domain) : null;
   if (!target?.ok) return { status: "error", message: "That is not a domain we can check." };
 

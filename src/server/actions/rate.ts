@@ -6,6 +6,7 @@ import { upsertRating } from "@/server/data/ratings";
 import { createRateLimiter } from "@/server/rate-limit";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import { currentVisitor } from "@/server/visitor-identity";
+import { formFields, NOT_A_FORM } from "./form-fields";
 
 export interface RateState {
   status: "idle" | "success" | "error";
@@ -34,7 +35,9 @@ export async function rateAction(_prev: RateState, formData: FormData): Promise<
     return { status: "error", message: `Too many ratings at once; try again in ${allowed.retryAfterSeconds} seconds.` };
   }
 
-  const parsed = RateSchema.safeParse({ domain: formData.get("domain"), stars: formData.get("stars") });
+  const fields = formFields(formData, ["domain", "stars"]);
+  if (!fields) return { status: "error", message: NOT_A_FORM };
+  const parsed = RateSchema.safeParse(fields);
   if (!parsed.success) {
     const fieldErrors = z.flattenError(parsed.error).fieldErrors;
     return { status: "error", message: fieldErrors.stars?.[0] ?? fieldErrors.domain?.[0] ?? "Invalid rating.", fieldErrors };
@@ -50,7 +53,7 @@ export async function rateAction(_prev: RateState, formData: FormData): Promise<
     ({ replaced } = await upsertRating({
       domain: target.ascii,
       displayName: target.unicode,
-      visitorHash: visitor.addressHash,
+      addressHash: visitor.addressHash,
       cookieHash: visitor.cookieHash,
       day: visitor.day,
       stars,

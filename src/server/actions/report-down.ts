@@ -6,6 +6,7 @@ import { addVisitorReport } from "@/server/data/visitor-reports";
 import { createRateLimiter } from "@/server/rate-limit";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import { currentVisitor } from "@/server/visitor-identity";
+import { formFields, NOT_A_FORM } from "./form-fields";
 
 export interface ReportDownState {
   status: "idle" | "success" | "error";
@@ -29,7 +30,9 @@ export async function reportDownAction(_prev: ReportDownState, formData: FormDat
     return { status: "error", message: `Too many reports at once; try again in ${allowed.retryAfterSeconds} seconds.` };
   }
 
-  const parsed = ReportSchema.safeParse({ domain: formData.get("domain") });
+  const fields = formFields(formData, ["domain"]);
+  if (!fields) return { status: "error", message: NOT_A_FORM };
+  const parsed = ReportSchema.safeParse(fields);
   if (!parsed.success) {
     const fieldErrors = z.flattenError(parsed.error).fieldErrors;
     return { status: "error", message: fieldErrors.domain?.[0] ?? "Invalid report.", fieldErrors };

@@ -1,0 +1,1 @@
+export function decodablePath(target: string): string;

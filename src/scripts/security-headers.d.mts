@@ -1,0 +1,2 @@
+export function contentSecurityPolicy(options?: { development?: boolean }): string;
+export function securityHeaders(options?: { development?: boolean }): Record<string, string>;

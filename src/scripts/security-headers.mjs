@@ -1,0 +1,38 @@
+// The headers every response carries: Next adds them to what it renders (next.config.ts), and
+// the front door (front-door.mjs) to what it refuses before Next sees the request.
+
+// Next streams its React payload in inline <script> tags whose content differs per page, so
+// script-src needs 'unsafe-inline' unless every page renders per request with a nonce, which
+// would make no page cacheable (README, Security). Everything else is as strict as the app
+// allows: no plugins, frames, inline event handlers or foreign scripts, styles or fonts. The
+// visitor's own check fetches https://<domain>/ (no-cors), hence connect-src https:.
+export function contentSecurityPolicy({ development = false } = {}) {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-inline'${development ? " 'unsafe-eval'" : ""}`,
+    "script-src-attr 'none'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self' https:",
+    "media-src 'none'",
+    "object-src 'none'",
+    "frame-src 'none'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export function securityHeaders({ development = false } = {}) {
+  return {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    // Browsers honour it only over HTTPS, where it keeps later visits off plain HTTP.
+    "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
+    "Content-Security-Policy": contentSecurityPolicy({ development }),
+  };
+}

@@ -1,0 +1,96 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { root, startApp, type RunningApp } from "./support/app";
+import { e2eEnv } from "./support/env";
+
+// Requests a browser would never send, against the built app: each gets a clear 4xx (or the
+// action's own error state) with our security headers, never a bare 500, and nothing is logged
+// as a crash.
+
+const { connectTo } = e2eEnv();
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  app = await startApp({ PROBE_CONNECT_TO: connectTo, CHECK_DEADLINE_MS: "2000", GLOBALPING_URL: "off" }, { name: "hostile", captureLogs: true });
+});
+test.afterAll(async () => app.stop());
+
+const securityHeadersOf = (headers: Record<string, string>) => ({
+  csp: headers["content-security-policy"],
+  nosniff: headers["x-content-type-options"],
+  hsts: headers["strict-transport-security"],
+});
+
+test.describe("malformed percent-encoding", () => {
+  for (const path of ["/exa%mple.com", "/%", "/cookies%", "/%E0%A4%A"]) {
+    test(`${path} is a 404 page with the security headers`, async ({ request }) => {
+      const response = await request.get(`${app.baseUrl}${path}`);
+      expect(response.status()).toBe(404);
+      expect(securityHeadersOf(response.headers())).toMatchObject({ csp: expect.stringContaining("default-src 'self'"), nosniff: "nosniff", hsts: expect.stringContaining("max-age=") });
+    });
+  }
+
+  test("/api/v1/status/% is a 400 invalid_domain", async ({ request }) => {
+    const response = await request.get(`${app.baseUrl}/api/v1/status/%`);
+    expect(response.status()).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_domain" } });
+    expect(response.headers()["cache-control"]).toBe("no-store");
+  });
+});
+
+test.describe("methods", () => {
+  for (const method of ["PUT", "DELETE", "PATCH"]) {
+    test(`${method} on a page is 405 with Allow`, async ({ request }) => {
+      const response = await request.fetch(`${app.baseUrl}/example.com`, { method });
+      expect(response.status()).toBe(405);
+      expect(response.headers()["allow"]).toBe("GET, HEAD, POST");
+      expect(securityHeadersOf(response.headers()).csp).toContain("frame-ancestors 'none'");
+    });
+  }
+});
+
+test.describe("server actions", () => {
+  const manifest = JSON.parse(readFileSync(`${root}/.next/server/server-reference-manifest.json`, "utf8")) as {
+    node: Record<string, { exportedName: string }>;
+  };
+  const actions = Object.entries(manifest.node).filter(([, entry]) => entry.exportedName !== "dismissCookieNotice");
+
+  const bodies: [string, string, string][] = [
+    ["a text body", "text/plain;charset=UTF-8", "not a form"],
+    ["a number", "text/plain;charset=UTF-8", "[null,5]"],
+    ["0=[null,null]", "application/x-www-form-urlencoded", "0=%5Bnull%2Cnull%5D"],
+  ];
+  for (const [id, { exportedName }] of actions) {
+    for (const [name, contentType, body] of bodies) {
+      test(`${exportedName} answers ${name} without a crash`, async ({ request }) => {
+        const response = await request.post(`${app.baseUrl}/example.com`, {
+          headers: { "next-action": id, "content-type": contentType, origin: app.baseUrl },
+          data: body,
+        });
+        expect(response.status()).toBeLessThan(500);
+      });
+    }
+  }
+
+  test("a foreign Origin is 403", async ({ request }) => {
+    const [id] = actions[0];
+    const response = await request.post(`${app.baseUrl}/example.com`, {
+      headers: { "next-action": id, "content-type": "text/plain;charset=UTF-8", origin: "https://evil.example" },
+      data: "[null,null]",
+    });
+    expect(response.status()).toBe(403);
+  });
+
+  test("a body over the limit is 413", async ({ request }) => {
+    const [id] = actions[0];
+    const response = await request.post(`${app.baseUrl}/example.com`, {
+      headers: { "next-action": id, "content-type": "text/plain;charset=UTF-8", origin: app.baseUrl },
+      data: "x".repeat(1024 * 1024 + 1),
+    });
+    expect(response.status()).toBe(413);
+  });
+
+  test("none of this was logged as a crash", async () => {
+    expect(app.logs()).not.toMatch(/TypeError|Internal Server Error|Invalid Server Actions request|Body exceeded/);
+  });
+});
