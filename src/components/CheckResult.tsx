@@ -58,6 +58,7 @@ export async function CheckResult({ target }: { target: Target }) {
         <p className="checked-at">
           Checked <time dateTime={record.checkedAt.toISOString()}>{record.checkedAt.toUTCString()}</time> in{" "}
           {record.durationMs} ms{cached ? " (recent result)" : ""}.
+          {record.stored ? null : " Our database could not store it, so it is kept in memory for now."}
         </p>
         <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={record.verdict}>
           <ReportDownButton domain={target.ascii} />

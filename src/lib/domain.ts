@@ -2,7 +2,8 @@
 // Everything here is a security boundary as much as a convenience: a name that reaches the
 // probe engine must be a public, registrable DNS name, never an address in disguise.
 import { parse as parseSuffix } from "tldts";
-import { toASCII, toUnicode } from "tr46";
+import { toASCII } from "tr46";
+import { displayName } from "@/lib/idn-display";
 
 export type DomainRejection =
   | "empty"
@@ -18,6 +19,7 @@ export type DomainRejection =
   | "no_public_suffix"
   | "not_registrable";
 
+/** `unicode` is the display form: Unicode where Chromium would show it, else punycode (idn-display.ts). */
 export type ParsedDomain =
   | { ok: true; ascii: string; unicode: string }
   | { ok: false; reason: DomainRejection; message: string };
@@ -173,7 +175,7 @@ function rejectByRegistry(ascii: string): DomainRejection | null {
   return null;
 }
 
-/** Normalizes a typed domain or URL to its ASCII and Unicode forms, or says why it is refused. */
+/** Normalizes a typed domain or URL to its ASCII and display forms, or says why it is refused. */
 export function parseDomain(input: string, options: ParseDomainOptions = {}): ParsedDomain {
   const text = input.trim();
   if (text === "") return reject("empty");
@@ -196,6 +198,6 @@ export function parseDomain(input: string, options: ParseDomainOptions = {}): Pa
     if (registryProblem) return reject(registryProblem);
   }
 
-  const unicode = toUnicode(ascii, STRICT_IDNA);
-  return { ok: true, ascii, unicode: unicode.error ? ascii : unicode.domain };
+  // Lookalikes (аррӏе.com in Cyrillic) keep their punycode, so nobody can put "apple.com" on our pages.
+  return { ok: true, ascii, unicode: displayName(ascii) };
 }

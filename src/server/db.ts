@@ -54,8 +54,9 @@ function createClient(databaseUrl: string): PrismaClient {
 
 type Cached = { url: string; client: PrismaClient };
 
-// Next's dev server re-evaluates modules on every edit; keeping the client on
-// globalThis stops each reload from opening another connection.
+// Kept on globalThis: Next bundles server components, route handlers and actions apart, so
+// this module runs once per bundle; the process still gets one client and one connection
+// (and Next's dev server, re-evaluating modules on every edit, no new one per reload).
 const globalCache = globalThis as typeof globalThis & { downcheckDb?: Cached };
 
 let cached: Cached | undefined;
@@ -65,7 +66,7 @@ export function getDb(): Db {
   if (cached?.url !== url) {
     cached = globalCache.downcheckDb?.url === url ? globalCache.downcheckDb : { url, client: createClient(url) };
   }
-  if (process.env.NODE_ENV === "development") globalCache.downcheckDb = cached;
+  globalCache.downcheckDb = cached;
   return cached.client;
 }
 

@@ -233,3 +233,4 @@ describe("check service and the world tester's question", () => {
     expect(stored?.world).toMatchObject({ state: "unavailable", reason: "rate_limited", message: "recorded", measuredAt: "2026-11-23T11:35:00.000Z", probes: 1 });
   });
 });
+

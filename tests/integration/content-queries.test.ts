@@ -141,11 +141,17 @@ describe("getRecentSites", () => {
     expect((await sites.getRecentSites(2)).map((site) => site.domain)).toEqual(["site-10.example", "site-9.example"]);
   });
 
-  it("keeps the display name and reads an unrecognised verdict as none", async () => {
-    await addSite("xn--bcher-kva.example", { displayName: "bücher.example", lastCheckedAt: day(1), checkCount: 1, lastVerdict: "sideways" });
+  it("shows the Unicode name and reads an unrecognised verdict as none", async () => {
+    await addSite("xn--bcher-kva.de", { displayName: "bücher.de", lastCheckedAt: day(1), checkCount: 1, lastVerdict: "sideways" });
     expect(await sites.getRecentSites()).toEqual([
-      { domain: "xn--bcher-kva.example", displayName: "bücher.example", lastVerdict: null, lastCheckedAt: day(1) },
+      { domain: "xn--bcher-kva.de", displayName: "bücher.de", lastVerdict: null, lastCheckedAt: day(1) },
     ]);
+  });
+
+  it("shows a lookalike stored in Unicode by the browsers' policy: in punycode", async () => {
+    await addSite("xn--80ak6aa92e.com", { displayName: "аррӏе.com", lastCheckedAt: day(1), checkCount: 1 });
+    expect((await sites.getRecentSites()).map((site) => site.displayName)).toEqual(["xn--80ak6aa92e.com"]);
+    expect((await sites.getMostCheckedSites()).map((site) => site.displayName)).toEqual(["xn--80ak6aa92e.com"]);
   });
 });
 

@@ -26,6 +26,11 @@ describe("parseDomain accepts", () => {
     ["ｇｉｔｈｕｂ.com", "github.com", "github.com"],
     ["münchen.de", "xn--mnchen-3ya.de", "münchen.de"],
     ["例え.jp", "xn--r8jz45g.jp", "例え.jp"],
+    ["пример.рф", "xn--e1afmkfd.xn--p1ai", "пример.рф"],
+    // Lookalikes are displayed as punycode, never as the name they imitate (idn-display.test.ts).
+    ["аррӏе.com", "xn--80ak6aa92e.com", "xn--80ak6aa92e.com"],
+    ["xn--80ak6aa92e.com", "xn--80ak6aa92e.com", "xn--80ak6aa92e.com"],
+    ["https://аpple.com/", "xn--pple-43d.com", "xn--pple-43d.com"],
     ["1.2.3.4.com", "1.2.3.4.com", "1.2.3.4.com"],
     ["a-b.com", "a-b.com", "a-b.com"],
     ["x.in", "x.in", "x.in"],

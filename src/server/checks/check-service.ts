@@ -1,13 +1,16 @@
 import "server-only";
-import type { ProbeResult, VerdictSummary } from "@/lib/probe-result";
+import type { ProbeResult } from "@/lib/probe-result";
 import { decideVerdict, type VerdictDetails } from "@/lib/verdict";
 import type { WorldSummary } from "@/lib/world-summary";
 import { runRound, type RoundOutcome } from "@/server/probe/round";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
+import { busy } from "./refusal";
 
 /** One stored probe round, as every reader (API, page) sees it. */
 export interface CheckRecord extends VerdictDetails {
   id: number;
+  /** False when the database could not take it: served from memory (memory-fallback.ts). */
+  stored: boolean;
   domain: string;
   displayName: string;
   checkedAt: Date;
@@ -18,14 +21,7 @@ export interface CheckRecord extends VerdictDetails {
 
 export interface CheckStore {
   latest(domain: string): Promise<CheckRecord | null>;
-  save(target: Target, outcome: RoundOutcome, summary: VerdictSummary): Promise<CheckRecord>;
-}
-
-export class TooManyRoundsError extends Error {
-  readonly retryAfterSeconds = 5;
-  constructor() {
-    super("Too many checks are running right now; try again in a few seconds.");
-  }
+  save(target: Target, outcome: RoundOutcome, summary: VerdictDetails): Promise<CheckRecord>;
 }
 
 export interface CheckServiceOptions {
@@ -76,7 +72,7 @@ export function createCheckService(options: CheckServiceOptions) {
       // No await between this lookup and the set below: joiners always find the round.
       const running = inFlight.get(target.ascii);
       if (running) return { record: await running, cached: false };
-      if (inFlight.size >= maxRounds) throw new TooManyRoundsError();
+      if (inFlight.size >= maxRounds) throw busy();
       request.beforeNewRound?.();
       const round = runAndStore(target, latest).finally(() => inFlight.delete(target.ascii));
       inFlight.set(target.ascii, round);

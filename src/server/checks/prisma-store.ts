@@ -1,5 +1,6 @@
 import "server-only";
 import type { Cause, Continent, ProbeKind, ProbeResult, ProbeStatus, ResultSource, TlsDetails, Verdict } from "@/lib/probe-result";
+import { displayName } from "@/lib/idn-display";
 import { placesOf } from "@/lib/verdict";
 import { summarizeWorld } from "@/lib/world-summary";
 import { getDb } from "@/server/db";
@@ -76,8 +77,10 @@ function toRecord(row: CheckRow): CheckRecord {
   const results = row.results.map(toResult);
   return {
     id: row.id,
+    stored: true,
     domain: row.site.domain,
-    displayName: row.site.displayName,
+    // By today's IDN display policy, not as stored (sites.ts).
+    displayName: displayName(row.site.domain),
     verdict: row.verdict as Verdict,
     cause: row.cause as Cause | null,
     warnings: JSON.parse(row.warnings) as string[],

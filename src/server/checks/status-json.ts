@@ -13,6 +13,8 @@ export function statusJson(record: CheckRecord, cached: boolean) {
     checkedAt: record.checkedAt.toISOString(),
     durationMs: record.durationMs,
     cached,
+    /** False when the database could not store this round: it was measured, and is kept in memory. */
+    stored: record.stored,
     summary: {
       locations: record.locations,
       failing: record.failing,

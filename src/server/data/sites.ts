@@ -1,4 +1,5 @@
 import "server-only";
+import { displayName } from "@/lib/idn-display";
 import { VERDICTS, type Verdict } from "@/lib/probe-result";
 import { getDb } from "@/server/db";
 
@@ -17,14 +18,17 @@ export interface SitemapSite {
   lastCheckedAt: Date;
 }
 
-const summaryFields = { domain: true, displayName: true, lastVerdict: true, lastCheckedAt: true } as const;
+const summaryFields = { domain: true, lastVerdict: true, lastCheckedAt: true } as const;
 
 // lastVerdict is a plain string column; anything we no longer recognise reads as "no verdict".
 const isVerdict = (value: string | null): value is Verdict =>
   value !== null && (VERDICTS as readonly string[]).includes(value);
 
-const toSummary = (row: { domain: string; displayName: string; lastVerdict: string | null; lastCheckedAt: Date | null }): SiteSummary => ({
+// The name is shown by the browsers' IDN display policy as it stands today, never as stored:
+// a lookalike stored before the policy, or by anyone, is shown in punycode.
+const toSummary = (row: { domain: string; lastVerdict: string | null; lastCheckedAt: Date | null }): SiteSummary => ({
   ...row,
+  displayName: displayName(row.domain),
   lastVerdict: isVerdict(row.lastVerdict) ? row.lastVerdict : null,
 });
 
