@@ -1,8 +1,10 @@
 import { logLine } from "./log.mjs";
+import { DatabaseLockedError, holdMigrationLock, isBusyError, releaseMigrationLocks } from "./sqlite-locks.mjs";
 
 // Fixes for the gap between the wasm schema engine and the better-sqlite3 adapter.
 
 const MULTI_STATEMENT = /more than one statement/i;
+const EXCLUSIVE_LOCKING_MODE = /^\s*PRAGMA\s+(?:main\.)?locking_mode\s*=\s*EXCLUSIVE\s*;?\s*$/i;
 
 const openAdapters = new Set();
 
@@ -14,6 +16,22 @@ export function closeAllConnections() {
   // dispose() closes the better-sqlite3 handle synchronously before returning its promise.
   for (const adapter of openAdapters) void adapter.dispose().catch(() => {});
   openAdapters.clear();
+  releaseMigrationLocks();
+}
+
+/**
+ * A busy error becomes a plain Error naming the file: the adapter would report it as the kind
+ * "SocketTimeout", which the wasm engine cannot decode (WASM_ERROR: unknown variant). A plain
+ * Error travels as "External error id#N" and methods.mjs reports it as it is.
+ */
+function explainLocks(path, call) {
+  return async (...args) => {
+    try {
+      return await call(...args);
+    } catch (error) {
+      throw isBusyError(error) ? new DatabaseLockedError(path) : error;
+    }
+  };
 }
 
 /**
@@ -22,34 +40,57 @@ export function closeAllConnections() {
  * that prepare() refuses go to executeScript (exec) on the same connection,
  * so they still run inside the engine's transaction.
  */
-export function withScriptFallback(factory) {
-  const patch = (adapter) => {
-    openAdapters.add(adapter);
-    const executeRaw = adapter.executeRaw.bind(adapter);
-    const runScriptOr = (run) => async (query) => {
-      try {
-        return await run(query);
-      } catch (error) {
-        const message = `${error?.message ?? error} ${error?.cause?.originalMessage ?? ""}`;
-        if (query.args.length > 0 || !MULTI_STATEMENT.test(message)) throw error;
-        logLine("DEBUG", "executeRaw got a multi-statement script; running it with executeScript");
-        await adapter.executeScript(query.sql);
-        return 0;
-      }
-    };
-    adapter.executeRaw = runScriptOr(executeRaw);
-    const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (...args) => {
-      const tx = await startTransaction(...args);
-      tx.executeRaw = runScriptOr(tx.executeRaw.bind(tx));
-      return tx;
-    };
-    return adapter;
+function withScriptFallback(adapter, executeRaw) {
+  return async (query) => {
+    try {
+      return await executeRaw(query);
+    } catch (error) {
+      const message = `${error?.message ?? error} ${error?.cause?.originalMessage ?? ""}`;
+      if (query.args.length > 0 || !MULTI_STATEMENT.test(message)) throw error;
+      logLine("DEBUG", "executeRaw got a multi-statement script; running it with executeScript");
+      await adapter.executeScript(query.sql);
+      return 0;
+    }
   };
+}
+
+/**
+ * @param {{ path: string, migrationLock: boolean }} options path: the database file
+ *   (":memory:" for none); migrationLock: answer the engine's exclusive locking mode with the
+ *   migration lock (see holdMigrationLock) instead of locking out every other connection.
+ */
+function patch(adapter, { path, migrationLock }) {
+  openAdapters.add(adapter);
+  for (const method of ["queryRaw", "executeScript"]) adapter[method] = explainLocks(path, adapter[method].bind(adapter));
+  const executeRaw = explainLocks(path, withScriptFallback(adapter, adapter.executeRaw.bind(adapter)));
+  adapter.executeRaw = async (query) => {
+    if (migrationLock && query.args.length === 0 && EXCLUSIVE_LOCKING_MODE.test(query.sql)) {
+      holdMigrationLock(path);
+      return 0;
+    }
+    return executeRaw(query);
+  };
+  const startTransaction = explainLocks(path, adapter.startTransaction.bind(adapter));
+  adapter.startTransaction = async (...args) => {
+    const tx = await startTransaction(...args);
+    tx.executeRaw = explainLocks(path, withScriptFallback(adapter, tx.executeRaw.bind(tx)));
+    for (const method of ["queryRaw", "commit", "rollback"]) tx[method] = explainLocks(path, tx[method].bind(tx));
+    return tx;
+  };
+  return adapter;
+}
+
+/**
+ * @param {import("@prisma/adapter-better-sqlite3").PrismaBetterSqlite3} factory
+ * @param {{ filePath: string, shadowFilePath?: string }} paths as given to the factory
+ */
+export function adaptForEngine(factory, { filePath, shadowFilePath }) {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => patch(await factory.connect()),
-    connectToShadowDb: async () => patch(await factory.connectToShadowDb()),
+    connect: async () => patch(await factory.connect(), { path: filePath, migrationLock: true }),
+    // The shadow database is the engine's own scratch copy: nothing else opens it.
+    connectToShadowDb: async () =>
+      patch(await factory.connectToShadowDb(), { path: shadowFilePath ?? ":memory:", migrationLock: false }),
   };
 }

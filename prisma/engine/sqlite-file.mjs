@@ -5,6 +5,8 @@ import { dirname, resolve } from "node:path";
 
 import Database from "better-sqlite3";
 
+import { BUSY_TIMEOUT_MS, explainingLocks } from "./sqlite-locks.mjs";
+
 /** "file:./data/app.db?mode=x" → absolute path, resolved like the app resolves it: from the cwd. */
 export function sqlitePathFromUrl(url, cwd = process.cwd()) {
   if (typeof url !== "string" || !(url.startsWith("file:") || url === ":memory:")) {
@@ -32,9 +34,9 @@ export function dropDatabaseFile(path) {
 
 function withDatabase(path, work) {
   mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: 5000 });
+  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
-    return work(db);
+    return explainingLocks(path, () => work(db));
   } finally {
     db.close();
   }

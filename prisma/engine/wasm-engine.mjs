@@ -7,7 +7,8 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 
 import { logLine } from "./log.mjs";
-import { withScriptFallback } from "./sqlite-adapter.mjs";
+import { adaptForEngine } from "./sqlite-adapter.mjs";
+import { BUSY_TIMEOUT_MS } from "./sqlite-locks.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -65,10 +66,10 @@ export async function engineVersion() {
 export async function createEngine({ filePath, shadowFilePath, datamodels }) {
   const { SchemaEngine } = await loadGlue();
   const factory = new PrismaBetterSqlite3(
-    { url: filePath, timeout: 5000 },
+    { url: filePath, timeout: BUSY_TIMEOUT_MS },
     { shadowDatabaseUrl: shadowFilePath },
   );
-  const adapter = bindMigrationAwareSqlAdapterFactory(withScriptFallback(factory));
+  const adapter = bindMigrationAwareSqlAdapterFactory(adaptForEngine(factory, { filePath, shadowFilePath }));
   errorRegistry = adapter.errorRegistry;
   // The engine traps on an empty list: "no schema" must be undefined.
   const options = { datamodels: datamodels.length > 0 ? datamodels : undefined };

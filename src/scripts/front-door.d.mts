@@ -11,3 +11,8 @@ export function frontDoorRefusal(request: {
   headers: Record<string, string | string[] | undefined>;
   trustProxyHops?: number;
 }): FrontDoorRefusal | null;
+export function sendRefusal(
+  response: import("node:http").ServerResponse,
+  refusal: FrontDoorRefusal,
+  securityHeaders: Record<string, string>,
+): void;

@@ -49,3 +49,23 @@ export function frontDoorRefusal({ method, path, headers, trustProxyHops = 0 }) 
   }
   return null;
 }
+
+/**
+ * Answers a refusal with the site's security headers, as JSON for the API and plain text
+ * otherwise; the connection closes, so an unread request body cannot linger on it.
+ * @param {import("node:http").ServerResponse} response
+ * @param {{ status: number, code: string, message: string, headers?: Record<string, string> }} refusal
+ * @param {Record<string, string>} securityHeaders
+ */
+export function sendRefusal(response, refusal, securityHeaders) {
+  const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+  response.writeHead(refusal.status, {
+    ...securityHeaders,
+    ...refusal.headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(body)),
+    "Cache-Control": "no-store",
+    Connection: "close",
+  });
+  response.end(body);
+}

@@ -6,6 +6,11 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 
+import { setForwardedHeaders } from "./forwarded.mjs";
+import { frontDoorRefusal, sendRefusal } from "./front-door.mjs";
+import { decodablePath } from "./request-path.mjs";
+import { securityHeaders } from "./security-headers.mjs";
+
 const root = fileURLToPath(new URL("../..", import.meta.url));
 // The same .env files Next reads, loaded now so the migration and PORT/HOST see them too;
 // variables already in the environment win.
@@ -25,18 +30,18 @@ function run(command, args) {
   });
 }
 
-/**
- * The visitor's address for rate limits and one-vote-per-day: Next passes a client's own
- * X-Forwarded-For through untouched, so this server appends the socket's peer address, and
- * the app trusts only TRUST_PROXY_HOPS entries before it (src/server/visitor.ts).
- */
-function appendPeerAddress(request) {
-  const peer = request.socket.remoteAddress ?? "unknown";
-  const forwarded = request.headers["x-forwarded-for"];
-  request.headers["x-forwarded-for"] = forwarded ? `${forwarded}, ${peer}` : peer;
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+/** SHUTDOWN_GRACE_MS: how long a stop waits for requests in flight before closing their connections. */
+function shutdownGraceMs(raw = process.env.SHUTDOWN_GRACE_MS) {
+  if (raw === undefined || raw.trim() === "") return DEFAULT_SHUTDOWN_GRACE_MS;
+  if (!/^\d+$/.test(raw.trim())) throw new Error(`SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got "${raw}"`);
+  return Number(raw);
 }
 
+let graceMs;
 try {
+  graceMs = shutdownGraceMs();
   await run(bin("prisma"), ["migrate", "deploy"]);
   if (!existsSync(new URL("../../.next/BUILD_ID", import.meta.url))) {
     console.log("No production build found: running `next build` once.");
@@ -55,11 +60,55 @@ const app = next({ dev: false, dir: root, port, hostname: host ?? "localhost" })
 await app.prepare();
 const handle = app.getRequestHandler();
 
+// Invalid values are refused by the app's own config check (src/server/config.ts).
+const trustProxyHops = Number(process.env.TRUST_PROXY_HOPS || 0);
+let stopping = false;
+const inFlight = new Set();
+
+const headersOfRefusals = securityHeaders();
+
 const server = createServer((request, response) => {
-  appendPeerAddress(request);
+  setForwardedHeaders(request, trustProxyHops);
+  request.url = decodablePath(request.url ?? "/");
+  const refusal = frontDoorRefusal({
+    method: request.method ?? "GET",
+    path: request.url.split("?")[0],
+    headers: request.headers,
+    trustProxyHops,
+  });
+  if (refusal) return sendRefusal(response, refusal, headersOfRefusals);
+  inFlight.add(response);
+  if (stopping) response.setHeader("Connection", "close");
+  response.on("close", () => {
+    inFlight.delete(response);
+    // A kept-alive connection whose last response just ended is idle now: close it.
+    if (stopping) server.closeIdleConnections();
+  });
   handle(request, response);
 });
 server.listen(port, host, () => console.log(`downcheck ready on http://${host ?? "localhost"}:${port}`));
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => server.close(() => process.exit(0)));
+
+/**
+ * Stops accepting, lets the requests in flight finish (their responses say Connection: close),
+ * closes idle kept-alive connections at once, and after the grace closes whatever is still
+ * open (a client that never finishes its request, a response that never ends). A second
+ * signal exits at once. server.close() alone waits for every open connection, so a client that
+ * never finished its request kept the process from exiting.
+ */
+function stop(signal) {
+  if (stopping) {
+    console.log(`downcheck: ${signal} again, exiting without waiting`);
+    process.exit(1);
+  }
+  stopping = true;
+  console.log(`downcheck: ${signal}, finishing ${inFlight.size} request(s) in flight (at most ${graceMs} ms)`);
+  for (const response of inFlight) if (!response.headersSent) response.setHeader("Connection", "close");
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => {
+    console.log("downcheck: grace over, closing the connections still open");
+    server.closeAllConnections();
+    process.exit(0);
+  }, graceMs);
 }
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(signal));

@@ -58,5 +58,5 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 export function removeTestDatabase({ file }: TestDatabase): void {
-  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+  for (const suffix of ["", "-wal", "-shm", "-journal", "-migrate-lock"]) rmSync(file + suffix, { force: true });
 }

@@ -1,0 +1,80 @@
+import type { IncomingMessage } from "node:http";
+
+import { describe, expect, it } from "vitest";
+
+import { forwardedFor, forwardedProto, setForwardedHeaders } from "../../src/scripts/forwarded.mjs";
+
+const plain = (trustProxyHops: number) => ({ encrypted: false, trustProxyHops });
+const tls = (trustProxyHops: number) => ({ encrypted: true, trustProxyHops });
+
+describe("forwardedProto", () => {
+  it.each<[string | string[] | undefined, string]>([
+    ["https", "a forged https"],
+    ["HTTPS", "a forged upper-case https"],
+    ["http, https", "a forged list"],
+    [["https", "https"], "repeated forged headers"],
+    [undefined, "no header"],
+  ])("is the socket's http with no trusted proxy, given %j (%s)", (header) => {
+    expect(forwardedProto(header, plain(0))).toBe("http");
+  });
+
+  it("is the socket's https with no trusted proxy, whatever the client claims", () => {
+    expect(forwardedProto("http", tls(0))).toBe("https");
+    expect(forwardedProto(undefined, tls(0))).toBe("https");
+  });
+
+  it.each([
+    ["https", 1, "https"],
+    ["http", 1, "http"],
+    [" HTTPS ", 1, "https"],
+    ["http, https", 1, "https"],
+    ["https, http", 1, "http"],
+    ["https, http", 2, "http"],
+    [["http", "https"], 1, "https"],
+  ] as [string | string[], number, string][])("behind trusted proxies takes the nearest proxy's value: %j, %i hops → %s", (header, hops, expected) => {
+    expect(forwardedProto(header, plain(hops))).toBe(expected);
+  });
+
+  it.each([undefined, "", "ftp", "https, ", "javascript"])(
+    "behind trusted proxies falls back to the socket's protocol when the nearest set nothing usable: %j",
+    (header) => {
+      expect(forwardedProto(header, plain(1))).toBe("http");
+      expect(forwardedProto(header, tls(1))).toBe("https");
+    },
+  );
+
+  it("treats a hop count that is not a positive number as no trusted proxy", () => {
+    expect(forwardedProto("https", plain(Number.NaN))).toBe("http");
+    expect(forwardedProto("https", plain(-1))).toBe("http");
+  });
+});
+
+describe("forwardedFor", () => {
+  it("appends the socket's peer to what the client sent", () => {
+    expect(forwardedFor(undefined, "127.0.0.1")).toBe("127.0.0.1");
+    expect(forwardedFor("203.0.113.7", "10.0.0.2")).toBe("203.0.113.7, 10.0.0.2");
+    expect(forwardedFor(["203.0.113.7", "198.51.100.1"], "10.0.0.2")).toBe("203.0.113.7, 198.51.100.1, 10.0.0.2");
+  });
+});
+
+describe("setForwardedHeaders", () => {
+  const request = (headers: Record<string, string>, socket: { remoteAddress?: string; encrypted?: boolean }) =>
+    ({ headers: { ...headers }, socket }) as unknown as IncomingMessage;
+
+  it("overwrites a client's forged X-Forwarded-Proto on a plain connection when no proxy is trusted", () => {
+    const forged = request({ "x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.1" }, { remoteAddress: "203.0.113.9" });
+    setForwardedHeaders(forged, 0);
+    expect(forged.headers["x-forwarded-proto"]).toBe("http");
+    expect(forged.headers["x-forwarded-for"]).toBe("198.51.100.1, 203.0.113.9");
+  });
+
+  it("sets https for a TLS socket and keeps a trusted proxy's value", () => {
+    const direct = request({}, { remoteAddress: "203.0.113.9", encrypted: true });
+    setForwardedHeaders(direct, 0);
+    expect(direct.headers["x-forwarded-proto"]).toBe("https");
+
+    const proxied = request({ "x-forwarded-proto": "http, https" }, { remoteAddress: "10.0.0.2" });
+    setForwardedHeaders(proxied, 1);
+    expect(proxied.headers["x-forwarded-proto"]).toBe("https");
+  });
+});
