@@ -31,7 +31,9 @@ export async function CheckResult({ target }: { target: Target }) {
     const message = outcome && !outcome.ok ? outcome.message : "The check failed unexpectedly; please try again.";
     return (
       <section className="card result result-unknown" aria-labelledby="result-heading">
-        <h2 id="result-heading" className="result-line">We could not check {target.unicode} right now</h2>
+        <h2 id="result-heading" className="result-line">
+          {outcome?.ok === false && outcome.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+        </h2>
         <p>{message}</p>
       </section>
     );

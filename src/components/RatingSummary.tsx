@@ -1,5 +1,5 @@
 import { getOwnRating, getRatingSummary } from "@/server/data/ratings";
-import { currentVisitor } from "@/server/visitor-identity";
+import { currentVisitor } from "@/server/visitor/identity";
 import { RatingForm } from "./RatingForm";
 
 /**

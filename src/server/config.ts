@@ -21,6 +21,7 @@ const EnvSchema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PROBE_ALLOW_CIDRS: z.string().default(""),
   PROBE_CONNECT_TO: z.string().default(""),
+  PROBE_DENY_DOMAINS: z.string().default(""),
   CHECK_TTL_SECONDS: seconds(60),
   CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
   CHECK_MAX_ROUNDS: z.coerce.number().int().positive().default(16),

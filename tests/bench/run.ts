@@ -2,6 +2,7 @@
 // local servers (127.0.0.1 only). Prints ratios; asserts nothing (tests do that).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { roomyAdmission } from "../integration/helpers/admission";
 import { createTestDatabase } from "../integration/helpers/database";
 
 const ROUNDS = 50;
@@ -31,7 +32,7 @@ async function main() {
   const testers = defaultTesters(config, { world: false });
   const guard = createGuard({ connectTo });
   const target = (name: string) => ({ ascii: name, unicode: name });
-  const service = createCheckService({ store: prismaCheckStore, testers, guard, ttlMs: 60_000, deadlineMs: 5000, maxRounds: 64 });
+  const service = createCheckService({ store: prismaCheckStore, testers, guard, ttlMs: 60_000, deadlineMs: 5000, admission: roomyAdmission(64) });
   const time = async (fn: () => Promise<unknown>) => {
     const started = performance.now();
     await fn();

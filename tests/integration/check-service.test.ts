@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckService } from "@/server/checks/check-service";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
+import { roomyAdmission } from "./helpers/admission";
 import { createTestDatabase } from "./helpers/database";
 
 // The service end to end: real testers against real local servers, rounds stored in a real
@@ -27,13 +28,14 @@ async function site(name: string, handler: Handler) {
 }
 
 function makeService(overrides: { deadlineMs?: number; ttlMs?: number; maxRounds?: number } = {}) {
+  const admission = roomyAdmission(overrides.maxRounds ?? 16);
   return modules.createCheckService({
     store: modules.store.prismaCheckStore,
     testers: testersFor(),
     guard: guardFor(),
     ttlMs: overrides.ttlMs ?? 60_000,
     deadlineMs: overrides.deadlineMs ?? 3000,
-    maxRounds: overrides.maxRounds ?? 16,
+    admission,
   });
 }
 
@@ -100,18 +102,17 @@ describe("check service", () => {
     const { defaultTesters } = await import("@/server/probe/testers-config");
     const { getConfig } = await import("@/server/config");
     const { createGuard } = await import("@/server/probe/guard");
+    let newRounds = 0;
+    const admission = roomyAdmission();
     const cold = modules.createCheckService({
       store: modules.store.prismaCheckStore,
       testers: defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }),
       guard: createGuard({ connectTo }),
       ttlMs: 60_000,
       deadlineMs: 3000,
-      maxRounds: 16,
+      admission: { ...admission, claim: (...args) => (newRounds++, admission.claim(...args)) },
     });
-    let newRounds = 0;
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, () => cold.status(target("cold.example.test"), { beforeNewRound: () => void newRounds++ })),
-    );
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => cold.status(target("cold.example.test"), { visitor: `198.51.100.${i}` })));
     expect(newRounds).toBe(1);
     expect(sites["cold.example.test"].hits).toBe(1);
     expect(new Set(answers.map((a) => a.record.id)).size).toBe(1);
@@ -200,7 +201,7 @@ describe("check service and the world tester's question", () => {
       guard: guardFor(),
       ttlMs: 0,
       deadlineMs: 2000,
-      maxRounds: 4,
+      admission: roomyAdmission(4),
       visitorsReportDown,
     });
   }

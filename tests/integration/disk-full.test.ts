@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckService } from "@/server/checks/check-service";
+import { roomyAdmission } from "./helpers/admission";
 import { createTestDatabase, removeTestDatabase, tmpDir, type TestDatabase } from "./helpers/database";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 
@@ -62,7 +63,7 @@ beforeAll(async () => {
     guard: createGuard({ connectTo }),
     ttlMs: 1500,
     deadlineMs: 2000,
-    maxRounds: 4,
+    admission: roomyAdmission(4),
   });
   // Open the database (and its WAL) while there is room, as a running site would have.
   await (await import("@/server/db")).getDb().site.count();

@@ -18,7 +18,7 @@ vi.mock("next/cache", () => ({ revalidatePath: (path: string) => void request.re
 
 // Modules that read DATABASE_URL are imported after the test database exists.
 let ratings: typeof import("@/server/data/ratings");
-let identity: typeof import("@/server/visitor-identity");
+let identity: typeof import("@/server/visitor/identity");
 let database: TestDatabase;
 const scratchFolders: string[] = [];
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = database.url;
   delete process.env.VISITOR_SECRET;
   ratings = await import("@/server/data/ratings");
-  identity = await import("@/server/visitor-identity");
+  identity = await import("@/server/visitor/identity");
 });
 
 afterAll(async () => {

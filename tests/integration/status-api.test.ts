@@ -25,6 +25,8 @@ beforeAll(async () => {
   target = await startHttpsServer((_req, res) => res.end("open"), certificate);
   const refused = await closedPort();
   const connectTo = `${HOST}:443:127.0.0.1:${target.port},${HOST}:80:127.0.0.1:${refused.port}`;
+  // The opted-out names are routed too, so even a bug that probed them would stay on loopback.
+  const optedOutRoutes = ["example.org", "www.example.org"].flatMap((name) => [`${name}:443:127.0.0.1:${refused.port}`, `${name}:80:127.0.0.1:${refused.port}`]);
   agents = await Promise.all(LOCATIONS.map((location) => startAgent({ location, secret: SECRET, connectTo, ca: certificate.ca })));
 
   mkdirSync(tmpDir, { recursive: true });
@@ -36,7 +38,8 @@ beforeAll(async () => {
     DATABASE_URL: (await createTestDatabase()).url,
     TESTERS_FILE: testersFile,
     TESTER_SECRET: SECRET,
-    PROBE_CONNECT_TO: connectTo,
+    PROBE_CONNECT_TO: [connectTo, ...optedOutRoutes].join(","),
+    PROBE_DENY_DOMAINS: "example.org",
   });
   ({ GET } = await import("@/app/api/v1/status/[domain]/route"));
 });
@@ -63,6 +66,15 @@ describe("GET /api/v1/status/<domain>", () => {
     const second = await (await call(HOST)).json();
     expect(second.cached).toBe(true);
     expect(second.checkedAt).toBe(first.checkedAt);
+  });
+
+  it.each(["example.org", "www.example.org"])("answers 403 opted_out for %s without probing it", async (domain) => {
+    const response = await call(domain);
+    expect(response.status).toBe(403);
+    expect(response.headers.get("retry-after")).toBeNull();
+    expect(await response.json()).toMatchObject({ error: { code: "opted_out", message: expect.stringContaining("asked us not to check it") } });
+    const { getDb } = await import("@/server/db");
+    expect(await getDb().check.count({ where: { site: { domain } } })).toBe(0);
   });
 
   it.each(["localhost", "127.0.0.1", "exa mple.com", "%E0%A4%A", "example.com:8080"])(

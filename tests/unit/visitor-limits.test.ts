@@ -1,30 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "@/server/rate-limit";
-import { visitorAddress, visitorBucket } from "@/server/visitor";
+import { visitorAddress, visitorBucket } from "@/server/visitor/address";
+import { memoryLimiter } from "@/server/visitor/limits";
 
-describe("createRateLimiter", () => {
-  it("allows the limit within a window, then refuses with the seconds until the window ends", () => {
-    const limiter = createRateLimiter({ limit: 3, windowMs: 60_000 });
-    const at = (ms: number) => limiter.take("v", 1_000_000 + ms);
-    expect([at(0), at(10), at(20)].every((d) => d.ok)).toBe(true);
-    expect(at(30_000)).toEqual({ ok: false, retryAfterSeconds: 30 });
-    expect(at(60_000)).toEqual({ ok: true });
+describe("memoryLimiter", () => {
+  it("allows the points within a window, then refuses with the seconds left", async () => {
+    const limiter = memoryLimiter({ points: 3, durationSeconds: 60 });
+    const decisions = [];
+    for (let i = 0; i < 4; i++) decisions.push(await limiter.take("v"));
+    expect(decisions.slice(0, 3)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect(decisions[3]).toMatchObject({ ok: false });
+    expect((decisions[3] as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    expect((decisions[3] as { retryAfterSeconds: number }).retryAfterSeconds).toBeLessThanOrEqual(60);
   });
 
-  it("counts every key on its own", () => {
-    const limiter = createRateLimiter({ limit: 1, windowMs: 1000 });
-    expect(limiter.take("a", 0).ok).toBe(true);
-    expect(limiter.take("b", 0).ok).toBe(true);
-    expect(limiter.take("a", 1).ok).toBe(false);
+  it("counts every key on its own", async () => {
+    const limiter = memoryLimiter({ points: 1, durationSeconds: 60 });
+    expect(await limiter.take("a")).toEqual({ ok: true });
+    expect(await limiter.take("b")).toEqual({ ok: true });
+    expect((await limiter.take("a")).ok).toBe(false);
   });
 
-  it("stays bounded under a flood of distinct keys and still limits a live key", () => {
-    const limiter = createRateLimiter({ limit: 1, windowMs: 60_000, maxKeys: 100 });
-    limiter.take("steady", 0);
-    for (let i = 0; i < 1000; i++) limiter.take(`flood-${i}`, 10);
-    // "steady" may have been evicted as the oldest; either way a new key is still limited.
-    expect(limiter.take("late", 20).ok).toBe(true);
-    expect(limiter.take("late", 21).ok).toBe(false);
+  it("takes back an event given back", async () => {
+    const limiter = memoryLimiter({ points: 1, durationSeconds: 60 });
+    await limiter.take("a");
+    await limiter.giveBack("a");
+    expect(await limiter.take("a")).toEqual({ ok: true });
+  });
+
+  it("opens a new window once the old one has passed", async () => {
+    const limiter = memoryLimiter({ points: 1, durationSeconds: 1 });
+    await limiter.take("a");
+    expect((await limiter.take("a")).ok).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1050));
+    expect(await limiter.take("a")).toEqual({ ok: true });
   });
 });
 

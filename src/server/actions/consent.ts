@@ -1,6 +1,7 @@
 "use server";
 
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
+import { visitorUsesHttps } from "@/server/visitor/address";
 import { CONSENT_COOKIE } from "@/lib/cookies";
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -12,6 +13,7 @@ export async function dismissCookieNotice(): Promise<void> {
     maxAge: ONE_YEAR_SECONDS,
     httpOnly: true,
     sameSite: "lax",
+    secure: visitorUsesHttps(await headers()),
     path: "/",
   });
 }

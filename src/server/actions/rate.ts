@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { upsertRating } from "@/server/data/ratings";
-import { createRateLimiter } from "@/server/rate-limit";
+import { memoryLimiter } from "@/server/visitor/limits";
 import { parseRequestedDomain } from "@/server/requested-domain";
-import { currentVisitor } from "@/server/visitor-identity";
+import { currentVisitor } from "@/server/visitor/identity";
 import { formFields, NOT_A_FORM } from "./form-fields";
 
 export interface RateState {
@@ -25,12 +25,12 @@ const RateSchema = z.object({
 
 // The database allows one vote per day anyway; this stops a script from hammering the
 // database with writes (about one a second for a determined clicker).
-const ratingLimiter = createRateLimiter({ limit: 10, windowMs: 60_000 });
+const ratingLimiter = memoryLimiter({ points: 10, durationSeconds: 60 });
 
 /** "Rate": a public endpoint taking `domain` and `stars` (1–5) from a form. */
 export async function rateAction(_prev: RateState, formData: FormData): Promise<RateState> {
   const visitor = await currentVisitor({ issueCookie: true });
-  const allowed = ratingLimiter.take(visitor.bucket);
+  const allowed = await ratingLimiter.take(visitor.bucket);
   if (!allowed.ok) {
     return { status: "error", message: `Too many ratings at once; try again in ${allowed.retryAfterSeconds} seconds.` };
   }

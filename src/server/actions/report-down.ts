@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { addVisitorReport } from "@/server/data/visitor-reports";
-import { createRateLimiter } from "@/server/rate-limit";
+import { memoryLimiter } from "@/server/visitor/limits";
 import { parseRequestedDomain } from "@/server/requested-domain";
-import { currentVisitor } from "@/server/visitor-identity";
+import { currentVisitor } from "@/server/visitor/identity";
 import { formFields, NOT_A_FORM } from "./form-fields";
 
 export interface ReportDownState {
@@ -20,12 +20,12 @@ const ReportSchema = z.object({
 
 // The data layer allows one report per visitor and site in 15 minutes; this caps one visitor
 // reporting many different sites (each a new Site row) in a burst.
-const reportLimiter = createRateLimiter({ limit: 5, windowMs: 60_000 });
+const reportLimiter = memoryLimiter({ points: 5, durationSeconds: 60 });
 
 /** "It's down for me": a public endpoint taking `domain` from a form. */
 export async function reportDownAction(_prev: ReportDownState, formData: FormData): Promise<ReportDownState> {
   const visitor = await currentVisitor();
-  const allowed = reportLimiter.take(visitor.bucket);
+  const allowed = await reportLimiter.take(visitor.bucket);
   if (!allowed.ok) {
     return { status: "error", message: `Too many reports at once; try again in ${allowed.retryAfterSeconds} seconds.` };
   }

@@ -4,7 +4,7 @@ import { decideVerdict, type VerdictDetails } from "@/lib/verdict";
 import type { WorldSummary } from "@/lib/world-summary";
 import { runRound, type RoundOutcome } from "@/server/probe/round";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
-import { busy } from "./refusal";
+import type { Admission } from "./admission";
 
 /** One stored probe round, as every reader (API, page) sees it. */
 export interface CheckRecord extends VerdictDetails {
@@ -26,27 +26,28 @@ export interface CheckStore {
 
 export interface CheckServiceOptions {
   store: CheckStore;
+  /** Who may start a new round (limits and fair shares); see admission.ts. */
+  admission: Admission;
   /** Has a visitor said the site is down for them lately? Makes the world check a priority. */
   visitorsReportDown?: (domain: string) => Promise<boolean>;
   testers: readonly Tester[];
   guard: AddressGuard;
   ttlMs: number;
   deadlineMs: number;
-  maxRounds: number;
 }
 
 export interface StatusRequest {
-  /** Called just before a new round starts (it may throw), so rate limits count real rounds only. */
-  beforeNewRound?: () => void;
+  /** The visitor's address bucket: new rounds are counted against it. */
+  visitor?: string;
 }
 
 /**
  * Answers "what is the status of this domain?" cheaply under load: concurrent requests for
- * one domain share one round (single-flight), a result is reused for the TTL, and a global
- * cap bounds the rounds in flight.
+ * one domain share one round (single-flight), a result is reused for the TTL, and admission
+ * decides who may start a new round. A refusal is thrown as a RefusalError (refusal.ts).
  */
 export function createCheckService(options: CheckServiceOptions) {
-  const { store, testers, guard, ttlMs, deadlineMs, maxRounds, visitorsReportDown = async () => false } = options;
+  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
 
   async function runAndStore(target: Target, previous: CheckRecord | null): Promise<CheckRecord> {
@@ -66,15 +67,29 @@ export function createCheckService(options: CheckServiceOptions) {
       return new Date(record.checkedAt.getTime() + ttlMs);
     },
 
-    async status(target: Target, request: StatusRequest = {}): Promise<{ record: CheckRecord; cached: boolean }> {
+    async status(target: Target, { visitor = "unknown" }: StatusRequest = {}): Promise<{ record: CheckRecord; cached: boolean }> {
       const latest = await store.latest(target.ascii);
       if (latest && this.isFresh(latest)) return { record: latest, cached: true };
-      // No await between this lookup and the set below: joiners always find the round.
       const running = inFlight.get(target.ascii);
       if (running) return { record: await running, cached: false };
-      if (inFlight.size >= maxRounds) throw busy();
-      request.beforeNewRound?.();
-      const round = runAndStore(target, latest).finally(() => inFlight.delete(target.ascii));
+      const limited = await admission.charge(target, visitor);
+      if (limited) throw limited;
+      // The charge was asynchronous: another request may have started the round meanwhile.
+      const startedMeanwhile = inFlight.get(target.ascii);
+      if (startedMeanwhile) {
+        await admission.refund(target, visitor);
+        return { record: await startedMeanwhile, cached: false };
+      }
+      // From the claim to the set below nothing awaits, so joiners always find the round.
+      const slot = admission.claim(target, visitor);
+      if ("refusal" in slot) {
+        await admission.refund(target, visitor);
+        throw slot;
+      }
+      const round = runAndStore(target, latest).finally(() => {
+        slot.release();
+        inFlight.delete(target.ascii);
+      });
       inFlight.set(target.ascii, round);
       return { record: await round, cached: false };
     },

@@ -1,24 +1,29 @@
 import "server-only";
+import { commaList } from "@/lib/comma-list";
 import { getConfig } from "@/server/config";
 import { countRecentReports, REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
 import { guardFromConfig } from "@/server/probe/guard";
 import { loadTesters } from "@/server/probe/testers-config";
 import type { Target } from "@/server/probe/types";
-import { createRateLimiter } from "@/server/rate-limit";
-import { visitorAddress, visitorBucket } from "@/server/visitor";
+import { visitorAddress, visitorBucket } from "@/server/visitor/address";
+import { memoryLimiter } from "@/server/visitor/limits";
+import { createAdmission } from "./admission";
 import { createCheckService, type CheckRecord, type CheckService } from "./check-service";
-import { refusalOf, refuse, type Refusal } from "./refusal";
 import { withMemoryFallback } from "./memory-fallback";
+import { optedOutMatcher } from "./opted-out";
 import { prismaCheckStore } from "./prisma-store";
+import { refusalOf, type Refusal } from "./refusal";
 
-/** New rounds one visitor may start per minute (cached answers are free). */
-const NEW_ROUNDS_PER_VISITOR_PER_MINUTE = 10;
+/** New rounds one visitor may start per minute (cached and joined answers are free). */
+export const NEW_ROUNDS_PER_VISITOR_PER_MINUTE = 10;
+/** New rounds per registrable domain per minute, all its subdomains and visitors together. */
+export const NEW_ROUNDS_PER_SITE_PER_MINUTE = 12;
 
 export type StatusOutcome = { ok: true; record: CheckRecord; cached: boolean } | ({ ok: false } & Refusal);
 
 interface CheckState {
   service: CheckService;
-  limiter: ReturnType<typeof createRateLimiter>;
+  optedOut: (target: Target) => boolean;
 }
 
 // One service per process (kept on globalThis so dev reloads do not split single-flight).
@@ -30,33 +35,32 @@ export function getCheckState(): CheckState {
     holder.downcheckChecks = {
       service: createCheckService({
         store: withMemoryFallback(prismaCheckStore, config.CHECK_TTL_SECONDS * 1000),
+        admission: createAdmission({
+          maxRounds: config.CHECK_MAX_ROUNDS,
+          visitorRounds: memoryLimiter({ points: NEW_ROUNDS_PER_VISITOR_PER_MINUTE, durationSeconds: 60 }),
+          siteRounds: memoryLimiter({ points: NEW_ROUNDS_PER_SITE_PER_MINUTE, durationSeconds: 60 }),
+        }),
         visitorsReportDown: async (domain) => (await countRecentReports(domain, new Date(Date.now() - REPORT_INTERVAL_MS))) > 0,
         testers: loadTesters(config),
         guard: guardFromConfig(config),
         ttlMs: config.CHECK_TTL_SECONDS * 1000,
         deadlineMs: config.CHECK_DEADLINE_MS,
-        maxRounds: config.CHECK_MAX_ROUNDS,
       }),
-      limiter: createRateLimiter({ limit: NEW_ROUNDS_PER_VISITOR_PER_MINUTE, windowMs: 60_000 }),
+      optedOut: optedOutMatcher(commaList(config.PROBE_DENY_DOMAINS)),
     };
   }
   return holder.downcheckChecks;
 }
 
-/** The status of a domain for one visitor's request: cached, joined, or a new rate-limited round. */
+/** The status of a domain for one visitor's request: cached, joined, or a new limited round. */
 export async function checkStatus(target: Target, headers: Headers): Promise<StatusOutcome> {
-  const { service, limiter } = getCheckState();
-  const visitor = visitorBucket(visitorAddress(headers));
+  const { service, optedOut } = getCheckState();
+  if (optedOut(target)) {
+    const message = `The owners of ${target.unicode} asked us not to check it, so we do not.`;
+    return { ok: false, status: 403, code: "opted_out", message, retryAfterSeconds: 0 };
+  }
   try {
-    const { record, cached } = await service.status(target, {
-      beforeNewRound() {
-        const decision = limiter.take(visitor);
-        if (!decision.ok) {
-          const message = "Too many new checks from your address; please wait a moment.";
-          throw refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: decision.retryAfterSeconds });
-        }
-      },
-    });
+    const { record, cached } = await service.status(target, { visitor: visitorBucket(visitorAddress(headers)) });
     return { ok: true, record, cached };
   } catch (error) {
     const refusal = refusalOf(error);

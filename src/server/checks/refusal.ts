@@ -1,13 +1,14 @@
 import "server-only";
 
-// Why a check was not run: too many rounds at once, or too many new checks from one visitor.
+// Why a check was not run: too many rounds at once, too many new checks from one visitor or of
+// one site, or the site's owners asked us not to check it.
 // Thrown from the shared check service and caught by whichever surface asked (page, API,
 // action). Next bundles those surfaces apart, so a class would be two classes and `instanceof`
 // would fail in one of them: a refusal is recognised by its `refusal` field instead.
 
 export interface Refusal {
-  status: 429 | 503;
-  code: "rate_limited" | "busy";
+  status: 403 | 429 | 503;
+  code: "rate_limited" | "busy" | "opted_out";
   message: string;
   retryAfterSeconds: number;
 }

@@ -5,7 +5,7 @@ import { getDb } from "@/server/db";
 // day): clearing cookies or trading them between addresses opens no second vote, and a vote
 // never leaves its address. The cookie hash only says whose vote it is ("You rated 4 of 5
 // today"): the latest voter from the address owns it. Both hashes are salted per day
-// (visitor-identity.ts), so they cannot be linked across days.
+// (visitor/identity.ts), so they cannot be linked across days.
 
 export interface RatingInput {
   domain: string;

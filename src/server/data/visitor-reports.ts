@@ -9,7 +9,7 @@ export type AddReportResult = { stored: true } | { stored: false; reason: "too_s
 export interface ReportInput {
   domain: string;
   displayName: string;
-  /** The address hash of the visitor (visitor-identity.ts), never the address. */
+  /** The address hash of the visitor (visitor/identity.ts), never the address. */
   visitorHash: string;
   now?: Date;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import ipaddr from "ipaddr.js";
-import { getConfig } from "./config";
+import { getConfig } from "@/server/config";
 
 /**
  * The visitor's address. `npm start`'s server appends the socket's peer to X-Forwarded-For,
@@ -20,4 +20,12 @@ export function visitorBucket(address: string): string {
   if (parsed.kind() === "ipv4") return parsed.toString();
   const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${parts.join(":")}::/64`;
+}
+
+/**
+ * Whether the visitor reached us over HTTPS, so cookies can be Secure. `npm start`'s server
+ * sets X-Forwarded-Proto from the socket, or from the nearest trusted proxy (forwarded.mjs).
+ */
+export function visitorUsesHttps(headers: Headers): boolean {
+  return headers.get("x-forwarded-proto") === "https";
 }

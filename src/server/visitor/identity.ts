@@ -3,9 +3,9 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { cookies, headers } from "next/headers";
-import { getConfig } from "./config";
-import { sqliteFilePath } from "./db";
-import { visitorAddress, visitorBucket } from "./visitor";
+import { getConfig } from "@/server/config";
+import { sqliteFilePath } from "@/server/db";
+import { visitorAddress, visitorBucket, visitorUsesHttps } from "./address";
 
 // Who a visitor is, without storing who they are. Two keys, both salted per UTC day so a
 // hash seen today cannot be linked to the same visitor's hash tomorrow:
@@ -137,7 +137,8 @@ export interface RequestVisitor {
 export async function currentVisitor({ issueCookie = false, now = new Date() } = {}): Promise<RequestVisitor> {
   const secret = getVisitorSecret();
   const day = utcDay(now);
-  const bucket = visitorBucket(visitorAddress(await headers()));
+  const requestHeaders = await headers();
+  const bucket = visitorBucket(visitorAddress(requestHeaders));
   const jar = await cookies();
   let id = verifyVisitorCookie(secret, jar.get(VISITOR_COOKIE)?.value);
   if (id === null && issueCookie) {
@@ -147,6 +148,7 @@ export async function currentVisitor({ issueCookie = false, now = new Date() } =
       maxAge: VISITOR_COOKIE_MAX_AGE_SECONDS,
       httpOnly: true,
       sameSite: "lax",
+      secure: visitorUsesHttps(requestHeaders),
       path: "/",
     });
   }

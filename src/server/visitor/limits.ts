@@ -1,53 +1,35 @@
 import "server-only";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
-export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+// How often one key (a visitor's address bucket, a registrable domain) may do something. One
+// small interface, so a shared store (Redis, with several instances) can replace the memory
+// one without touching the callers; rate-limiter-flexible does the counting either way.
 
-export interface RateLimiter {
-  /** Counts one event for key and says whether it is within the limit. */
-  take(key: string, now?: number): RateDecision;
+export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export interface Limiter {
+  /** Counts one event for `key` and says whether it is within the limit. */
+  take(key: string): Promise<LimitDecision>;
+  /** Gives back an event that turned out not to happen (a round joined instead of started). */
+  giveBack(key: string): Promise<void>;
 }
 
-/**
- * Fixed-window counters per key (a visitor's address bucket), held in memory: one process
- * serves the site, and a restart forgetting counts is harmless. The map is pruned so a flood
- * of distinct keys cannot grow it without bound.
- */
-export function createRateLimiter({
-  limit,
-  windowMs,
-  maxKeys = 50_000,
-}: {
-  limit: number;
-  windowMs: number;
-  maxKeys?: number;
-}): RateLimiter {
-  const windows = new Map<string, { startedAt: number; count: number }>();
-
-  function prune(now: number) {
-    for (const [key, window] of windows) {
-      if (now - window.startedAt >= windowMs) windows.delete(key);
-    }
-    // Still full of live windows: drop the oldest (Map keeps insertion order).
-    for (const key of windows.keys()) {
-      if (windows.size < maxKeys) break;
-      windows.delete(key);
-    }
-  }
-
+/** `points` events per `durationSeconds` window and key, counted in this process. */
+export function memoryLimiter({ points, durationSeconds }: { points: number; durationSeconds: number }): Limiter {
+  const limiter = new RateLimiterMemory({ points, duration: durationSeconds });
   return {
-    take(key, now = Date.now()) {
-      let window = windows.get(key);
-      if (!window || now - window.startedAt >= windowMs) {
-        if (windows.size >= maxKeys) prune(now);
-        window = { startedAt: now, count: 0 };
-        windows.delete(key);
-        windows.set(key, window);
+    async take(key) {
+      try {
+        await limiter.consume(key);
+        return { ok: true };
+      } catch (refusal) {
+        // rate-limiter-flexible rejects with its result when over the limit, with an Error otherwise.
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
       }
-      if (window.count >= limit) {
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)) };
-      }
-      window.count += 1;
-      return { ok: true };
+    },
+    async giveBack(key) {
+      await limiter.reward(key);
     },
   };
 }

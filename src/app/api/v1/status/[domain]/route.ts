@@ -18,7 +18,7 @@ export async function GET(request: Request, { params }: RouteContext<"/api/v1/st
   if (!outcome.ok) {
     return NextResponse.json(errorJson(outcome.code, outcome.message), {
       status: outcome.status,
-      headers: { ...NO_STORE, "Retry-After": String(outcome.retryAfterSeconds) },
+      headers: outcome.retryAfterSeconds > 0 ? { ...NO_STORE, "Retry-After": String(outcome.retryAfterSeconds) } : NO_STORE,
     });
   }
   return NextResponse.json(statusJson(outcome.record, outcome.cached), { headers: NO_STORE });
