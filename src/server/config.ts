@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { isResolverAddress } from "@/server/probe/dns-resolve";
 
 // The one place that reads process.env. Everything else receives plain values,
 // so tests can build any configuration without touching the environment.
@@ -22,6 +23,7 @@ const EnvSchema = z.object({
   PROBE_ALLOW_CIDRS: z.string().default(""),
   PROBE_CONNECT_TO: z.string().default(""),
   PROBE_DENY_DOMAINS: z.string().default(""),
+  PROBE_RESOLVER: z.string().trim().refine(isResolverAddress, "use an IP address, optionally with :port (IPv6 in brackets)").optional(),
   CHECK_TTL_SECONDS: seconds(60),
   CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
   CHECK_MAX_ROUNDS: z.coerce.number().int().positive().default(16),

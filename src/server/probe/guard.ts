@@ -3,6 +3,7 @@ import { promises as dns } from "node:dns";
 import type { AppConfig } from "@/server/config";
 import { blockedRange, parseCidrList, parseIpLiteral, type Cidr } from "@/server/probe/address-policy";
 import { findRoute, parseConnectTo, type ConnectRoute } from "@/server/probe/connect-to";
+import { DNS_TIMEOUT_MS, queryAddresses, type QueryOutcome } from "@/server/probe/dns-resolve";
 import { isProbeError, ProbeError } from "@/server/probe/errors";
 import type { AddressGuard, GuardedAddress } from "@/server/probe/types";
 
@@ -12,6 +13,8 @@ export interface GuardOptions {
   allowCidrs?: string;
   /** PROBE_CONNECT_TO: curl --connect-to routes, `host:port:addr:port`, comma-separated. */
   connectTo?: string;
+  /** PROBE_RESOLVER: the DNS server probes ask ("IP[:port]"); unset, the system's resolver. */
+  resolver?: string;
 }
 
 // Answers that say the name has no address. Anything else (EAI_AGAIN, SERVFAIL, a resolver
@@ -22,6 +25,7 @@ class Guard implements AddressGuard {
   constructor(
     private readonly allowCidrs: readonly Cidr[],
     private readonly routes: readonly ConnectRoute[],
+    private readonly resolver: string | undefined,
   ) {}
 
   route(host: string, port: number): { address: string; port: number } | null {
@@ -53,7 +57,7 @@ class Guard implements AddressGuard {
       this.refuseIfBlocked(host, address);
       return [{ address, family: literal.kind() === "ipv4" ? 4 : 6, port, routed: false }];
     }
-    const answers = await lookupAll(host, signal);
+    const answers = this.resolver ? await lookupWith(this.resolver, host, signal) : await lookupAll(host, signal);
     for (const answer of answers) this.refuseIfBlocked(host, answer.address);
     return answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4, port, routed: false }));
   }
@@ -88,21 +92,37 @@ async function lookupAll(host: string, signal?: AbortSignal): Promise<{ address:
   }
 }
 
+/** Both address records from one resolver, judged as lookupAll judges the system's answers. */
+async function lookupWith(resolver: string, host: string, signal?: AbortSignal): Promise<{ address: string; family: number }[]> {
+  const { a, aaaa } = await queryAddresses(host, { resolver, signal: signal ?? AbortSignal.timeout(DNS_TIMEOUT_MS) });
+  const addresses = (outcome: QueryOutcome, family: number) => ("addresses" in outcome ? outcome.addresses.map((address) => ({ address, family })) : []);
+  const answers = [...addresses(a, 4), ...addresses(aaaa, 6)];
+  if (answers.length > 0) return answers;
+  const codes = [a, aaaa].map((outcome) => ("code" in outcome ? outcome.code : ""));
+  if (codes.every((code) => NO_SUCH_NAME_CODES.has(code))) throw new ProbeError("dns", `${host} does not resolve (${codes[0]})`);
+  throw new ProbeError("tester_error", `the tester's resolver failed for ${host} (A ${codes[0]}, AAAA ${codes[1]})`);
+}
+
 function lookupTimeout(host: string): ProbeError {
   return new ProbeError("timeout", `DNS lookup of ${host} did not finish in time`);
 }
 
 export function createGuard(options: GuardOptions = {}): AddressGuard {
-  return new Guard(parseCidrList(options.allowCidrs, "PROBE_ALLOW_CIDRS"), parseConnectTo(options.connectTo, "PROBE_CONNECT_TO"));
+  return new Guard(
+    parseCidrList(options.allowCidrs, "PROBE_ALLOW_CIDRS"),
+    parseConnectTo(options.connectTo, "PROBE_CONNECT_TO"),
+    options.resolver || undefined,
+  );
 }
 
 let cached: { key: string; guard: AddressGuard } | undefined;
 
 /** The guard for the app's configuration, built once per distinct pair of values. */
 export function guardFromConfig(config: AppConfig): AddressGuard {
-  const key = `${config.PROBE_ALLOW_CIDRS}\n${config.PROBE_CONNECT_TO}`;
+  const key = `${config.PROBE_ALLOW_CIDRS}\n${config.PROBE_CONNECT_TO}\n${config.PROBE_RESOLVER ?? ""}`;
   if (cached?.key !== key) {
-    cached = { key, guard: createGuard({ allowCidrs: config.PROBE_ALLOW_CIDRS, connectTo: config.PROBE_CONNECT_TO }) };
+    const options = { allowCidrs: config.PROBE_ALLOW_CIDRS, connectTo: config.PROBE_CONNECT_TO, resolver: config.PROBE_RESOLVER };
+    cached = { key, guard: createGuard(options) };
   }
   return cached.guard;
 }

@@ -74,6 +74,7 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
 function defaultsFromConfig(kind: TesterKindName, config: AppConfig): Record<string, unknown> {
   // Agents share the site's secret unless an entry names its own.
   if (kind === "remote") return { secret: config.TESTER_SECRET };
+  if (kind === "dns" && config.PROBE_RESOLVER) return { resolver: config.PROBE_RESOLVER };
   if (kind === "globalping") {
     return {
       url: config.GLOBALPING_URL,

@@ -3,7 +3,9 @@ import dnsPacket from "dns-packet";
 
 // A real, tiny authoritative DNS server on 127.0.0.1 (UDP, port 0) for the dns tester's tests.
 
-export type DnsRecords = Record<string, { A?: string[]; AAAA?: string[] }>;
+/** Addresses of a name; a function answers differently per query (n counts from 0), as a rebinding attacker's server does. */
+type Answer = string[] | ((n: number) => string[]);
+export type DnsRecords = Record<string, { A?: Answer; AAAA?: Answer }>;
 
 /** normal: answer from the records; servfail: SERVFAIL to everything; silent: never answer. */
 export type DnsServerMode = "normal" | "servfail" | "silent";
@@ -20,17 +22,21 @@ const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3 } as const;
 
 const normalize = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
-function respond(query: dnsPacket.DecodedPacket, records: DnsRecords, mode: DnsServerMode): Buffer {
+function respond(query: dnsPacket.DecodedPacket, records: DnsRecords, mode: DnsServerMode, asked: Map<string, number>, ttl: number): Buffer {
   const question = query.questions?.[0];
   const entry = question ? records[normalize(question.name)] : undefined;
   let rcode: number = entry ? RCODE.NOERROR : RCODE.NXDOMAIN;
   if (mode === "servfail") rcode = RCODE.SERVFAIL;
   const type = question?.type;
-  const data = rcode === RCODE.NOERROR && (type === "A" || type === "AAAA") ? (entry?.[type] ?? []) : [];
+  const key = `${type} ${normalize(question?.name ?? "")}`;
+  const n = asked.get(key) ?? 0;
+  asked.set(key, n + 1);
+  const answer = rcode === RCODE.NOERROR && (type === "A" || type === "AAAA") ? (entry?.[type] ?? []) : [];
+  const data = typeof answer === "function" ? answer(n) : answer;
   const answers: dnsPacket.Answer[] = data.map((address) => ({
     type: type === "AAAA" ? "AAAA" : "A",
     name: question?.name ?? "",
-    ttl: 60,
+    ttl,
     data: address,
   }));
   return dnsPacket.encode({
@@ -44,9 +50,10 @@ function respond(query: dnsPacket.DecodedPacket, records: DnsRecords, mode: DnsS
 
 export async function startDnsServer(
   records: DnsRecords,
-  options: { mode?: DnsServerMode } = {},
+  options: { mode?: DnsServerMode; ttl?: number } = {},
 ): Promise<TestDnsServer> {
   const mode = options.mode ?? "normal";
+  const asked = new Map<string, number>();
   const normalized: DnsRecords = Object.fromEntries(Object.entries(records).map(([name, r]) => [normalize(name), r]));
   const queries: string[] = [];
   const socket = dgram.createSocket("udp4");
@@ -59,7 +66,7 @@ export async function startDnsServer(
     }
     for (const question of query.questions ?? []) queries.push(`${question.type} ${normalize(question.name)}`);
     if (mode === "silent") return;
-    socket.send(respond(query, normalized, mode), peer.port, peer.address);
+    socket.send(respond(query, normalized, mode, asked, options.ttl ?? 60), peer.port, peer.address);
   });
   await new Promise<void>((resolve, reject) => {
     socket.once("error", reject);
