@@ -1,6 +1,7 @@
 import { getOwnRating, getRatingSummary } from "@/server/data/ratings";
 import { currentVisitor } from "@/server/visitor/identity";
 import { RatingForm } from "./RatingForm";
+import { readOrNull, SectionUnavailable } from "./StatusSections";
 
 /**
  * The rating block of /<domain>: loads the average, the count and the visitor's own vote of
@@ -9,9 +10,10 @@ import { RatingForm } from "./RatingForm";
 export async function RatingSummary({ domain, displayName = domain }: { domain: string; displayName?: string }) {
   const visitor = await currentVisitor();
   const [summary, yourStars] = await Promise.all([
-    getRatingSummary(domain),
-    visitor.cookieHash ? getOwnRating({ domain, day: visitor.day, cookieHash: visitor.cookieHash }) : null,
+    readOrNull("ratings", () => getRatingSummary(domain)),
+    visitor.cookieHash ? readOrNull("your rating", () => getOwnRating({ domain, day: visitor.day, cookieHash: visitor.cookieHash! })) : null,
   ]);
+  if (!summary) return <SectionUnavailable title={`Rate ${displayName}`} />;
   return (
     <section className="rating card" aria-labelledby="rating-heading">
       <h2 id="rating-heading">Rate {displayName}</h2>

@@ -6,16 +6,42 @@ import { ReportsChart } from "./ReportsChart";
 import { SocialLinks } from "./SocialLinks";
 
 // The database-backed parts of /<domain>, each an async server component so the page can
-// stream them behind their own Suspense boundary without holding up the first bytes.
+// stream them behind their own Suspense boundary without holding up the first bytes. A part
+// whose data cannot be read (a locked or broken database) says so and the page goes on.
+
+/** The data, or null after logging why it could not be read. */
+export async function readOrNull<T>(what: string, read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    console.error(`page: ${what} could not be read`, error);
+    return null;
+  }
+}
+
+export function SectionUnavailable({ title }: { title: string }) {
+  return (
+    <section className="card" data-unavailable="">
+      <h2>{title}</h2>
+      <p className="muted">This part is unavailable right now; please try again in a moment.</p>
+    </section>
+  );
+}
 
 export async function ReportsSection({ target }: { target: Target }) {
-  return <ReportsChart buckets={await getHourlyReports(target.ascii)} domain={target.unicode} />;
+  const buckets = await readOrNull("reports", () => getHourlyReports(target.ascii));
+  if (!buckets) return <SectionUnavailable title="Reports for the last 24 hours" />;
+  return <ReportsChart buckets={buckets} domain={target.unicode} />;
 }
 
 export async function RelatedSection({ target }: { target: Target }) {
-  return <RelatedPages domain={target.unicode} pages={await getRelatedPages(target.ascii)} />;
+  const pages = await readOrNull("related pages", () => getRelatedPages(target.ascii));
+  if (!pages) return <SectionUnavailable title={`Related pages about ${target.unicode}`} />;
+  return <RelatedPages domain={target.unicode} pages={pages} />;
 }
 
 export async function SocialSection({ target }: { target: Target }) {
-  return <SocialLinks domain={target.unicode} links={await getSocialLinks(target.ascii)} />;
+  const links = await readOrNull("social links", () => getSocialLinks(target.ascii));
+  if (!links) return <SectionUnavailable title={`Contact ${target.unicode}'s owner`} />;
+  return <SocialLinks domain={target.unicode} links={links} />;
 }

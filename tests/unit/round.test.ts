@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ProbeResult, ProbeStatus } from "@/lib/probe-result";
 import { createGuard } from "@/server/probe/guard";
 import { runRound } from "@/server/probe/round";
@@ -74,7 +74,10 @@ describe("runRound", () => {
       throw new Error("boom");
     });
     const fine = tester("fine", async () => [result("up", "fine")]);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const outcome = await runRound([broken, fine], target, guard, { deadlineMs: 2000 });
+    expect(logged).toHaveBeenCalledWith("round: tester broken failed", expect.objectContaining({ message: "boom" }));
+    logged.mockRestore();
     expect(outcome.results.map((r) => [r.testerId, r.status, r.cause])).toEqual([
       ["broken", "error", "tester_error"],
       ["fine", "up", null],
@@ -84,7 +87,10 @@ describe("runRound", () => {
 
   it("ends by the deadline when a tester ignores the abort signal", async () => {
     const stuck = tester("stuck", () => new Promise<ProbeResult[]>(() => {}));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const outcome = await runRound([stuck], target, guard, { deadlineMs: 300 });
+    expect(logged).toHaveBeenCalledWith("round: tester stuck did not finish before the round's deadline");
+    logged.mockRestore();
     expect(outcome.results[0]).toMatchObject({ status: "error", cause: "tester_error" });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(295);
     expect(outcome.durationMs).toBeLessThan(300 * 1.1 + 100);

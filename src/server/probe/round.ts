@@ -81,10 +81,11 @@ async function withinDeadline(
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const overrun = new Promise<ProbeResult[]>((resolve) => {
-    timer = setTimeout(
-      () => resolve([errorResult(tester, "did not finish before the round's deadline", Date.now() - started)]),
-      Math.max(0, deadline - started) + OVERRUN_GRACE_MS,
-    );
+    timer = setTimeout(() => {
+      // A tester that honours the round's signal answers before this: overrunning is a bug.
+      console.error(`round: tester ${tester.id} did not finish before the round's deadline`);
+      resolve([errorResult(tester, "did not finish before the round's deadline", Date.now() - started)]);
+    }, Math.max(0, deadline - started) + OVERRUN_GRACE_MS);
   });
   try {
     const results = await Promise.race([probe(), overrun]);
@@ -92,6 +93,8 @@ async function withinDeadline(
     // The contract: a tester's own failure is inconclusive, whatever status it reported.
     return results.map((result) => (result.cause === "tester_error" ? { ...result, status: "error" } : result));
   } catch (error) {
+    // Testers report the target's failures as results; a throw is the tester's own fault.
+    console.error(`round: tester ${tester.id} failed`, error);
     const message = error instanceof Error ? error.message : String(error);
     return [errorResult(tester, `failed: ${message}`, Date.now() - started)];
   } finally {
