@@ -7,7 +7,8 @@ import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 
 import { setForwardedHeaders } from "./forwarded.mjs";
-import { frontDoorRefusal, sendRefusal } from "./front-door.mjs";
+import { actionBodyProblem, readBody, withBody } from "./action-body.mjs";
+import { ACTION_BODY_LIMIT_BYTES, frontDoorRefusal, sendRefusal } from "./front-door.mjs";
 import { decodablePath } from "./request-path.mjs";
 import { securityHeaders } from "./security-headers.mjs";
 
@@ -84,8 +85,22 @@ const server = createServer((request, response) => {
     // A kept-alive connection whose last response just ended is idle now: close it.
     if (stopping) server.closeIdleConnections();
   });
+  if (request.method === "POST" && !request.url.startsWith("/api/")) return handleAction(request, response);
   handle(request, response);
 });
+
+/** A POST to a page is a server action: Next gets it only once its body can be decoded. */
+async function handleAction(request, response) {
+  let body;
+  try {
+    body = await readBody(request, ACTION_BODY_LIMIT_BYTES);
+  } catch {
+    return sendRefusal(response, { status: 400, code: "incomplete_request", message: "The request body did not arrive whole." }, headersOfRefusals);
+  }
+  const problem = await actionBodyProblem(request.headers["content-type"], body);
+  if (problem) return sendRefusal(response, problem, headersOfRefusals);
+  handle(withBody(request, body), response);
+}
 server.listen(port, host, () => console.log(`downcheck ready on http://${host ?? "localhost"}:${port}`));
 
 /**

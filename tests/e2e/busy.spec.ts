@@ -61,11 +61,11 @@ test("page first: the API and another page say busy", async ({ page, request }) 
   const app = await busyApp();
   try {
     // The page bundle is the first to reach the check service; it holds the only slot.
-    await page.goto(`${app.baseUrl}/first.example.test`, { waitUntil: "commit" });
+    await page.goto(`${app.baseUrl}/first.example.com`, { waitUntil: "commit" });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await expectBusyApi(app, request, "second.example.test");
+    await expectBusyApi(app, request, "second.example.com");
     const other = await page.context().newPage();
-    await expectBusyPage(app, other, "third.example.test");
+    await expectBusyPage(app, other, "third.example.com");
   } finally {
     await app.stop();
   }
@@ -75,9 +75,9 @@ test("API first: a page says busy, and so does the API again", async ({ page, re
   test.setTimeout(90_000);
   const app = await busyApp();
   try {
-    await holdTheSlot(app, request, "first.example.test");
-    await expectBusyPage(app, page, "second.example.test");
-    await expectBusyApi(app, request, "third.example.test");
+    await holdTheSlot(app, request, "first.example.com");
+    await expectBusyPage(app, page, "second.example.com");
+    await expectBusyApi(app, request, "third.example.com");
   } finally {
     await app.stop();
   }
@@ -88,11 +88,11 @@ test("API first: 'Check again' says busy when no round slot is free", async ({ p
   const app = await busyApp();
   try {
     // The API is first to reach the check service; its result lets the page show "Check again".
-    expect((await request.get(`${app.baseUrl}/api/v1/status/again.example.test`, { timeout: 20_000 })).status()).toBe(200);
-    await page.goto(`${app.baseUrl}/again.example.test`);
+    expect((await request.get(`${app.baseUrl}/api/v1/status/again.example.com`, { timeout: 20_000 })).status()).toBe(200);
+    await page.goto(`${app.baseUrl}/again.example.com`);
     await expect(page.locator(".result-line")).toBeVisible();
     await page.waitForTimeout(1100); // past CHECK_TTL_SECONDS: "Check again" needs a new round
-    await holdTheSlot(app, request, "holder.example.test");
+    await holdTheSlot(app, request, "holder.example.com");
     await page.getByRole("button", { name: "Check again" }).click();
     await expect(page.locator(".check-again [role=status]")).toContainText("Too many checks are running right now");
   } finally {

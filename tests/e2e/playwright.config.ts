@@ -1,14 +1,11 @@
-import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { chooseChromium } from "./support/browser";
 
-// Debian's Chromium, never a downloaded browser (`playwright install` cannot run offline).
-const chromiumPath = process.env.PLAYWRIGHT_CHROMIUM_PATH || "/usr/bin/chromium";
-if (!existsSync(chromiumPath)) {
-  throw new Error(
-    `No Chromium at ${chromiumPath}. Install Debian's: \`apt-get install -y chromium\`, ` +
-      "or set PLAYWRIGHT_CHROMIUM_PATH to a Chromium binary.",
-  );
-}
+// PLAYWRIGHT_CHROMIUM_PATH, else Debian's /usr/bin/chromium, else the one inside
+// @sparticuz/chromium (support/browser.ts). The runner and each worker load this file; the
+// runner says once which it is.
+const chromium = chooseChromium();
+if (!process.env.TEST_WORKER_INDEX) process.stderr.write(`e2e: ${chromium.label}\n`);
 
 export default defineConfig({
   testDir: ".",
@@ -31,18 +28,8 @@ export default defineConfig({
       name: "chromium",
       use: {
         ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: chromiumPath,
-          // Keep Chromium off the network: no background requests, and no name resolves except
-          // through the specs' own request routing (the app itself is on 127.0.0.1).
-          args: [
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
+        // Whichever it is, Chromium stays off the network (support/browser.ts).
+        launchOptions: chromium.launchOptions,
       },
     },
   ],

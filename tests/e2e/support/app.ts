@@ -35,15 +35,25 @@ async function waitForServer(url: string, app: ChildProcess, timeoutMs: number) 
 
 export interface RunningApp {
   baseUrl: string;
+  /** The app's SQLite file, for specs that count what was stored. */
+  databaseFile: string;
   process: ChildProcess;
   /** What the app wrote to stdout and stderr (only when started with `captureLogs`). */
   logs(): string;
   stop(): Promise<void>;
 }
 
-export async function startApp(env: Record<string, string>, { name = "app", quiet = false, captureLogs = false } = {}): Promise<RunningApp> {
+interface AppOptions {
+  name?: string;
+  quiet?: boolean;
+  captureLogs?: boolean;
+  /** An existing data folder (a restart): kept when the app stops. */
+  dataDir?: string;
+}
+
+export async function startApp(env: Record<string, string>, { name = "app", quiet = false, captureLogs = false, ...given }: AppOptions = {}): Promise<RunningApp> {
   const port = await freePort();
-  const dataDir = `${root}/tests/.tmp/e2e-${name}-${process.pid}-${port}`;
+  const dataDir = given.dataDir ?? `${root}/tests/.tmp/e2e-${name}-${process.pid}-${port}`;
   mkdirSync(dataDir, { recursive: true });
   const baseUrl = `http://127.0.0.1:${port}`;
   const app = spawn(process.execPath, ["src/scripts/start.mjs"], {
@@ -64,6 +74,7 @@ export async function startApp(env: Record<string, string>, { name = "app", quie
   await waitForServer(`${baseUrl}/`, app, 60_000);
   return {
     baseUrl,
+    databaseFile: `${dataDir}/e2e.db`,
     process: app,
     logs: () => output,
     async stop() {
@@ -71,7 +82,7 @@ export async function startApp(env: Record<string, string>, { name = "app", quie
         app.kill("SIGTERM");
         await new Promise((resolve) => app.once("exit", resolve));
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!given.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
