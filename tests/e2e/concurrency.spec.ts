@@ -38,20 +38,27 @@ const appEnv = () => ({
 
 const visitorAddress = (n: number) => `198.51.${(n >> 8) & 255}.${n & 255}`;
 
-/** The rating action as the page's form calls it; true when the app answered that it stored the vote. */
-async function rate(app: RunningApp, domain: string, stars: number, visitor: string): Promise<boolean> {
+function ratingForm(domain: string, stars: number): FormData {
   const form = new FormData();
   form.set("_1_domain", domain);
   form.set("_1_stars", String(stars));
   // The argument list last, as browsers send it: the server decodes the fields as they stream in.
   form.set("0", JSON.stringify([{ status: "idle", message: "" }, "$K1"]));
+  return form;
+}
+
+const postRating = (app: RunningApp, domain: string, stars: number, headers: Record<string, string>) =>
+  request(`${app.baseUrl}/${domain}`, {
+    method: "POST",
+    headers: { "next-action": RATE_ACTION, origin: app.baseUrl, accept: "text/x-component", ...headers },
+    body: ratingForm(domain, stars),
+    dispatcher: pool,
+  });
+
+/** The rating action as the page's form calls it; true when the app answered that it stored the vote. */
+async function rate(app: RunningApp, domain: string, stars: number, visitor: string): Promise<boolean> {
   try {
-    const response = await request(`${app.baseUrl}/${domain}`, {
-      method: "POST",
-      headers: { "next-action": RATE_ACTION, origin: app.baseUrl, accept: "text/x-component", "x-forwarded-for": visitor },
-      body: form,
-      dispatcher: pool,
-    });
+    const response = await postRating(app, domain, stars, { "x-forwarded-for": visitor });
     const text = await response.body.text();
     return response.statusCode === 200 && text.includes('"status":"success"');
   } catch {
@@ -83,6 +90,16 @@ test.describe("writes under concurrency", () => {
     const answers = await Promise.all(stars.map((s, i) => rate(app, "votes.example.com", s, visitorAddress(i))));
     expect(answers.filter(Boolean)).toHaveLength(500);
     expect(ratingsIn(app.databaseFile, "votes.example.com")).toEqual({ count: 500, average: 3 });
+  });
+
+  test("the visitor cookie is Secure when a trusted proxy says the visitor came over HTTPS", async () => {
+    const over = async (proto: string, visitor: string) => {
+      const response = await postRating(app, "cookie.example.com", 3, { "x-forwarded-for": visitor, "x-forwarded-proto": proto });
+      await response.body.text();
+      return [response.headers["set-cookie"]].flat().join("\n");
+    };
+    expect(await over("https", "192.0.2.10")).toMatch(/downcheck_visitor=[^;]+;.*Secure/i);
+    expect(await over("http", "192.0.2.11")).not.toMatch(/Secure/i);
   });
 
   test("200 concurrent votes from one visitor give one row", async () => {

@@ -80,6 +80,18 @@ test.describe("server actions", () => {
     }
   }
 
+  test("a client's own X-Forwarded-Proto: https, with no proxy trusted, gets no Secure cookie", async ({ request }) => {
+    const [id] = actions.find(([, entry]) => entry.exportedName === "rateAction")!;
+    const response = await request.post(`${app.baseUrl}/example.com`, {
+      headers: { "next-action": id, origin: app.baseUrl, "x-forwarded-proto": "https" },
+      multipart: { "_1_domain": "example.com", "_1_stars": "4", "0": '[{"status":"idle","message":""},"$K1"]' },
+    });
+    expect(response.status()).toBe(200);
+    const cookies = response.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie").map((h) => h.value);
+    expect(cookies.join("\n")).toMatch(/downcheck_visitor=/);
+    expect(cookies.join("\n")).not.toMatch(/Secure/i);
+  });
+
   test("a foreign Origin is 403", async ({ request }) => {
     const [id] = actions[0];
     const response = await request.post(`${app.baseUrl}/example.com`, {
