@@ -2,6 +2,10 @@ import { SearchForm } from "@/components/SearchForm";
 import { SiteLists } from "@/components/SiteLists";
 import { getMostCheckedSites, getRecentSites } from "@/server/data/sites";
 
+// Rendered per request: the lists come from the database, which `next build` must not need
+// (it is created and migrated by `npm start`, after the build).
+export const dynamic = "force-dynamic";
+
 export default async function HomePage() {
   const [recent, mostChecked] = await Promise.all([getRecentSites(), getMostCheckedSites()]);
   return (
