@@ -1,0 +1,7 @@
+export function withCacheContext<T>(handle: () => T): T;
+export function noteServedFromCache(cachedAt: number): void;
+export function sharedCacheHeaders(
+  headers: Record<string, string | string[] | number | undefined>,
+  request: { path: string; cachedAt?: number; now?: number },
+): Record<string, string | undefined>;
+export function addSharedCacheHeaders(response: import("node:http").ServerResponse, path: string): void;

@@ -1,0 +1,142 @@
+// Next's `cacheHandlers.default`: where 'use cache' entries live. Like Next's built-in handler
+// it keeps them in memory, but under our own bound (entries and bytes) instead of the shared
+// cacheMaxMemorySize, and it serves an entry until its `expire` so that a popular status page
+// is refreshed in the background rather than while a visitor waits.
+//
+// The interface (get/set/refreshTags/getExpiration/updateTags) is the one a shared store
+// (Redis) would implement later; only `createDataCache` changes then.
+
+import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
+import { TagTimes } from "./tag-times.mjs";
+
+/** Next's clock for 'use cache' timestamps: entries carry `timestamp` from it. */
+const performanceNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number }} options
+ */
+export function createDataCache({ maxEntries, maxBytes, maxTags, now = performanceNow }) {
+  const store = new BoundedStore({ maxEntries, maxBytes, now });
+  const tagTimes = new TagTimes({ maxTags, now });
+  /** Sets still reading their value: a get for the same key waits rather than missing. */
+  const pending = new Map();
+
+  return {
+    async get(cacheKey, softTags = []) {
+      try {
+        await pending.get(cacheKey);
+        const stored = store.get(cacheKey);
+        if (stored === undefined) return undefined;
+        const verdict = tagTimes.verdict([...stored.tags, ...softTags], stored.timestamp);
+        if (verdict === "expired") {
+          store.delete(cacheKey);
+          return undefined;
+        }
+        const { value, ...entry } = stored;
+        // Stale (revalidateTag(tag, "max")): Next serves it and regenerates it in the background.
+        return { ...entry, tags: [...entry.tags], revalidate: verdict === "stale" ? -1 : entry.revalidate, value: streamOf(value) };
+      } catch {
+        return undefined; // Next does not catch a failing get: a miss is the safe answer
+      }
+    },
+
+    async set(cacheKey, pendingEntry) {
+      let settle;
+      const written = new Promise((resolve) => (settle = resolve));
+      pending.set(cacheKey, written);
+      try {
+        const entry = await pendingEntry;
+        // expire 0 is dynamic: Next regenerates it on every read, so storing it is wasted.
+        if (entry.expire === 0) return;
+        // Read the stream once, here; keeping it (or a tee of it) would keep its request alive.
+        const value = await bytesOf(entry.value);
+        const { value: _stream, ...metadata } = entry;
+        const tags = [...metadata.tags];
+        store.set(
+          cacheKey,
+          { ...metadata, tags, value },
+          { bytes: value.byteLength + tags.reduce((sum, tag) => sum + tag.length, 0), expiresAt: metadata.timestamp + metadata.expire * 1000 },
+        );
+      } catch {
+        // A stream that failed mid-way leaves a partial value: keep nothing rather than half a page.
+        store.delete(cacheKey);
+      } finally {
+        if (pending.get(cacheKey) === written) pending.delete(cacheKey);
+        settle();
+      }
+    },
+
+    // Tag state lives in this process: nothing to fetch from elsewhere before a request reads.
+    async refreshTags() {},
+
+    async getExpiration(tags) {
+      return tagTimes.expiration(tags);
+    },
+
+    /** @param {string[]} tags @param {{ expire?: number }} [durations] */
+    async updateTags(tags, durations) {
+      if (tags.length === 0) return;
+      tagTimes.update(tags, durations);
+      if (!durations) {
+        // Expired for good: give the room back now. Soft tags are not on entries; `get` checks those.
+        const expired = new Set(tags);
+        store.deleteWhere((stored) => stored.tags.some((tag) => expired.has(tag)));
+      }
+    },
+
+    stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
+  };
+}
+
+let shared;
+
+/** The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and DATA_CACHE_MAX_MB (32). */
+export function sharedDataCache() {
+  shared ??= createDataCache(
+    boundsFromEnv(process.env, {
+      entriesVariable: "DATA_CACHE_MAX_ENTRIES",
+      megabytesVariable: "DATA_CACHE_MAX_MB",
+      defaultEntries: 10_000,
+      defaultMegabytes: 32,
+    }),
+  );
+  return shared;
+}
+
+/** What Next loads from `cacheHandlers.default`: one object for the process. */
+const dataCacheHandler = {
+  get: (cacheKey, softTags) => sharedDataCache().get(cacheKey, softTags),
+  set: (cacheKey, pendingEntry) => sharedDataCache().set(cacheKey, pendingEntry),
+  refreshTags: () => sharedDataCache().refreshTags(),
+  getExpiration: (tags) => sharedDataCache().getExpiration(tags),
+  updateTags: (tags, durations) => sharedDataCache().updateTags(tags, durations),
+};
+export default dataCacheHandler;
+
+async function bytesOf(stream) {
+  const chunks = [];
+  let length = 0;
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    chunks.push(read.value);
+    length += read.value.byteLength;
+  }
+  // One exact allocation: the chunks may be views into larger buffers.
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** A new single-use stream over the stored bytes for every hit. */
+function streamOf(bytes) {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}

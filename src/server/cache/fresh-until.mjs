@@ -1,0 +1,40 @@
+// A cached page must not outlive the result it shows. Next gives a page the shortest
+// `revalidate` of the cached reads inside it, but a read served from the cache passes on its
+// whole `revalidate`, not what is left of it: a page rendered 50 s into a 60 s result would be
+// fresh for another 60 s. So the status read also tags itself with the moment its result stops
+// being fresh, the tag travels up to the page (as every cache tag does), and the page cache
+// handler shortens the page's life to it.
+
+const PREFIX = "fresh-until:";
+
+/** The tag saying that what carries it is fresh until `epochMs`. */
+export function freshUntilTag(epochMs) {
+  return `${PREFIX}${Math.floor(epochMs)}`;
+}
+
+/** The earliest such moment among `tags`, or undefined when none says. */
+export function freshUntilOf(tags) {
+  let earliest;
+  for (const tag of tags) {
+    if (!tag.startsWith(PREFIX)) continue;
+    const at = Number(tag.slice(PREFIX.length));
+    if (Number.isFinite(at) && (earliest === undefined || at < earliest)) earliest = at;
+  }
+  return earliest;
+}
+
+/**
+ * A page's cache control made no longer than what it shows allows: fresh until `freshUntil`,
+ * and kept for stale serving no longer after that than the stale window it had.
+ *
+ * @param {{ revalidate?: number | false, expire?: number } | undefined} cacheControl
+ * @param {number} lastModified ms
+ * @param {number | undefined} freshUntil ms
+ */
+export function boundedCacheControl(cacheControl, lastModified, freshUntil) {
+  if (!cacheControl || freshUntil === undefined || typeof cacheControl.revalidate !== "number") return cacheControl;
+  const left = Math.max(1, Math.floor((freshUntil - lastModified) / 1000));
+  if (left >= cacheControl.revalidate) return cacheControl;
+  const staleWindow = typeof cacheControl.expire === "number" ? cacheControl.expire - cacheControl.revalidate : undefined;
+  return { ...cacheControl, revalidate: left, ...(staleWindow === undefined ? {} : { expire: left + staleWindow }) };
+}

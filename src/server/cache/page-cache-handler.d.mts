@@ -1,0 +1,57 @@
+import type { CacheHandler, CacheHandlerValue } from "next/dist/server/lib/incremental-cache";
+
+/** A value as Next's incremental cache hands it to `set` (its IncrementalCacheValue), loosely typed. */
+export interface CachedValue {
+  kind: string;
+  status?: number;
+  headers?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+export interface CacheLifetime {
+  revalidate?: number | false;
+  expire?: number;
+}
+
+export interface PageCacheHit {
+  lastModified: number;
+  value: CachedValue;
+  cacheControl?: CacheLifetime;
+}
+
+/** What Next passes to `get`: the entry kind, and for fetch entries the tags of the reader. */
+export interface ReadContext {
+  kind?: string;
+  isFallback?: boolean;
+  isRoutePPREnabled?: boolean;
+  tags?: string[];
+  softTags?: string[];
+}
+
+export interface PageCache {
+  get(key: string, ctx?: ReadContext): Promise<PageCacheHit | null>;
+  set(key: string, data: CachedValue | null, ctx?: { cacheControl?: CacheLifetime; tags?: string[]; fetchCache?: boolean }): Promise<void>;
+  revalidateTag(tags: string | string[], durations?: { expire?: number }): Promise<void>;
+  stats(): { entries: number; bytes: number; tags: number };
+}
+
+export function createPageCache(options: {
+  maxEntries: number;
+  maxBytes: number;
+  maxTags?: number;
+  now?: () => number;
+  /** What `next build` prerendered for `key`, read on a miss; the default handler reads .next/server. */
+  readSeed?: (key: string, ctx: ReadContext) => Promise<{ lastModified?: number; value: CachedValue | null; cacheControl?: CacheLifetime } | null | undefined>;
+}): PageCache;
+export function sharedPageCache(): PageCache;
+export function isStorable(data: CachedValue | null | undefined): boolean;
+export function byteSize(value: CachedValue): number;
+
+/** The class Next loads from `cacheHandler`. */
+export default class PageCacheHandler implements Pick<CacheHandler, "get" | "set" | "revalidateTag" | "resetRequestCache"> {
+  constructor(ctx?: { fs?: unknown; serverDistDir?: string });
+  get(key: string, ctx: Parameters<CacheHandler["get"]>[1]): Promise<CacheHandlerValue | null>;
+  set(key: string, data: Parameters<CacheHandler["set"]>[1], ctx: Parameters<CacheHandler["set"]>[2]): Promise<void>;
+  revalidateTag(tags: string | string[], durations?: { expire?: number }): Promise<void>;
+  resetRequestCache(): void;
+}
