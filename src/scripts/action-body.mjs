@@ -3,6 +3,7 @@
 // whose field "0" is React's JSON-encoded argument list; a no-JavaScript post carries $ACTION_*
 // fields instead. Anything else is refused with a 400, and a valid body is handed on to Next.
 import { IncomingMessage } from "node:http";
+import { actionIdsInForm } from "./callable-actions.mjs";
 
 /** The whole body; the caller has already checked Content-Length against the limit. */
 export async function readBody(request, limitBytes) {
@@ -25,13 +26,19 @@ const isArgumentList = (text) => {
 };
 
 const problem = (status, message) => ({ status, code: status === 415 ? "unsupported_media_type" : "invalid_action_call", message });
+const unknownAction = { status: 404, code: "unknown_action", message: "This site has no such action." };
 
 /**
- * Why this action body cannot be decoded, or null when Next may have it. Next decodes a
- * multipart body as React's reply, and any other body as one JSON text: a urlencoded form, say,
- * would reach it as garbage.
+ * Why this action call cannot go to Next, or null when it may. Next decodes a multipart body as
+ * React's reply, and any other body as one JSON text: a urlencoded form, say, would reach it as
+ * garbage. Every action the call names (its Next-Action header, or a no-JavaScript form's
+ * $ACTION_* fields) must be one of `callable` (callable-actions.mjs says why).
+ *
+ * @param {{ contentType?: string, actionId?: string, callable: ReadonlySet<string> }} call
+ * @param {Buffer} body
  */
-export async function actionBodyProblem(contentType, body) {
+export async function actionBodyProblem({ contentType, actionId, callable }, body) {
+  if (actionId !== undefined && !callable.has(actionId)) return unknownAction;
   const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
   if (type === "text/plain") return isArgumentList(body.toString("utf8")) ? null : problem(400, "The request body is not an argument list.");
   if (type !== "multipart/form-data") return problem(415, "Send the form as multipart/form-data.");
@@ -41,6 +48,7 @@ export async function actionBodyProblem(contentType, body) {
   } catch {
     return problem(400, "The form could not be read.");
   }
+  if (actionIdsInForm(form).some((id) => !callable.has(id))) return unknownAction;
   const argumentList = form.get("0");
   if (argumentList === null) return null; // a no-JavaScript post: Next decodes its $ACTION_* fields
   return typeof argumentList === "string" && isArgumentList(argumentList) ? null : problem(400, "The form's argument list is not valid.");

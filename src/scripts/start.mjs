@@ -9,8 +9,10 @@ import { fileURLToPath } from "node:url";
 import { setForwardedHeaders } from "./forwarded.mjs";
 import { actionBodyProblem, readBody, withBody } from "./action-body.mjs";
 import { ACTION_BODY_LIMIT_BYTES, frontDoorRefusal, sendRefusal } from "./front-door.mjs";
+import { loadCallableActionIds } from "./callable-actions.mjs";
 import { decodablePath } from "./request-path.mjs";
 import { securityHeaders } from "./security-headers.mjs";
+import { addSharedCacheHeaders, withCacheContext } from "./shared-cache-headers.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 // The same .env files Next reads, loaded now so the migration and PORT/HOST see them too;
@@ -60,6 +62,7 @@ const host = process.env.HOST || undefined; // all interfaces unless HOST narrow
 const app = next({ dev: false, dir: root, port, hostname: host ?? "localhost" });
 await app.prepare();
 const handle = app.getRequestHandler();
+const callableActions = loadCallableActionIds(`${root}/.next`);
 
 // Invalid values are refused by the app's own config check (src/server/config.ts).
 const trustProxyHops = Number(process.env.TRUST_PROXY_HOPS || 0);
@@ -86,7 +89,10 @@ const server = createServer((request, response) => {
     if (stopping) server.closeIdleConnections();
   });
   if (request.method === "POST" && !request.url.startsWith("/api/")) return handleAction(request, response);
-  handle(request, response);
+  withCacheContext(() => {
+    addSharedCacheHeaders(response, request.url.split("?")[0]);
+    handle(request, response);
+  });
 });
 
 /** A POST to a page is a server action: Next gets it only once its body can be decoded. */
@@ -97,7 +103,8 @@ async function handleAction(request, response) {
   } catch {
     return sendRefusal(response, { status: 400, code: "incomplete_request", message: "The request body did not arrive whole." }, headersOfRefusals);
   }
-  const problem = await actionBodyProblem(request.headers["content-type"], body);
+  const actionId = [request.headers["next-action"]].flat()[0];
+  const problem = await actionBodyProblem({ contentType: request.headers["content-type"], actionId, callable: callableActions }, body);
   if (problem) return sendRefusal(response, problem, headersOfRefusals);
   handle(withBody(request, body), response);
 }
