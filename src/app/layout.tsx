@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import { CookieNotice } from "@/components/CookieNotice";
+import { CONSENT_HEAD_SCRIPT, CONSENT_STYLESHEET_PATH } from "@/lib/cookies";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,6 +18,13 @@ export const viewport: Viewport = {
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: CONSENT_HEAD_SCRIPT }} />
+        {/* Without JavaScript the visitor's own stylesheet hides a dismissed notice instead. */}
+        <noscript>
+          <link rel="stylesheet" href={CONSENT_STYLESHEET_PATH} />
+        </noscript>
+      </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content

@@ -1,13 +1,8 @@
+import { Suspense } from "react";
 import { SearchForm } from "@/components/SearchForm";
-import { SiteLists } from "@/components/SiteLists";
-import { getMostCheckedSites, getRecentSites } from "@/server/data/sites";
+import { SiteListsSection } from "@/components/SiteListsSection";
 
-// Rendered per request: the lists come from the database, which `next build` must not need
-// (it is created and migrated by `npm start`, after the build).
-export const dynamic = "force-dynamic";
-
-export default async function HomePage() {
-  const [recent, mostChecked] = await Promise.all([getRecentSites(), getMostCheckedSites()]);
+export default function HomePage() {
   return (
     <article className="home">
       <h1>Is it down for everyone, or just me?</h1>
@@ -16,7 +11,9 @@ export default async function HomePage() {
         everywhere but not for you, we show you what to try.
       </p>
       <SearchForm />
-      <SiteLists recent={recent} mostChecked={mostChecked} />
+      <Suspense fallback={<p className="muted">Loading recent checks…</p>}>
+        <SiteListsSection />
+      </Suspense>
     </article>
   );
 }

@@ -1,11 +1,11 @@
 import type { MetadataRoute } from "next";
+import { connection } from "next/server";
 import { getConfig } from "@/server/config";
 
-// Per request, so the sitemap address follows the PUBLIC_BASE_URL of the running server
-// rather than whatever the build machine had.
-export const dynamic = "force-dynamic";
-
-export default function robots(): MetadataRoute.Robots {
+// Per request (connection()), so the sitemap address follows the PUBLIC_BASE_URL of the running
+// server rather than whatever the build machine had.
+export default async function robots(): Promise<MetadataRoute.Robots> {
+  await connection();
   const base = getConfig().PUBLIC_BASE_URL.replace(/\/+$/, "");
   return {
     // the JSON API starts a probe round per request: not something for crawlers to walk

@@ -1,13 +1,13 @@
 import type { MetadataRoute } from "next";
+import { connection } from "next/server";
 import { getConfig } from "@/server/config";
 import { getSitemapSites } from "@/server/data/sites";
 
 // Rendered per request rather than prerendered: at build time neither the database (created by
 // `npm start`) nor the deployment's PUBLIC_BASE_URL exist yet, and an hourly revalidated copy
 // would still be built from them. One indexed query is cheap at crawler request rates.
-export const dynamic = "force-dynamic";
-
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
+  await connection();
   const base = getConfig().PUBLIC_BASE_URL.replace(/\/+$/, "");
   const sites = await getSitemapSites();
   return [

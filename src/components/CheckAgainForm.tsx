@@ -1,13 +1,30 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useEffect, useState } from "react";
+import { formatRelativeSeconds } from "@/lib/format";
 import { checkAgain, type CheckAgainState } from "@/server/actions/check-again";
 
 const initial: CheckAgainState = { status: "idle", message: "" };
 
+/** "in 27 seconds" while the result is fresh, counted by the browser: the page itself is cached. */
+function useFreshCountdown(freshUntil: string): string | null {
+  const [left, setLeft] = useState<string | null>(null);
+  useEffect(() => {
+    const update = () => {
+      const seconds = (Date.parse(freshUntil) - Date.now()) / 1000;
+      setLeft(seconds > 0 ? formatRelativeSeconds(seconds) : null);
+    };
+    update();
+    const timer = setInterval(update, 1000);
+    return () => clearInterval(timer);
+  }, [freshUntil]);
+  return left;
+}
+
 /** A plain form post without JavaScript; with it, the message is announced in place. */
-export function CheckAgainForm({ domain, nextFreshIn }: { domain: string; nextFreshIn: string | null }) {
+export function CheckAgainForm({ domain, freshUntil }: { domain: string; freshUntil: string }) {
   const [state, action, pending] = useActionState(checkAgain, initial);
+  const freshIn = useFreshCountdown(freshUntil);
   return (
     <form action={action} className="check-again">
       <input type="hidden" name="domain" value={domain} />
@@ -15,7 +32,7 @@ export function CheckAgainForm({ domain, nextFreshIn }: { domain: string; nextFr
         {pending ? "Checking…" : "Check again"}
       </button>
       <p role="status" className="form-message">
-        {state.message || (nextFreshIn ? `A fresh check is possible ${nextFreshIn}.` : "")}
+        {state.message || (freshIn ? `A fresh check is possible ${freshIn}.` : "")}
       </p>
     </form>
   );

@@ -1,8 +1,7 @@
-import { headers } from "next/headers";
-import { formatRelativeSeconds } from "@/lib/format";
+import { unstable_rethrow } from "next/navigation";
 import { describeVerdict } from "@/lib/verdict-line";
 import type { ProbeResult } from "@/lib/probe-result";
-import { checkStatus, getCheckState } from "@/server/checks";
+import { getStatusView } from "@/server/page-data";
 import type { Target } from "@/server/probe/types";
 import { CheckAgainForm } from "./CheckAgainForm";
 import { ReportDownButton } from "./ReportDownButton";
@@ -20,54 +19,54 @@ function causeDetails(results: ProbeResult[]) {
 
 /**
  * Streams in after the shell: waits for the round (or a cached result), then shows the verdict,
- * the sources and the visitor's own check. Never throws: a failure becomes a message.
+ * the sources and the visitor's own check. The same for every visitor, so it is cached with the
+ * page; what belongs to one visitor (their own check, their report) is done in the browser.
  */
 export async function CheckResult({ target }: { target: Target }) {
-  const outcome = await checkStatus(target, await headers()).catch((error: unknown) => {
+  const view = await getStatusView(target).catch((error: unknown) => {
+    // A background prerender that ends before the round does: the page streams this part later.
+    unstable_rethrow(error);
     console.error(`check of ${target.ascii} failed`, error);
     return null;
   });
-  if (!outcome || !outcome.ok) {
-    const message = outcome && !outcome.ok ? outcome.message : "The check failed unexpectedly; please try again.";
+  if (!view || !view.ok) {
+    const message = view && !view.ok ? view.message : "The check failed unexpectedly; please try again.";
     return (
       <section className="card result result-unknown" aria-labelledby="result-heading">
         <h2 id="result-heading" className="result-line">
-          {outcome?.ok === false && outcome.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+          {view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
         </h2>
         <p>{message}</p>
       </section>
     );
   }
 
-  const { record, cached } = outcome;
-  const { service } = getCheckState();
-  const now = Date.now();
-  const secondsUntilFresh = Math.max(0, (service.nextFreshCheckAt(record).getTime() - now) / 1000);
-  const line = describeVerdict(target.unicode, { ...record, ...causeDetails(record.results) });
+  const { check } = view;
+  const checkedAt = new Date(check.checkedAt);
+  const line = describeVerdict(target.unicode, { ...check, ...causeDetails(check.results) });
 
   return (
     <>
-      <section className={`card result result-${record.verdict}`} aria-labelledby="result-heading" data-verdict={record.verdict}>
+      <section className={`card result result-${check.verdict}`} aria-labelledby="result-heading" data-verdict={check.verdict}>
         <h2 id="result-heading" className="result-line">{line}</h2>
-        {record.warnings.length > 0 ? (
+        {check.warnings.length > 0 ? (
           <ul className="warnings">
-            {record.warnings.map((warning) => (
+            {check.warnings.map((warning) => (
               <li key={warning}>{warning}</li>
             ))}
           </ul>
         ) : null}
-        <WorldStatus world={record.world} results={record.results} now={now} />
+        <WorldStatus world={check.world} results={check.results} checkedAt={checkedAt.getTime()} />
         <p className="checked-at">
-          Checked <time dateTime={record.checkedAt.toISOString()}>{record.checkedAt.toUTCString()}</time> in{" "}
-          {record.durationMs} ms{cached ? " (recent result)" : ""}.
-          {record.stored ? null : " Our database could not store it, so it is kept in memory for now."}
+          Checked <time dateTime={check.checkedAt}>{checkedAt.toUTCString()}</time> in {check.durationMs} ms.
+          {check.stored ? null : " Our database could not store it, so it is kept in memory for now."}
         </p>
-        <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={record.verdict}>
+        <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={check.verdict}>
           <ReportDownButton domain={target.ascii} />
         </VisitorCheck>
-        <CheckAgainForm domain={target.ascii} nextFreshIn={cached ? formatRelativeSeconds(secondsUntilFresh) : null} />
+        <CheckAgainForm domain={target.ascii} freshUntil={check.freshUntil} />
       </section>
-      <SourcesSection domain={target.unicode} results={record.results} now={now} />
+      <SourcesSection domain={target.unicode} results={check.results} checkedAt={checkedAt.getTime()} />
     </>
   );
 }

@@ -1,22 +1,24 @@
+"use client";
+
 import Link from "next/link";
-import { cookies } from "next/headers";
-import { CONSENT_COOKIE } from "@/lib/cookies";
-import { dismissCookieNotice } from "@/server/actions/consent";
+import { useActionState } from "react";
+import { dismissCookieNotice, type ConsentState } from "@/server/actions/consent";
 
 /**
- * Rendered on the server from the consent cookie, so it never flashes for visitors who
- * dismissed it; the OK button is a plain form post, so it works without JavaScript too.
+ * The same for every visitor, so pages stay cacheable: whether this visitor dismissed it is read
+ * by the browser (CONSENT_HEAD_SCRIPT hides it before paint). OK is a plain form post, so without
+ * JavaScript the action's own answer comes back without the notice.
  */
-export async function CookieNotice() {
-  const jar = await cookies();
-  if (jar.get(CONSENT_COOKIE)) return null;
+export function CookieNotice() {
+  const [state, action] = useActionState(dismissCookieNotice, { dismissed: false } satisfies ConsentState);
+  if (state.dismissed) return null;
   return (
     <aside className="cookie-notice" aria-label="Cookie notice">
       <p>
         We use a few cookies to remember your rating and this notice. By continuing to browse
         you accept them. <Link href="/cookies">Read more about cookies</Link>.
       </p>
-      <form action={dismissCookieNotice}>
+      <form action={action}>
         <button type="submit">OK</button>
       </form>
     </aside>

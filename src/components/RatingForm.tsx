@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useId } from "react";
+import { useActionState, useEffect, useId, useState } from "react";
 import { rateAction, type RateState } from "@/server/actions/rate";
 
 export interface RatingSummaryValues {
@@ -14,8 +14,29 @@ interface RatingFormProps {
   /** What people read (Unicode); defaults to the domain. */
   displayName?: string;
   summary: RatingSummaryValues;
-  /** The visitor's vote today, from their cookie. */
+  /** The visitor's vote today, as their browser remembers it. */
   yourStars?: number | null;
+}
+
+/** The key under which this browser remembers today's vote for a domain (the day is UTC's, as on the server). */
+export const ownVoteKey = (domain: string, now = new Date()) => `downcheck:vote:${domain}:${now.toISOString().slice(0, 10)}`;
+
+/**
+ * The visitor's own vote of today: pages are cached and the same for everyone, so the browser
+ * remembers it (localStorage), from the answer the action gave when the vote was stored.
+ */
+function useOwnVote(domain: string, justVoted: number | undefined): number | null {
+  const [remembered, setRemembered] = useState<number | null>(null);
+  useEffect(() => {
+    try {
+      if (justVoted !== undefined) localStorage.setItem(ownVoteKey(domain), String(justVoted));
+      const stored = Number(localStorage.getItem(ownVoteKey(domain)));
+      setRemembered(stored >= 1 && stored <= 5 ? stored : null);
+    } catch {
+      // storage refused (private mode, quota): the action's answer still shows this time
+    }
+  }, [domain, justVoted]);
+  return justVoted ?? remembered;
 }
 
 const initialState: RateState = { status: "idle", message: "" };
@@ -28,7 +49,8 @@ const STARS = [1, 2, 3, 4, 5] as const;
  */
 export function RatingForm(props: RatingFormProps) {
   const [state, action, pending] = useActionState(rateAction, initialState);
-  return <RatingFields {...props} action={action} state={state} pending={pending} />;
+  const yourStars = useOwnVote(props.domain, state.yourStars);
+  return <RatingFields {...props} yourStars={yourStars} action={action} state={state} pending={pending} />;
 }
 
 /** "Average 4.2 of 5 from 17 ratings" or "No ratings yet". */
@@ -61,7 +83,8 @@ export function RatingFields({
         aria-invalid={starsError ? true : undefined}
       >
         <legend>Rate the functionality and service quality of {displayName}</legend>
-        <div className="rating-star-row">
+        {/* Keyed by the own vote: a vote the browser remembers arrives after the first render. */}
+        <div className="rating-star-row" key={own ?? "none"}>
           {STARS.map((n) => (
             <label key={n} className="rating-star">
               {/* Real radios, visually hidden: arrow keys, form reset and screen readers work. */}

@@ -1,4 +1,4 @@
-import { formatAge } from "@/lib/format";
+import { formatDuration } from "@/lib/format";
 import { networkLabel } from "@/lib/failing-places";
 import { locationVotes } from "@/lib/location-votes";
 import { placeLabel } from "@/lib/places";
@@ -21,7 +21,7 @@ function markersOf(results: ProbeResult[]): MapMarker[] {
  * Where the check ran: the map, the table grouped by place, and (while the world is
  * unavailable) the last world results with their age, which did not vote this time.
  */
-export function SourcesSection({ domain, results, now }: { domain: string; results: ProbeResult[]; now: number }) {
+export function SourcesSection({ domain, results, checkedAt }: { domain: string; results: ProbeResult[]; checkedAt: number }) {
   const current = results.filter((r) => !r.stale);
   const stale = results.filter((r) => r.stale);
   const staleAt = stale.find((r) => r.measuredAt)?.measuredAt;
@@ -33,7 +33,7 @@ export function SourcesSection({ domain, results, now }: { domain: string; resul
       {stale.length > 0 ? (
         <details className="stale-results">
           <summary>
-            {`Last world results, measured ${staleAt ? formatAge(now - Date.parse(staleAt)) : "earlier"} (not part of this verdict)`}
+            {`Last world results, measured ${staleAt ? `${formatDuration(checkedAt - Date.parse(staleAt))} before this check` : "earlier"} (not part of this verdict)`}
           </summary>
           <SourcesTable results={stale} caption="Last world results, by place" />
         </details>

@@ -1,19 +1,22 @@
-import { getRelatedPages, getSocialLinks } from "@/server/data/content";
-import { getHourlyReports } from "@/server/data/reports";
+import { unstable_rethrow } from "next/navigation";
+import { getRelatedView, getReportsView, getSocialView, getStatusView } from "@/server/page-data";
 import type { Target } from "@/server/probe/types";
 import { RelatedPages } from "./RelatedPages";
 import { ReportsChart } from "./ReportsChart";
 import { SocialLinks } from "./SocialLinks";
 
 // The database-backed parts of /<domain>, each an async server component so the page can
-// stream them behind their own Suspense boundary without holding up the first bytes. A part
-// whose data cannot be read (a locked or broken database) says so and the page goes on.
+// stream them behind their own Suspense boundary without holding up the first bytes. Their
+// data is cached for everyone (page-data.ts). A part whose data cannot be read (a locked or
+// broken database) says so and the page goes on.
 
 /** The data, or null after logging why it could not be read. */
 export async function readOrNull<T>(what: string, read: () => Promise<T>): Promise<T | null> {
   try {
     return await read();
   } catch (error) {
+    // Next's own signals (a background prerender that ends before a slow read) are not faults.
+    unstable_rethrow(error);
     console.error(`page: ${what} could not be read`, error);
     return null;
   }
@@ -29,19 +32,22 @@ export function SectionUnavailable({ title }: { title: string }) {
 }
 
 export async function ReportsSection({ target }: { target: Target }) {
-  const buckets = await readOrNull("reports", () => getHourlyReports(target.ascii));
+  // After the result: the chart then counts the check this very render may have made.
+  const status = await readOrNull("status", () => getStatusView(target));
+  const latestCheck = status?.ok ? status.check.checkedAt : null;
+  const buckets = await readOrNull("reports", () => getReportsView(target.ascii, latestCheck));
   if (!buckets) return <SectionUnavailable title="Reports for the last 24 hours" />;
   return <ReportsChart buckets={buckets} domain={target.unicode} />;
 }
 
 export async function RelatedSection({ target }: { target: Target }) {
-  const pages = await readOrNull("related pages", () => getRelatedPages(target.ascii));
+  const pages = await readOrNull("related pages", () => getRelatedView(target.ascii));
   if (!pages) return <SectionUnavailable title={`Related pages about ${target.unicode}`} />;
   return <RelatedPages domain={target.unicode} pages={pages} />;
 }
 
 export async function SocialSection({ target }: { target: Target }) {
-  const links = await readOrNull("social links", () => getSocialLinks(target.ascii));
+  const links = await readOrNull("social links", () => getSocialView(target.ascii));
   if (!links) return <SectionUnavailable title={`Contact ${target.unicode}'s owner`} />;
   return <SocialLinks domain={target.unicode} links={links} />;
 }

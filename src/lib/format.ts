@@ -74,13 +74,14 @@ export function formatRelativeSeconds(seconds: number): string {
   return `in ${plural(Math.ceil(minutes / 60), "hour")}`;
 }
 
-/** "just now", "4 minutes ago", "2 hours ago": the age of a result, rounded down. */
-export function formatAge(ms: number): string {
+/** "less than a minute", "4 minutes", "2 hours", "3 days": a time span, rounded down. */
+export function formatDuration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
-  if (!Number.isFinite(seconds) || seconds < 60) return "just now";
+  if (!Number.isFinite(seconds) || seconds < 60) return "less than a minute";
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${plural(minutes, "minute")} ago`;
+  if (minutes < 60) return plural(minutes, "minute");
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${plural(hours, "hour")} ago`;
-  return `${plural(Math.floor(hours / 24), "day")} ago`;
+  if (hours < 48) return plural(hours, "hour");
+  return plural(Math.floor(hours / 24), "day");
 }
+

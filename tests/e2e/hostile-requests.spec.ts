@@ -51,9 +51,33 @@ test.describe("methods", () => {
 
 test.describe("server actions", () => {
   const manifest = JSON.parse(readFileSync(`${root}/.next/server/server-reference-manifest.json`, "utf8")) as {
-    node: Record<string, { exportedName: string }>;
+    node: Record<string, { exportedName: string; filename: string }>;
   };
-  const actions = Object.entries(manifest.node).filter(([, entry]) => entry.exportedName !== "dismissCookieNotice");
+  const references = Object.entries(manifest.node);
+  // Next registers 'use cache' functions as server references too; only src/server/actions/ is callable.
+  const actions = references.filter(([, entry]) => entry.filename.startsWith("src/server/actions/") && entry.exportedName !== "dismissCookieNotice");
+  const cachedReads = references.filter(([, entry]) => entry.exportedName.startsWith("$$RSC_SERVER_CACHE"));
+
+  test("a 'use cache' read called as an action is 404 unknown_action and checks nothing", async ({ request }) => {
+    expect(cachedReads.length).toBeGreaterThan(0);
+    for (const [id] of cachedReads) {
+      const response = await request.post(`${app.baseUrl}/example.com`, {
+        headers: { "next-action": id, origin: app.baseUrl, "content-type": "text/plain;charset=UTF-8" },
+        data: JSON.stringify([{ ascii: "unadmitted.example.com", unicode: "unadmitted.example.com" }]),
+      });
+      expect(response.status()).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code: "unknown_action" } });
+    }
+    // The same call as a no-JavaScript form post names the reference in its fields.
+    const [id] = cachedReads[0];
+    const response = await request.post(`${app.baseUrl}/example.com`, {
+      headers: { origin: app.baseUrl },
+      multipart: { "$ACTION_REF_1": "", "$ACTION_1:0": JSON.stringify({ id, bound: null }), "$ACTION_1:1": "[]" },
+    });
+    expect(response.status()).toBe(404);
+    const status = await request.get(`${app.baseUrl}/api/v1/status/unadmitted.example.com`, { headers: { accept: "application/json" } });
+    expect((await status.json()).cached).toBe(false); // never checked before this request
+  });
 
   // The page's forms call an action with (state, FormData), sent as multipart/form-data whose
   // field "0" is React's argument list. Calls that decode but carry no form reach the action,

@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/server/db";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+
+// sitemap and robots wait for a request (connection()) so a build never renders them; called
+// directly here, there is no request to wait for.
+vi.mock("next/server", async (importOriginal) => ({ ...(await importOriginal<typeof import("next/server")>()), connection: async () => undefined }));
 
 // Modules that read DATABASE_URL and PUBLIC_BASE_URL are imported after both are set.
 let database: TestDatabase;
@@ -196,8 +200,8 @@ describe("sitemap and robots", () => {
     expect((await sites.getSitemapSites(1)).map((site) => site.domain)).toEqual(["new.example"]);
   });
 
-  it("lets crawlers in everywhere but the API and points them to the sitemap", () => {
-    expect(robots()).toEqual({
+  it("lets crawlers in everywhere but the API and points them to the sitemap", async () => {
+    expect(await robots()).toEqual({
       rules: { userAgent: "*", allow: "/", disallow: "/api/" },
       sitemap: "https://downcheck.test/sitemap.xml",
     });

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startAgent, type RunningAgent } from "./helpers/agents";
 import { makeCertificate } from "./helpers/certificates";
 import { createTestDatabase, tmpDir } from "./helpers/database";
@@ -8,6 +8,10 @@ import { closedPort, startHttpsServer, type RunningServer } from "./helpers/serv
 
 // The real route handler of GET /api/v1/status/<domain>, configured the way an operator
 // would: a TESTERS_FILE naming three agents in three regions, each a real local server.
+
+// Outside Next there is no page cache: the tags the route marks stale are what it promises.
+const staleTags = vi.hoisted(() => [] as string[]);
+vi.mock("next/cache", () => ({ revalidateTag: (tag: string) => void staleTags.push(tag) }));
 
 const SECRET = "status-api-secret-0123456789";
 const HOST = "shop.example.test";
@@ -57,14 +61,17 @@ describe("GET /api/v1/status/<domain>", () => {
     expect(body).toMatchObject({ domain: HOST, displayName: HOST, verdict: "online", cause: null, cached: false });
     const locations = new Set(body.testers.map((t: { location: { city: string; country: string } }) => `${t.location.city}, ${t.location.country}`));
     expect(locations).toEqual(new Set(LOCATIONS));
+    expect(staleTags).toContain(`status:${HOST}`); // a new round: the cached page is stale
     expect(body.testers.filter((t: { kind: string }) => t.kind === "http")).toHaveLength(3);
     expect(body.testers.find((t: { kind: string }) => t.kind === "tls").tls).toMatchObject({ authorized: true });
   });
 
   it("answers the same round from the cache the second time", async () => {
     const first = await (await call(HOST)).json();
+    const tagsBefore = staleTags.length;
     const second = await (await call(HOST)).json();
     expect(second.cached).toBe(true);
+    expect(staleTags).toHaveLength(tagsBefore); // nothing new: the cached page stays
     expect(second.checkedAt).toBe(first.checkedAt);
   });
 

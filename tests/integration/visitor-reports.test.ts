@@ -3,12 +3,13 @@ import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./hel
 
 // The action runs for real against the database; only Next's request scope (the request's
 // headers, its cookie jar, the cache) is stood in for, since it exists only inside `next start`.
-const request = vi.hoisted(() => ({ headers: new Headers(), revalidated: [] as string[] }));
+const request = vi.hoisted(() => ({ headers: new Headers(), updatedTags: [] as string[] }));
 vi.mock("next/headers", () => ({
   headers: async () => request.headers,
   cookies: async () => ({ get: () => undefined, set: () => undefined }),
 }));
-vi.mock("next/cache", () => ({ revalidatePath: (path: string) => void request.revalidated.push(path) }));
+// Outside Next there is no cache to update: the tags the action names are what it promises.
+vi.mock("next/cache", () => ({ updateTag: (tag: string) => void request.updatedTags.push(tag) }));
 
 // Modules that read DATABASE_URL are imported after the test database exists.
 let reports: typeof import("@/server/data/visitor-reports");
@@ -107,7 +108,7 @@ describe("reportDownAction", () => {
       status: "success",
       message: "Thanks — your report counts in the last 24 hours.",
     });
-    expect(request.revalidated.at(-1)).toBe("/example.org");
+    expect(request.updatedTags.at(-1)).toBe("reports:example.org");
     expect(await reportDown("192.0.2.100", "EXAMPLE.org")).toEqual({
       status: "error",
       message: "You reported example.org a moment ago; you can report it again in 15 minutes.",

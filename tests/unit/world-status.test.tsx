@@ -28,7 +28,7 @@ describe("summarizeWorld", () => {
 });
 
 describe("WorldStatus", () => {
-  const renderFor = (results: ProbeResult[]) => render(<WorldStatus world={summarizeWorld(results, STARTED)} results={results} now={NOW} />);
+  const renderFor = (results: ProbeResult[]) => render(<WorldStatus world={summarizeWorld(results, STARTED)} results={results} checkedAt={NOW} />);
 
   it("says why the world is unavailable and what it last saw, with its age", () => {
     renderFor([
@@ -37,13 +37,13 @@ describe("WorldStatus", () => {
       worldRow("Sydney, AU", { stale: true, measuredAt: minutesBefore(25), status: "down", cause: "timeout" }),
     ]);
     expect(screen.getByText(/^World check unavailable/)).toHaveTextContent(
-      "World check unavailable: Globalping's hourly limit is reached (until 12:40 UTC). Last world result, 25 minutes ago: up from 1 of 2 locations.",
+      "World check unavailable: Globalping's hourly limit is reached (until 12:40 UTC). Last world result, measured 25 minutes before this check: up from 1 of 2 locations.",
     );
   });
 
   it("says how old reused world results are", () => {
     renderFor([worldRow("Tokyo, JP", { measuredAt: minutesBefore(4) })]);
-    expect(screen.getByText("World probes: the results of 1 Globalping probe from 4 minutes ago.")).toBeInTheDocument();
+    expect(screen.getByText("World probes: the results of 1 Globalping probe measured 4 minutes before this check.")).toBeInTheDocument();
   });
 
   it("says nothing when the world measured now or is off", () => {

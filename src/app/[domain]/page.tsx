@@ -8,19 +8,36 @@ import { Troubleshooting } from "@/components/Troubleshooting";
 import { getConfig } from "@/server/config";
 import { parseRequestedDomain } from "@/server/requested-domain";
 
-// Validation runs before anything streams, so an invalid domain gets a real 404 status.
+/**
+ * Cache Components asks for at least one prerendered page. This one is not a domain, so the
+ * build renders a 404 and never starts a check (the database does not exist at build time);
+ * real domains are rendered on their first visit and cached (page-data.ts).
+ */
+export function generateStaticParams() {
+  return [{ domain: "-" }];
+}
+
+// proxy.ts answers invalid domains with a real 404 before anything streams; this is the page's
+// own guard, for a request that reaches it another way.
 async function resolveDomain(params: Promise<{ domain: string }>) {
   const { domain: raw } = await params;
   const parsed = parseRequestedDomain(raw);
   if (!parsed.ok) notFound();
-  return { target: parsed, raw };
+  // Plain and stable: it becomes part of the cache keys of what the page reads.
+  return { target: { ascii: parsed.ascii, unicode: parsed.unicode }, raw };
 }
 
 export async function generateMetadata({ params }: PageProps<"/[domain]">): Promise<Metadata> {
   const { target } = await resolveDomain(params);
-  const title = `Is ${target.unicode} down? Check if it is down for everyone or just you`;
-  const description = `Live status of ${target.unicode} checked from testers in several locations, with reports for the last 24 hours and what to do when it is down only for you.`;
-  const url = new URL(`/${target.ascii}`, getConfig().PUBLIC_BASE_URL).toString();
+  return metadataFor(target.ascii, target.unicode);
+}
+
+/** Cached too: crawlers that skip the streamed shell still get it at once. */
+async function metadataFor(ascii: string, unicode: string): Promise<Metadata> {
+  "use cache";
+  const title = `Is ${unicode} down? Check if it is down for everyone or just you`;
+  const description = `Live status of ${unicode} checked from testers in many parts of the world, with reports for the last 24 hours and what to do when it is down only for you.`;
+  const url = new URL(`/${ascii}`, getConfig().PUBLIC_BASE_URL).toString();
   return {
     title: { absolute: `${title} · downcheck` },
     description,

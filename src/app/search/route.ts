@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { invalidSearchPage } from "@/server/invalid-search-page";
+import { invalidSearchPage } from "@/server/plain-pages";
 import { parseRequestedDomain } from "@/server/requested-domain";
 
 /** The home page's search box: a domain or URL in `q` → its status page, or a clear 400. */

@@ -1,8 +1,9 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
+import { revalidateTag, updateTag } from "next/cache";
 import { headers } from "next/headers";
 import { z } from "zod";
+import { SITES_TAG, statusTag } from "@/lib/caching";
 import { formatRelativeSeconds } from "@/lib/format";
 import { checkStatus, getCheckState } from "@/server/checks";
 import { parseRequestedDomain } from "@/server/requested-domain";
@@ -26,8 +27,12 @@ export async function checkAgain(_previous: CheckAgainState, formData: FormData)
   const outcome = await checkStatus(target, await headers());
   if (!outcome.ok) return { status: "error", message: outcome.message };
 
-  revalidatePath(`/${target.ascii}`);
-  if (!outcome.cached) return { status: "success", message: `Checked ${target.unicode} again just now.` };
+  if (!outcome.cached) {
+    // This visitor's next render shows the new round at once; everyone's soon after.
+    updateTag(statusTag(target.ascii));
+    revalidateTag(SITES_TAG, "max");
+    return { status: "success", message: `Checked ${target.unicode} again just now.` };
+  }
   const { service } = getCheckState();
   const seconds = (service.nextFreshCheckAt(outcome.record).getTime() - Date.now()) / 1000;
   return {

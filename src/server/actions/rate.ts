@@ -1,6 +1,7 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
+import { updateTag } from "next/cache";
+import { ratingsTag } from "@/lib/caching";
 import { z } from "zod";
 import { upsertRating } from "@/server/data/ratings";
 import { memoryLimiter } from "@/server/visitor/limits";
@@ -63,7 +64,7 @@ export async function rateAction(_prev: RateState, formData: FormData): Promise<
     return { status: "error", message: "Your rating could not be saved; please try again." };
   }
 
-  revalidatePath(`/${target.ascii}`);
+  updateTag(ratingsTag(target.ascii));
   const message = replaced
     ? `Your rating for today is now ${stars} of 5. Thank you!`
     : `Thank you! You rated ${target.unicode} ${stars} of 5.`;

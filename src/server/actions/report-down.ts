@@ -1,6 +1,7 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
+import { updateTag } from "next/cache";
+import { reportsTag } from "@/lib/caching";
 import { z } from "zod";
 import { addVisitorReport } from "@/server/data/visitor-reports";
 import { memoryLimiter } from "@/server/visitor/limits";
@@ -60,6 +61,6 @@ export async function reportDownAction(_prev: ReportDownState, formData: FormDat
     return { status: "error", message: "Your report could not be saved; please try again." };
   }
 
-  revalidatePath(`/${target.ascii}`);
+  updateTag(reportsTag(target.ascii));
   return { status: "success", message: "Thanks — your report counts in the last 24 hours." };
 }

@@ -65,11 +65,11 @@ export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, vis
       await Promise.all([visitorRounds.giveBack(visitor), siteRounds.giveBack(registrableDomain(target))]);
     },
 
-    /** A round slot, if one is free and neither the visitor nor the site holds its share. */
-    claim(target: Target, visitor: string): Slot | RefusalError {
+    /** A round slot, if one is free and neither the visitor (when known) nor the site holds its share. */
+    claim(target: Target, visitor: string | null): Slot | RefusalError {
       const site = registrableDomain(target);
       if (total >= maxRounds) return busy();
-      if ((byVisitor.get(visitor) ?? 0) >= shareLimit) {
+      if (visitor !== null && (byVisitor.get(visitor) ?? 0) >= shareLimit) {
         const message = "You have several checks running already; please wait until they finish.";
         return refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: 5 });
       }
@@ -78,7 +78,7 @@ export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, vis
         return refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: 5 });
       }
       total += 1;
-      count(byVisitor, visitor, 1);
+      if (visitor !== null) count(byVisitor, visitor, 1);
       count(bySite, site, 1);
       let released = false;
       return {
@@ -86,7 +86,7 @@ export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, vis
           if (released) return;
           released = true;
           total -= 1;
-          count(byVisitor, visitor, -1);
+          if (visitor !== null) count(byVisitor, visitor, -1);
           count(bySite, site, -1);
         },
       };

@@ -5,6 +5,7 @@ import type { WorldSummary } from "@/lib/world-summary";
 import { runRound, type RoundOutcome } from "@/server/probe/round";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
 import type { Admission } from "./admission";
+import type { RefusalError } from "./refusal";
 
 /** One stored probe round, as every reader (API, page) sees it. */
 export interface CheckRecord extends VerdictDetails {
@@ -39,7 +40,12 @@ export interface CheckServiceOptions {
 export interface StatusRequest {
   /** The visitor's address bucket: new rounds are counted against it. */
   visitor?: string;
+  /** The new round was already counted against its visitor (a page view: admitPageView). */
+  admitted?: boolean;
 }
+
+/** Domains whose latest check time is remembered in memory, for admitPageView. */
+const REMEMBERED_DOMAINS = 20_000;
 
 /**
  * Answers "what is the status of this domain?" cheaply under load: concurrent requests for
@@ -49,13 +55,27 @@ export interface StatusRequest {
 export function createCheckService(options: CheckServiceOptions) {
   const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
+  // When each domain was last checked, and when a page view last paid for a new round of it.
+  const checkedAt = new Map<string, number>();
+  const admittedAt = new Map<string, number>();
+
+  function remember(record: CheckRecord) {
+    checkedAt.delete(record.domain);
+    checkedAt.set(record.domain, record.checkedAt.getTime());
+    if (checkedAt.size > REMEMBERED_DOMAINS) checkedAt.delete(checkedAt.keys().next().value!);
+  }
 
   async function runAndStore(target: Target, previous: CheckRecord | null): Promise<CheckRecord> {
     // The question is open when the last check did not find the site up, or visitors say it is down.
     const questionOpen = (previous !== null && previous.verdict !== "online") || (await visitorsReportDown(target.ascii));
     const outcome = await runRound(testers, target, guard, { deadlineMs, previous: previous?.results ?? [], questionOpen });
-    return store.save(target, outcome, decideVerdict(outcome.results));
+    const record = await store.save(target, outcome, decideVerdict(outcome.results));
+    remember(record);
+    return record;
   }
+
+  /** True while a page view's admission still covers a round about to start. */
+  const recentlyAdmitted = (domain: string, now: number) => now - (admittedAt.get(domain) ?? -Infinity) < deadlineMs + ttlMs;
 
   return {
     isFresh(record: CheckRecord, now = Date.now()): boolean {
@@ -67,23 +87,45 @@ export function createCheckService(options: CheckServiceOptions) {
       return new Date(record.checkedAt.getTime() + ttlMs);
     },
 
-    async status(target: Target, { visitor = "unknown" }: StatusRequest = {}): Promise<{ record: CheckRecord; cached: boolean }> {
+    /**
+     * Pages are served from a cache that knows no visitor, so a page view is admitted before
+     * the page renders: one whose domain has no fresh result counts one new round against its
+     * visitor, once per domain and TTL (the views that follow while it runs are free). Null when
+     * admitted; a RefusalError otherwise.
+     */
+    async admitPageView(target: Target, visitor: string): Promise<RefusalError | null> {
+      const now = Date.now();
+      const known = checkedAt.get(target.ascii);
+      if ((known !== undefined && now - known < ttlMs) || inFlight.has(target.ascii) || recentlyAdmitted(target.ascii, now)) return null;
+      admittedAt.set(target.ascii, now);
+      if (admittedAt.size > REMEMBERED_DOMAINS) admittedAt.delete(admittedAt.keys().next().value!);
+      const latest = known === undefined ? await store.latest(target.ascii) : null;
+      if (latest) remember(latest);
+      if (latest && this.isFresh(latest)) return null;
+      const limited = await admission.charge(target, visitor);
+      if (limited) admittedAt.delete(target.ascii);
+      return limited;
+    },
+
+    async status(target: Target, { visitor = "unknown", admitted = false }: StatusRequest = {}): Promise<{ record: CheckRecord; cached: boolean }> {
       const latest = await store.latest(target.ascii);
+      if (latest) remember(latest);
       if (latest && this.isFresh(latest)) return { record: latest, cached: true };
       const running = inFlight.get(target.ascii);
       if (running) return { record: await running, cached: false };
-      const limited = await admission.charge(target, visitor);
+      const limited = admitted ? null : await admission.charge(target, visitor);
       if (limited) throw limited;
       // The charge was asynchronous: another request may have started the round meanwhile.
       const startedMeanwhile = inFlight.get(target.ascii);
       if (startedMeanwhile) {
-        await admission.refund(target, visitor);
+        if (!admitted) await admission.refund(target, visitor);
         return { record: await startedMeanwhile, cached: false };
       }
       // From the claim to the set below nothing awaits, so joiners always find the round.
-      const slot = admission.claim(target, visitor);
+      // An admitted page view's visitor is not known here (the page is rendered for everyone).
+      const slot = admission.claim(target, admitted ? null : visitor);
       if ("refusal" in slot) {
-        await admission.refund(target, visitor);
+        if (!admitted) await admission.refund(target, visitor);
         throw slot;
       }
       const round = runAndStore(target, latest).finally(() => {

@@ -52,13 +52,47 @@ export function getCheckState(): CheckState {
   return holder.downcheckChecks;
 }
 
+/**
+ * Before a page of `target` renders (proxy.ts): a page view that needs a new round counts it
+ * against the visitor. The refusal, if any, has the same shape as checkStatus's.
+ */
+export async function admitPageView(target: Target, headers: Headers): Promise<({ ok: false } & Refusal) | { ok: true }> {
+  const { service, optedOut } = getCheckState();
+  if (optedOut(target)) return { ok: true }; // the page says so itself
+  const refused = await service.admitPageView(target, visitorBucket(visitorAddress(headers)));
+  const refusal = refusalOf(refused);
+  return refusal ? { ok: false, ...refusal } : { ok: true };
+}
+
+/**
+ * The status a page shows, rendered once for everyone and cached (page-data.ts): the visitor
+ * was admitted before the page rendered, so nothing here is counted against anyone.
+ */
+export async function statusForPage(target: Target): Promise<StatusOutcome> {
+  const { service, optedOut } = getCheckState();
+  if (optedOut(target)) return optedOutRefusal(target);
+  try {
+    const { record, cached } = await service.status(target, { admitted: true });
+    return { ok: true, record, cached };
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal) return { ok: false, ...refusal };
+    throw error;
+  }
+}
+
+const optedOutRefusal = (target: Target): StatusOutcome => ({
+  ok: false,
+  status: 403,
+  code: "opted_out",
+  message: `The owners of ${target.unicode} asked us not to check it, so we do not.`,
+  retryAfterSeconds: 0,
+});
+
 /** The status of a domain for one visitor's request: cached, joined, or a new limited round. */
 export async function checkStatus(target: Target, headers: Headers): Promise<StatusOutcome> {
   const { service, optedOut } = getCheckState();
-  if (optedOut(target)) {
-    const message = `The owners of ${target.unicode} asked us not to check it, so we do not.`;
-    return { ok: false, status: 403, code: "opted_out", message, retryAfterSeconds: 0 };
-  }
+  if (optedOut(target)) return optedOutRefusal(target);
   try {
     const { record, cached } = await service.status(target, { visitor: visitorBucket(visitorAddress(headers)) });
     return { ok: true, record, cached };

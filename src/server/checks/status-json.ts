@@ -1,5 +1,7 @@
 import "server-only";
+import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { completeLocation } from "@/lib/places";
+import { getConfig } from "@/server/config";
 import type { CheckRecord } from "./check-service";
 
 /** The public JSON shape of GET /api/v1/status/<domain> (documented in README). */
@@ -53,4 +55,14 @@ export function statusJson(record: CheckRecord, cached: boolean) {
 
 export function errorJson(code: string, message: string) {
   return { error: { code, message } };
+}
+
+/**
+ * The same answer goes to everyone until the result's TTL ends, so a CDN may keep it that
+ * long, and serve it a little longer while it asks for a fresh one.
+ */
+export function cacheHeadersFor(record: CheckRecord, now = Date.now()): Record<string, string> {
+  const remaining = Math.floor(getConfig().CHECK_TTL_SECONDS - (now - record.checkedAt.getTime()) / 1000);
+  if (remaining <= 0) return { "Cache-Control": "no-store" };
+  return { "Cache-Control": `public, s-maxage=${remaining}, stale-while-revalidate=${STALE_WINDOW_SECONDS}` };
 }

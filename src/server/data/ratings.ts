@@ -62,23 +62,6 @@ export async function getRatingSummary(domain: string): Promise<RatingSummary> {
   return { average: count === 0 ? null : result._avg.stars, count };
 }
 
-/** The stars the holder of this cookie gave the site on that day, if any. */
-export async function getOwnRating({
-  domain,
-  day,
-  cookieHash,
-}: {
-  domain: string;
-  day: string;
-  cookieHash: string;
-}): Promise<number | null> {
-  const rating = await getDb().rating.findFirst({
-    where: { site: { domain }, day, cookieHash },
-    select: { stars: true },
-  });
-  return rating?.stars ?? null;
-}
-
 function assertStars(stars: number) {
   // The action validates first; this keeps a bad caller from storing a 0- or 9-star vote.
   if (!Number.isInteger(stars) || stars < 1 || stars > 5) throw new RangeError(`stars must be 1–5, got ${stars}`);

@@ -24,6 +24,8 @@ export interface TargetNames {
   noProbes: string;
   /** Takes every request and never answers: a round against it lasts its whole deadline. */
   hanging: string;
+  /** Up; visited only by the hot-page spec, which counts the rounds its cached page costs. */
+  hot: string;
 }
 
 /** Where a target name is served on loopback: its routed port 80 and port 443. */
@@ -56,6 +58,7 @@ export async function startTargets() {
     world: "world.example.test",
     noProbes: "noprobes.example.test",
     hanging: "hanging.example.test",
+    hot: "hot.example.test",
   };
   const handlers: Record<keyof TargetNames, RequestListener> = {
     up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
@@ -70,6 +73,7 @@ export async function startTargets() {
     world: (_req, res) => res.end("ok"),
     noProbes: (_req, res) => res.end("ok"),
     hanging: () => undefined,
+    hot: (_req, res) => res.end("ok"),
   };
   const hits: Record<string, number> = {};
   const ports: Record<string, TargetPorts> = {};

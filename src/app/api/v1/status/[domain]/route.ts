@@ -1,10 +1,9 @@
+import { revalidateTag } from "next/cache";
 import { NextResponse } from "next/server";
+import { statusTag } from "@/lib/caching";
 import { checkStatus } from "@/server/checks";
-import { errorJson, statusJson } from "@/server/checks/status-json";
+import { cacheHeadersFor, errorJson, statusJson } from "@/server/checks/status-json";
 import { parseRequestedDomain } from "@/server/requested-domain";
-
-// Always live: the check service decides what is cached and for how long.
-export const dynamic = "force-dynamic";
 
 // An error is about this request only: no cache (a CDN included) may keep it.
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -21,5 +20,7 @@ export async function GET(request: Request, { params }: RouteContext<"/api/v1/st
       headers: outcome.retryAfterSeconds > 0 ? { ...NO_STORE, "Retry-After": String(outcome.retryAfterSeconds) } : NO_STORE,
     });
   }
-  return NextResponse.json(statusJson(outcome.record, outcome.cached), { headers: NO_STORE });
+  // A new round makes the cached page stale; the next visit renders it again from the new round.
+  if (!outcome.cached) revalidateTag(statusTag(parsed.ascii), "max");
+  return NextResponse.json(statusJson(outcome.record, outcome.cached), { headers: cacheHeadersFor(outcome.record) });
 }

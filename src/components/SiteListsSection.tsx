@@ -1,0 +1,23 @@
+import { cacheLife, cacheTag } from "next/cache";
+import { connection } from "next/server";
+import { SITES_TAG } from "@/lib/caching";
+import { getMostCheckedSites, getRecentSites } from "@/server/data/sites";
+import { SiteLists } from "./SiteLists";
+
+/**
+ * Recent and most-checked sites: filled in at request time (connection()), since the database
+ * does not exist until `npm start` and `next build` must never need it, then served from a
+ * short cache that is the same for everyone.
+ */
+export async function SiteListsSection() {
+  await connection();
+  return <CachedSiteLists />;
+}
+
+async function CachedSiteLists() {
+  "use cache";
+  cacheLife({ stale: 30, revalidate: 30, expire: 120 });
+  cacheTag(SITES_TAG);
+  const [recent, mostChecked] = await Promise.all([getRecentSites(), getMostCheckedSites()]);
+  return <SiteLists recent={recent} mostChecked={mostChecked} />;
+}

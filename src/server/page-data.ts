@@ -1,0 +1,99 @@
+import "server-only";
+import { cacheLife, cacheTag } from "next/cache";
+import { contentTag, ratingsTag, reportsTag, STALE_WINDOW_SECONDS, statusTag } from "@/lib/caching";
+import { freshUntilTag } from "@/server/cache/fresh-until.mjs";
+import { statusForPage } from "@/server/checks";
+import type { CheckRecord } from "@/server/checks/check-service";
+import { getConfig } from "@/server/config";
+import { parseRequestedDomain } from "@/server/requested-domain";
+import { getRelatedPages, getSocialLinks } from "@/server/data/content";
+import { getRatingSummary } from "@/server/data/ratings";
+import { getHourlyReports } from "@/server/data/reports";
+import type { Target } from "@/server/probe/types";
+
+// What /<domain> shows, read once for everyone and cached ('use cache'). Nothing here knows the
+// visitor: a page view is admitted before the page renders (proxy.ts), and what belongs to one
+// visitor lives in the browser. Each read is tagged, so an action or the API that changes it
+// makes the next render fresh (lib/cache-tags.ts).
+
+/** How long a browser may reuse what it was given before asking again. */
+const CLIENT_STALE_SECONDS = 30;
+
+/** A check as the page shows it: plain data, so it can be cached and handed to client parts. */
+export interface CheckView extends Omit<CheckRecord, "checkedAt"> {
+  /** ISO 8601 */
+  checkedAt: string;
+  /** ISO 8601: when a fresh check is possible (the end of the result's TTL). */
+  freshUntil: string;
+}
+
+export type StatusView = { ok: true; check: CheckView } | { ok: false; status: number; code: string; message: string };
+
+/**
+ * The latest check of a domain, measured now if none is fresh. Cached until the result's TTL
+ * ends, then served for STALE_WINDOW_SECONDS more while a new round runs; so a page never
+ * shows a result older than TTL + STALE_WINDOW_SECONDS. A refusal (too busy) is kept only
+ * a moment.
+ */
+export async function getStatusView(target: Target): Promise<StatusView> {
+  "use cache";
+  // Only the page calls this (the front door refuses it as an action), but a name that is not
+  // a valid domain still never reaches a tester.
+  const parsed = parseRequestedDomain(target.ascii);
+  if (!parsed.ok || parsed.ascii !== target.ascii) {
+    cacheLife({ stale: 0, revalidate: 1, expire: 5 });
+    return { ok: false, status: 400, code: "invalid_domain", message: "This is not a domain name we can check." };
+  }
+  cacheTag(statusTag(target.ascii));
+  const outcome = await statusForPage(target);
+  if (!outcome.ok) {
+    cacheLife({ stale: 0, revalidate: 1, expire: 5 });
+    return { ok: false, status: outcome.status, code: outcome.code, message: outcome.message };
+  }
+  const ttlSeconds = getConfig().CHECK_TTL_SECONDS;
+  const checkedAt = outcome.record.checkedAt.getTime();
+  const remaining = Math.max(1, Math.round(ttlSeconds - (Date.now() - checkedAt) / 1000));
+  cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: remaining, expire: remaining + STALE_WINDOW_SECONDS });
+  // Read from the cache later, this read still passes its whole `revalidate` to the page.
+  cacheTag(freshUntilTag(checkedAt + ttlSeconds * 1000));
+  const { checkedAt: _date, ...rest } = outcome.record;
+  return {
+    ok: true,
+    check: { ...rest, checkedAt: new Date(checkedAt).toISOString(), freshUntil: new Date(checkedAt + ttlSeconds * 1000).toISOString() },
+  };
+}
+
+/**
+ * Checks and reports per hour for the last 24 hours. `latestCheck` (the shown result's time) is
+ * only part of the cache key: a new check makes a new chart at once.
+ */
+export async function getReportsView(domain: string, _latestCheck: string | null) {
+  "use cache";
+  cacheTag(reportsTag(domain), statusTag(domain));
+  cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: 60, expire: 60 + STALE_WINDOW_SECONDS });
+  return getHourlyReports(domain);
+}
+
+/** Average and count of the ratings. */
+export async function getRatingView(domain: string) {
+  "use cache";
+  cacheTag(ratingsTag(domain));
+  cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: 300, expire: 3600 });
+  return getRatingSummary(domain);
+}
+
+/** Imported related pages; they change only when content is imported. */
+export async function getRelatedView(domain: string) {
+  "use cache";
+  cacheTag(contentTag(domain));
+  cacheLife("hours");
+  return getRelatedPages(domain);
+}
+
+/** Imported social links of the site's owner. */
+export async function getSocialView(domain: string) {
+  "use cache";
+  cacheTag(contentTag(domain));
+  cacheLife("hours");
+  return getSocialLinks(domain);
+}

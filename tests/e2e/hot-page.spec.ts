@@ -1,0 +1,151 @@
+import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { e2eEnv, targetHits } from "./support/env";
+
+// The hot page: a status page is rendered once for everyone and then served from the cache,
+// while what belongs to one visitor (the cookie notice, their vote) lives in their browser.
+
+const { baseUrl, targets } = e2eEnv();
+const hotUrl = `${baseUrl}/${targets.hot}`;
+
+const cacheState = (response: APIResponse) => response.headers()["x-nextjs-cache"];
+
+/** Asks until the page comes from the cache: it is stored shortly after its first render. */
+async function untilCached(request: APIRequestContext, url: string) {
+  await expect.poll(async () => cacheState(await request.get(url)), { timeout: 10_000 }).toBe("HIT");
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("the first visit streams the page privately; later visits are cache hits that cost no round", async ({ request }) => {
+  const first = await request.get(hotUrl);
+  expect(first.status()).toBe(200);
+  expect(first.headers()["cache-control"]).toContain("no-store");
+  expect(await first.text()).toContain(`${targets.hot} is up`);
+  const roundHits = await targetHits(targets.hot);
+  expect(roundHits).toBeGreaterThan(0);
+
+  await untilCached(request, hotUrl);
+  for (let i = 0; i < 20; i++) {
+    const again = await request.get(hotUrl);
+    expect(cacheState(again)).toBe("HIT");
+    // The result is in the HTML itself: no "Checking…" to wait for.
+    expect(await again.text()).toContain(`${targets.hot} is up`);
+  }
+  expect(await targetHits(targets.hot)).toBe(roundHits);
+});
+
+test("a cached page tells a CDN it is public, how long it stays fresh and how old it is", async ({ request }) => {
+  await untilCached(request, hotUrl);
+  const hit = await request.get(hotUrl);
+  const [, freshSeconds] = hit.headers()["cache-control"].match(/^public, s-maxage=(\d+), stale-while-revalidate=300$/) ?? [];
+  expect(Number(freshSeconds)).toBeGreaterThan(0);
+  expect(Number(freshSeconds)).toBeLessThanOrEqual(60); // CHECK_TTL_SECONDS
+  expect(Number(hit.headers()["age"])).toBeGreaterThanOrEqual(0);
+  expect(hit.headers()["vary"]).toContain("rsc");
+
+  const api = await request.get(`${baseUrl}/api/v1/status/${targets.hot}`);
+  expect(api.headers()["cache-control"]).toMatch(/^public, s-maxage=\d+, stale-while-revalidate=300$/);
+  // The JSON is the same whatever router headers a client sends: it does not vary on them.
+  expect(api.headers()["vary"] ?? "").not.toMatch(/rsc|next-router/);
+});
+
+test("invalid domains are a private 404, every time: never stored under their name", async ({ request }) => {
+  const bodies = new Set<string>();
+  for (const path of ["/not_a_domain", "/intranet", "/a..b.example", "/192.0.2.7"]) {
+    for (let i = 0; i < 2; i++) {
+      const response = await request.get(`${baseUrl}${path}`);
+      expect(response.status()).toBe(404);
+      expect(response.headers()["cache-control"]).toBe("no-store");
+      expect(cacheState(response)).toBeUndefined();
+      // One fixed page for every such name: nothing is rendered, let alone kept, per name.
+      const body = await response.text();
+      expect(body).not.toContain(path.slice(1));
+      bodies.add(body);
+    }
+  }
+  expect(bodies.size).toBe(1);
+});
+
+test.describe("the cookie notice", () => {
+  test("with JavaScript: OK hides it, and later pages never show it, not even before they are scripted", async ({ page }) => {
+    await page.goto(hotUrl);
+    const notice = page.getByRole("complementary", { name: "Cookie notice" });
+    await expect(notice).toBeVisible();
+    await notice.getByRole("button", { name: "OK" }).click();
+    await expect(notice).toBeHidden();
+
+    // Record, as the next page is parsed, whether the notice was ever displayed: the head
+    // script has marked the document before the notice's element exists.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { noticeSeen: string[] }).noticeSeen = seen;
+      new MutationObserver(() => {
+        const element = document.querySelector(".cookie-notice");
+        if (element) seen.push(document.documentElement.hasAttribute("data-cookies-ok") ? "hidden" : "shown");
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(hotUrl);
+    await expect(notice).toBeHidden();
+    const seen = await page.evaluate(() => (window as unknown as { noticeSeen: string[] }).noticeSeen);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen).not.toContain("shown");
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("OK is a form post, and the stylesheet keeps it hidden on the next pages", async ({ page }) => {
+      await page.goto(hotUrl);
+      const notice = page.getByRole("complementary", { name: "Cookie notice" });
+      await expect(notice).toBeVisible();
+      await notice.getByRole("button", { name: "OK" }).click();
+      await expect(notice).toBeHidden();
+      await page.goto(hotUrl);
+      await expect(notice).toBeHidden();
+      await page.goto(`${baseUrl}/cookies`);
+      await expect(notice).toBeHidden();
+    });
+  });
+});
+
+test.describe("your vote", () => {
+  test("with JavaScript: remembered by the browser on the cached page", async ({ page }) => {
+    await page.goto(hotUrl);
+    const form = page.getByRole("radiogroup", { name: `Rate the functionality and service quality of ${targets.hot}` });
+    await page.locator(".rating label").nth(2).click();
+    await page.getByRole("button", { name: "Rate", exact: true }).click();
+    await expect(page.locator(".rating")).toContainText("You rated 3 of 5 today.");
+    await page.reload();
+    await expect(page.locator(".rating")).toContainText("You rated 3 of 5 today.");
+    await expect(form.getByRole("radio", { name: "3 stars" })).toBeChecked();
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the action's own answer says what you rated", async ({ page }) => {
+      await page.goto(hotUrl);
+      await page.locator(".rating label").nth(4).click();
+      await page.getByRole("button", { name: "Rate", exact: true }).click();
+      // The same address voted 3 stars in the test before: today's vote is replaced.
+      await expect(page.locator(".rating")).toContainText("Your rating for today is now 5 of 5.");
+    });
+  });
+});
+
+test("a visitor's new vote reaches everyone's cached page once it is stored", async ({ request, browser }) => {
+  await untilCached(request, hotUrl);
+  const page = await browser.newPage();
+  await page.goto(hotUrl);
+  await expect(page.locator(".rating")).toContainText(/from \d+ ratings?/);
+  const before = (await page.locator(".rating").textContent()) ?? "";
+  const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.77" } });
+  const voter = await context.newPage();
+  await voter.goto(hotUrl);
+  await voter.locator(".rating label").nth(0).click();
+  await voter.getByRole("button", { name: "Rate", exact: true }).click();
+  await expect(voter.locator(".rating [role=status]").first()).toContainText(/thank/i);
+  await page.reload();
+  await expect(page.locator(".rating")).not.toHaveText(before);
+  await Promise.all([page.close(), context.close()]);
+});
