@@ -45,7 +45,6 @@ export function createPageCache(options: {
 }): PageCache;
 export function sharedPageCache(): PageCache;
 export function isStorable(data: CachedValue | null | undefined): boolean;
-export function byteSize(value: CachedValue): number;
 
 /** The class Next loads from `cacheHandler`. */
 export default class PageCacheHandler implements Pick<CacheHandler, "get" | "set" | "revalidateTag" | "resetRequestCache"> {

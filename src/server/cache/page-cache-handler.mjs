@@ -15,6 +15,7 @@
 import { createRequire } from "node:module";
 import { noteServedFromCache } from "../../scripts/shared-cache-headers.mjs";
 import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
+import { byteSize, withOwnBuffers } from "./entry-bytes.mjs";
 import { boundedCacheControl, freshUntilOf } from "./fresh-until.mjs";
 import { TagTimes } from "./tag-times.mjs";
 
@@ -163,53 +164,4 @@ function tagsOf(value, extraTags = []) {
 function deadline(value, cacheControl, lastModified) {
   const seconds = value.kind === "FETCH" || value.kind === "IMAGE" ? value.revalidate : (cacheControl?.expire ?? cacheControl?.revalidate);
   return typeof seconds === "number" && Number.isFinite(seconds) ? lastModified + seconds * 1000 : Infinity;
-}
-
-/** The bytes an entry holds: its bodies, its segments, its postponed state and headers. */
-export function byteSize(value) {
-  switch (value.kind) {
-    case "APP_PAGE": {
-      let bytes = Buffer.byteLength(value.html ?? "") + (value.rscData?.byteLength ?? 0) + Buffer.byteLength(value.postponed ?? "");
-      for (const [segment, buffer] of value.segmentData ?? []) bytes += segment.length + buffer.byteLength;
-      return bytes + jsonLength(value.headers);
-    }
-    case "APP_ROUTE":
-      return (value.body?.byteLength ?? 0) + jsonLength(value.headers);
-    case "PAGES":
-      return Buffer.byteLength(value.html ?? "") + jsonLength(value.pageData) + jsonLength(value.headers);
-    case "IMAGE":
-      return value.buffer?.byteLength ?? 0;
-    default:
-      return jsonLength(value);
-  }
-}
-
-function jsonLength(value) {
-  return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? "");
-}
-
-/**
- * A small Buffer is often a view into a shared 8 KB pool or a larger render buffer; keeping
- * the view would keep all of that alive and out of the byte count. Copy such views.
- */
-function withOwnBuffers(value) {
-  switch (value.kind) {
-    case "APP_PAGE":
-      return {
-        ...value,
-        rscData: value.rscData && ownBytes(value.rscData),
-        segmentData: value.segmentData && new Map([...value.segmentData].map(([segment, buffer]) => [segment, ownBytes(buffer)])),
-      };
-    case "APP_ROUTE":
-      return { ...value, body: value.body && ownBytes(value.body) };
-    case "IMAGE":
-      return { ...value, buffer: value.buffer && ownBytes(value.buffer) };
-    default:
-      return value;
-  }
-}
-
-function ownBytes(buffer) {
-  if (buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.byteLength) return buffer;
-  return Buffer.from(new Uint8Array(buffer).buffer);
 }
