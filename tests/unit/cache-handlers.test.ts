@@ -3,6 +3,7 @@ import type { CacheEntry } from "next/cache";
 import { BoundedStore, boundsFromEnv, ENTRY_OVERHEAD_BYTES } from "../../src/server/cache/bounded-store.mjs";
 import { createDataCache } from "../../src/server/cache/data-cache-handler.mjs";
 import { createPageCache } from "../../src/server/cache/page-cache-handler.mjs";
+import { byteSize } from "../../src/server/cache/entry-bytes.mjs";
 import { boundedCacheControl, freshUntilOf, freshUntilTag } from "../../src/server/cache/fresh-until.mjs";
 import { TagTimes } from "../../src/server/cache/tag-times.mjs";
 
@@ -461,5 +462,14 @@ describe("fresh-until tags", () => {
     expect(boundedCacheControl({ revalidate: 60, expire: 360 }, 0, 90_000)).toEqual({ revalidate: 60, expire: 360 });
     expect(boundedCacheControl({ revalidate: false }, 0, 20_000)).toEqual({ revalidate: false });
     expect(boundedCacheControl(undefined, 0, 20_000)).toBeUndefined();
+  });
+});
+
+describe("entry sizes", () => {
+  it("count a page's HTML as V8 holds it, two bytes a character, not its UTF-8 length", () => {
+    const html = `<p>Checking example.com…</p>${"x".repeat(1000)}`;
+    const page = { ...appPage({ html, rscData: Buffer.alloc(500) }), headers: {}, segmentData: new Map() };
+    expect(byteSize(page)).toBe(html.length * 2 + 500 + 2);
+    expect(byteSize(page)).toBeGreaterThan(Buffer.byteLength(html) * 1.9);
   });
 });

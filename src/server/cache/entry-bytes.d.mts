@@ -1,2 +1,3 @@
 export function byteSize(value: { kind: string; [key: string]: unknown }): number;
 export function withOwnBuffers<T extends { kind: string }>(value: T): T;
+export function stringBytes(text: string | undefined | null): number;
