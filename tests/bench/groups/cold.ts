@@ -1,0 +1,83 @@
+import type { BenchApp } from "../support/app";
+import { get, visitor, waitForHit, type Timed } from "../support/http";
+import { median, ms, progress, type Report } from "../support/report";
+
+// Target 3: the first visit of a domain whose site never answers (a TCP server that accepts
+// on :443 and :80 and stays silent) streams its first byte as fast as a cached page's, within
+// 1.5×; the result arrives when the round ends, and the page is cached afterwards.
+// Target 8: that verdict comes within the round's deadline + 10%.
+// Both timed the same way: a raw request on a new connection, from sending to the first byte
+// of the body; the cached page's median over `cachedSamples` requests on an idle server.
+
+export interface ColdOptions {
+  deadlineMs: number;
+  cachedDomain: string;
+  /** Names routed to the silent server, never visited before. */
+  blackholed: string[];
+  cachedSamples: number;
+  /** Pause between the cold visits' starts, so each first byte is timed on an idle server. */
+  staggerMs: number;
+}
+
+const FIRST_BYTE_RATIO_GOAL = 1.5;
+const DEADLINE_SLACK = 1.1;
+
+const verdictOf = (timed: Timed) => /data-verdict="([a-z_]+)"/.exec(timed.body)?.[1] ?? "(none)";
+
+export async function coldGroup(app: BenchApp, report: Report, options: ColdOptions): Promise<void> {
+  const { deadlineMs, cachedDomain, blackholed, cachedSamples, staggerMs } = options;
+
+  await waitForHit(`${app.baseUrl}/${cachedDomain}`);
+  const cached: Timed[] = [];
+  for (let i = 0; i < cachedSamples; i++) cached.push(await get(`${app.baseUrl}/${cachedDomain}`, { keepBytes: 0 }));
+  const cachedFirstByte = median(cached.map((t) => t.firstByteMs));
+  const cachedHeaders = median(cached.map((t) => t.headersMs));
+
+  progress(`3/8 ${blackholed.length} cold visits of blackholed sites (deadline ${deadlineMs} ms)`);
+  const visits: Promise<Timed>[] = [];
+  for (const [i, domain] of blackholed.entries()) {
+    if (i > 0) await new Promise((done) => setTimeout(done, staggerMs));
+    // The whole body this time: the verdict is in it.
+    visits.push(get(`${app.baseUrl}/${domain}`, { headers: { "x-forwarded-for": visitor(8000 + i) }, timeoutMs: deadlineMs * 3 }));
+  }
+  const cold = await Promise.all(visits);
+  const statuses = cold.map((t) => t.status);
+  const coldFirstByte = median(cold.map((t) => t.firstByteMs));
+  const ratio = coldFirstByte / cachedFirstByte;
+  report.add(
+    "3 cold first byte ÷ cached first byte",
+    `${ratio.toFixed(2)} (${ms(coldFirstByte)} / ${ms(cachedFirstByte)})`,
+    `≤ ${FIRST_BYTE_RATIO_GOAL}`,
+    ratio <= FIRST_BYTE_RATIO_GOAL && statuses.every((status) => status === 200),
+  );
+  report.info("3 headers: cold ÷ cached", `${(median(cold.map((t) => t.headersMs)) / cachedHeaders).toFixed(2)} (${ms(median(cold.map((t) => t.headersMs)))} / ${ms(cachedHeaders)})`);
+  const shells = cold.filter((t, i) => t.body.includes(`Checking ${blackholed[i]}…`)).length;
+  report.note(
+    `3: cached page first byte over ${cachedSamples} requests ${cached.map((t) => t.firstByteMs.toFixed(1)).join(", ")} ms; ` +
+      `cold first bytes ${cold.map((t) => t.firstByteMs.toFixed(1)).join(", ")} ms (statuses ${statuses.join(", ")}; ${shells}/${cold.length} streamed the "Checking…" shell)`,
+  );
+
+  // Target 8: the verdict is in the body when the response ends.
+  const limit = deadlineMs * DEADLINE_SLACK;
+  const totals = cold.map((t) => t.totalMs);
+  const verdicts = cold.map(verdictOf);
+  const decided = verdicts.every((verdict) => verdict !== "(none)" && verdict !== "online");
+  report.add(
+    `8 blackholed: verdict on the page (deadline ${deadlineMs} ms)`,
+    `${ms(median(totals))} (max ${ms(Math.max(...totals))}; ${[...new Set(verdicts)].join(", ")})`,
+    `≤ ${limit.toFixed(0)} ms`,
+    Math.max(...totals) <= limit && decided,
+  );
+
+  // ...and the page is cached for that domain afterwards.
+  let hits = 0;
+  for (const domain of blackholed) {
+    try {
+      await waitForHit(`${app.baseUrl}/${domain}`, { timeoutMs: 10_000 });
+      hits += 1;
+    } catch {
+      // counted as a miss below
+    }
+  }
+  report.add("3 blackholed page cached after its round", `${hits} of ${blackholed.length}`, "all", hits === blackholed.length);
+}

@@ -1,0 +1,115 @@
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import type { TLSSocket } from "node:tls";
+import { makeCertificate } from "../../integration/helpers/certificates";
+import { startDnsServer, type TestDnsServer } from "../../integration/helpers/dns-server";
+import { startSilentTcpServer, type RunningServer } from "../../integration/helpers/servers";
+
+// The sites the app's testers probe, all on 127.0.0.1. A "site" is a pair of servers: HTTPS
+// for :443 (a self-signed certificate, which the testers report as a warning, not down) and
+// plain HTTP for :80. Every connection, TLS handshake and request is counted per host name
+// (SNI or Host), so a benchmark can tell exactly how many rounds reached a site.
+
+export interface SiteCounts {
+  /** TCP connections accepted on :443 and on :80 (the tcp tester connects without a name). */
+  connections: { https: number; http: number };
+  /** TLS handshakes completed on :443, per SNI name. */
+  handshakes: Map<string, number>;
+  /** HTTP requests answered, per Host (both ports). */
+  requests: Map<string, number>;
+}
+
+export interface LoopbackSite {
+  httpsPort: number;
+  httpPort: number;
+  counts: SiteCounts;
+  /** `host:443:127.0.0.1:<https>,host:80:127.0.0.1:<http>`; with no host, routes every name. */
+  routes(host?: string): string;
+  close(): Promise<void>;
+}
+
+const hostOf = (header: string | undefined) => (header ?? "").replace(/:\d+$/, "").toLowerCase();
+const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+
+function tracked(server: net.Server, counts: SiteCounts, port: "https" | "http"): Set<net.Socket> {
+  const sockets = new Set<net.Socket>();
+  server.on("connection", (socket: net.Socket) => {
+    counts.connections[port] += 1;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  return sockets;
+}
+
+async function listen(server: net.Server): Promise<number> {
+  await new Promise<void>((done, fail) => {
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => done());
+  });
+  return (server.address() as net.AddressInfo).port;
+}
+
+/** A site answering every GET at once with a small page. */
+export async function startInstantSite(): Promise<LoopbackSite> {
+  const counts: SiteCounts = { connections: { https: 0, http: 0 }, handshakes: new Map(), requests: new Map() };
+  const page = "<!doctype html><title>bench site</title><p>up</p>";
+  const answer: http.RequestListener = (req, res) => {
+    add(counts.requests, hostOf(req.headers.host));
+    res.writeHead(200, { "content-type": "text/html", "content-length": Buffer.byteLength(page) });
+    res.end(page);
+  };
+  const cert = await makeCertificate({ hostname: "bench-site.invalid", selfSigned: true });
+  const secure = https.createServer({ key: cert.key, cert: cert.cert }, answer);
+  secure.on("secureConnection", (socket: TLSSocket) => {
+    const name = (socket as TLSSocket & { servername?: string | false }).servername;
+    add(counts.handshakes, typeof name === "string" ? name.toLowerCase() : "");
+  });
+  const plain = http.createServer(answer);
+  // Keep-alive off: each probe is its own connection, as from a real tester, and none lingers.
+  for (const server of [secure, plain]) server.keepAliveTimeout = 1;
+  const sockets = [tracked(secure, counts, "https"), tracked(plain, counts, "http")];
+  const [httpsPort, httpPort] = [await listen(secure), await listen(plain)];
+  return {
+    httpsPort,
+    httpPort,
+    counts,
+    routes: (host = "") => `${host}:443:127.0.0.1:${httpsPort},${host}:80:127.0.0.1:${httpPort}`,
+    async close() {
+      for (const set of sockets) for (const socket of set) socket.destroy();
+      await Promise.all([secure, plain].map((server) => new Promise((done) => server.close(done))));
+    },
+  };
+}
+
+/** A target that accepts connections on :443 and :80 and never says a word. */
+export async function startBlackhole(): Promise<{ server: RunningServer; routes(host: string): string }> {
+  const server = await startSilentTcpServer();
+  return { server, routes: (host) => `${host}:443:127.0.0.1:${server.port},${host}:80:127.0.0.1:${server.port}` };
+}
+
+export function resetCounts(counts: SiteCounts): void {
+  counts.connections = { https: 0, http: 0 };
+  counts.handshakes.clear();
+  counts.requests.clear();
+}
+
+/** A DNS server on 127.0.0.1 that knows no name: the app's resolver, should anything ask. */
+export async function startNoNamesDns(): Promise<TestDnsServer> {
+  return startDnsServer({});
+}
+
+/**
+ * The environment every app instance gets: no world testers, the machine's own testers only
+ * (never a TESTERS_FILE from a .env file), `routes` for every name probed, loopback allowed,
+ * and a loopback resolver. Routes are matched in order, so specific ones go before a catch-all.
+ */
+export function probeEnv(routes: string[], dns: TestDnsServer): Record<string, string> {
+  return {
+    GLOBALPING_URL: "off",
+    TESTERS_FILE: "",
+    PROBE_CONNECT_TO: routes.join(","),
+    PROBE_ALLOW_CIDRS: "127.0.0.0/8",
+    PROBE_RESOLVER: dns.address,
+  };
+}
