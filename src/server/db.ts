@@ -18,10 +18,9 @@ export type Db = PrismaClient;
 
 const BUSY_TIMEOUT_MS = 5000;
 
-// WAL lets page renders read while a check writes. The schema's onDelete:
-// Cascade needs foreign_keys; better-sqlite3's build turns it on, plain SQLite
-// does not, so say it rather than depend on how the driver was compiled.
-const CONNECTION_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;";
+// The schema's onDelete: Cascade needs foreign_keys; better-sqlite3's build turns it on, plain
+// SQLite does not, so say it rather than depend on how the driver was compiled.
+const CONNECTION_PRAGMAS = "PRAGMA foreign_keys = ON;";
 
 /** "file:./data/downcheck.db" → absolute path, relative paths taken from the working directory. */
 export function sqliteFilePath(databaseUrl: string): string {
@@ -39,9 +38,26 @@ function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFact
     async connect(): Promise<SqlDriverAdapter> {
       const connection = await factory.connect();
       await connection.executeScript(CONNECTION_PRAGMAS);
+      await useWal(connection);
       return connection;
     },
   };
+}
+
+/**
+ * WAL lets page renders read while a check writes. Switching a file to it needs the write
+ * lock, and the file stays WAL once switched, so ask only when it is not WAL yet; and when
+ * another process holds the lock then (a backup, a stuck writer), connect anyway: reads work,
+ * and the next connection tries again. Otherwise every query failed until the lock went.
+ */
+async function useWal(connection: SqlDriverAdapter) {
+  const mode = await connection.queryRaw({ sql: "PRAGMA journal_mode", args: [], argTypes: [] });
+  if (String(mode.rows[0]?.[0]).toLowerCase() === "wal") return;
+  try {
+    await connection.executeScript("PRAGMA journal_mode = WAL;");
+  } catch (error) {
+    console.warn("db: the database file is locked; not in WAL mode yet, trying again on the next connection", error);
+  }
 }
 
 function createClient(databaseUrl: string): PrismaClient {
