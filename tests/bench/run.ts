@@ -4,6 +4,7 @@
 // every name there; the world is off; the resolver is a loopback one that knows no name).
 // Prints one table (target | measured | goal | ok) and exits 1 when a goal is missed.
 // docs/BENCHMARKS.md says how to read it; BENCH_QUICK=1 runs a shorter smoke version.
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { coldGroup } from "./groups/cold";
@@ -43,7 +44,10 @@ async function withApp(report: Report, name: string, env: Record<string, string>
     const crash = app.crashed();
     if (crash) {
       const last = app.logs().trim().split("\n").filter((line) => !/^\s+at /.test(line)).slice(-3).join(" / ");
-      report.add(`app "${name}" stays up`, `exited (${crash}): ${last.slice(0, 300)}`, "no crash", false);
+      // start.mjs logs the signals it gets: one the bench did not send came from elsewhere on the machine.
+      const signalled = /downcheck: (SIGTERM|SIGINT)/.exec(app.logs())?.[1];
+      const why = signalled ? `stopped by a ${signalled} the bench did not send` : `exited (${crash})`;
+      report.add(`app "${name}" stays up`, `${why}: ${last.slice(0, 300)}`, "no crash", false);
     }
     await app.stop();
   }
@@ -132,7 +136,8 @@ async function main(): Promise<number> {
   const minutes = (performance.now() - started) / 60_000;
   // The machine's other work shows in every number: say how busy it was.
   const load = `load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`;
-  console.log(`\ndowncheck bench${quick ? " (BENCH_QUICK)" : ""}: Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${load}, ${minutes.toFixed(1)} min\n`);
+  const appNode = process.env.BENCH_APP_NODE ? execFileSync(process.env.BENCH_APP_NODE, ["--version"]).toString().trim() : process.version;
+  console.log(`\ndowncheck bench${quick ? " (BENCH_QUICK)" : ""}: app on Node ${appNode} (bench ${process.version}), ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${load}, ${minutes.toFixed(1)} min\n`);
   report.print();
   const missed = report.missed;
   console.log(missed.length === 0 ? "\nAll goals met." : `\n${missed.length} goal(s) missed: ${missed.map((row) => row.target).join("; ")}`);

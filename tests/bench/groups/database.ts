@@ -94,6 +94,12 @@ export async function databaseGroup(report: Report, { saves, queries }: { saves:
         const line = `9 plan: ${table} WHERE ${where} → ${plan.map((row) => row.detail).join("; ")}`;
         if (!shown.has(line)) report.note(line);
         shown.add(line);
+        // The 24-hour range read without Prisma: how much of the query is SQLite's own.
+        if (table === "Check" && text.includes("`startedAt` >=")) {
+          const statement = sqlite.prepare(text);
+          const raw = await timeIt(queries, async () => statement.all(...params));
+          report.info("9 the same 24-hour SQL, better-sqlite3 alone", ms(median(raw)));
+        }
       }
     } finally {
       sqlite.close();
