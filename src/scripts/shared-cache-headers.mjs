@@ -9,21 +9,31 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 /** One context store per process: Next imports the cache handler on its own. */
 const STORE_KEY = Symbol.for("downcheck.sharedCacheContext");
-/** @type {AsyncLocalStorage<{ cachedAt?: number }>} */
+/** @type {AsyncLocalStorage<{ cachedAt?: number, tags?: readonly string[] }>} */
 const context = (globalThis[STORE_KEY] ??= new AsyncLocalStorage());
 
 /** Next's request headers for its own router payloads: an API response never varies on them. */
 const ROUTER_VARY = /^(rsc|next-router-[a-z-]+|next-url)$/i;
 
-/** Runs `handle` with a context in which the page cache can say when a served page was made. */
+/**
+ * Runs `handle` with a context in which the page cache can say which cached page it served:
+ * when it was made and its tags. `handle` gets that context to read once the response is sent.
+ */
 export function withCacheContext(handle) {
-  return context.run({}, handle);
+  const store = {};
+  return context.run(store, () => handle(store));
 }
 
-/** Called by the page cache handler for a page it serves: `cachedAt` in ms since the epoch. */
-export function noteServedFromCache(cachedAt) {
+/**
+ * Called by the page cache handler for a page it serves: `cachedAt` in ms since the epoch, and
+ * the tags whose invalidation makes it stale (src/scripts/edge-cache.mjs keeps it by them).
+ */
+export function noteServedFromCache(cachedAt, tags) {
   const store = context.getStore();
-  if (store && Number.isFinite(cachedAt)) store.cachedAt = cachedAt;
+  if (store && Number.isFinite(cachedAt)) {
+    store.cachedAt = cachedAt;
+    store.tags = tags;
+  }
 }
 
 /**

@@ -13,6 +13,9 @@ import { loadCallableActionIds } from "./callable-actions.mjs";
 import { decodablePath } from "./request-path.mjs";
 import { securityHeaders } from "./security-headers.mjs";
 import { addSharedCacheHeaders, withCacheContext } from "./shared-cache-headers.mjs";
+import { createEdgeCache } from "./edge-cache.mjs";
+import { boundsFromEnv } from "../server/cache/bounded-store.mjs";
+import { sharedPageCache } from "../server/cache/page-cache-handler.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 // The same .env files Next reads, loaded now so the migration and PORT/HOST see them too;
@@ -43,8 +46,15 @@ function shutdownGraceMs(raw = process.env.SHUTDOWN_GRACE_MS) {
 }
 
 let graceMs;
+let edgeCacheBounds;
 try {
   graceMs = shutdownGraceMs();
+  edgeCacheBounds = boundsFromEnv(process.env, {
+    entriesVariable: "EDGE_CACHE_MAX_ENTRIES",
+    megabytesVariable: "EDGE_CACHE_MAX_MB",
+    defaultEntries: 1000,
+    defaultMegabytes: 32,
+  });
   await run(bin("prisma"), ["migrate", "deploy"]);
   if (!existsSync(new URL("../../.next/BUILD_ID", import.meta.url))) {
     console.log("No production build found: running `next build` once.");
@@ -70,6 +80,11 @@ let stopping = false;
 const inFlight = new Set();
 
 const headersOfRefusals = securityHeaders();
+// Fresh cached pages answered without entering Next (edge-cache.mjs says when).
+const edgeCache = createEdgeCache({
+  ...edgeCacheBounds,
+  isCurrent: (tags, madeAt) => sharedPageCache().isCurrent(tags, madeAt),
+});
 
 const server = createServer((request, response) => {
   setForwardedHeaders(request, trustProxyHops);
@@ -89,8 +104,10 @@ const server = createServer((request, response) => {
     if (stopping) server.closeIdleConnections();
   });
   if (request.method === "POST" && !request.url.startsWith("/api/")) return handleAction(request, response);
-  withCacheContext(() => {
+  if (edgeCache.serve(request, response)) return;
+  withCacheContext((servedFrom) => {
     addSharedCacheHeaders(response, request.url.split("?")[0]);
+    edgeCache.capture(request, response, () => ({ madeAt: servedFrom.cachedAt, tags: servedFrom.tags }));
     handle(request, response);
   });
 });

@@ -8,6 +8,9 @@ const { baseUrl, targets } = e2eEnv();
 const hotUrl = `${baseUrl}/${targets.hot}`;
 
 const cacheState = (response: APIResponse) => response.headers()["x-nextjs-cache"];
+/** Set when the server in front of Next answered from its own copy (src/scripts/edge-cache.mjs). */
+const edgeState = (response: APIResponse) => response.headers()["x-edge-cache"];
+const ratingSummary = (html: string) => /Average [\d.]+ of 5 from \d+ ratings?/.exec(html)?.[0];
 
 /** Asks until the page comes from the cache: it is stored shortly after its first render. */
 async function untilCached(request: APIRequestContext, url: string) {
@@ -28,6 +31,8 @@ test("the first visit streams the page privately; later visits are cache hits th
   for (let i = 0; i < 20; i++) {
     const again = await request.get(hotUrl);
     expect(cacheState(again)).toBe("HIT");
+    // The hit Next served was kept in front of it: the rest never enter Next.
+    expect(edgeState(again)).toBe("HIT");
     // The result is in the HTML itself: no "Checking…" to wait for.
     expect(await again.text()).toContain(`${targets.hot} is up`);
   }
@@ -139,6 +144,10 @@ test("a visitor's new vote reaches everyone's cached page once it is stored", as
   await page.goto(hotUrl);
   await expect(page.locator(".rating")).toContainText(/from \d+ ratings?/);
   const before = (await page.locator(".rating").textContent()) ?? "";
+  const servedInFront = await request.get(hotUrl);
+  expect(edgeState(servedInFront)).toBe("HIT");
+  const summaryBefore = ratingSummary(await servedInFront.text());
+  expect(summaryBefore).toBeDefined();
   const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.77" } });
   const voter = await context.newPage();
   await voter.goto(hotUrl);
@@ -147,5 +156,11 @@ test("a visitor's new vote reaches everyone's cached page once it is stored", as
   await expect(voter.locator(".rating [role=status]").first()).toContainText(/thank/i);
   await page.reload();
   await expect(page.locator(".rating")).not.toHaveText(before);
+  // The copy kept in front of Next went with the vote's cache tag, not at the end of its s-maxage.
+  const afterVote = await request.get(hotUrl);
+  expect(edgeState(afterVote)).toBeUndefined();
+  const summaryAfter = ratingSummary(await afterVote.text());
+  expect(summaryAfter).toBeDefined();
+  expect(summaryAfter).not.toBe(summaryBefore);
   await Promise.all([page.close(), context.close()]);
 });

@@ -183,6 +183,20 @@ describe("page cache handler (cacheHandler)", () => {
     expect(hit).toMatchObject({ lastModified: time.now(), cacheControl: pageContext.cacheControl, value: { kind: "APP_PAGE", html: "<html>page</html>" } });
   });
 
+  it("tells the server in front whether a served page is still current (its tags untouched since it was made)", async () => {
+    const time = clock();
+    const cache = pageCache({ now: time.now });
+    const madeAt = time.now();
+    time.advance(1000);
+    expect(cache.isCurrent(["status:example.com", "_N_T_/example.com"], madeAt)).toBe(true);
+    await cache.revalidateTag("ratings:other.example");
+    expect(cache.isCurrent(["status:example.com"], madeAt)).toBe(true);
+    await cache.revalidateTag("status:example.com");
+    expect(cache.isCurrent(["status:example.com", "_N_T_/example.com"], madeAt)).toBe(false);
+    time.advance(1000);
+    expect(cache.isCurrent(["status:example.com"], time.now())).toBe(true);
+  });
+
   it.each([404, 410, 500, 503])("does not store a page answered with status %i, and drops what the key held", async (status) => {
     const cache = pageCache();
     await cache.set(pageKey("/gone.example"), appPage(), pageContext);

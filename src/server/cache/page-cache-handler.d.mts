@@ -32,6 +32,8 @@ export interface PageCache {
   get(key: string, ctx?: ReadContext): Promise<PageCacheHit | null>;
   set(key: string, data: CachedValue | null, ctx?: { cacheControl?: CacheLifetime; tags?: string[]; fetchCache?: boolean }): Promise<void>;
   revalidateTag(tags: string | string[], durations?: { expire?: number }): Promise<void>;
+  /** Whether something made at `madeAt` (ms) and carrying `tags` is untouched by invalidations since. */
+  isCurrent(tags: readonly string[], madeAt: number): boolean;
   stats(): { entries: number; bytes: number; tags: number };
 }
 

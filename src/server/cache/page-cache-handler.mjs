@@ -65,7 +65,7 @@ export function createPageCache({ maxEntries, maxBytes, maxTags, now = performan
         return null;
       }
       // The response's Age header: a CDN then counts its freshness from when the page was made.
-      if (RESPONSE_KINDS.has(record.value.kind)) noteServedFromCache(record.lastModified);
+      if (RESPONSE_KINDS.has(record.value.kind)) noteServedFromCache(record.lastModified, tags);
       return { lastModified: record.lastModified, value: record.value, cacheControl: record.cacheControl };
     },
 
@@ -87,33 +87,38 @@ export function createPageCache({ maxEntries, maxBytes, maxTags, now = performan
       store.deleteWhere((record) => record.tags.some((tag) => invalidated.has(tag)));
     },
 
+    /** Whether something made at `madeAt` and carrying `tags` is untouched by invalidations. */
+    isCurrent: (tags, madeAt) => tagTimes.verdict(tags, madeAt) === "fresh",
+
     stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
   };
 }
 
-let shared;
-/** Next's file-system cache over this build's output, made from the first handler context. */
-let buildOutput;
+/**
+ * One page cache per process, and Next's file-system cache over this build's output (made from
+ * the first handler context), kept on globalThis: Next loads this module on its own, and the
+ * server in front (src/scripts/start.mjs) asks the same cache about invalidations.
+ */
+const shared = (globalThis[Symbol.for("downcheck.pageCache")] ??= { cache: undefined, buildOutput: undefined });
 
 /** The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES (5000) and PAGE_CACHE_MAX_MB (64). */
 export function sharedPageCache() {
-  shared ??= createPageCache({
+  return (shared.cache ??= createPageCache({
     ...boundsFromEnv(process.env, {
       entriesVariable: "PAGE_CACHE_MAX_ENTRIES",
       megabytesVariable: "PAGE_CACHE_MAX_MB",
       defaultEntries: 5000,
       defaultMegabytes: 64,
     }),
-    readSeed: async (key, ctx) => buildOutput?.get(key, ctx),
-  });
-  return shared;
+    readSeed: async (key, ctx) => shared.buildOutput?.get(key, ctx),
+  }));
 }
 
 /** What Next loads from `cacheHandler` and constructs with `new` for each request. */
 export default class PageCacheHandler {
   /** @param {{ fs?: object, serverDistDir?: string }} [ctx] Next's: where this build's output is. */
   constructor(ctx) {
-    buildOutput ??= readOnlyBuildOutput(ctx);
+    shared.buildOutput ??= readOnlyBuildOutput(ctx);
   }
 
   get(key, ctx) {
