@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   GLOBALPING_TTL_SECONDS: seconds(600),
   /** Tests (probes) an hour; unset: Globalping's free limit, 250 anonymous or 500 with a token. */
   GLOBALPING_HOURLY_BUDGET: z.coerce.number().int().positive().optional(),
+  /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
 });
 
 export type AppConfig = z.infer<typeof EnvSchema>;
