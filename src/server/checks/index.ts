@@ -4,9 +4,9 @@ import { getConfig } from "@/server/config";
 import { countRecentReports, REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
 import { guardFromConfig } from "@/server/probe/guard";
 import { loadTesters } from "@/server/probe/testers-config";
+import { configuredLimiter } from "@/server/redis/limits";
 import type { Target } from "@/server/probe/types";
 import { visitorAddress, visitorBucket } from "@/server/visitor/address";
-import { memoryLimiter } from "@/server/visitor/limits";
 import { createAdmission } from "./admission";
 import { createCheckService, type CheckRecord, type CheckService } from "./check-service";
 import { withMemoryFallback } from "./memory-fallback";
@@ -37,8 +37,8 @@ export function getCheckState(): CheckState {
         store: withMemoryFallback(prismaCheckStore, config.CHECK_TTL_SECONDS * 1000),
         admission: createAdmission({
           maxRounds: config.CHECK_MAX_ROUNDS,
-          visitorRounds: memoryLimiter({ points: NEW_ROUNDS_PER_VISITOR_PER_MINUTE, durationSeconds: 60 }),
-          siteRounds: memoryLimiter({ points: NEW_ROUNDS_PER_SITE_PER_MINUTE, durationSeconds: 60 }),
+          visitorRounds: configuredLimiter({ name: "visitor-rounds", points: NEW_ROUNDS_PER_VISITOR_PER_MINUTE, durationSeconds: 60 }),
+          siteRounds: configuredLimiter({ name: "site-rounds", points: NEW_ROUNDS_PER_SITE_PER_MINUTE, durationSeconds: 60 }),
         }),
         visitorsReportDown: async (domain) => (await countRecentReports(domain, new Date(Date.now() - REPORT_INTERVAL_MS))) > 0,
         testers: loadTesters(config),
