@@ -32,6 +32,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           setupFiles: ["tests/integration/setup.ts"],
+          globalSetup: ["tests/integration/helpers/redis-announce.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
