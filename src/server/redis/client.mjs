@@ -72,10 +72,12 @@ export function connectRedis(url, { log = (line) => console.error(line) } = {}) 
   subscriber.on("message", (channel, message) => {
     for (const listener of channels.get(channel) ?? []) listener.onMessage(message);
   });
-  subscriber.on("ready", () => {
-    if (channels.size > 0) subscriber.subscribe(...channels.keys()).catch(() => undefined);
+  subscriber.on("ready", async () => {
+    if (channels.size === 0) return;
+    // Subscribed first, then told to catch up: nothing published in between is lost.
+    const subscribed = await subscriber.subscribe(...channels.keys()).then(() => true, () => false);
     // Whatever was published before this connection was up never arrives: say so.
-    for (const listeners of channels.values()) for (const listener of listeners) listener.onResync?.();
+    if (subscribed) for (const listeners of channels.values()) for (const listener of listeners) listener.onResync?.();
   });
 
   return {
