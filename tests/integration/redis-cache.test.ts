@@ -124,6 +124,23 @@ describe("'use cache' store through Redis", () => {
   });
 });
 
+describe("a stale mark through Redis (revalidateTag(tag, \"max\"))", () => {
+  it("serves the entry as stale on the other instance, then expires it when the mark's expiry comes", async () => {
+    const ns = freshNamespace();
+    const [a, b] = [await dataInstance(ns), await dataInstance(ns)];
+    await a.cache.set("sites", entry("recent sites", { tags: ["sites"] }));
+    await a.cache.updateTags(["sites"], { expire: 1 });
+    // Redis's record: stale now, expired (for what came before) a second later.
+    const [staleAt, expired, before, at] = (await a.connection.client.get(`${ns}tag:sites`))!.split(",").map(Number);
+    expect({ expired, expiresIn: at - before, staleAt }).toEqual({ expired: 0, expiresIn: 1000, staleAt: before });
+    const stale = await b.cache.get("sites", []);
+    expect(stale?.revalidate).toBe(-1); // Next serves it and renders a new one meanwhile
+    expect(await text(stale)).toBe("recent sites");
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await b.cache.get("sites", [])).toBeUndefined();
+  });
+});
+
 describe("a Redis outage", () => {
   it("leaves every call answering per instance, then sharing resumes, with what was invalidated meanwhile", async () => {
     const ns = freshNamespace();
