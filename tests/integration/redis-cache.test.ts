@@ -104,6 +104,18 @@ describe("page cache through Redis", () => {
     expect(await a.cache.get("/one", readPage)).toBeNull();
     expect((await a.cache.get("/five", readPage))?.value).toMatchObject({ html: "five" });
   });
+
+  it("stays within its byte bound, counting what Redis keeps", async () => {
+    const ns = freshNamespace();
+    const a = await pageInstance(ns, { maxEntries: 100, maxBytes: 4000 });
+    for (let i = 1; i <= 6; i++) await a.cache.set(`/b${i}`, page(`${i}`.repeat(400)), lifetime);
+    const { entries, bytes } = await a.cache.sharedStats();
+    expect(bytes).toBeLessThanOrEqual(4000);
+    expect(entries).toBeGreaterThan(1);
+    expect(entries).toBeLessThan(6);
+    expect(await a.cache.get("/b1", readPage)).toBeNull();
+    expect(await a.cache.get("/b6", readPage)).not.toBeNull();
+  });
 });
 
 describe("'use cache' store through Redis", () => {

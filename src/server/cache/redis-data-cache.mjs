@@ -67,9 +67,11 @@ export function createRedisDataCache({ redis, local, tagTimes, maxEntries, maxBy
         const record = { ...metadata, tags: [...metadata.tags], value };
         if (redis.isReady()) {
           try {
-            const bytes = value.byteLength + record.tags.reduce((sum, tag) => sum + tag.length, 0);
+            // Counted as what Redis keeps: the serialized entry and its tags.
+            const blob = serialize(record);
+            const bytes = blob.length + record.tags.reduce((sum, tag) => sum + tag.length, 0);
             const ttlMs = metadata.timestamp + metadata.expire * 1000 - now();
-            if (await store.set(cacheKey, serialize(record), { tags: record.tags, bytes, ttlMs })) return;
+            if (await store.set(cacheKey, blob, { tags: record.tags, bytes, ttlMs })) return;
           } catch {
             // Redis failed: keep it in this process instead.
           }

@@ -63,8 +63,11 @@ export function createRedisPageCache({ redis, local, tagTimes, maxEntries, maxBy
           if (!isStorable(data)) {
             await store.delete(key);
           } else {
-            const { record, bytes, expiresAt } = pageRecord(data, { lastModified: now(), cacheControl: ctx?.cacheControl, tags: ctx?.tags });
-            const kept = await store.set(key, serialize(record), { tags: record.tags, bytes, ttlMs: expiresAt - now() });
+            const { record, expiresAt } = pageRecord(data, { lastModified: now(), cacheControl: ctx?.cacheControl, tags: ctx?.tags });
+            // Counted as what Redis keeps: the serialized entry and its tags.
+            const blob = serialize(record);
+            const bytes = blob.length + record.tags.reduce((sum, tag) => sum + tag.length, 0);
+            const kept = await store.set(key, blob, { tags: record.tags, bytes, ttlMs: expiresAt - now() });
             if (kept) return;
           }
         } catch {

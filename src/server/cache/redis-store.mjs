@@ -112,7 +112,11 @@ export function createRedisStore({ client, namespace, maxEntries, maxBytes, now 
       return (await client.downcheckCacheSet(...args)) === 1;
     },
 
-    /** @param {string} key */
+    /**
+     * Forgets `key`: the set script, given a size over the budget, removes it and stores nothing.
+     *
+     * @param {string} key
+     */
     async delete(key) {
       await client.downcheckCacheSet(namespace, key, "", "", String(maxBytes + 1), "1", String(Math.round(now())), String(maxEntries), String(maxBytes));
     },
