@@ -10,7 +10,7 @@ export const CLI_TIMEOUT_MS = 90_000;
 
 export type Run = { code: number; stdout: string; stderr: string };
 
-export function runPrisma(args: string[], databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+export function runPrisma(args: string[], databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, CI: "1", ...extraEnv };
   delete env.PRISMA_SCHEMA_ENGINE_BINARY;
   return new Promise((resolvePromise) => {
