@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { defineConfig } from "prisma/config";
 
-import { databaseProvider } from "./src/server/database-url.mjs";
+import { databaseProvider } from "./prisma/database-url.mjs";
 
 // Prisma's CLI would download a native schema engine, which is unreachable
 // offline. The CLI resolves this variable after loading this file, so every
