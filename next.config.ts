@@ -16,7 +16,7 @@ const nextConfig: NextConfig = {
   cacheMaxMemorySize: 0,
   // Native and generated database code stays in Node's own module loader; so does ioredis, which
   // the cache handlers (loaded outside the bundles) and the server code share one connection of.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "ioredis"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "ioredis"],
   async headers() {
     return [{ source: "/:path*", headers }];
   },
