@@ -1,8 +1,9 @@
 // Where a site was checked from: a server-rendered SVG world map (no tiles, no map library, no
-// client code). Each location is a dot coloured by its result and marked with a glyph, so the
+// client code) over a static image of the sea and land. Each location is a dot coloured by its result and marked with a glyph, so the
 // map reads without colour too; the sources table on the page stays the full, accessible record.
 import type { CSSProperties } from "react";
 import { projectPoint, worldMapBase } from "@/server/geo/world-map";
+import { worldMapImageUrl } from "@/server/geo/world-map-image";
 import styles from "./WorldMap.module.css";
 
 export interface MapMarker {
@@ -130,7 +131,7 @@ function Marker({ marker }: { marker: PlacedMarker }) {
 }
 
 export function WorldMap({ markers, title }: { markers: MapMarker[]; title: string }) {
-  const { width, height, landPath, oceanPath } = worldMapBase();
+  const { width, height } = worldMapBase();
   const placed = place(markers).sort((a, b) => PAINT_ORDER[a.status] - PAINT_ORDER[b.status]);
   const id = idFor(title);
 
@@ -146,8 +147,8 @@ export function WorldMap({ markers, title }: { markers: MapMarker[]; title: stri
       >
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{describeMap(markers, placed)}</desc>
-        <path className={styles.ocean} d={oceanPath} />
-        <path className={styles.land} d={landPath} />
+        {/* Sea and land: one cached file for every page (world-map-image.ts says why). */}
+        <image href={worldMapImageUrl()} x={0} y={0} width={width} height={height} />
         {placed.map((marker) => (
           <Marker key={marker.id} marker={marker} />
         ))}

@@ -4,7 +4,7 @@ import type { Refusal } from "@/server/checks/refusal";
 import { parseRequestedDomain } from "@/server/requested-domain";
 
 /** First path segments that are the app's own pages and files, never a domain. */
-const APP_PATHS = new Set(["", "cookies", "search", "favicon.svg", "robots.txt", "sitemap.xml", "consent.css"]);
+const APP_PATHS = new Set(["", "cookies", "search", "favicon.svg", "robots.txt", "sitemap.xml", "consent.css", "world-map.svg"]);
 
 export type PageAdmission =
   | { kind: "pass" }

@@ -45,7 +45,7 @@ afterAll(async () => {
 const passes = (response: Response) => response.headers.get("x-middleware-next") === "1";
 
 describe("the page proxy", () => {
-  it.each(["/", "/cookies", "/search", "/favicon.svg", "/robots.txt", "/sitemap.xml", "/consent.css", "/example.com/extra"])("lets %s through untouched", async (path) => {
+  it.each(["/", "/cookies", "/search", "/favicon.svg", "/robots.txt", "/sitemap.xml", "/consent.css", "/world-map.svg", "/example.com/extra"])("lets %s through untouched", async (path) => {
     expect(passes(await visit(path))).toBe(true);
   });
 

@@ -3,6 +3,8 @@ import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { WorldMap, type MapMarker } from "@/components/WorldMap";
 import { projectPoint, worldMapBase } from "@/server/geo/world-map";
+import { worldMapImage, worldMapImageUrl } from "@/server/geo/world-map-image";
+import { GET as getWorldMapImage } from "@/app/world-map.svg/route";
 
 const PLACES = {
   london: [51.51, -0.13],
@@ -121,6 +123,36 @@ describe("worldMapBase", () => {
 
   it("builds the map once and returns the same outline on every call", () => {
     expect(worldMapBase().landPath).toBe(worldMapBase().landPath);
+  });
+});
+
+describe("the map's base as a file", () => {
+  it("is an SVG of the sea and the land, with the page's colours for light and dark", async () => {
+    const response = getWorldMapImage();
+    expect(response.headers.get("content-type")).toBe("image/svg+xml");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const svg = await response.text();
+    expect(svg).toBe(worldMapImage());
+    const { width, height, landPath, oceanPath } = worldMapBase();
+    expect(svg).toContain(`viewBox="0 0 ${width} ${height}"`);
+    expect(svg).toContain(`<path class="land" d="${landPath}"/>`);
+    expect(svg).toContain(`<path class="ocean" d="${oceanPath}"/>`);
+    expect(svg).toMatch(/@media \(prefers-color-scheme:dark\)\{\.ocean\{fill:#[0-9a-f]{6}\}\.land\{fill:#[0-9a-f]{6}\}\}/);
+    expect(new DOMParser().parseFromString(svg, "image/svg+xml").querySelector("parsererror")).toBeNull();
+  });
+
+  it("is linked under its content's hash, so each URL can be cached for good", () => {
+    expect(worldMapImageUrl()).toMatch(/^\/world-map\.svg\?v=[0-9a-f]{12}$/);
+  });
+
+  it("is what the map shows under its markers, not path data inline in every page", () => {
+    const { container } = renderMap([marker("london", "London, United Kingdom")]);
+    const image = container.querySelector("svg > image");
+    expect(image?.getAttribute("href")).toBe(worldMapImageUrl());
+    const { width, height } = worldMapBase();
+    expect([image?.getAttribute("width"), image?.getAttribute("height")]).toEqual([String(width), String(height)]);
+    expect(container.innerHTML.length).toBeLessThan(3_000);
+    expect(container.innerHTML).not.toContain(worldMapBase().landPath.slice(0, 200));
   });
 });
 

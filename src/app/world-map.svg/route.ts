@@ -1,0 +1,12 @@
+import { worldMapImage } from "@/server/geo/world-map-image";
+
+/** The status pages' map base (src/server/geo/world-map-image.ts), prerendered at build. */
+export function GET() {
+  return new Response(worldMapImage(), {
+    headers: {
+      "Content-Type": "image/svg+xml",
+      // Pages link it with its content hash in the query: a given URL never changes.
+      "Cache-Control": "public, max-age=31536000, immutable",
+    },
+  });
+}
