@@ -112,6 +112,20 @@ describe("upsertRating and getRatingSummary", () => {
     expect((await ratings.getRatingSummary(domain)).count).toBe(1);
   });
 
+  it("stores every vote when a crowd rates one site at the same moment (no site-wide lock)", async () => {
+    const domain = newDomain();
+    const crowd = Array.from({ length: 150 }, (_, i) => visitor(`198.18.${i >> 8}.${i & 255}`, `crowd-${i}`));
+    // A server busy rendering pages: every statement's answer waits behind 40 ms of other work.
+    // A lock held across a transaction's statements then holds every other voter of the site.
+    const busy = setInterval(() => {
+      const until = Date.now() + 40;
+      while (Date.now() < until);
+    }, 50);
+    const results = await Promise.allSettled(crowd.map((who, i) => vote(domain, who, (i % 5) + 1))).finally(() => clearInterval(busy));
+    expect(results.filter((result) => result.status === "rejected")).toEqual([]);
+    expect(await ratings.getRatingSummary(domain)).toEqual({ average: 3, count: 150 });
+  });
+
   it("creates a new site once when several visitors rate it at the same moment", async () => {
     const domain = newDomain();
     const stars = [1, 2, 3, 4, 5];

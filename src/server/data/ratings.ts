@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/server/db";
-import { ensureSite } from "./site-row";
+import { ensureSite, isUniqueViolation } from "./site-row";
 
 // One vote per address, site and UTC day, kept by the table's unique key (siteId, addressHash,
 // day): clearing cookies or trading them between addresses opens no second vote, and a vote
@@ -26,25 +26,30 @@ export interface RatingSummary {
   count: number;
 }
 
-/** Records a vote; a second vote from the same address, site and day replaces the first. */
+/**
+ * Records a vote; a second vote from the same address, site and day replaces the first.
+ *
+ * No transaction and no lock: a crowd rating one site during an outage must not queue behind
+ * one row (on PostgreSQL a site-wide lock held across a transaction's round trips made most of
+ * 150 simultaneous votes time out, P2028). The unique key decides instead: the insert of a
+ * first vote either succeeds (new) or collides with the key (P2002), and then the vote is
+ * replaced. Of two first votes sent together, exactly one is new.
+ */
 export async function upsertRating(input: RatingInput): Promise<{ replaced: boolean }> {
   assertStars(input.stars);
   // The latest voter from this address owns the vote; one without a cookie leaves the owner.
   const owner = input.cookieHash ? { cookieHash: input.cookieHash } : {};
-  // The unique key keeps one vote whatever races; the transaction, holding the site's row
-  // (ensureSite), only makes "replaced" exact.
-  return getDb().$transaction(async (tx) => {
-    const site = await ensureSite(tx, input.domain, input.displayName);
-    const key = { siteId_addressHash_day: { siteId: site.id, addressHash: input.addressHash, day: input.day } };
-    const earlier = await tx.rating.findUnique({ where: key, select: { id: true } });
-    await tx.rating.upsert({
-      where: key,
-      create: { siteId: site.id, addressHash: input.addressHash, day: input.day, stars: input.stars, ...owner },
-      update: { stars: input.stars, ...owner },
-      select: { id: true },
-    });
-    return { replaced: earlier !== null };
-  });
+  const db = getDb();
+  const site = await ensureSite(db, input.domain, input.displayName);
+  const vote = { siteId: site.id, addressHash: input.addressHash, day: input.day };
+  try {
+    await db.rating.create({ data: { ...vote, stars: input.stars, ...owner }, select: { id: true } });
+    return { replaced: false };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  await db.rating.update({ where: { siteId_addressHash_day: vote }, data: { stars: input.stars, ...owner }, select: { id: true } });
+  return { replaced: true };
 }
 
 /** Average and count over all votes for the site (unknown site: no votes). */

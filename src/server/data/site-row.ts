@@ -8,9 +8,10 @@ import type { Prisma } from "@/generated/prisma/client";
  * site at the same moment would collide on the unique domain (P2002) on PostgreSQL.
  *
  * Inside a transaction the row also stays locked until commit, so a check-then-write about one
- * site (one report per visitor per 15 minutes, "was this vote a replacement?") runs one at a
- * time across every instance and connection: what SQLite gives by having a single writer,
- * without any provider-specific SQL.
+ * site (one report per visitor per 15 minutes) runs one at a time across every instance and
+ * connection: what SQLite gives by having a single writer, without any provider-specific SQL.
+ * That queues every writer of the site, so hot paths that a unique key can decide (votes) call
+ * it outside a transaction instead.
  */
 export function ensureSite(db: Prisma.TransactionClient, domain: string, displayName: string): Promise<{ id: number }> {
   return db.site.upsert({
@@ -19,4 +20,9 @@ export function ensureSite(db: Prisma.TransactionClient, domain: string, display
     update: { domain },
     select: { id: true },
   });
+}
+
+/** Prisma's "unique constraint failed" (P2002), the same on SQLite and PostgreSQL. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }

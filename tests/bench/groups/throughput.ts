@@ -40,6 +40,7 @@ export async function throughputGroup(app: BenchApp, report: Report, options: Th
   });
   type Name = keyof ReturnType<typeof paths>;
   const runs: Record<Name, LoadResult[]> = { favicon: [], cookies: [], page: [], api: [] };
+  const answeredBy: string[] = [];
 
   await primeCachedPage(app, domains[0], 1);
   progress(`1 warm-up: ${warmSeconds} s per path`);
@@ -56,6 +57,7 @@ export async function throughputGroup(app: BenchApp, report: Report, options: Th
     // The page must still be a cache hit after its run, or the run did not measure the cache.
     const after = await get(`${app.baseUrl}/${domain}`, { keepBytes: 0 });
     if (after.headers["x-nextjs-cache"] !== "HIT") report.note(`1: /${domain} was not a cache hit after its run (${after.headers["x-nextjs-cache"]})`);
+    answeredBy.push(after.headers["x-edge-cache"] === "HIT" ? "the edge cache" : "Next");
   }
 
   const rps = (name: Name) => median(runs[name].map((r) => r.rps));
@@ -86,6 +88,7 @@ export async function throughputGroup(app: BenchApp, report: Report, options: Th
   report.note(
     `1: ${repeats} rounds × 4 paths × ${durationSeconds} s at ${connections} connections after ${warmSeconds} s warm-up each; ` +
       `favicon req/s per round ${runs.favicon.map((r) => r.rps.toFixed(0)).join(", ")}; page ${runs.page.map((r) => r.rps.toFixed(0)).join(", ")}; ` +
-      `cookies ${runs.cookies.map((r) => r.rps.toFixed(0)).join(", ")}; API ${runs.api.map((r) => r.rps.toFixed(0)).join(", ")}`,
+      `cookies ${runs.cookies.map((r) => r.rps.toFixed(0)).join(", ")}; API ${runs.api.map((r) => r.rps.toFixed(0)).join(", ")}; ` +
+      `the page after each round was answered by ${answeredBy.join(", ")}`,
   );
 }
