@@ -15,7 +15,7 @@ const nextConfig: NextConfig = {
   cacheHandlers: { default: require.resolve("./src/server/cache/data-cache-handler.mjs") },
   cacheMaxMemorySize: 0,
   // Native and generated database code stays in Node's own module loader.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg"],
   async headers() {
     return [{ source: "/:path*", headers }];
   },

@@ -3,6 +3,8 @@ import path from "node:path";
 
 import { defineConfig } from "prisma/config";
 
+import { databaseProvider } from "./src/server/database-url.mjs";
+
 // Prisma's CLI would download a native schema engine, which is unreachable
 // offline. The CLI resolves this variable after loading this file, so every
 // prisma command (migrate, generate, db) picks up the wasm-backed stand-in
@@ -15,12 +17,19 @@ for (const file of [".env.local", ".env"]) {
   if (existsSync(envPath)) process.loadEnvFile(envPath);
 }
 
+const url = process.env.DATABASE_URL || "file:./data/downcheck.db";
+
+// Prisma fixes the provider in the schema, so each provider has its schema and migrations:
+// SQLite in prisma/, PostgreSQL in prisma/postgresql/ (the same models and indexes; the
+// integration test schema-sync.test.ts keeps them so). The URL decides which one a command uses.
+const folder = databaseProvider(url) === "postgresql" ? "prisma/postgresql" : "prisma";
+
 export default defineConfig({
-  schema: "prisma/schema.prisma",
+  schema: `${folder}/schema.prisma`,
   migrations: {
-    path: "prisma/migrations",
+    path: `${folder}/migrations`,
     // `prisma db seed`: sample related pages and social links.
     seed: "tsx --conditions=react-server src/scripts/content.ts import prisma/seed.json",
   },
-  datasource: { url: process.env.DATABASE_URL ?? "file:./data/downcheck.db" },
+  datasource: { url },
 });

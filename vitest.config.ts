@@ -1,11 +1,27 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const src = fileURLToPath(new URL("./src", import.meta.url));
 const emptyModule = fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url));
 
+// The integration layer's database: SQLite files by default; TEST_DATABASE=postgresql runs the
+// PostgreSQL pass instead (`npm run test:integration:pg`): one real server for the run
+// (helpers/postgres-global-setup.ts) and only the files that exercise the data layer, plus the
+// PostgreSQL-only ones in postgresql/. The rest (probes, agents, SQLite's own locking) does not
+// depend on the database, so running it twice would only cost time.
+const postgresPass = process.env.TEST_DATABASE === "postgresql";
+const POSTGRES_PASS_FILES = [
+  "tests/integration/postgresql/**/*.test.ts",
+  "tests/integration/check-service.test.ts",
+  "tests/integration/content-import.test.ts",
+  "tests/integration/content-queries.test.ts",
+  "tests/integration/ratings.test.ts",
+  "tests/integration/reports.test.ts",
+  "tests/integration/visitor-reports.test.ts",
+];
+
 // Two layers: `unit` (pure code and client components in jsdom) and
-// `integration` (real SQLite files and real servers on loopback).
+// `integration` (real databases and real servers on loopback).
 export default defineConfig({
   resolve: {
     alias: [
@@ -29,7 +45,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
+          include: postgresPass ? POSTGRES_PASS_FILES : ["tests/integration/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...(postgresPass ? [] : ["tests/integration/postgresql/**"])],
+          globalSetup: postgresPass ? ["tests/integration/helpers/postgres-global-setup.ts"] : [],
           environment: "node",
           setupFiles: ["tests/integration/setup.ts"],
           testTimeout: 30_000,

@@ -1,17 +1,16 @@
 // Offline stand-in for Prisma's native schema-engine binary, which the CLI
 // downloads and this machine cannot. prisma.config.ts points
 // PRISMA_SCHEMA_ENGINE_BINARY here. It speaks the binary's command line and
-// JSON-RPC protocol and runs Prisma's WebAssembly schema engine over SQLite.
+// JSON-RPC protocol and runs Prisma's WebAssembly schema engine over SQLite or PostgreSQL
+// (database.mjs picks by the datasource URL).
 // SCHEMA_ENGINE_STANDIN_TIMEOUT_MS (default 10 minutes) bounds one request;
 // DEBUG=1 adds the engine's own log lines on stderr.
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
 
+import { databaseFor } from "./database.mjs";
 import { logLine } from "./log.mjs";
 import { createMethodHandler } from "./methods.mjs";
 import { serveJsonRpc } from "./rpc.mjs";
-import { closeAllConnections } from "./sqlite-adapter.mjs";
-import { createDatabaseFile, databaseExists, dropDatabaseFile, sqlitePathFromUrl } from "./sqlite-file.mjs";
 import { createEngine, engineVersion } from "./wasm-engine.mjs";
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -31,23 +30,22 @@ function parseArguments(argv) {
 }
 
 /** The one-off `cli <command>` form the CLI runs before migrating. */
-function runCliCommand(command, databasePath) {
+async function runCliCommand(command, database) {
   // The CLI discards the first stderr line of these commands.
   logLine("INFO", `Starting schema engine stand-in: cli ${command}`);
-  if (!databasePath) throw new Error(`cli ${command} needs --datasource with a url`);
+  if (!database) throw new Error(`cli ${command} needs --datasource with a url`);
   switch (command) {
     case "can-connect-to-database":
-      if (!databaseExists(databasePath)) {
-        const message = `Database ${basename(databasePath)} does not exist at ${databasePath}`;
-        logLine("ERROR", message, { error_code: "P1003" });
+      if (!(await database.exists())) {
+        logLine("ERROR", `Database ${database.name} does not exist (${database.label})`, { error_code: "P1003" });
         return 1;
       }
       return 0;
     case "create-database":
-      createDatabaseFile(databasePath);
+      await database.create();
       return 0;
     case "drop-database":
-      dropDatabaseFile(databasePath);
+      await database.drop();
       return 0;
     default:
       logLine("ERROR", `Unknown cli command "${command}"`);
@@ -55,23 +53,22 @@ function runCliCommand(command, databasePath) {
   }
 }
 
-function serve({ datamodels }, datasource, databasePath) {
+function serve({ datamodels }, database, engineDatabase) {
   let enginePromise;
   const getEngine = () => {
     enginePromise ??= createEngine({
-      filePath: databasePath ?? ":memory:",
-      shadowFilePath: datasource?.shadowDatabaseUrl ? sqlitePathFromUrl(datasource.shadowDatabaseUrl) : undefined,
+      adapterFactory: engineDatabase.adapterFactory(),
       datamodels: datamodels.map((path) => [path, readFileSync(path, "utf8")]),
     });
     return enginePromise;
   };
   process.on("SIGTERM", () => {
-    closeAllConnections();
+    engineDatabase.close();
     process.exit(0);
   });
-  process.on("exit", closeAllConnections);
+  process.on("exit", () => engineDatabase.close());
   const timeoutMs = Number(process.env.SCHEMA_ENGINE_STANDIN_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
-  serveJsonRpc(createMethodHandler({ getEngine, databasePath }), { timeoutMs });
+  serveJsonRpc(createMethodHandler({ getEngine, database }), { timeoutMs });
 }
 
 async function main() {
@@ -80,13 +77,15 @@ async function main() {
     process.stdout.write(`schema-engine-cli ${await engineVersion()} (wasm stand-in)\n`);
     return;
   }
-  const datasource = options.datasource;
-  const databasePath = datasource?.url ? sqlitePathFromUrl(datasource.url) : undefined;
+  // Without a URL the engine still needs a database to work in: SQLite in memory.
+  const engineDatabase = databaseFor(options.datasource);
+  const database = options.datasource?.url ? engineDatabase : undefined;
   if (options.command !== undefined) {
-    process.exitCode = runCliCommand(options.command, databasePath);
+    process.exitCode = await runCliCommand(options.command, database);
+    engineDatabase.close();
     return;
   }
-  serve(options, datasource, databasePath);
+  serve(options, database, engineDatabase);
 }
 
 main().catch((error) => {

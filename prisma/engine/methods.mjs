@@ -1,8 +1,5 @@
 // Maps the native engine's RPC methods onto the wasm engine's JS API.
-import { basename } from "node:path";
-
 import { EnginePanic, MethodNotFoundError, requestPrint } from "./rpc.mjs";
-import { createDatabaseFile, emptyDatabase, ensureMigrationsTable } from "./sqlite-file.mjs";
 import { explainExternalError, panics } from "./wasm-engine.mjs";
 
 const PASS_THROUGH = new Set([
@@ -38,24 +35,25 @@ function asPanic(error) {
 }
 
 /**
- * @param {{ getEngine: () => Promise<any>, databasePath: string | undefined }} context
+ * @param {{ getEngine: () => Promise<any>, database: ReturnType<import("./database.mjs").databaseFor> | undefined }} context
+ *   database: the datasource's, undefined when the CLI gave no URL
  * @returns {(method: string, params: any) => Promise<unknown>}
  */
-export function createMethodHandler({ getEngine, databasePath: path }) {
-  const databasePath = () => {
-    if (!path) throw new Error("This schema engine method needs a datasource url in prisma.config.ts");
-    return path;
+export function createMethodHandler({ getEngine, database: given }) {
+  const database = () => {
+    if (!given) throw new Error("This schema engine method needs a datasource url in prisma.config.ts");
+    return given;
   };
   const special = {
     // The CLI asks for the database's version; the wasm engine calls it `version`.
     getDatabaseVersion: async () => (await getEngine()).version(),
     createDatabase: async () => {
-      createDatabaseFile(databasePath());
-      return { databaseName: basename(databasePath()) };
+      await database().create();
+      return { databaseName: database().name };
     },
-    // The wasm engine's reset leaves a SQLite file as it was.
+    // Done by hand: the wasm engine's reset leaves a SQLite file as it was.
     reset: async () => {
-      emptyDatabase(databasePath());
+      await database().empty();
       return null;
     },
     diff: async (params) => {
@@ -72,7 +70,7 @@ export function createMethodHandler({ getEngine, databasePath: path }) {
       if (!PASS_THROUGH.has(method)) {
         throw new MethodNotFoundError(`The offline schema engine does not implement the method "${method}".`);
       }
-      if (READS_MIGRATIONS_TABLE.has(method)) ensureMigrationsTable(databasePath());
+      if (READS_MIGRATIONS_TABLE.has(method)) await database().ensureMigrationsTable();
       const engine = await getEngine();
       // Called as a method: a detached reference loses the wasm binding.
       return await engine[method](params);

@@ -1,14 +1,11 @@
-// Loads Prisma's WebAssembly schema engine and connects it to SQLite through
-// the better-sqlite3 driver adapter, the same pairing Prisma's own wasm path uses.
+// Loads Prisma's WebAssembly schema engine and connects it to the database through a driver
+// adapter (better-sqlite3 or pg), the same pairing Prisma's own wasm path uses.
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 
 import { logLine } from "./log.mjs";
-import { adaptForEngine } from "./sqlite-adapter.mjs";
-import { BUSY_TIMEOUT_MS } from "./sqlite-locks.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -60,16 +57,13 @@ export async function engineVersion() {
 }
 
 /**
- * @param {{ filePath: string, shadowFilePath?: string, datamodels: [string, string][] }} options
+ * @param {{ adapterFactory: object, datamodels: [string, string][] }} options
+ *   adapterFactory: a migration-aware driver adapter factory (database.mjs);
  *   datamodels: [path, contents] pairs; may be empty (then the engine gets none).
  */
-export async function createEngine({ filePath, shadowFilePath, datamodels }) {
+export async function createEngine({ adapterFactory, datamodels }) {
   const { SchemaEngine } = await loadGlue();
-  const factory = new PrismaBetterSqlite3(
-    { url: filePath, timeout: BUSY_TIMEOUT_MS },
-    { shadowDatabaseUrl: shadowFilePath },
-  );
-  const adapter = bindMigrationAwareSqlAdapterFactory(adaptForEngine(factory, { filePath, shadowFilePath }));
+  const adapter = bindMigrationAwareSqlAdapterFactory(adapterFactory);
   errorRegistry = adapter.errorRegistry;
   // The engine traps on an empty list: "no schema" must be undefined.
   const options = { datamodels: datamodels.length > 0 ? datamodels : undefined };

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { DATABASE_URL_FORMS, databaseProvider } from "@/server/database-url.mjs";
 import { isResolverAddress } from "@/server/probe/dns-resolve";
 
 // The one place that reads process.env. Everything else receives plain values,
@@ -10,8 +11,16 @@ const seconds = (fallback: number) => z.coerce.number().int().positive().default
 const optionalSecret = (minLength: number) =>
   z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional();
 
+const isDatabaseUrl = (url: string) => {
+  try {
+    return Boolean(databaseProvider(url));
+  } catch {
+    return false;
+  }
+};
+
 const EnvSchema = z.object({
-  DATABASE_URL: z.string().min(1).default("file:./data/downcheck.db"),
+  DATABASE_URL: z.string().min(1).refine(isDatabaseUrl, `use ${DATABASE_URL_FORMS}`).default("file:./data/downcheck.db"),
   PUBLIC_BASE_URL: z.string().url().default("http://localhost:3000"),
   TESTERS_FILE: z.string().min(1).optional(),
   TESTER_LOCATION: z.string().min(1).default("Local, --"),
@@ -34,6 +43,16 @@ const EnvSchema = z.object({
   GLOBALPING_TTL_SECONDS: seconds(600),
   /** Tests (probes) an hour; unset: Globalping's free limit, 250 anonymous or 500 with a token. */
   GLOBALPING_HOURLY_BUDGET: z.coerce.number().int().positive().optional(),
+}).superRefine((env, context) => {
+  // The generated secret is a file beside the SQLite database. A server database has no such
+  // folder, and several instances must hash visitors alike: they share one secret.
+  if (!env.VISITOR_SECRET && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {
+    context.addIssue({
+      code: "custom",
+      path: ["VISITOR_SECRET"],
+      message: "required with a PostgreSQL DATABASE_URL: set the same secret (32+ characters) on every instance",
+    });
+  }
 });
 
 export type AppConfig = z.infer<typeof EnvSchema>;

@@ -6,14 +6,24 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 
 import { PrismaClient } from "@/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-postgresql/client";
 import { getConfig } from "@/server/config";
+import { databaseProvider, postgresOptions } from "@/server/database-url.mjs";
 
 // The one Prisma client of the app. Created on first use, so tests can point
-// DATABASE_URL at their own file before anything touches the database.
+// DATABASE_URL at their own database before anything touches it. DATABASE_URL picks the
+// provider: "file:" is SQLite (better-sqlite3), "postgresql://" is PostgreSQL (pg).
 
+/**
+ * Both providers' clients are generated from the same models (prisma/schema.prisma and
+ * prisma/postgresql/schema.prisma, kept equal by tests/unit/schema-sync.test.ts). The app sees
+ * the SQLite client's type, the narrower of the two (no case-insensitive mode, for one), so a
+ * query that type-checks runs on both.
+ */
 export type Db = PrismaClient;
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -60,7 +70,16 @@ async function useWal(connection: SqlDriverAdapter) {
   }
 }
 
+/** How long a query waits for a PostgreSQL connection before failing (the server down, the pool full). */
+const PG_CONNECT_TIMEOUT_MS = 5000;
+
 function createClient(databaseUrl: string): PrismaClient {
+  if (databaseProvider(databaseUrl) === "postgresql") {
+    const { connectionString, schema } = postgresOptions(databaseUrl);
+    const adapter = new PrismaPg({ connectionString, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS }, { schema });
+    // Same models and queries as the SQLite client (see Db): only the SQL it writes differs.
+    return new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
+  }
   const file = sqliteFilePath(databaseUrl);
   mkdirSync(dirname(file), { recursive: true });
   // better-sqlite3's `timeout` is SQLite's busy timeout: wait for a lock instead of failing.

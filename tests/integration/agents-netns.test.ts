@@ -238,7 +238,7 @@ afterAll(async () => {
   await stopProcesses();
   await teardownTopology();
   if (GET) await (await import("@/server/db")).closeDb();
-  if (database) removeTestDatabase(database);
+  if (database) await removeTestDatabase(database);
   for (const file of files) rmSync(file, { force: true });
 }, 30_000);
 

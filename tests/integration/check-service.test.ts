@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CheckService } from "@/server/checks/check-service";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 import { roomyAdmission } from "./helpers/admission";
@@ -27,8 +27,8 @@ async function site(name: string, handler: Handler) {
   sites[name] = entry;
 }
 
-function makeService(overrides: { deadlineMs?: number; ttlMs?: number; maxRounds?: number } = {}) {
-  const admission = roomyAdmission(overrides.maxRounds ?? 16);
+function makeService(overrides: { deadlineMs?: number; ttlMs?: number; admission?: ReturnType<typeof roomyAdmission> } = {}) {
+  const admission = overrides.admission ?? roomyAdmission(16);
   return modules.createCheckService({
     store: modules.store.prismaCheckStore,
     testers: testersFor(),
@@ -136,9 +136,12 @@ describe("check service", () => {
   });
 
   it("refuses a new round beyond the cap on rounds in flight", async () => {
-    const capped = makeService({ maxRounds: 1, deadlineMs: 800, ttlMs: 0 });
+    const admission = roomyAdmission(1);
+    const capped = makeService({ admission, deadlineMs: 800, ttlMs: 0 });
     const slow = capped.status(target("silent.example.test"));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once its round holds the one slot (after reading the last stored check, which takes
+    // longer on a server database than a fixed pause allowed for).
+    await vi.waitFor(() => expect(admission.running()).toBe(1), { timeout: 5000, interval: 10 });
     await expect(capped.status(target("up.example.test"))).rejects.toThrow("Too many checks");
     await slow;
   });

@@ -55,7 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDb();
-  removeTestDatabase(database);
+  await removeTestDatabase(database);
 });
 
 describe("importContent", () => {
@@ -159,12 +159,5 @@ describe("parseContentFile", () => {
       expect(p.title).toMatch(/^\[Sample\]/);
       expect(p.excerpt).toMatch(/^SAMPLE CONTENT/);
     }
-  });
-});
-
-describe("getDb", () => {
-  it("opens the database in WAL mode", async () => {
-    const rows = await getDb().$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
-    expect(rows[0]?.journal_mode).toBe("wal");
   });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDb();
-  removeTestDatabase(database);
+  await removeTestDatabase(database);
 });
 
 // Recent and most-checked lists read the whole table, so every test starts from none.

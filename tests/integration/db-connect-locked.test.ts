@@ -1,16 +1,16 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { createSqliteTestDatabase, type SqliteTestDatabase } from "./helpers/database";
 
 // The app's first query may come while another process holds a write lock (a backup tool, a
 // stuck writer): opening the connection must not need that lock, or every read fails until the
 // lock goes. (Seen in e2e: "database is locked" from connect, while reads were possible.)
 
-let database: TestDatabase;
+let database: SqliteTestDatabase;
 let holder: Database.Database;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createSqliteTestDatabase();
   process.env.DATABASE_URL = database.url;
   // The file as `prisma migrate deploy` leaves it: the app switches it to WAL on its first
   // connection, which needs the lock the holder has.

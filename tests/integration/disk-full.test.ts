@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckService } from "@/server/checks/check-service";
 import { roomyAdmission } from "./helpers/admission";
-import { createTestDatabase, removeTestDatabase, tmpDir, type TestDatabase } from "./helpers/database";
+import { createSqliteTestDatabase, removeTestDatabase, tmpDir, type SqliteTestDatabase } from "./helpers/database";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 
 // A full disk, for real: the database lives on a small tmpfs (mounted here, as root, as in
@@ -14,7 +14,7 @@ import { closedPort, startHttpServer, type RunningServer } from "./helpers/serve
 const mount = join(tmpDir, `disk-full-${process.pid}`);
 const filler = join(mount, "filler");
 const SITE = "full.example.test";
-let template: TestDatabase;
+let template: SqliteTestDatabase;
 let site: RunningServer;
 let refused: RunningServer;
 let hits = 0;
@@ -46,7 +46,7 @@ function fillDisk() {
 
 beforeAll(async () => {
   mountTmpfs();
-  template = await createTestDatabase();
+  template = await createSqliteTestDatabase();
   copyFileSync(template.file, join(mount, "downcheck.db"));
   process.env.DATABASE_URL = `file:${join(mount, "downcheck.db")}`;
   [site, refused] = await Promise.all([startHttpServer((_req, res) => (hits++, res.end("ok"))), closedPort()]);
@@ -77,7 +77,7 @@ afterAll(async () => {
     execFileSync("umount", [mount]);
   } finally {
     rmSync(mount, { recursive: true, force: true });
-    if (template) removeTestDatabase(template);
+    if (template) await removeTestDatabase(template);
   }
 });
 

@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { createTestDatabase, freshDatabaseFile, migrationNames, removeTestDatabase } from "./helpers/database";
+import { createSqliteTestDatabase, freshDatabaseFile, migrationNames, removeSqliteFiles } from "./helpers/database";
 
 // `npm start` runs `prisma migrate deploy` (through prisma/engine/schema-engine.mjs) while other
 // processes may have the SQLite file open: the app already serving, a reader, a backup. Here
@@ -37,14 +36,13 @@ const connections: Database.Database[] = [];
 afterEach(() => {
   for (const connection of connections.splice(0)) connection.close();
   for (const file of files.splice(0)) {
-    removeTestDatabase({ url: `file:${file}`, file });
-    rmSync(`${file}-migrate-lock`, { force: true });
+    removeSqliteFiles(file);
   }
 });
 
 /** A database migrated and then opened by the app, which switches it to WAL (src/server/db.ts). */
 async function databaseInUse(): Promise<string> {
-  const { file } = await createTestDatabase();
+  const { file } = await createSqliteTestDatabase();
   files.push(file);
   const app = new Database(file);
   app.pragma("journal_mode = WAL");
@@ -148,7 +146,7 @@ describe("prisma migrate deploy while others use the database", () => {
 
   it("fails with a message naming the file when another process holds an exclusive lock", async () => {
     // A database in rollback-journal mode, as the CLI creates it: EXCLUSIVE keeps readers out too.
-    const { file } = await createTestDatabase();
+    const { file } = await createSqliteTestDatabase();
     files.push(file);
     open(file).exec("BEGIN EXCLUSIVE");
     const result = await deploy(file);

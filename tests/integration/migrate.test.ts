@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { freshDatabaseFile, migrationNames, removeTestDatabase } from "./helpers/database";
+import { freshDatabaseFile, migrationNames, removeSqliteFiles } from "./helpers/database";
 
 // Runs the real Prisma CLI, which starts prisma/engine/schema-engine.mjs because
 // prisma.config.ts names it. A Prisma upgrade that changes the engine protocol
@@ -71,7 +71,7 @@ describe("prisma migrate through the offline schema engine", () => {
     expectSuccess(await runPrisma(["migrate", "deploy"], file));
   }, CLI_TIMEOUT_MS);
 
-  afterAll(() => removeTestDatabase({ url: `file:${file}`, file }));
+  afterAll(() => removeSqliteFiles(file));
 
   it("deploy creates every table and index of the schema on a fresh database", () => {
     const schema = readSchema(file);

@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDb?.();
-  if (database) removeTestDatabase(database);
+  if (database) await removeTestDatabase(database);
 });
 
 async function createSite(domain: string): Promise<number> {

@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const { closeDb } = await import("@/server/db");
   await closeDb();
-  removeTestDatabase(database);
+  await removeTestDatabase(database);
 });
 
 const START = new Date("2026-11-22T10:00:00Z");

@@ -85,7 +85,14 @@ describe("getConfig", () => {
     [{ TRUST_PROXY_HOPS: "-1" }, "TRUST_PROXY_HOPS"],
     [{ GLOBALPING_PROBES: "51" }, "GLOBALPING_PROBES"],
     [{ GLOBALPING_URL: "ftp://api.example" }, "GLOBALPING_URL"],
+    [{ DATABASE_URL: "mysql://db/downcheck" }, 'DATABASE_URL: use a SQLite "file:" URL or a PostgreSQL "postgresql://" URL'],
+    [{ DATABASE_URL: "postgresql://db/downcheck" }, "VISITOR_SECRET: required with a PostgreSQL DATABASE_URL"],
   ])("names the variable of a bad value %j", (env, expected) => {
     expect(() => getConfig(env)).toThrow(expected);
+  });
+
+  it("takes a PostgreSQL DATABASE_URL with a VISITOR_SECRET", () => {
+    const env = { DATABASE_URL: "postgresql://app:secret@db:5432/downcheck", VISITOR_SECRET: "s".repeat(32) };
+    expect(getConfig(env).DATABASE_URL).toBe(env.DATABASE_URL);
   });
 });

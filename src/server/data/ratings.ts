@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/server/db";
+import { ensureSite } from "./site-row";
 
 // One vote per address, site and UTC day, kept by the table's unique key (siteId, addressHash,
 // day): clearing cookies or trading them between addresses opens no second vote, and a vote
@@ -28,18 +29,13 @@ export interface RatingSummary {
 /** Records a vote; a second vote from the same address, site and day replaces the first. */
 export async function upsertRating(input: RatingInput): Promise<{ replaced: boolean }> {
   assertStars(input.stars);
-  const db = getDb();
-  const site = await db.site.upsert({
-    where: { domain: input.domain },
-    create: { domain: input.domain, displayName: input.displayName },
-    update: {},
-    select: { id: true },
-  });
-  const key = { siteId_addressHash_day: { siteId: site.id, addressHash: input.addressHash, day: input.day } };
   // The latest voter from this address owns the vote; one without a cookie leaves the owner.
   const owner = input.cookieHash ? { cookieHash: input.cookieHash } : {};
-  // The unique key keeps one vote whatever races; the transaction only makes "replaced" exact.
-  return db.$transaction(async (tx) => {
+  // The unique key keeps one vote whatever races; the transaction, holding the site's row
+  // (ensureSite), only makes "replaced" exact.
+  return getDb().$transaction(async (tx) => {
+    const site = await ensureSite(tx, input.domain, input.displayName);
+    const key = { siteId_addressHash_day: { siteId: site.id, addressHash: input.addressHash, day: input.day } };
     const earlier = await tx.rating.findUnique({ where: key, select: { id: true } });
     await tx.rating.upsert({
       where: key,

@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/server/db";
+import { ensureSite } from "./site-row";
 
 /** One "It's down for me" per visitor and site in this window, so one visitor cannot paint a chart. */
 export const REPORT_INTERVAL_MS = 15 * 60 * 1000;
@@ -21,15 +22,10 @@ export async function addVisitorReport({
   visitorHash,
   now = new Date(),
 }: ReportInput): Promise<AddReportResult> {
-  // In a transaction (run one at a time by the SQLite adapter) so a double click cannot
-  // slip two reports past the check.
+  // In a transaction that holds the site's row (ensureSite), so a double click, or two
+  // instances behind a load balancer, cannot slip two reports past the check.
   return getDb().$transaction(async (tx) => {
-    const site = await tx.site.upsert({
-      where: { domain },
-      create: { domain, displayName },
-      update: {},
-      select: { id: true },
-    });
+    const site = await ensureSite(tx, domain, displayName);
     const previous = await tx.visitorReport.findFirst({
       where: { siteId: site.id, visitorHash, createdAt: { gt: new Date(now.getTime() - REPORT_INTERVAL_MS) } },
       orderBy: { createdAt: "desc" },

@@ -1,19 +1,19 @@
 import { closeDb } from "@/server/db";
-import { createTestDatabase, removeTestDatabase, type TestDatabase } from "../../integration/helpers/database";
+import { createSqliteTestDatabase, removeTestDatabase, type SqliteTestDatabase } from "../../integration/helpers/database";
 
 /**
  * Runs `use` with the app's database module (src/server/db.ts) pointed at a fresh, migrated
  * SQLite file, then closes and removes it and puts DATABASE_URL back as it was.
  */
-export async function withTestDatabase<T>(use: (database: TestDatabase) => Promise<T>): Promise<T> {
-  const database = await createTestDatabase();
+export async function withTestDatabase<T>(use: (database: SqliteTestDatabase) => Promise<T>): Promise<T> {
+  const database = await createSqliteTestDatabase();
   const previous = process.env.DATABASE_URL;
   process.env.DATABASE_URL = database.url;
   try {
     return await use(database);
   } finally {
     await closeDb();
-    removeTestDatabase(database);
+    await removeTestDatabase(database);
     if (previous === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = previous;
   }

@@ -4,14 +4,28 @@ import { join, resolve } from "node:path";
 
 import Database from "better-sqlite3";
 
-// A fresh SQLite file per test file, built by running the committed migration
-// scripts directly: much faster than the CLI, whose path migrate.test.ts covers.
+import type { DatabaseProvider } from "@/server/database-url.mjs";
+
+import { createPostgresTestDatabase, dropPostgresDatabase } from "./postgres-database";
+
+// A fresh database per test file. TEST_DATABASE picks the provider of the pass: SQLite by
+// default (a file, built by running the committed migration scripts directly: much faster than
+// the CLI, whose path migrate.test.ts covers), or `postgresql` (a database on the shared test
+// server that postgres-global-setup.ts starts, copied from a migrated template).
 
 const root = resolve(import.meta.dirname, "../../..");
 export const migrationsDir = join(root, "prisma/migrations");
 export const tmpDir = join(root, "tests/.tmp");
 
-export type TestDatabase = { url: string; file: string };
+export type TestDatabase = { provider: DatabaseProvider; url: string };
+export type SqliteTestDatabase = TestDatabase & { provider: "sqlite"; file: string };
+
+/** The provider of this test run: TEST_DATABASE=postgresql or SQLite. */
+export function testDatabaseProvider(): DatabaseProvider {
+  const wanted = process.env.TEST_DATABASE ?? "sqlite";
+  if (wanted !== "sqlite" && wanted !== "postgresql") throw new Error(`TEST_DATABASE must be sqlite or postgresql, got "${wanted}"`);
+  return wanted;
+}
 
 export function migrationNames(): string[] {
   return readdirSync(migrationsDir, { withFileTypes: true })
@@ -34,7 +48,8 @@ const MIGRATIONS_TABLE = `CREATE TABLE "_prisma_migrations" (
     "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0
 )`;
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A migrated SQLite file, whatever the pass: for tests about SQLite itself. */
+export async function createSqliteTestDatabase(): Promise<SqliteTestDatabase> {
   const file = freshDatabaseFile();
   const db = new Database(file);
   try {
@@ -54,9 +69,22 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   } finally {
     db.close();
   }
-  return { url: `file:${file}`, file };
+  return { provider: "sqlite", url: `file:${file}`, file };
 }
 
-export function removeTestDatabase({ file }: TestDatabase): void {
+/** A migrated, empty database of this run's provider. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (testDatabaseProvider() === "sqlite") return createSqliteTestDatabase();
+  // Imported here, not at the top: the benchmarks (tsx, no vitest) use this module's SQLite part.
+  const { inject } = await import("vitest");
+  return { provider: "postgresql", url: await createPostgresTestDatabase(inject("postgresUrl")) };
+}
+
+export function removeSqliteFiles(file: string): void {
   for (const suffix of ["", "-wal", "-shm", "-journal", "-migrate-lock"]) rmSync(file + suffix, { force: true });
+}
+
+export async function removeTestDatabase(database: TestDatabase): Promise<void> {
+  if (database.provider === "postgresql") return dropPostgresDatabase(database.url);
+  removeSqliteFiles((database as SqliteTestDatabase).file);
 }
