@@ -9,13 +9,14 @@ const nextConfig: NextConfig = {
   // not ready yet (docs/BENCHMARKS.md, README › Serving under load).
   cacheComponents: true,
   partialPrefetching: true,
-  // Both caches are bounded (entries, bytes, expiry) in this process; the scale-out work swaps
-  // the store behind the same interfaces (src/server/cache/).
+  // Both caches are bounded (entries, bytes, expiry) in this process, or in Redis shared by all
+  // instances when REDIS_URL is set, behind the same interfaces (src/server/cache/).
   cacheHandler: require.resolve("./src/server/cache/page-cache-handler.mjs"),
   cacheHandlers: { default: require.resolve("./src/server/cache/data-cache-handler.mjs") },
   cacheMaxMemorySize: 0,
-  // Native and generated database code stays in Node's own module loader.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg"],
+  // Native and generated database code stays in Node's own module loader; so does ioredis, which
+  // the cache handlers (loaded outside the bundles) and the server code share one connection of.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "ioredis"],
   async headers() {
     return [{ source: "/:path*", headers }];
   },

@@ -50,6 +50,7 @@ export default defineConfig({
           globalSetup: postgresPass ? ["tests/integration/helpers/postgres-global-setup.ts"] : [],
           environment: "node",
           setupFiles: ["tests/integration/setup.ts"],
+          globalSetup: ["tests/integration/helpers/redis-announce.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   GLOBALPING_TTL_SECONDS: seconds(600),
   /** Tests (probes) an hour; unset: Globalping's free limit, 250 anonymous or 500 with a token. */
   GLOBALPING_HOURLY_BUDGET: z.coerce.number().int().positive().optional(),
+  /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
 }).superRefine((env, context) => {
   // The generated secret is a file beside the SQLite database. A server database has no such
   // folder, and several instances must hash visitors alike: they share one secret.

@@ -38,10 +38,10 @@ const KNOWN_VARIABLES = new Set([
     .flatMap((m) => [...m[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((n) => n[1])),
 ]);
 /**
- * Set by compose.yaml for the scale-out work of another branch (Redis); the app does not read
- * it yet. Remove a name from here once .env.example and the README list it.
+ * Set by compose.yaml for the scale-out work of another branch before the app reads it. Remove
+ * a name from here once .env.example and the README list it (REDIS_URL: listed now).
  */
-const PENDING_VARIABLES = new Set(["REDIS_URL"]);
+const PENDING_VARIABLES = new Set<string>([]);
 /** Read by the tools, not the app: npm, node-gyp, Next's and Prisma's telemetry switches. */
 const TOOL_VARIABLES = new Set(["NODE_ENV", "NEXT_TELEMETRY_DISABLED", "CHECKPOINT_DISABLE", "npm_config_nodedir", "npm_config_build_from_source", "npm_config_update_notifier"]);
 

@@ -4,7 +4,7 @@ import { updateTag } from "next/cache";
 import { ratingsTag } from "@/lib/caching";
 import { z } from "zod";
 import { upsertRating } from "@/server/data/ratings";
-import { memoryLimiter } from "@/server/visitor/limits";
+import { configuredLimiter } from "@/server/redis/limits";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import { currentVisitor } from "@/server/visitor/identity";
 import { formFields, NOT_A_FORM } from "./form-fields";
@@ -26,7 +26,7 @@ const RateSchema = z.object({
 
 // The database allows one vote per day anyway; this stops a script from hammering the
 // database with writes (about one a second for a determined clicker).
-const ratingLimiter = memoryLimiter({ points: 10, durationSeconds: 60 });
+const ratingLimiter = configuredLimiter({ name: "ratings", points: 10, durationSeconds: 60 });
 
 /** "Rate": a public endpoint taking `domain` and `stars` (1–5) from a form. */
 export async function rateAction(_prev: RateState, formData: FormData): Promise<RateState> {

@@ -4,7 +4,7 @@ import { updateTag } from "next/cache";
 import { reportsTag } from "@/lib/caching";
 import { z } from "zod";
 import { addVisitorReport } from "@/server/data/visitor-reports";
-import { memoryLimiter } from "@/server/visitor/limits";
+import { configuredLimiter } from "@/server/redis/limits";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import { currentVisitor } from "@/server/visitor/identity";
 import { formFields, NOT_A_FORM } from "./form-fields";
@@ -21,7 +21,7 @@ const ReportSchema = z.object({
 
 // The data layer allows one report per visitor and site in 15 minutes; this caps one visitor
 // reporting many different sites (each a new Site row) in a burst.
-const reportLimiter = memoryLimiter({ points: 5, durationSeconds: 60 });
+const reportLimiter = configuredLimiter({ name: "reports", points: 5, durationSeconds: 60 });
 
 /** "It's down for me": a public endpoint taking `domain` from a form. */
 export async function reportDownAction(_prev: ReportDownState, formData: FormData): Promise<ReportDownState> {

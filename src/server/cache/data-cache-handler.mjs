@@ -3,21 +3,23 @@
 // cacheMaxMemorySize, and it serves an entry until its `expire` so that a popular status page
 // is refreshed in the background rather than while a visitor waits.
 //
-// The interface (get/set/refreshTags/getExpiration/updateTags) is the one a shared store
-// (Redis) would implement later; only `createDataCache` changes then.
+// With REDIS_URL the instances share these entries through Redis (redis-data-cache.mjs), behind
+// the same interface (get/set/refreshTags/getExpiration/updateTags).
 
+import { sharedRedis } from "../redis/client.mjs";
 import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
+import { createRedisDataCache } from "./redis-data-cache.mjs";
 import { TagTimes } from "./tag-times.mjs";
 
 /** Next's clock for 'use cache' timestamps: entries carry `timestamp` from it. */
 const performanceNow = () => performance.timeOrigin + performance.now();
 
 /**
- * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number }} options
+ * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes }} options
+ * `tagTimes`: the in-process record of invalidations, when the caller shares it.
  */
-export function createDataCache({ maxEntries, maxBytes, maxTags, now = performanceNow }) {
+export function createDataCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }) }) {
   const store = new BoundedStore({ maxEntries, maxBytes, now });
-  const tagTimes = new TagTimes({ maxTags, now });
   /** Sets still reading their value: a get for the same key waits rather than missing. */
   const pending = new Map();
 
@@ -90,16 +92,22 @@ export function createDataCache({ maxEntries, maxBytes, maxTags, now = performan
 
 let shared;
 
-/** The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and DATA_CACHE_MAX_MB (32). */
+/**
+ * The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and
+ * DATA_CACHE_MAX_MB (32); shared through Redis when REDIS_URL is set.
+ */
 export function sharedDataCache() {
-  shared ??= createDataCache(
-    boundsFromEnv(process.env, {
-      entriesVariable: "DATA_CACHE_MAX_ENTRIES",
-      megabytesVariable: "DATA_CACHE_MAX_MB",
-      defaultEntries: 10_000,
-      defaultMegabytes: 32,
-    }),
-  );
+  if (shared) return shared;
+  const bounds = boundsFromEnv(process.env, {
+    entriesVariable: "DATA_CACHE_MAX_ENTRIES",
+    megabytesVariable: "DATA_CACHE_MAX_MB",
+    defaultEntries: 10_000,
+    defaultMegabytes: 32,
+  });
+  const tagTimes = new TagTimes({ now: performanceNow });
+  const local = createDataCache({ ...bounds, tagTimes });
+  const redis = sharedRedis(process.env.REDIS_URL);
+  shared = redis ? createRedisDataCache({ redis, local, tagTimes, ...bounds, now: performanceNow }) : local;
   return shared;
 }
 
@@ -113,7 +121,7 @@ const dataCacheHandler = {
 };
 export default dataCacheHandler;
 
-async function bytesOf(stream) {
+export async function bytesOf(stream) {
   const chunks = [];
   let length = 0;
   const reader = stream.getReader();
@@ -132,7 +140,7 @@ async function bytesOf(stream) {
 }
 
 /** A new single-use stream over the stored bytes for every hit. */
-function streamOf(bytes) {
+export function streamOf(bytes) {
   return new ReadableStream({
     start(controller) {
       controller.enqueue(bytes);

@@ -1,4 +1,5 @@
 import type { CacheHandler, CacheHandlerValue } from "next/dist/server/lib/incremental-cache";
+import type { TagTimes } from "./tag-times.mjs";
 
 /** A value as Next's incremental cache hands it to `set` (its IncrementalCacheValue), loosely typed. */
 export interface CachedValue {
@@ -44,7 +45,14 @@ export function createPageCache(options: {
   now?: () => number;
   /** What `next build` prerendered for `key`, read on a miss; the default handler reads .next/server. */
   readSeed?: (key: string, ctx: ReadContext) => Promise<{ lastModified?: number; value: CachedValue | null; cacheControl?: CacheLifetime } | null | undefined>;
+  /** The in-process record of invalidations, when the caller shares it. */
+  tagTimes?: TagTimes;
 }): PageCache;
+export const RESPONSE_KINDS: ReadonlySet<string>;
+export function pageRecord(
+  data: CachedValue,
+  context: { lastModified: number; cacheControl?: CacheLifetime; tags?: string[] },
+): { record: { value: CachedValue; tags: string[]; lastModified: number; cacheControl?: CacheLifetime }; bytes: number; expiresAt: number };
 export function sharedPageCache(): PageCache;
 export function isStorable(data: CachedValue | null | undefined): boolean;
 

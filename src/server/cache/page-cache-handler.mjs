@@ -9,19 +9,21 @@
 // output through Next's own file-system cache, with writes off.
 //
 // Next constructs the default export once per request; the entries live in one store per
-// process (`sharedPageCache`). A later shared store (Redis) replaces `createPageCache` and
-// keeps this interface.
+// process (`sharedPageCache`), or in Redis for all instances when REDIS_URL is set
+// (redis-page-cache.mjs), behind the same interface.
 
 import { createRequire } from "node:module";
 import { noteServedFromCache } from "../../scripts/shared-cache-headers.mjs";
 import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
 import { byteSize, withOwnBuffers } from "./entry-bytes.mjs";
 import { boundedCacheControl, freshUntilOf } from "./fresh-until.mjs";
+import { createRedisPageCache } from "./redis-page-cache.mjs";
 import { TagTimes } from "./tag-times.mjs";
+import { sharedRedis } from "../redis/client.mjs";
 
 /** Where Next puts a rendered response's tags: cacheTag()s and the soft tags of its path. */
 const TAGS_HEADER = "x-next-cache-tags";
-const RESPONSE_KINDS = new Set(["APP_PAGE", "APP_ROUTE", "PAGES"]);
+export const RESPONSE_KINDS = new Set(["APP_PAGE", "APP_ROUTE", "PAGES"]);
 
 /** Next's clock for cache timestamps: it compares `lastModified` against this. */
 const performanceNow = () => performance.timeOrigin + performance.now();
@@ -30,19 +32,15 @@ const performanceNow = () => performance.timeOrigin + performance.now();
  * @param {{
  *   maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number,
  *   readSeed?: (key: string, ctx: object) => Promise<{ lastModified?: number, value: object | null, cacheControl?: object } | null | undefined>,
- * }} options
+ *   tagTimes?: TagTimes,
+ * }} options `tagTimes`: the in-process record of invalidations, when the caller shares it.
  */
-export function createPageCache({ maxEntries, maxBytes, maxTags, now = performanceNow, readSeed }) {
+export function createPageCache({ maxEntries, maxBytes, maxTags, now = performanceNow, readSeed, tagTimes = new TagTimes({ maxTags, now }) }) {
   const store = new BoundedStore({ maxEntries, maxBytes, now });
-  const tagTimes = new TagTimes({ maxTags, now });
 
-  function remember(key, data, { lastModified, cacheControl, tags: extraTags }) {
-    const value = withOwnBuffers(data);
-    const tags = tagsOf(value, extraTags);
-    // Never longer than the result it shows allows (fresh-until.mjs).
-    const record = { value, tags, lastModified, cacheControl: boundedCacheControl(cacheControl, lastModified, freshUntilOf(tags)) };
-    const bytes = byteSize(value) + tags.reduce((sum, tag) => sum + tag.length, 0);
-    store.set(key, record, { bytes, expiresAt: deadline(value, record.cacheControl, lastModified) });
+  function remember(key, data, context) {
+    const { record, bytes, expiresAt } = pageRecord(data, context);
+    store.set(key, record, { bytes, expiresAt });
     return record;
   }
 
@@ -101,17 +99,25 @@ export function createPageCache({ maxEntries, maxBytes, maxTags, now = performan
  */
 const shared = (globalThis[Symbol.for("downcheck.pageCache")] ??= { cache: undefined, buildOutput: undefined });
 
-/** The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES (5000) and PAGE_CACHE_MAX_MB (64). */
+/**
+ * The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES (5000) and PAGE_CACHE_MAX_MB (64);
+ * shared through Redis when REDIS_URL is set.
+ */
 export function sharedPageCache() {
-  return (shared.cache ??= createPageCache({
-    ...boundsFromEnv(process.env, {
-      entriesVariable: "PAGE_CACHE_MAX_ENTRIES",
-      megabytesVariable: "PAGE_CACHE_MAX_MB",
-      defaultEntries: 5000,
-      defaultMegabytes: 64,
-    }),
-    readSeed: async (key, ctx) => shared.buildOutput?.get(key, ctx),
-  }));
+  if (shared.cache) return shared.cache;
+  const bounds = boundsFromEnv(process.env, {
+    entriesVariable: "PAGE_CACHE_MAX_ENTRIES",
+    megabytesVariable: "PAGE_CACHE_MAX_MB",
+    defaultEntries: 5000,
+    defaultMegabytes: 64,
+  });
+  const tagTimes = new TagTimes({ now: performanceNow });
+  const local = createPageCache({ ...bounds, tagTimes, readSeed: async (key, ctx) => shared.buildOutput?.get(key, ctx) });
+  // With REDIS_URL the instances share entries and invalidations; this process's store remains
+  // for what Redis cannot take (build output, outages). Same bounds in both.
+  const redis = sharedRedis(process.env.REDIS_URL);
+  shared.cache = redis ? createRedisPageCache({ redis, local, tagTimes, ...bounds, now: performanceNow }) : local;
+  return shared.cache;
 }
 
 /** What Next loads from `cacheHandler` and constructs with `new` for each request. */
@@ -157,6 +163,22 @@ function readOnlyBuildOutput(ctx) {
   const require = createRequire(import.meta.url);
   const { default: FileSystemCache } = require("next/dist/server/lib/incremental-cache/file-system-cache.js");
   return new FileSystemCache({ ...ctx, flushToDisk: false, maxMemoryCacheSize: 0, revalidatedTags: [] });
+}
+
+/**
+ * What the cache keeps for a response: its value (with buffers of its own), tags, time and
+ * lifetime, what it weighs and until when it may be kept.
+ *
+ * @param {object} data
+ * @param {{ lastModified: number, cacheControl?: object, tags?: string[] }} context
+ */
+export function pageRecord(data, { lastModified, cacheControl, tags: extraTags }) {
+  const value = withOwnBuffers(data);
+  const tags = tagsOf(value, extraTags);
+  // Never longer than the result it shows allows (fresh-until.mjs).
+  const record = { value, tags, lastModified, cacheControl: boundedCacheControl(cacheControl, lastModified, freshUntilOf(tags)) };
+  const bytes = byteSize(value) + tags.reduce((sum, tag) => sum + tag.length, 0);
+  return { record, bytes, expiresAt: deadline(value, record.cacheControl, lastModified) };
 }
 
 function tagsOf(value, extraTags = []) {

@@ -6,6 +6,7 @@ import { runRound, type RoundOutcome } from "@/server/probe/round";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
 import type { Admission } from "./admission";
 import type { RefusalError } from "./refusal";
+import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
 
 /** One stored probe round, as every reader (API, page) sees it. */
 export interface CheckRecord extends VerdictDetails {
@@ -35,6 +36,8 @@ export interface CheckServiceOptions {
   guard: AddressGuard;
   ttlMs: number;
   deadlineMs: number;
+  /** Single-flight across instances (shared-rounds.ts); default: this instance alone. */
+  rounds?: RoundCoordinator;
 }
 
 export interface StatusRequest {
@@ -46,6 +49,8 @@ export interface StatusRequest {
 
 /** Domains whose latest check time is remembered in memory, for admitPageView. */
 const REMEMBERED_DOMAINS = 20_000;
+/** What a round's lease allows beyond its deadline: storing the result. */
+const LEASE_MARGIN_MS = 5000;
 
 /**
  * Answers "what is the status of this domain?" cheaply under load: concurrent requests for
@@ -53,7 +58,7 @@ const REMEMBERED_DOMAINS = 20_000;
  * decides who may start a new round. A refusal is thrown as a RefusalError (refusal.ts).
  */
 export function createCheckService(options: CheckServiceOptions) {
-  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false } = options;
+  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
   // When each domain was last checked, and when a page view last paid for a new round of it.
   const checkedAt = new Map<string, number>();
@@ -113,6 +118,11 @@ export function createCheckService(options: CheckServiceOptions) {
       if (latest && this.isFresh(latest)) return { record: latest, cached: true };
       const running = inFlight.get(target.ascii);
       if (running) return { record: await running, cached: false };
+      const elsewhere = await rounds.latest(target.ascii);
+      if (elsewhere) {
+        remember(elsewhere);
+        return { record: elsewhere, cached: true };
+      }
       const limited = admitted ? null : await admission.charge(target, visitor);
       if (limited) throw limited;
       // The charge was asynchronous: another request may have started the round meanwhile.
@@ -128,12 +138,21 @@ export function createCheckService(options: CheckServiceOptions) {
         if (!admitted) await admission.refund(target, visitor);
         throw slot;
       }
-      const round = runAndStore(target, latest).finally(() => {
+      // Another instance may be running this round: then its result is this one's too.
+      const shared = runOnce(rounds, target.ascii, deadlineMs + LEASE_MARGIN_MS, () => runAndStore(target, latest)).finally(() => {
         slot.release();
         inFlight.delete(target.ascii);
       });
+      const round = shared.then(({ record }) => {
+        remember(record);
+        return record;
+      });
       inFlight.set(target.ascii, round);
-      return { record: await round, cached: false };
+      // Both awaited, so a failed round is never an unhandled rejection of the other.
+      const [{ joined }, record] = await Promise.all([shared, round]);
+      // A joined round is free, wherever it ran.
+      if (joined && !admitted) await admission.refund(target, visitor);
+      return { record, cached: false };
     },
   };
 }

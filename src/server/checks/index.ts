@@ -4,15 +4,18 @@ import { getConfig } from "@/server/config";
 import { countRecentReports, REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
 import { guardFromConfig } from "@/server/probe/guard";
 import { loadTesters } from "@/server/probe/testers-config";
+import { sharedRedis } from "@/server/redis/client.mjs";
+import { configuredLimiter } from "@/server/redis/limits";
+import { redisRounds } from "@/server/redis/round-lease";
 import type { Target } from "@/server/probe/types";
 import { visitorAddress, visitorBucket } from "@/server/visitor/address";
-import { memoryLimiter } from "@/server/visitor/limits";
 import { createAdmission } from "./admission";
 import { createCheckService, type CheckRecord, type CheckService } from "./check-service";
 import { withMemoryFallback } from "./memory-fallback";
 import { optedOutMatcher } from "./opted-out";
 import { prismaCheckStore } from "./prisma-store";
 import { refusalOf, type Refusal } from "./refusal";
+import { localRounds } from "./shared-rounds";
 
 /** New rounds one visitor may start per minute (cached and joined answers are free). */
 export const NEW_ROUNDS_PER_VISITOR_PER_MINUTE = 10;
@@ -32,19 +35,21 @@ const holder = globalThis as typeof globalThis & { downcheckChecks?: CheckState 
 export function getCheckState(): CheckState {
   if (!holder.downcheckChecks) {
     const config = getConfig();
+    const redis = sharedRedis(config.REDIS_URL);
     holder.downcheckChecks = {
       service: createCheckService({
         store: withMemoryFallback(prismaCheckStore, config.CHECK_TTL_SECONDS * 1000),
         admission: createAdmission({
           maxRounds: config.CHECK_MAX_ROUNDS,
-          visitorRounds: memoryLimiter({ points: NEW_ROUNDS_PER_VISITOR_PER_MINUTE, durationSeconds: 60 }),
-          siteRounds: memoryLimiter({ points: NEW_ROUNDS_PER_SITE_PER_MINUTE, durationSeconds: 60 }),
+          visitorRounds: configuredLimiter({ name: "visitor-rounds", points: NEW_ROUNDS_PER_VISITOR_PER_MINUTE, durationSeconds: 60 }),
+          siteRounds: configuredLimiter({ name: "site-rounds", points: NEW_ROUNDS_PER_SITE_PER_MINUTE, durationSeconds: 60 }),
         }),
         visitorsReportDown: async (domain) => (await countRecentReports(domain, new Date(Date.now() - REPORT_INTERVAL_MS))) > 0,
         testers: loadTesters(config),
         guard: guardFromConfig(config),
         ttlMs: config.CHECK_TTL_SECONDS * 1000,
         deadlineMs: config.CHECK_DEADLINE_MS,
+        rounds: redis ? redisRounds(redis, { ttlMs: config.CHECK_TTL_SECONDS * 1000 }) : localRounds,
       }),
       optedOut: optedOutMatcher(commaList(config.PROBE_DENY_DOMAINS)),
     };

@@ -84,6 +84,7 @@ function defaultsFromConfig(kind: TesterKindName, config: AppConfig): Record<str
       freshForSeconds: config.GLOBALPING_TTL_SECONDS,
       hourlyBudget: config.GLOBALPING_HOURLY_BUDGET,
       userAgentUrl: config.PUBLIC_BASE_URL,
+      redisUrl: config.REDIS_URL,
     };
   }
   return {};

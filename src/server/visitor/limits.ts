@@ -1,9 +1,10 @@
 import "server-only";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 // How often one key (a visitor's address bucket, a registrable domain) may do something. One
-// small interface, so a shared store (Redis, with several instances) can replace the memory
-// one without touching the callers; rate-limiter-flexible does the counting either way.
+// small interface, so a shared store (Redis, with several instances: src/server/redis/limits.ts)
+// can replace the memory one without touching the callers; rate-limiter-flexible does the
+// counting either way.
 
 export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -16,7 +17,11 @@ export interface Limiter {
 
 /** `points` events per `durationSeconds` window and key, counted in this process. */
 export function memoryLimiter({ points, durationSeconds }: { points: number; durationSeconds: number }): Limiter {
-  const limiter = new RateLimiterMemory({ points, duration: durationSeconds });
+  return limiterOf(new RateLimiterMemory({ points, duration: durationSeconds }));
+}
+
+/** Any of rate-limiter-flexible's limiters (memory, Redis) behind the Limiter interface. */
+export function limiterOf(limiter: RateLimiterAbstract): Limiter {
   return {
     async take(key) {
       try {

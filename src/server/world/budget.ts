@@ -4,28 +4,34 @@ import "server-only";
 // budget spends it where the question is open: a routine refresh of a healthy site may use only
 // part of the hour, so first checks and sites that may be down always find some left. It also
 // obeys what the API says: its own count (X-RateLimit-Remaining/-Reset) and, after a 429,
-// silence until the reset it announced. One interface, so a shared store can back it later.
+// silence until the reset it announced. One interface, so a shared store (Redis, for several
+// site instances: src/server/redis/world-budget.ts) can back it; that one answers asynchronously.
 
 export type SpendPriority = "open" | "routine";
 
 export type BudgetDecision = { ok: true } | { ok: false; code: "budget" | "paused"; retryAt: number };
 
+type MaybePromise<T> = T | Promise<T>;
+
 export interface WorldBudget {
   /** Takes `tests` from the hour if the priority allows it. */
-  reserve(tests: number, priority: SpendPriority, now?: number): BudgetDecision;
+  reserve(tests: number, priority: SpendPriority, now?: number): MaybePromise<BudgetDecision>;
   /** Gives back what a reservation did not use (fewer probes answered, or the API refused). */
-  refund(tests: number, now?: number): void;
+  refund(tests: number, now?: number): MaybePromise<void>;
   /** The API's own count, from a 202's rate-limit headers. */
-  observe(remaining: number, resetSeconds: number, now?: number): void;
+  observe(remaining: number, resetSeconds: number, now?: number): MaybePromise<void>;
   /** After a 429: no new measurement before `until`. */
-  pauseUntil(until: number): void;
+  pauseUntil(until: number): MaybePromise<void>;
 }
 
-const HOUR_MS = 60 * 60 * 1000;
+/** The in-process budget answers at once; tests and the Redis budget's fallback rely on that. */
+export type MemoryBudget = { [K in keyof WorldBudget]: (...args: Parameters<WorldBudget[K]>) => Awaited<ReturnType<WorldBudget[K]>> };
+
+export const HOUR_MS = 60 * 60 * 1000;
 /** The share of the hour that routine refreshes may use; the rest waits for open questions. */
 export const ROUTINE_SHARE = 0.5;
 
-export function createMemoryBudget({ hourlyTests, routineShare = ROUTINE_SHARE }: { hourlyTests: number; routineShare?: number }): WorldBudget {
+export function createMemoryBudget({ hourlyTests, routineShare = ROUTINE_SHARE }: { hourlyTests: number; routineShare?: number }): MemoryBudget {
   let spent: { at: number; tests: number }[] = [];
   let pausedUntil = 0;
   let server: { remaining: number; resetAt: number } | null = null;

@@ -63,13 +63,13 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
   }
 
   async function spend(target: Target, priority: SpendPriority, round: RoundInfo, deadline: number): Promise<Outcome> {
-    let decision = budget.reserve(probes, priority);
+    let decision = await budget.reserve(probes, priority);
     if (!decision.ok && decision.code === "budget" && priority === "routine") {
       const local = await round.othersSettled;
-      if (decideVerdict(local).verdict !== "online") decision = budget.reserve(probes, "open");
+      if (decideVerdict(local).verdict !== "online") decision = await budget.reserve(probes, "open");
       if (!decision.ok) return { ok: false, cause: "rate_limited", message: `this hour's Globalping budget is kept for sites that may be down (next refresh after ${clock(decision.retryAt)})` };
       if (deadline - Date.now() < MIN_TIME_TO_MEASURE_MS) {
-        budget.refund(probes);
+        await budget.refund(probes);
         return { ok: false, cause: "tester_error", message: "no time was left for it after the local answer" };
       }
     }
@@ -88,8 +88,8 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
     try {
       const answer = await client.create(body, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
       created = true;
-      budget.refund(probes - answer.created.probesCount);
-      if (answer.rateLimit) budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
+      await budget.refund(probes - answer.created.probesCount);
+      if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
       const measurement = await pollMeasurement(client, answer.created.id, deadline);
       if (!measurement) return { ok: false, cause: "tester_error", message: "Globalping did not answer before our deadline" };
       const measuredAt = new Date().toISOString();
@@ -97,11 +97,11 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
       return { ok: true, results: protocol === "HTTPS" ? await excusePlainHttpSites(results, round) : results };
     } catch (error) {
       if (!isGlobalpingFailure(error)) throw error;
-      if (!created) budget.refund(probes);
+      if (!created) await budget.refund(probes);
       switch (error.globalpingCode) {
         case "rate_limited": {
           const until = Date.now() + (error.resetSeconds ?? 60) * 1000;
-          budget.pauseUntil(until);
+          await budget.pauseUntil(until);
           return { ok: false, cause: "rate_limited", message: `Globalping's hourly limit is reached (until ${clock(until)})` };
         }
         case "no_probes":

@@ -2,6 +2,8 @@ import "server-only";
 import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
+import { sharedRedis } from "@/server/redis/client.mjs";
+import { redisBudget } from "@/server/redis/world-budget";
 import { createMemoryBudget } from "@/server/world/budget";
 import { createGlobalpingClient } from "@/server/world/globalping-api";
 import { createWorldCheck } from "@/server/world/world-check";
@@ -28,6 +30,8 @@ export const globalpingTesterOptionsSchema = z
     hourlyBudget: z.number().int().positive().optional(),
     /** Named in the User-Agent, as Globalping asks of API clients; the registry fills PUBLIC_BASE_URL. */
     userAgentUrl: z.url(),
+    /** Where site instances share the budget; the registry fills REDIS_URL. Unset: this process's own. */
+    redisUrl: z.string().min(1).optional(),
   })
   .strict();
 
@@ -47,6 +51,8 @@ class GlobalpingTester implements Tester {
     // A service, not a place: each probe's result carries its own location.
     this.location = { city: "", country: "" };
     const hourlyTests = options.hourlyBudget ?? (options.token ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
+    // Instances behind one address spend one hour of Globalping's tests: count them together.
+    const redis = sharedRedis(options.redisUrl);
     this.world = createWorldCheck({
       testerId: id,
       client: createGlobalpingClient({
@@ -54,7 +60,7 @@ class GlobalpingTester implements Tester {
         token: options.token,
         userAgent: `downcheck/0.1 (+${options.userAgentUrl})`,
       }),
-      budget: createMemoryBudget({ hourlyTests }),
+      budget: redis ? redisBudget(redis, { name: id, hourlyTests }) : createMemoryBudget({ hourlyTests }),
       probes: options.probes,
       locations: options.locations,
       freshForMs: options.freshForSeconds * 1000,

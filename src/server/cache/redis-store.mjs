@@ -1,0 +1,129 @@
+// The Redis twin of bounded-store.mjs: entries every site instance reads and writes, bounded by
+// entry count and bytes like the in-memory store (least recently used go first), each with a
+// Redis TTL so nothing outlives its deadline even when nobody reads it again. Each entry keeps
+// its tags beside its value, and a read returns, in the same round trip, the invalidation
+// records (redis-tags.mjs) of those tags and of the reader's own tags.
+//
+// Keys under `<namespace>`: e:<key> (hash: v = value, t = tags), lru (sorted set: key → last
+// use), sizes (hash: key → bytes), bytes (their sum), tag:<tag> (records).
+
+/** No entry lives longer than a day in Redis, so a tag's record need not either (redis-tags.mjs). */
+export const MAX_ENTRY_TTL_MS = 24 * 60 * 60 * 1000;
+
+// Removes one key from the index and the byte count; used by both scripts.
+const FORGET = `
+local function forget(ns, key)
+  redis.call('ZREM', ns .. 'lru', key)
+  local size = redis.call('HGET', ns .. 'sizes', key)
+  if size then
+    redis.call('HDEL', ns .. 'sizes', key)
+    return redis.call('DECRBY', ns .. 'bytes', size)
+  end
+  return tonumber(redis.call('GET', ns .. 'bytes') or '0')
+end
+`;
+
+// ARGV: namespace, key, value, tags ("\n"-joined), bytes, ttl ms, now, max entries, max bytes.
+const SET = `${FORGET}
+local ns, key = ARGV[1], ARGV[2]
+local bytes, maxEntries, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[8]), tonumber(ARGV[9])
+forget(ns, key)
+redis.call('DEL', ns .. 'e:' .. key)
+if bytes > maxBytes then return 0 end
+-- Entries that expired on their own are still in the index: drop a few of the oldest.
+for _, old in ipairs(redis.call('ZRANGE', ns .. 'lru', 0, 4)) do
+  if redis.call('EXISTS', ns .. 'e:' .. old) == 0 then forget(ns, old) end
+end
+redis.call('HSET', ns .. 'e:' .. key, 'v', ARGV[3], 't', ARGV[4])
+redis.call('PEXPIRE', ns .. 'e:' .. key, ARGV[6])
+redis.call('ZADD', ns .. 'lru', ARGV[7], key)
+redis.call('HSET', ns .. 'sizes', key, bytes)
+local total = redis.call('INCRBY', ns .. 'bytes', bytes)
+while redis.call('ZCARD', ns .. 'lru') > maxEntries or total > maxBytes do
+  local oldest = redis.call('ZRANGE', ns .. 'lru', 0, 0)[1]
+  redis.call('DEL', ns .. 'e:' .. oldest)
+  total = forget(ns, oldest)
+end
+return 1
+`;
+
+// ARGV: namespace, key, now, then the reader's own tags. Returns nil, or
+// { value, tags, record of each entry tag, record of each reader tag } ('' where none).
+const GET = `${FORGET}
+local ns, key = ARGV[1], ARGV[2]
+local found = redis.call('HMGET', ns .. 'e:' .. key, 'v', 't')
+if not found[1] then
+  forget(ns, key)
+  return nil
+end
+redis.call('ZADD', ns .. 'lru', 'XX', ARGV[3], key)
+local result = { found[1], found[2] }
+for tag in string.gmatch(found[2], '[^\\n]+') do
+  table.insert(result, redis.call('GET', ns .. 'tag:' .. tag) or '')
+end
+for i = 4, #ARGV do
+  table.insert(result, redis.call('GET', ns .. 'tag:' .. ARGV[i]) or '')
+end
+return result
+`;
+
+/**
+ * @param {{ client: import("ioredis").Redis, namespace: string, maxEntries: number, maxBytes: number, now?: () => number }} options
+ */
+export function createRedisStore({ client, namespace, maxEntries, maxBytes, now = Date.now }) {
+  if (typeof client.downcheckCacheGet !== "function") {
+    client.defineCommand("downcheckCacheGet", { numberOfKeys: 0, lua: GET });
+    client.defineCommand("downcheckCacheSet", { numberOfKeys: 0, lua: SET });
+  }
+
+  return {
+    /**
+     * The stored value and its tags, plus the records of its tags and `readerTags`; undefined
+     * when absent (expired, evicted or never stored).
+     *
+     * @param {string} key
+     * @param {readonly string[]} [readerTags]
+     * @returns {Promise<{ value: Buffer, tags: string[], records: string[] } | undefined>}
+     */
+    async get(key, readerTags = []) {
+      const found = await client.downcheckCacheGetBuffer(namespace, key, String(Math.round(now())), ...readerTags);
+      if (!found) return undefined;
+      const [value, tags, ...records] = found;
+      const tagList = tags.toString();
+      return { value, tags: tagList === "" ? [] : tagList.split("\n"), records: records.map(String) };
+    },
+
+    /**
+     * Stores `value` (counted as `bytes`) for `ttlMs`, at most MAX_ENTRY_TTL_MS. False when it
+     * was not kept: no time left, or larger than the whole budget.
+     *
+     * @param {string} key
+     * @param {Buffer} value
+     * @param {{ tags: readonly string[], bytes: number, ttlMs: number }} meta
+     */
+    async set(key, value, { tags, bytes, ttlMs }) {
+      const ttl = Math.min(Math.floor(ttlMs), MAX_ENTRY_TTL_MS);
+      if (!(ttl > 0)) {
+        await this.delete(key);
+        return false;
+      }
+      const size = Math.ceil(bytes) + Buffer.byteLength(key);
+      const args = [namespace, key, value, tags.join("\n"), String(size), String(ttl), String(Math.round(now())), String(maxEntries), String(maxBytes)];
+      return (await client.downcheckCacheSet(...args)) === 1;
+    },
+
+    /**
+     * Forgets `key`: the set script, given a size over the budget, removes it and stores nothing.
+     *
+     * @param {string} key
+     */
+    async delete(key) {
+      await client.downcheckCacheSet(namespace, key, "", "", String(maxBytes + 1), "1", String(Math.round(now())), String(maxEntries), String(maxBytes));
+    },
+
+    async stats() {
+      const [entries, bytes] = await Promise.all([client.zcard(`${namespace}lru`), client.get(`${namespace}bytes`)]);
+      return { entries, bytes: Number(bytes ?? 0) };
+    },
+  };
+}

@@ -1,0 +1,127 @@
+// The process's connection to Redis (REDIS_URL), shared by everything that coordinates several
+// site instances: the cache handlers, the rate limits, the round leases, the world budget.
+//
+// Redis is a helper, never a dependency: when it is down or slow every caller answers on its own
+// (per instance) at once. So commands are never queued while disconnected (offline queue off, no
+// retries), connecting and each command have short time-outs, and reconnection keeps trying in
+// the background. Callers check `isReady()` before asking and treat any rejection as "not now".
+//
+// Plain ESM: the cache handlers import it with Node's own loader, outside Next's bundles, while
+// the server code imports it through the bundle. The connection is kept on globalThis, so both
+// copies of this module share one.
+
+import { Redis } from "ioredis";
+
+const HOLDER = Symbol.for("downcheck.redis");
+/** A round trip on a healthy network takes well under a millisecond: anything slower is an outage. */
+export const COMMAND_TIMEOUT_MS = 250;
+const CONNECT_TIMEOUT_MS = 1000;
+/** Reconnect at once, then back off up to 2 s, forever: the site must find Redis when it is back. */
+const retryStrategy = (attempt) => Math.min(50 * 2 ** Math.min(attempt, 6), 2000);
+
+/** Options for every connection: fail fast, never queue, never hang. */
+export const CONNECTION_OPTIONS = Object.freeze({
+  connectTimeout: CONNECT_TIMEOUT_MS,
+  commandTimeout: COMMAND_TIMEOUT_MS,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  retryStrategy,
+});
+
+/** "redis://:secret@cache.internal:6379/0" → "cache.internal:6379": logs never carry the password. */
+export function redisAddress(url) {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || 6379}`;
+  } catch {
+    return "an invalid REDIS_URL";
+  }
+}
+
+/**
+ * A connection for commands plus one for subscriptions (a subscribed connection can do nothing
+ * else). Logs one line when Redis goes away and one when it is back, not one per retry.
+ *
+ * @param {string} url
+ * @param {{ log?: (line: string) => void }} [options]
+ */
+export function connectRedis(url, { log = (line) => console.error(line) } = {}) {
+  const address = redisAddress(url);
+  const client = new Redis(url, { ...CONNECTION_OPTIONS, connectionName: "downcheck" });
+  const subscriber = new Redis(url, { ...CONNECTION_OPTIONS, connectionName: "downcheck-sub", commandTimeout: undefined });
+  /** channel → listeners; subscribed again on every (re)connection. */
+  const channels = new Map();
+  let down = false;
+  let closing = false;
+
+  const markDown = (why) => {
+    if (down || closing) return;
+    down = true;
+    log(`redis: ${address} unreachable (${why}); each instance works on its own until it is back`);
+  };
+  // An error event needs a listener (ioredis reports unhandled ones); a closed connection may
+  // come without one (a server shutting down).
+  client.on("error", (error) => markDown(error.message));
+  subscriber.on("error", (error) => markDown(error.message));
+  client.on("close", () => markDown("connection closed"));
+  client.on("ready", () => {
+    if (down) log(`redis: ${address} reachable again; instances share through it`);
+    down = false;
+  });
+
+  subscriber.on("message", (channel, message) => {
+    for (const listener of channels.get(channel) ?? []) listener.onMessage(message);
+  });
+  subscriber.on("ready", async () => {
+    if (channels.size === 0) return;
+    // Subscribed first, then told to catch up: nothing published in between is lost.
+    const subscribed = await subscriber.subscribe(...channels.keys()).then(() => true, () => false);
+    // Whatever was published before this connection was up never arrives: say so.
+    if (subscribed) for (const listeners of channels.values()) for (const listener of listeners) listener.onResync?.();
+  });
+
+  return {
+    client,
+    address,
+    isReady: () => client.status === "ready",
+    /**
+     * Calls `onMessage` for every message on `channel`, and `onResync` after a reconnection,
+     * when messages may have been missed.
+     *
+     * @param {string} channel
+     * @param {{ onMessage: (message: string) => void, onResync?: () => void }} listener
+     */
+    subscribe(channel, listener) {
+      const listeners = channels.get(channel) ?? new Set();
+      channels.set(channel, listeners);
+      listeners.add(listener);
+      if (subscriber.status === "ready") subscriber.subscribe(channel).catch(() => undefined);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closing = true;
+      await Promise.allSettled([client.quit(), subscriber.quit()]);
+      client.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+/**
+ * The process's connection for `url` (REDIS_URL), made on first use; undefined when no Redis is
+ * configured, which means every instance keeps its state in its own memory.
+ *
+ * @param {string | undefined} url
+ */
+export function sharedRedis(url) {
+  url = url?.trim();
+  if (!url) return undefined;
+  const holder = /** @type {Record<symbol, Map<string, ReturnType<typeof connectRedis>>>} */ (/** @type {unknown} */ (globalThis));
+  holder[HOLDER] ??= new Map();
+  let connection = holder[HOLDER].get(url);
+  if (!connection) {
+    connection = connectRedis(url);
+    holder[HOLDER].set(url, connection);
+  }
+  return connection;
+}

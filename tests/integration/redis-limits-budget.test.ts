@@ -1,0 +1,93 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { redisLimiter } from "@/server/redis/limits";
+import { redisBudget } from "@/server/redis/world-budget";
+import { connections, until } from "./helpers/redis-instances";
+import { startRedis, type RunningRedis } from "./helpers/redis-server";
+
+// The limits and the Globalping budget counted once for two "instances" (own connection, own
+// in-process fallback) on one real redis-server; with Redis stopped each still answers on its
+// own, at once, and counting together resumes when it is back.
+
+let redis: RunningRedis;
+const open = connections();
+let names = 0;
+const fresh = (what: string) => `${what}-${++names}`;
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterEach(() => open.closeAll());
+afterAll(() => redis?.stop());
+
+describe("limits through Redis", () => {
+  it("counts one visitor's events on every instance together, and gives back on any", async () => {
+    const spec = { name: fresh("rounds"), points: 3, durationSeconds: 60 };
+    const [a, b] = [redisLimiter(await open.open(redis.url), spec), redisLimiter(await open.open(redis.url), spec)];
+    expect([await a.take("198.51.100.7"), await b.take("198.51.100.7"), await a.take("198.51.100.7")]).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    await a.giveBack("198.51.100.7");
+    expect(await b.take("198.51.100.7")).toEqual({ ok: true });
+    const refused = await b.take("198.51.100.7");
+    expect(refused).toMatchObject({ ok: false });
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    expect(await a.take("203.0.113.9")).toEqual({ ok: true }); // another visitor, own count
+  });
+
+  it("still limits per instance while Redis is down, and together again once it is back", async () => {
+    const spec = { name: fresh("reports"), points: 2, durationSeconds: 60 };
+    const links = [await open.open(redis.url), await open.open(redis.url)];
+    const [a, b] = links.map((link) => redisLimiter(link, spec));
+    await redis.stop();
+    await until(() => links.every((link) => !link.isReady()), "both to notice");
+    const started = Date.now();
+    expect([await a.take("v"), await a.take("v"), await a.take("v")].map((d) => d.ok)).toEqual([true, true, false]);
+    expect(await b.take("v")).toEqual({ ok: true }); // b counts on its own
+    expect(Date.now() - started).toBeLessThan(200);
+
+    await redis.start();
+    await until(() => links.every((link) => link.isReady()), "both to reconnect");
+    expect([await a.take("w"), await b.take("w"), await a.take("w")].map((d) => d.ok)).toEqual([true, true, false]);
+  });
+});
+
+describe("the Globalping budget through Redis", () => {
+  const T0 = Date.parse("2026-11-23T12:00:00Z");
+
+  it("spends one hour of tests across instances, by the same rules as in memory", async () => {
+    const spec = { name: fresh("world"), hourlyTests: 40, routineShare: 0.5 };
+    const [a, b] = [redisBudget(await open.open(redis.url), spec), redisBudget(await open.open(redis.url), spec)];
+    expect(await a.reserve(10, "routine", T0)).toEqual({ ok: true });
+    expect(await b.reserve(10, "routine", T0 + 1)).toEqual({ ok: true });
+    expect(await a.reserve(10, "routine", T0 + 2)).toEqual({ ok: false, code: "budget", retryAt: T0 + 3_600_000 });
+    expect(await b.reserve(20, "open", T0 + 3)).toEqual({ ok: true });
+    expect(await a.reserve(1, "open", T0 + 4)).toMatchObject({ ok: false, code: "budget" });
+    await b.refund(5, T0 + 5);
+    expect(await a.reserve(5, "open", T0 + 6)).toEqual({ ok: true });
+    expect(await a.reserve(10, "open", T0 + 3_600_001)).toEqual({ ok: true }); // the first ten aged out
+  });
+
+  it("obeys on every instance a 429 or the API's count seen by one", async () => {
+    const spec = { name: fresh("world"), hourlyTests: 250 };
+    const [a, b] = [redisBudget(await open.open(redis.url), spec), redisBudget(await open.open(redis.url), spec)];
+    const now = Date.now();
+    await a.observe(8, 600, now);
+    expect(await b.reserve(10, "open", now + 1)).toEqual({ ok: false, code: "budget", retryAt: now + 600_000 });
+    await b.pauseUntil(now + 60_000);
+    expect(await a.reserve(1, "open", now + 2)).toEqual({ ok: false, code: "paused", retryAt: now + 60_000 });
+  });
+
+  it("answers from the instance's own budget while Redis is down, and shares again once it is back", async () => {
+    const spec = { name: fresh("world"), hourlyTests: 20 };
+    const links = [await open.open(redis.url), await open.open(redis.url)];
+    const [a, b] = links.map((link) => redisBudget(link, spec));
+    await redis.stop();
+    await until(() => links.every((link) => !link.isReady()), "both to notice");
+    expect(await a.reserve(20, "open", T0)).toEqual({ ok: true });
+    expect(await b.reserve(20, "open", T0)).toEqual({ ok: true }); // each its own hour meanwhile
+    expect(await a.reserve(1, "open", T0 + 1)).toMatchObject({ ok: false, code: "budget" });
+
+    await redis.start();
+    await until(() => links.every((link) => link.isReady()), "both to reconnect");
+    expect(await a.reserve(15, "open", T0 + 2)).toEqual({ ok: true });
+    expect(await b.reserve(15, "open", T0 + 3)).toMatchObject({ ok: false, code: "budget" });
+  });
+});
