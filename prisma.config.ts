@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { defineConfig } from "prisma/config";
 
-import { databaseProvider } from "./src/server/database-url.mjs";
+import { databaseProvider } from "./prisma/database-url.mjs";
 
 // Prisma's CLI would download a native schema engine, which is unreachable
 // offline. The CLI resolves this variable after loading this file, so every
@@ -20,8 +20,8 @@ for (const file of [".env.local", ".env"]) {
 const url = process.env.DATABASE_URL || "file:./data/downcheck.db";
 
 // Prisma fixes the provider in the schema, so each provider has its schema and migrations:
-// SQLite in prisma/, PostgreSQL in prisma/postgresql/ (the same models and indexes; the
-// integration test schema-sync.test.ts keeps them so). The URL decides which one a command uses.
+// SQLite in prisma/, PostgreSQL in prisma/postgresql/ (the same models and indexes;
+// tests/unit/schema-sync.test.ts keeps them so). The URL decides which one a command uses.
 const folder = databaseProvider(url) === "postgresql" ? "prisma/postgresql" : "prisma";
 
 export default defineConfig({

@@ -1,6 +1,6 @@
 // The database a datasource names, behind one shape whatever the provider:
 // { name, label, exists, create, drop, empty, ensureMigrationsTable, adapterFactory, close }.
-import { databaseProvider } from "../../src/server/database-url.mjs";
+import { databaseProvider } from "../database-url.mjs";
 import { postgresDatabase } from "./postgres.mjs";
 import { sqliteDatabase } from "./sqlite.mjs";
 

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 
-import { withDatabase } from "../../src/server/database-url.mjs";
+import { withDatabase } from "../database-url.mjs";
 
 import { logLine } from "./log.mjs";
 import { holdPgMigrationLock, isEngineLockRequest, releasePgMigrationLocks } from "./postgres-locks.mjs";

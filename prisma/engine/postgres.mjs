@@ -3,7 +3,7 @@
 // migrates through. Each chore opens its own short-lived connection.
 import pg from "pg";
 
-import { postgresOptions, withDatabase } from "../../src/server/database-url.mjs";
+import { postgresOptions, withDatabase } from "../database-url.mjs";
 import { adaptPgForEngine, closePgConnections } from "./postgres-adapter.mjs";
 
 const CONNECT_TIMEOUT_MS = 10_000;

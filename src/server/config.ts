@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { DATABASE_URL_FORMS, databaseProvider } from "@/server/database-url.mjs";
+import { DATABASE_URL_FORMS, databaseProvider } from "../../prisma/database-url.mjs";
 import { isResolverAddress } from "@/server/probe/dns-resolve";
 
 // The one place that reads process.env. Everything else receives plain values,

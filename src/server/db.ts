@@ -12,7 +12,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-a
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-postgresql/client";
 import { getConfig } from "@/server/config";
-import { databaseProvider, postgresOptions } from "@/server/database-url.mjs";
+import { databaseProvider, postgresOptions } from "../../prisma/database-url.mjs";
 
 // The one Prisma client of the app. Created on first use, so tests can point
 // DATABASE_URL at their own database before anything touches it. DATABASE_URL picks the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { databaseProvider, postgresOptions, withDatabase } from "@/server/database-url.mjs";
+import { databaseProvider, postgresOptions, withDatabase } from "../../prisma/database-url.mjs";
 
 describe("databaseProvider()", () => {
   it.each([

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 
 import Database from "better-sqlite3";
 
-import type { DatabaseProvider } from "@/server/database-url.mjs";
+import type { DatabaseProvider } from "../../../prisma/database-url.mjs";
 
 import { createPostgresTestDatabase, dropPostgresDatabase } from "./postgres-database";
 

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 
 import pg from "pg";
 
-import { withDatabase } from "@/server/database-url.mjs";
+import { withDatabase } from "../../../prisma/database-url.mjs";
 
 // Databases on the shared test server (postgres-global-setup.ts starts it). The committed
 // PostgreSQL migrations are applied once, to a template; every test file then gets its own

@@ -1,6 +1,8 @@
-// Which database a DATABASE_URL names, read the same way by the app (src/server/db.ts), by
-// prisma.config.ts (which schema and migrations) and by the schema-engine stand-in
-// (prisma/engine/): plain JavaScript so all three can import it without a build.
+// Which database a DATABASE_URL names, read the same way by the app (src/server/db.ts and
+// config.ts), by prisma.config.ts (which schema and migrations) and by the schema-engine
+// stand-in (prisma/engine/): plain JavaScript so all three can import it without a build, and
+// kept in prisma/ so that prisma.config.ts and prisma/ alone run `prisma generate` (the site
+// image installs its dependencies with nothing else copied yet).
 
 /** @typedef {"sqlite" | "postgresql"} DatabaseProvider */
 
