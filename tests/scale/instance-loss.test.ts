@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { utcDay, visitorHash } from "@/server/visitor/identity";
 import { get, visitor } from "../bench/support/http";
+import { until } from "../integration/helpers/redis-instances";
 import { startCluster, storedVoteKeys, VISITOR_SECRET, type Cluster } from "./support/cluster";
 import { closeVoteConnections, keepVoting, type CastVote } from "./support/votes";
 
@@ -21,19 +22,27 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const baseUrls = () => cluster.apps.map((app) => app.baseUrl);
 
-/** Votes on all live instances, stops `victim` with `signal` mid-load, votes on, and returns what happened. */
+/**
+ * Votes on all live instances; once the victim has stored some (it is mid-load), stops it with
+ * `signal`; votes on until each survivor has stored some more. Counts, not times: the machine's
+ * load decides how fast votes go.
+ */
 async function loseOneMidLoad(victim: number, signal: "SIGTERM" | "SIGKILL", domain: string, firstVisitor: number) {
   const load = keepVoting(baseUrls(), () => alive, domain, { voters: 24, firstVisitor });
-  await sleep(2000);
-  const stoppedAt = performance.now();
-  await (signal === "SIGTERM" ? cluster.apps[victim].stop() : cluster.apps[victim].kill("SIGKILL"));
-  alive = alive.filter((i) => i !== victim);
-  await sleep(2000);
-  const cast = await load.stop();
-  return { cast, stoppedAt };
+  const storedBy = (i: number, after = 0) => load.cast.filter((vote) => vote.instance === i && vote.answer === "stored" && vote.at > after).length;
+  let stoppedAt = Infinity;
+  try {
+    await until(() => storedBy(victim) >= 10, "the victim to store 10 votes", 30_000);
+    stoppedAt = performance.now();
+    await (signal === "SIGTERM" ? cluster.apps[victim].stop() : cluster.apps[victim].kill("SIGKILL"));
+    alive = alive.filter((i) => i !== victim);
+    await until(() => alive.every((i) => storedBy(i, stoppedAt) >= 10), "every survivor to store 10 more votes", 30_000);
+  } finally {
+    await load.stop(); // also when waiting failed: voters never outlive the test
+  }
+  return { cast: load.cast, stoppedAt };
 }
 
 /** Each vote answered "stored" is in the database, by its visitor's key for today. */
@@ -44,21 +53,18 @@ async function expectEveryStoredVoteKept(cast: CastVote[], domain: string) {
   expect(lost).toEqual([]);
   // Nothing was stored that no visitor sent.
   expect(kept.size).toBeLessThanOrEqual(cast.length);
-  return stored.length;
 }
 
 /** After the loss, the survivors stored every vote sent to them. */
 function expectSurvivorsAnswered(cast: CastVote[], victim: number, stoppedAt: number) {
   const afterwards = cast.filter((vote) => vote.instance !== victim && vote.at > stoppedAt);
-  expect(afterwards.length).toBeGreaterThan(20);
   expect(afterwards.filter((vote) => vote.answer !== "stored")).toEqual([]);
 }
 
 describe("losing one instance of three under a load of votes", () => {
   test("SIGTERM mid-load: every vote answered as stored is kept, and the other two keep answering", async () => {
     const { cast, stoppedAt } = await loseOneMidLoad(0, "SIGTERM", "scale-sigterm.net", 0);
-    const stored = await expectEveryStoredVoteKept(cast, "scale-sigterm.net");
-    expect(stored).toBeGreaterThan(50);
+    await expectEveryStoredVoteKept(cast, "scale-sigterm.net");
     expectSurvivorsAnswered(cast, 0, stoppedAt);
     // A graceful stop finishes what it accepted: its visitors got an answer or a refused connection, never an error page.
     const fromVictim = cast.filter((vote) => vote.instance === 0).map((vote) => vote.answer);
@@ -67,8 +73,7 @@ describe("losing one instance of three under a load of votes", () => {
 
   test("SIGKILL mid-load: every vote answered as stored is kept, and the last instance keeps answering", async () => {
     const { cast, stoppedAt } = await loseOneMidLoad(1, "SIGKILL", "scale-sigkill.net", 100_000);
-    const stored = await expectEveryStoredVoteKept(cast, "scale-sigkill.net");
-    expect(stored).toBeGreaterThan(50);
+    await expectEveryStoredVoteKept(cast, "scale-sigkill.net");
     expectSurvivorsAnswered(cast, 1, stoppedAt);
   }, 60_000);
 
