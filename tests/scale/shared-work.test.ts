@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { get, header, visitor, waitForHit, type Timed } from "../bench/support/http";
 import { resetCounts } from "../bench/support/targets";
-import { startCluster, storedChecks, type Cluster } from "./support/cluster";
+import { startCluster, storedChecks, storedRatings, type Cluster } from "./support/cluster";
 import { closeVoteConnections, vote } from "./support/votes";
 
 // Three instances behind one PostgreSQL and one Redis share their work: one round per cold
@@ -95,4 +95,14 @@ describe("three instances on one PostgreSQL and one Redis", () => {
       expect((await get(`${app.baseUrl}/scale-rated.net`, { headers })).body).toContain(summary);
     }
   }, 60_000);
+
+  test("300 concurrent votes from distinct visitors over three instances give 300 rows and the exact average", async () => {
+    const stars = Array.from({ length: 300 }, (_, i) => (i % 4) + 2); // 2..5: an average of 3.5
+    const answers = await Promise.all(stars.map((s, i) => vote(instance(i).baseUrl, "scale-votes.net", s, visitor(5000 + i))));
+    const failed = answers.filter((answer) => answer !== "stored");
+    expect({ failed: failed.length, why: [...new Set(failed)] }).toEqual({ failed: 0, why: [] });
+    expect(await storedRatings(cluster, "scale-votes.net")).toEqual({ count: 300, average: "3.5000" });
+    const page = await get(`${instance(1).baseUrl}/scale-votes.net`, { headers: { "x-forwarded-for": visitor(9000) } });
+    expect(page.body).toContain("Average 3.5 of 5 from 300 ratings");
+  }, 120_000);
 });
