@@ -87,11 +87,11 @@ export async function storedRatings(cluster: Cluster, domain: string): Promise<{
   return { count: Number(row.count), average: row.average };
 }
 
-/** The address keys (visitor hashes) of `domain`'s votes today. */
-export async function storedVoteKeys(cluster: Cluster, domain: string): Promise<Set<string>> {
-  const rows = await cluster.query<{ addressHash: string }>(
-    `SELECT "addressHash" FROM "Rating" JOIN "Site" ON "Site".id = "Rating"."siteId" WHERE "Site".domain = $1`,
-    [domain],
+/** The votes of today stored for `domains`, as "<domain> <address key>". */
+export async function storedVoteKeys(cluster: Cluster, domains: string[]): Promise<Set<string>> {
+  const rows = await cluster.query<{ domain: string; addressHash: string }>(
+    `SELECT "Site".domain, "addressHash" FROM "Rating" JOIN "Site" ON "Site".id = "Rating"."siteId" WHERE "Site".domain = ANY($1)`,
+    [domains],
   );
-  return new Set(rows.map((row) => row.addressHash));
+  return new Set(rows.map((row) => `${row.domain} ${row.addressHash}`));
 }

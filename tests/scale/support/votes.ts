@@ -62,6 +62,7 @@ export async function vote(baseUrl: string, domain: string, stars: number, visit
 export const closeVoteConnections = () => dispatcher.close();
 
 export interface CastVote {
+  domain: string;
   visitor: string;
   /** Index of the instance it was sent to. */
   instance: number;
@@ -72,20 +73,21 @@ export interface CastVote {
 
 /**
  * Voters that keep coming, each vote from a new visitor, spread round-robin over the instances
- * `targets()` names at the time (a load balancer's healthy set), until stopped.
+ * `targets()` names at the time (a load balancer's healthy set), until stopped. Voter loop `i`
+ * rates `domainOf(i)`.
  */
-export function keepVoting(baseUrls: string[], targets: () => number[], domain: string, { voters = 16, firstVisitor = 0 } = {}) {
+export function keepVoting(baseUrls: string[], targets: () => number[], domainOf: (loop: number) => string, { voters = 16, firstVisitor = 0 } = {}) {
   const cast: CastVote[] = [];
   let next = 0;
   let running = true;
-  const loops = Array.from({ length: voters }, async () => {
+  const loops = Array.from({ length: voters }, async (_, loop) => {
     while (running) {
       const n = next++;
       const healthy = targets();
       const instance = healthy[n % healthy.length];
-      const visitor = visitorAddress(firstVisitor + n);
+      const [domain, visitor] = [domainOf(loop), visitorAddress(firstVisitor + n)];
       const answer = await vote(baseUrls[instance], domain, (n % 5) + 1, visitor);
-      cast.push({ visitor, instance, answer, at: performance.now() });
+      cast.push({ domain, visitor, instance, answer, at: performance.now() });
     }
   });
   return {
