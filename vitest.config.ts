@@ -20,8 +20,9 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/visitor-reports.test.ts",
 ];
 
-// Two layers: `unit` (pure code and client components in jsdom) and
-// `integration` (real databases and real servers on loopback).
+// Three layers: `unit` (pure code and client components in jsdom), `integration` (real
+// databases and real servers on loopback) and `scale` (several built instances sharing
+// PostgreSQL and Redis).
 export default defineConfig({
   resolve: {
     alias: [
@@ -49,9 +50,26 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...(postgresPass ? [] : ["tests/integration/postgresql/**"])],
           environment: "node",
           setupFiles: ["tests/integration/setup.ts"],
-          globalSetup: postgresPass ? ["tests/integration/helpers/postgres-global-setup.ts"] : ["tests/integration/helpers/redis-announce.ts"],
+          globalSetup: [
+            "tests/integration/helpers/redis-announce.ts",
+            ...(postgresPass ? ["tests/integration/helpers/postgres-global-setup.ts"] : []),
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Three `npm start` instances on one PostgreSQL and one Redis (tests/scale/): one file
+          // at a time, since each file runs its own instances on a machine of two cores.
+          name: "scale",
+          include: ["tests/scale/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/scale/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
     ],

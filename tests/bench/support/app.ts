@@ -33,6 +33,8 @@ export interface BenchApp {
   logs(): string;
   /** Why the app exited before stop() was called ("code 1", "signal SIGABRT"), or null. */
   crashed(): string | null;
+  /** Sends `signal` (a crash, SIGKILL) and waits for the exit; stop() then only cleans up. */
+  kill(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -145,6 +147,13 @@ export async function startApp(name: string, env: Record<string, string>, { node
     children: () => childPids(pid),
     logs: () => output,
     crashed: () => crash,
+    async kill(signal) {
+      stopping = true;
+      if (app.exitCode !== null || app.signalCode !== null) return;
+      const exited = new Promise((done) => app.once("exit", done));
+      app.kill(signal);
+      await exited;
+    },
     async stop() {
       stopping = true;
       if (app.exitCode === null && app.signalCode === null) {
