@@ -72,10 +72,26 @@ describe("addVisitorReport", () => {
     expect(await report(second, "visitor-a", at(0))).toEqual({ stored: true });
   });
 
+  it("stores every report when a crowd reports one site at the same moment (no site-wide lock)", async () => {
+    const domain = newDomain();
+    // A server busy rendering pages: every statement's answer waits behind 40 ms of other work.
+    // A lock held across a transaction's statements would then hold every other reporter.
+    const busy = setInterval(() => {
+      const until = Date.now() + 40;
+      while (Date.now() < until);
+    }, 50);
+    const crowd = Array.from({ length: 150 }, (_, i) => report(domain, `crowd-${i}`, at(0)));
+    const results = await Promise.allSettled(crowd).finally(() => clearInterval(busy));
+    expect(results.filter((result) => result.status === "rejected")).toEqual([]);
+    expect(results.map((result) => (result.status === "fulfilled" ? result.value.stored : null))).toEqual(Array(150).fill(true));
+    expect(await reports.countRecentReports(domain, at(-1))).toBe(150);
+  });
+
   it("stores only one of two reports sent together", async () => {
     const domain = newDomain();
     const results = await Promise.all([report(domain, "double-click", at(0)), report(domain, "double-click", at(0))]);
     expect(results.filter((result) => result.stored)).toHaveLength(1);
+    expect(results.find((result) => !result.stored)).toEqual({ stored: false, reason: "too_soon", retryAfterSeconds: 15 * 60 });
     expect(await reports.countRecentReports(domain, at(-1))).toBe(1);
   });
 });

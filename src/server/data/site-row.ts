@@ -7,11 +7,9 @@ import type { Prisma } from "@/generated/prisma/client";
  * key to itself. With `update: {}` it would read, then insert, and two instances seeing a new
  * site at the same moment would collide on the unique domain (P2002) on PostgreSQL.
  *
- * Inside a transaction the row also stays locked until commit, so a check-then-write about one
- * site (one report per visitor per 15 minutes) runs one at a time across every instance and
- * connection: what SQLite gives by having a single writer, without any provider-specific SQL.
- * That queues every writer of the site, so hot paths that a unique key can decide (votes) call
- * it outside a transaction instead.
+ * Called outside transactions: inside one, the row would stay locked until commit and every
+ * other writer of the site (a crowd of votes or reports during an outage) would queue behind
+ * it. Checks that must be exact across instances are decided by unique keys instead.
  */
 export function ensureSite(db: Prisma.TransactionClient, domain: string, displayName: string): Promise<{ id: number }> {
   return db.site.upsert({

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/server/db";
-import { ensureSite } from "./site-row";
+import { ensureSite, isUniqueViolation } from "./site-row";
 
 /** One "It's down for me" per visitor and site in this window, so one visitor cannot paint a chart. */
 export const REPORT_INTERVAL_MS = 15 * 60 * 1000;
@@ -15,29 +15,36 @@ export interface ReportInput {
   now?: Date;
 }
 
-/** Stores a report unless the same visitor reported the same site within REPORT_INTERVAL_MS. */
+/**
+ * Stores a report unless the same visitor reported the same site within REPORT_INTERVAL_MS.
+ *
+ * When a big site fails, its reporters come all at once: nothing here holds the site for the
+ * others (a transaction on the site's row made them queue, and on PostgreSQL most of a crowd
+ * timed out). Each visitor's own gate row decides instead: moved on only if their last report
+ * is old enough, created for a first one; a double click or two instances racing find it taken.
+ */
 export async function addVisitorReport({
   domain,
   displayName,
   visitorHash,
   now = new Date(),
 }: ReportInput): Promise<AddReportResult> {
-  // In a transaction that holds the site's row (ensureSite), so a double click, or two
-  // instances behind a load balancer, cannot slip two reports past the check.
-  return getDb().$transaction(async (tx) => {
-    const site = await ensureSite(tx, domain, displayName);
-    const previous = await tx.visitorReport.findFirst({
-      where: { siteId: site.id, visitorHash, createdAt: { gt: new Date(now.getTime() - REPORT_INTERVAL_MS) } },
-      orderBy: { createdAt: "desc" },
-      select: { createdAt: true },
-    });
-    if (previous) {
-      const waitMs = previous.createdAt.getTime() + REPORT_INTERVAL_MS - now.getTime();
+  const db = getDb();
+  const site = await ensureSite(db, domain, displayName);
+  const cutoff = new Date(now.getTime() - REPORT_INTERVAL_MS);
+  const moved = await db.reportGate.updateMany({ where: { siteId: site.id, visitorHash, lastAt: { lte: cutoff } }, data: { lastAt: now } });
+  if (moved.count === 0) {
+    try {
+      await db.reportGate.create({ data: { siteId: site.id, visitorHash, lastAt: now }, select: { siteId: true } });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const gate = await db.reportGate.findUnique({ where: { siteId_visitorHash: { siteId: site.id, visitorHash } }, select: { lastAt: true } });
+      const waitMs = (gate?.lastAt.getTime() ?? now.getTime()) + REPORT_INTERVAL_MS - now.getTime();
       return { stored: false, reason: "too_soon", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     }
-    await tx.visitorReport.create({ data: { siteId: site.id, visitorHash, createdAt: now } });
-    return { stored: true };
-  });
+  }
+  await db.visitorReport.create({ data: { siteId: site.id, visitorHash, createdAt: now }, select: { id: true } });
+  return { stored: true };
 }
 
 /** Reports for the site made at or after `since` (unknown site: none). */
