@@ -20,13 +20,18 @@ const performanceNow = () => performance.timeOrigin + performance.now();
  */
 export function createDataCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }) }) {
   const store = new BoundedStore({ maxEntries, maxBytes, now });
-  /** Sets still reading their value: a get for the same key waits rather than missing. */
-  const pending = new Map();
+  const pending = pendingSets();
+
+  /** Stores an entry already read (readEntry), until its `expire`. */
+  function keep(cacheKey, record) {
+    const bytes = record.value.byteLength + record.tags.reduce((sum, tag) => sum + tag.length, 0);
+    store.set(cacheKey, record, { bytes, expiresAt: record.timestamp + record.expire * 1000 });
+  }
 
   return {
     async get(cacheKey, softTags = []) {
       try {
-        await pending.get(cacheKey);
+        await pending.settled(cacheKey);
         const stored = store.get(cacheKey);
         if (stored === undefined) return undefined;
         const verdict = tagTimes.verdict([...stored.tags, ...softTags], stored.timestamp);
@@ -42,31 +47,19 @@ export function createDataCache({ maxEntries, maxBytes, maxTags, now = performan
       }
     },
 
-    async set(cacheKey, pendingEntry) {
-      let settle;
-      const written = new Promise((resolve) => (settle = resolve));
-      pending.set(cacheKey, written);
-      try {
-        const entry = await pendingEntry;
-        // expire 0 is dynamic: Next regenerates it on every read, so storing it is wasted.
-        if (entry.expire === 0) return;
-        // Read the stream once, here; keeping it (or a tee of it) would keep its request alive.
-        const value = await bytesOf(entry.value);
-        const { value: _stream, ...metadata } = entry;
-        const tags = [...metadata.tags];
-        store.set(
-          cacheKey,
-          { ...metadata, tags, value },
-          { bytes: value.byteLength + tags.reduce((sum, tag) => sum + tag.length, 0), expiresAt: metadata.timestamp + metadata.expire * 1000 },
-        );
-      } catch {
-        // A stream that failed mid-way leaves a partial value: keep nothing rather than half a page.
-        store.delete(cacheKey);
-      } finally {
-        if (pending.get(cacheKey) === written) pending.delete(cacheKey);
-        settle();
-      }
+    set(cacheKey, pendingEntry) {
+      return pending.run(cacheKey, async () => {
+        try {
+          const record = await readEntry(pendingEntry);
+          if (record) keep(cacheKey, record);
+        } catch {
+          // A stream that failed mid-way leaves a partial value: keep nothing rather than half a page.
+          store.delete(cacheKey);
+        }
+      });
     },
+
+    keep,
 
     // Tag state lives in this process: nothing to fetch from elsewhere before a request reads.
     async refreshTags() {},
@@ -88,6 +81,39 @@ export function createDataCache({ maxEntries, maxBytes, maxTags, now = performan
 
     stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
   };
+}
+
+/** Sets still reading their value, by key: a get of the same key waits for it rather than missing. */
+export function pendingSets() {
+  const pending = new Map();
+  return {
+    settled: (key) => pending.get(key),
+    /** Runs `write` as the set of `key`. */
+    async run(key, write) {
+      let settle;
+      const written = new Promise((resolve) => (settle = resolve));
+      pending.set(key, written);
+      try {
+        await write();
+      } finally {
+        if (pending.get(key) === written) pending.delete(key);
+        settle();
+      }
+    },
+  };
+}
+
+/**
+ * Next's pending entry, read once with its stream as bytes: keeping the stream (or a tee of it)
+ * would keep its request alive. Null for a dynamic entry (expire 0): Next regenerates it on
+ * every read, so storing it is wasted. Rejects when the stream fails mid-way.
+ */
+export async function readEntry(pendingEntry) {
+  const entry = await pendingEntry;
+  if (entry.expire === 0) return null;
+  const value = await bytesOf(entry.value);
+  const { value: _stream, ...metadata } = entry;
+  return { ...metadata, tags: [...metadata.tags], value };
 }
 
 let shared;

@@ -4,7 +4,7 @@
 // cannot answer, so an outage costs sharing, never an answer.
 
 import { deserialize, serialize } from "node:v8";
-import { bytesOf, streamOf } from "./data-cache-handler.mjs";
+import { pendingSets, readEntry, streamOf } from "./data-cache-handler.mjs";
 import { createRedisStore } from "./redis-store.mjs";
 import { createTagSync, verdictOfRecords } from "./redis-tags.mjs";
 
@@ -22,8 +22,7 @@ const WORST = { fresh: 0, stale: 1, expired: 2 };
 export function createRedisDataCache({ redis, local, tagTimes, maxEntries, maxBytes, namespace = "downcheck:data:", now = Date.now }) {
   const store = createRedisStore({ client: redis.client, namespace, maxEntries, maxBytes, now });
   const tags = createTagSync({ redis, namespace, now, apply: (list, durations) => local.updateTags(list, durations) });
-  /** Sets still reading their value: a get for the same key waits rather than missing. */
-  const pending = new Map();
+  const pending = pendingSets();
 
   async function sharedGet(cacheKey, softTags) {
     const found = await store.get(cacheKey, softTags);
@@ -41,7 +40,7 @@ export function createRedisDataCache({ redis, local, tagTimes, maxEntries, maxBy
 
   return {
     async get(cacheKey, softTags = []) {
-      await pending.get(cacheKey);
+      await pending.settled(cacheKey);
       if (redis.isReady()) {
         try {
           const hit = await sharedGet(cacheKey, softTags);
@@ -54,36 +53,28 @@ export function createRedisDataCache({ redis, local, tagTimes, maxEntries, maxBy
       return local.get(cacheKey, softTags);
     },
 
-    async set(cacheKey, pendingEntry) {
-      let settle;
-      const written = new Promise((resolve) => (settle = resolve));
-      pending.set(cacheKey, written);
-      try {
-        const entry = await pendingEntry;
-        // expire 0 is dynamic: Next regenerates it on every read, so storing it is wasted.
-        if (entry.expire === 0) return;
-        const value = await bytesOf(entry.value);
-        const { value: _stream, ...metadata } = entry;
-        const record = { ...metadata, tags: [...metadata.tags], value };
+    set(cacheKey, pendingEntry) {
+      return pending.run(cacheKey, async () => {
+        let record;
+        try {
+          record = await readEntry(pendingEntry);
+        } catch {
+          return; // a stream that failed mid-way: keep nothing (the local set would not either)
+        }
+        if (!record) return;
         if (redis.isReady()) {
           try {
             // Counted as what Redis keeps: the serialized entry and its tags.
             const blob = serialize(record);
             const bytes = blob.length + record.tags.reduce((sum, tag) => sum + tag.length, 0);
-            const ttlMs = metadata.timestamp + metadata.expire * 1000 - now();
+            const ttlMs = record.timestamp + record.expire * 1000 - now();
             if (await store.set(cacheKey, blob, { tags: record.tags, bytes, ttlMs })) return;
           } catch {
             // Redis failed: keep it in this process instead.
           }
         }
-        await local.set(cacheKey, Promise.resolve({ ...record, value: streamOf(value) }));
-      } catch {
-        // A stream that failed mid-way leaves a partial value: keep nothing (the local set
-        // would not either), rather than half a page.
-      } finally {
-        if (pending.get(cacheKey) === written) pending.delete(cacheKey);
-        settle();
-      }
+        local.keep(cacheKey, record);
+      });
     },
 
     // Other instances' invalidations arrive by subscription (redis-tags.mjs) and shared entries
