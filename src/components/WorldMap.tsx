@@ -1,6 +1,7 @@
 // Where a site was checked from: a server-rendered SVG world map (no tiles, no map library, no
-// client code) over a static image of the sea and land. Each location is a dot coloured by its result and marked with a glyph, so the
-// map reads without colour too; the sources table on the page stays the full, accessible record.
+// client code) over a static image of the sea and land. Each location is a dot coloured by its
+// result and marked with a glyph, so the map reads without colour too; the sources table on the
+// page stays the full, accessible record.
 import type { CSSProperties } from "react";
 import { projectPoint, worldMapBase } from "@/server/geo/world-map";
 import { worldMapImageUrl } from "@/server/geo/world-map-image";
