@@ -2,6 +2,13 @@
 // message naming the variable or field, instead of surfacing on the first visitor's check.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const [{ rememberStartContext }, { formatAbortReasonStacks }] = await Promise.all([
+    import("./server/async-context"),
+    import("./server/abort-stacks"),
+  ]);
+  // Both keep renders from holding on to each other after they end (see each file).
+  rememberStartContext();
+  formatAbortReasonStacks();
   const { validateStartupConfig } = await import("./server/startup");
   validateStartupConfig();
 }

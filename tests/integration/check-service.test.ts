@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CheckService } from "@/server/checks/check-service";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 import { roomyAdmission } from "./helpers/admission";
 import { createTestDatabase } from "./helpers/database";
+import { isCollected } from "../support/garbage";
 
 // The service end to end: real testers against real local servers, rounds stored in a real
 // SQLite file. Every name is routed by PROBE_CONNECT_TO, so no query leaves loopback.
@@ -157,6 +159,30 @@ describe("check service", () => {
     expect(await modules.store.pruneOldChecks(Date.now(), true)).toBe(1);
     expect(await db.check.count()).toBe(before - 1);
     expect(await db.testerResult.count({ where: { testerId: "x" } })).toBe(0);
+  });
+
+  it("runs a round outside the request that started it, so nothing the round leaves behind keeps that request", async () => {
+    // On Node 20 every promise and timer made under a request's AsyncLocalStorage keeps its
+    // store; Prisma keeps its last 100 transactions' promises and the memory rate limiter a timer
+    // per key for its whole window. So the page render that started a round stayed in memory
+    // (about 1.5 MB each), some for good, until rounds and counting ran in the start context.
+    const { rememberStartContext } = await import("@/server/async-context");
+    rememberStartContext();
+    const requests = new AsyncLocalStorage<{ render: Uint8Array }>();
+    const fresh = makeService({ ttlMs: 0 });
+    // Whatever starts once per process (Prisma loads its query compiler on first use) belongs
+    // to the first request; that one is not the question here.
+    await fresh.status(target("up.example.test"));
+    // In a function of its own, so no register of this test's frame still holds the request.
+    const visit = async () => {
+      const request = { render: new Uint8Array(256 * 1024) };
+      // A visitor not seen before: counting it starts the limiter's timer for this key.
+      const { record, cached } = await requests.run(request, () => fresh.status(target("up.example.test"), { visitor: "first-time-visitor" }));
+      expect(cached).toBe(false);
+      expect(record.stored).toBe(true);
+      return new WeakRef(request);
+    };
+    expect(await isCollected(await visit())).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@ import type { ProbeResult } from "@/lib/probe-result";
 import { decideVerdict, type VerdictDetails } from "@/lib/verdict";
 import type { WorldSummary } from "@/lib/world-summary";
 import { runRound, type RoundOutcome } from "@/server/probe/round";
+import { runOutsideRequest } from "@/server/async-context";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
 import type { Admission } from "./admission";
 import type { RefusalError } from "./refusal";
@@ -138,8 +139,11 @@ export function createCheckService(options: CheckServiceOptions) {
         if (!admitted) await admission.refund(target, visitor);
         throw slot;
       }
-      // Another instance may be running this round: then its result is this one's too.
-      const shared = runOnce(rounds, target.ascii, deadlineMs + LEASE_MARGIN_MS, () => runAndStore(target, latest)).finally(() => {
+      // Another instance may be running this round: then its result is this one's too. The
+      // round belongs to every visitor who joins it, so it runs outside this one's request.
+      const shared = runOutsideRequest(() =>
+        runOnce(rounds, target.ascii, deadlineMs + LEASE_MARGIN_MS, () => runAndStore(target, latest)),
+      ).finally(() => {
         slot.release();
         inFlight.delete(target.ascii);
       });

@@ -1,5 +1,6 @@
 import "server-only";
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { runOutsideRequest } from "@/server/async-context";
 
 // How often one key (a visitor's address bucket, a registrable domain) may do something. One
 // small interface, so a shared store (Redis, with several instances: src/server/redis/limits.ts)
@@ -20,12 +21,17 @@ export function memoryLimiter({ points, durationSeconds }: { points: number; dur
   return limiterOf(new RateLimiterMemory({ points, duration: durationSeconds }));
 }
 
-/** Any of rate-limiter-flexible's limiters (memory, Redis) behind the Limiter interface. */
+/**
+ * Any of rate-limiter-flexible's limiters (memory, Redis) behind the Limiter interface. Counting
+ * runs outside the request: the memory limiter starts a timer per key that lives for the whole
+ * window, and one started inside a page render would keep that render for a minute (see
+ * async-context.ts).
+ */
 export function limiterOf(limiter: RateLimiterAbstract): Limiter {
   return {
     async take(key) {
       try {
-        await limiter.consume(key);
+        await runOutsideRequest(() => limiter.consume(key));
         return { ok: true };
       } catch (refusal) {
         // rate-limiter-flexible rejects with its result when over the limit, with an Error otherwise.
@@ -34,7 +40,7 @@ export function limiterOf(limiter: RateLimiterAbstract): Limiter {
       }
     },
     async giveBack(key) {
-      await limiter.reward(key);
+      await runOutsideRequest(() => limiter.reward(key));
     },
   };
 }
