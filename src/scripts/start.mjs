@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 
 import { setForwardedHeaders } from "./forwarded.mjs";
 import { actionBodyProblem, readBody, withBody } from "./action-body.mjs";
@@ -64,6 +65,14 @@ try {
   console.error(`downcheck could not start: ${error.message}`);
   process.exit(1);
 }
+
+// With room to spare, V8 lets the old generation grow to four times what survived its last
+// collection. A render is short-lived garbage, so after a rush of first visits the server held
+// 600 MB for about 100 MB of live data. Growing by a quarter keeps it near what is live, at no
+// visible cost in first visits per second (`BENCH_ONLY=5 npm run bench`: 604 → 370 MB after
+// 10,000 mixed requests). V8 reads the flag at each collection, so setting it now takes effect.
+const HEAP_GROWING_PERCENT = 25;
+setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 
 process.env.NODE_ENV = "production";
 const { default: next } = await import("next");

@@ -113,7 +113,7 @@ export async function boundsGroup(app: BenchApp, report: Report, options: Bounds
   const projected = last.rss + (perThousand / 1000) * (maxDomains - last.domains);
   report.info(
     `5 distinct cold domains (page cache ${pageEntries} entries)`,
-    `${requested.toLocaleString("en")} in ${seconds.toFixed(0)} s = ${rate.toFixed(1)}/s (${maxDomains.toLocaleString("en")} would take ${(maxDomains / rate / 60).toFixed(0)} min); ${byStatus}${result.errors ? `, ${result.errors} failed` : ""}`,
+    `${requested.toLocaleString("en")} in ${seconds.toFixed(0)} s = ${rate.toFixed(1)}/s (${maxDomains.toLocaleString("en")} would take ${(maxDomains / rate / 60).toFixed(0)} min); ${byStatus}${result.errors ? `, ${result.errors} failed (${result.firstError})` : ""}`,
   );
   report.add(
     "5 RSS flat once the caches are full",
