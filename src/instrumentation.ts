@@ -11,4 +11,7 @@ export async function register() {
   formatAbortReasonStacks();
   const { validateStartupConfig } = await import("./server/startup");
   validateStartupConfig();
+  // Lets the front door (src/scripts/start.mjs) admit a status page view before Next renders it.
+  const { installFrontDoorAdmission } = await import("./server/front-door-admission");
+  installFrontDoorAdmission();
 }

@@ -1,30 +1,21 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { admitPageRequest } from "@/server/page-admission";
-import { notADomainPage, refusedCheckPage } from "@/server/plain-pages";
+import { admitPageRequest, unrenderedAnswer } from "@/server/page-admission";
 
-/** Runs before a page is served, from the cache or not (page-admission.ts says why). */
+/**
+ * Runs before a page is served, from the cache or not (page-admission.ts says why). Behind
+ * `npm start` the front door has admitted status page views already (front-door-admission.ts);
+ * admitting one again here is free: the view's round is counted once per domain and TTL.
+ */
 export async function proxy(request: NextRequest) {
   const admission = await admitPageRequest(request.method, request.nextUrl.pathname, request.headers);
   switch (admission.kind) {
     case "pass":
+    case "view":
       return NextResponse.next();
-    case "not-a-domain":
-      // Answered here, not rewritten to Next's 404 page: Next takes a rewrite from a loopback
-      // Host (127.0.0.1) for another origin and proxies it to itself over HTTP.
-      return new NextResponse(notADomainPage(), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
     case "redirect":
       return NextResponse.redirect(new URL(admission.location, request.nextUrl), 308);
-    case "refused": {
-      const { target, refusal } = admission;
-      return new NextResponse(refusedCheckPage(target, refusal.message, refusal.retryAfterSeconds), {
-        status: refusal.status,
-        headers: {
-          "Content-Type": "text/html; charset=utf-8",
-          "Cache-Control": "private, no-store",
-          ...(refusal.retryAfterSeconds > 0 ? { "Retry-After": String(refusal.retryAfterSeconds) } : {}),
-        },
-      });
-    }
+    default:
+      return unrenderedAnswer(admission);
   }
 }
 

@@ -15,6 +15,7 @@ import { decodablePath } from "./request-path.mjs";
 import { securityHeaders } from "./security-headers.mjs";
 import { addSharedCacheHeaders, withCacheContext } from "./shared-cache-headers.mjs";
 import { createEdgeCache } from "./edge-cache.mjs";
+import { createEarlyHead } from "./early-head.mjs";
 import { boundsFromEnv } from "../server/cache/bounded-store.mjs";
 import { sharedPageCache } from "../server/cache/page-cache-handler.mjs";
 
@@ -91,12 +92,15 @@ const trustProxyHops = Number(process.env.TRUST_PROXY_HOPS || 0);
 let stopping = false;
 const inFlight = new Set();
 
-const headersOfRefusals = securityHeaders();
+const headersOfOwnAnswers = securityHeaders();
 // Fresh cached pages answered without entering Next (edge-cache.mjs says when).
 const edgeCache = createEdgeCache({
   ...edgeCacheBounds,
   isCurrent: (tags, madeAt) => sharedPageCache().isCurrent(tags, madeAt),
 });
+
+// A first visit's head sent before Next renders its page (early-head.mjs says when).
+const earlyHead = createEarlyHead({ headers: headersOfOwnAnswers });
 
 const server = createServer((request, response) => {
   setForwardedHeaders(request, trustProxyHops);
@@ -107,7 +111,7 @@ const server = createServer((request, response) => {
     headers: request.headers,
     trustProxyHops,
   });
-  if (refusal) return sendRefusal(response, refusal, headersOfRefusals);
+  if (refusal) return sendRefusal(response, refusal, headersOfOwnAnswers);
   inFlight.add(response);
   if (stopping) response.setHeader("Connection", "close");
   response.on("close", () => {
@@ -117,11 +121,13 @@ const server = createServer((request, response) => {
   });
   if (request.method === "POST" && !request.url.startsWith("/api/")) return handleAction(request, response);
   if (edgeCache.serve(request, response)) return;
-  withCacheContext((servedFrom) => {
-    addSharedCacheHeaders(response, request.url.split("?")[0]);
-    edgeCache.capture(request, response, () => ({ madeAt: servedFrom.cachedAt, tags: servedFrom.tags }));
-    handle(request, response);
-  });
+  const render = (headSentEarly) =>
+    withCacheContext((servedFrom) => {
+      addSharedCacheHeaders(response, request.url.split("?")[0]);
+      if (!headSentEarly) edgeCache.capture(request, response, () => ({ madeAt: servedFrom.cachedAt, tags: servedFrom.tags }));
+      handle(request, response);
+    });
+  if (!earlyHead.handle(request, response, render)) render(false);
 });
 
 /** A POST to a page is a server action: Next gets it only once its body can be decoded. */
@@ -130,11 +136,11 @@ async function handleAction(request, response) {
   try {
     body = await readBody(request, ACTION_BODY_LIMIT_BYTES);
   } catch {
-    return sendRefusal(response, { status: 400, code: "incomplete_request", message: "The request body did not arrive whole." }, headersOfRefusals);
+    return sendRefusal(response, { status: 400, code: "incomplete_request", message: "The request body did not arrive whole." }, headersOfOwnAnswers);
   }
   const actionId = [request.headers["next-action"]].flat()[0];
   const problem = await actionBodyProblem({ contentType: request.headers["content-type"], actionId, callable: callableActions }, body);
-  if (problem) return sendRefusal(response, problem, headersOfRefusals);
+  if (problem) return sendRefusal(response, problem, headersOfOwnAnswers);
   handle(withBody(request, body), response);
 }
 server.listen(port, host, () => console.log(`downcheck ready on http://${host ?? "localhost"}:${port}`));

@@ -1,6 +1,8 @@
 import "server-only";
 import { admitPageView } from "@/server/checks";
 import type { Refusal } from "@/server/checks/refusal";
+import type { Target } from "@/server/probe/types";
+import { notADomainPage, refusedCheckPage } from "@/server/plain-pages";
 import { parseRequestedDomain } from "@/server/requested-domain";
 
 /** First path segments that are the app's own pages and files, never a domain. */
@@ -8,9 +10,28 @@ const APP_PATHS = new Set(["", "cookies", "search", "favicon.svg", "robots.txt",
 
 export type PageAdmission =
   | { kind: "pass" }
+  /** A status page view, admitted; `fresh`: it shows a fresh result at once, not "Checking…". */
+  | { kind: "view"; fresh: boolean }
   | { kind: "not-a-domain" }
   | { kind: "redirect"; location: string }
-  | { kind: "refused"; target: { ascii: string; unicode: string }; refusal: Refusal };
+  | { kind: "refused"; target: Target; refusal: Refusal };
+
+/** What a page path names: one of the app's own pages, not a domain, a domain's status page. */
+type PagePath =
+  | { kind: "app" }
+  | { kind: "not-a-domain" }
+  | { kind: "redirect"; location: string }
+  | { kind: "status-page"; target: Target };
+
+function pagePath(pathname: string): PagePath {
+  const segments = pathname.split("/").slice(1);
+  if (segments.length !== 1 || APP_PATHS.has(segments[0])) return { kind: "app" };
+  const parsed = parseRequestedDomain(segments[0]);
+  // A real 404 before anything streams: Next would otherwise answer 200 and cache each name.
+  if (!parsed.ok) return { kind: "not-a-domain" };
+  if (segments[0] !== parsed.ascii) return { kind: "redirect", location: `/${parsed.ascii}` };
+  return { kind: "status-page", target: { ascii: parsed.ascii, unicode: parsed.unicode } };
+}
 
 /**
  * What to do with a request for a page before the (cached) page is served: a status page
@@ -18,15 +39,40 @@ export type PageAdmission =
  * is counted against its visitor here because the cached page knows no visitor.
  */
 export async function admitPageRequest(method: string, pathname: string, headers: Headers): Promise<PageAdmission> {
-  const segments = pathname.split("/").slice(1);
-  if (segments.length !== 1 || APP_PATHS.has(segments[0])) return { kind: "pass" };
-  const parsed = parseRequestedDomain(segments[0]);
-  // A real 404 before anything streams: Next would otherwise answer 200 and cache each name.
-  if (!parsed.ok) return { kind: "not-a-domain" };
-  if (segments[0] !== parsed.ascii) return { kind: "redirect", location: `/${parsed.ascii}` };
+  const path = pagePath(pathname);
+  if (path.kind === "app") return { kind: "pass" };
+  if (path.kind !== "status-page") return path;
   // Actions (POST) count their own new rounds.
   if (method !== "GET" && method !== "HEAD") return { kind: "pass" };
-  const target = { ascii: parsed.ascii, unicode: parsed.unicode };
+  return admitStatusPageView(path.target, headers);
+}
+
+/** The domain of a status page path under its canonical name (`/<domain>`), or null. */
+export function statusPageTarget(pathname: string): Target | null {
+  const path = pagePath(pathname);
+  return path.kind === "status-page" ? path.target : null;
+}
+
+/** A GET or HEAD of `target`'s status page: admitted, or refused (admitPageView). */
+export async function admitStatusPageView(target: Target, headers: Headers): Promise<Extract<PageAdmission, { kind: "view" | "refused" }>> {
   const admitted = await admitPageView(target, headers);
-  return admitted.ok ? { kind: "pass" } : { kind: "refused", target, refusal: admitted };
+  return admitted.ok ? { kind: "view", fresh: admitted.fresh } : { kind: "refused", target, refusal: admitted };
+}
+
+/** The answer to a page request that is not rendered: a 404 for a non-domain, a refusal's page. */
+export function unrenderedAnswer(admission: Extract<PageAdmission, { kind: "not-a-domain" | "refused" }>): Response {
+  if (admission.kind === "not-a-domain") {
+    // Answered here, not rewritten to Next's 404 page: Next takes a rewrite from a loopback
+    // Host (127.0.0.1) for another origin and proxies it to itself over HTTP.
+    return new Response(notADomainPage(), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  }
+  const { target, refusal } = admission;
+  return new Response(refusedCheckPage(target, refusal.message, refusal.retryAfterSeconds), {
+    status: refusal.status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "private, no-store",
+      ...(refusal.retryAfterSeconds > 0 ? { "Retry-After": String(refusal.retryAfterSeconds) } : {}),
+    },
+  });
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CheckService } from "@/server/checks/check-service";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 import { roomyAdmission } from "./helpers/admission";
+import { memoryLimiter } from "@/server/visitor/limits";
 import { createTestDatabase } from "./helpers/database";
 import { isCollected } from "../support/garbage";
 
@@ -146,6 +147,20 @@ describe("check service", () => {
     await vi.waitFor(() => expect(admission.running()).toBe(1), { timeout: 5000, interval: 10 });
     await expect(capped.status(target("up.example.test"))).rejects.toThrow("Too many checks");
     await slow;
+  });
+
+  it("admits a page view at once, and gives its charge back when another instance's stored result is fresh", async () => {
+    // Another instance checked the site a moment ago; this one has never seen it.
+    await makeService().status(target("up.example.test"));
+    const fresh = makeService({ admission: roomyAdmission(16, { visitorRounds: memoryLimiter({ points: 1, durationSeconds: 60 }) }) });
+    expect(fresh.knownFresh("up.example.test")).toBe(false);
+    // Admitted before the database is asked (the visitor's one round is charged)...
+    expect(await fresh.admitPageView(target("up.example.test"), "visitor-a")).toBeNull();
+    // ...and refunded once the stored result turns out fresh: the visitor still has a round.
+    await vi.waitFor(() => expect(fresh.knownFresh("up.example.test")).toBe(true), { timeout: 5000, interval: 10 });
+    expect(await fresh.admitPageView(target("never-checked-1.example.test"), "visitor-a")).toBeNull();
+    // That one was charged for real (nothing is stored for it): a third is refused.
+    expect(await fresh.admitPageView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ refusal: { status: 429 } });
   });
 
   it("prunes checks older than 30 days with their tester results", async () => {

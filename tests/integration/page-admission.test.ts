@@ -13,10 +13,13 @@ let refused: RunningServer;
 let siteHits = 0;
 let proxy: typeof import("@/proxy").proxy;
 let statusForPage: typeof import("@/server/checks").statusForPage;
+let frontDoor: import("@/server/front-door-admission").FrontDoorAdmissionHook;
 
 // Each domain its own registrable site, so the per-site limit never gets in the way.
 const domain = (i: number) => `site${i}-${process.pid}.example.test`;
 const names = Array.from({ length: 40 }, (_, i) => domain(i));
+// For the front door's tests: each its own registrable site, so no per-site limit is shared.
+const doorNames = Array.from({ length: 16 }, (_, i) => `door${i}-${process.pid}.test`);
 
 const visit = (path: string, { from = "198.51.100.7", method = "GET" } = {}) =>
   proxy(new NextRequest(`http://127.0.0.1:3000${path}`, { method, headers: { "x-forwarded-for": from } }));
@@ -31,10 +34,12 @@ beforeAll(async () => {
     DATABASE_URL: (await createTestDatabase()).url,
     GLOBALPING_URL: "off",
     TRUST_PROXY_HOPS: "0",
-    PROBE_CONNECT_TO: names.flatMap((name) => [`${name}:443:127.0.0.1:${refused.port}`, `${name}:80:127.0.0.1:${site.port}`]).join(","),
+    PROBE_CONNECT_TO: [...names, ...doorNames].flatMap((name) => [`${name}:443:127.0.0.1:${refused.port}`, `${name}:80:127.0.0.1:${site.port}`]).join(","),
   });
   ({ proxy } = await import("@/proxy"));
   ({ statusForPage } = await import("@/server/checks"));
+  (await import("@/server/front-door-admission")).installFrontDoorAdmission();
+  frontDoor = (globalThis as Record<symbol, unknown>)[Symbol.for("downcheck.frontDoorAdmission")] as typeof frontDoor;
 });
 
 afterAll(async () => {
@@ -98,5 +103,42 @@ describe("the page proxy", () => {
   it("lets actions (POST) through: they count their own rounds", async () => {
     const spent = "198.51.100.31";
     expect(passes(await visit(`/${names[36]}`, { from: spent, method: "POST" }))).toBe(true);
+  });
+});
+
+// The same admission, offered to the front door (src/scripts/early-head.mjs) through globalThis:
+// it admits a status page view before Next, which then passes the request through this proxy.
+describe("the front door's admission", () => {
+  const admit = (path: string, { from = "198.51.100.40", method = "GET" } = {}) =>
+    frontDoor.admit(method, path, () => new Headers({ "x-forwarded-for": from }));
+
+  it.each(["/", "/cookies", "/favicon.svg", "/not_a_domain", "/Example.COM", "/example.com/extra"])("leaves %s to Next, at once", (path) => {
+    expect(admit(path)).toBeNull();
+  });
+
+  it("leaves anything but GET to Next", () => {
+    expect(admit(`/${doorNames[0]}`, { method: "HEAD" })).toBeNull();
+    expect(admit(`/${doorNames[0]}`, { method: "POST" })).toBeNull();
+  });
+
+  it("admits a first visit early, and the proxy then lets it through without counting it again", async () => {
+    const visitor = "198.51.100.41";
+    for (const name of doorNames.slice(1, 1 + VISITOR_LIMIT)) {
+      expect(await admit(`/${name}`, { from: visitor })).toEqual({ kind: "render", early: true });
+      expect(passes(await visit(`/${name}`, { from: visitor }))).toBe(true);
+    }
+    const refused = await admit(`/${doorNames[1 + VISITOR_LIMIT]}`, { from: visitor });
+    if (refused?.kind !== "answer") throw new Error(`expected a refusal, got ${JSON.stringify(refused)}`);
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get("cache-control")).toBe("private, no-store");
+    expect(await refused.response.text()).toContain("Too many new checks from your address");
+  });
+
+  it("renders a domain with a fresh result as usual: nothing to send early", async () => {
+    const name = doorNames[15];
+    expect(await admit(`/${name}`)).toEqual({ kind: "render", early: true });
+    const outcome = await statusForPage({ ascii: name, unicode: name });
+    expect(outcome.ok && outcome.record.verdict).toBe("online");
+    expect(await admit(`/${name}`, { from: "198.51.100.42" })).toEqual({ kind: "render", early: false });
   });
 });

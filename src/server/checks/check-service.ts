@@ -88,6 +88,12 @@ export function createCheckService(options: CheckServiceOptions) {
       return now - record.checkedAt.getTime() < ttlMs;
     },
 
+    /** True when the latest check of `domain` this instance knows of is still fresh. */
+    knownFresh(domain: string, now = Date.now()): boolean {
+      const known = checkedAt.get(domain);
+      return known !== undefined && now - known < ttlMs;
+    },
+
     /** When the next fresh round for this record may start (the end of its TTL). */
     nextFreshCheckAt(record: CheckRecord): Date {
       return new Date(record.checkedAt.getTime() + ttlMs);
@@ -98,6 +104,10 @@ export function createCheckService(options: CheckServiceOptions) {
      * the page renders: one whose domain has no fresh result counts one new round against its
      * visitor, once per domain and TTL (the views that follow while it runs are free). Null when
      * admitted; a RefusalError otherwise.
+     *
+     * A domain this instance has not seen is charged before its stored result is looked up, and
+     * refunded if that result is fresh: the lookup is a database round trip, and the answer
+     * (admitted or not) is what lets a first visit's page start (src/scripts/early-head.mjs).
      */
     async admitPageView(target: Target, visitor: string): Promise<RefusalError | null> {
       const now = Date.now();
@@ -105,12 +115,23 @@ export function createCheckService(options: CheckServiceOptions) {
       if ((known !== undefined && now - known < ttlMs) || inFlight.has(target.ascii) || recentlyAdmitted(target.ascii, now)) return null;
       admittedAt.set(target.ascii, now);
       if (admittedAt.size > REMEMBERED_DOMAINS) admittedAt.delete(admittedAt.keys().next().value!);
-      const latest = known === undefined ? await store.latest(target.ascii) : null;
-      if (latest) remember(latest);
-      if (latest && this.isFresh(latest)) return null;
       const limited = await admission.charge(target, visitor);
-      if (limited) admittedAt.delete(target.ascii);
-      return limited;
+      const storedIsFresh = async () => {
+        const latest = known === undefined ? await store.latest(target.ascii) : null;
+        if (latest) remember(latest);
+        return latest !== null && this.isFresh(latest);
+      };
+      if (limited) {
+        admittedAt.delete(target.ascii);
+        return (await storedIsFresh()) ? null : limited;
+      }
+      if (known === undefined) {
+        // On the next turn: starting a query takes the client a millisecond before it awaits
+        // anything. A failed lookup leaves the charge, as the round it expects would have.
+        const refundIfFresh = () => storedIsFresh().then((fresh) => (fresh ? admission.refund(target, visitor) : undefined));
+        setImmediate(() => refundIfFresh().catch(() => undefined));
+      }
+      return null;
     },
 
     async status(target: Target, { visitor = "unknown", admitted = false }: StatusRequest = {}): Promise<{ record: CheckRecord; cached: boolean }> {

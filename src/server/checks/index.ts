@@ -59,14 +59,15 @@ export function getCheckState(): CheckState {
 
 /**
  * Before a page of `target` renders (proxy.ts): a page view that needs a new round counts it
- * against the visitor. The refusal, if any, has the same shape as checkStatus's.
+ * against the visitor. The refusal, if any, has the same shape as checkStatus's. `fresh` says
+ * the page will show a fresh result at once, not "Checking…".
  */
-export async function admitPageView(target: Target, headers: Headers): Promise<({ ok: false } & Refusal) | { ok: true }> {
+export async function admitPageView(target: Target, headers: Headers): Promise<({ ok: false } & Refusal) | { ok: true; fresh: boolean }> {
   const { service, optedOut } = getCheckState();
-  if (optedOut(target)) return { ok: true }; // the page says so itself
+  if (optedOut(target)) return { ok: true, fresh: true }; // nothing to check: the page says so itself
   const refused = await service.admitPageView(target, visitorBucket(visitorAddress(headers)));
   const refusal = refusalOf(refused);
-  return refusal ? { ok: false, ...refusal } : { ok: true };
+  return refusal ? { ok: false, ...refusal } : { ok: true, fresh: service.knownFresh(target.ascii) };
 }
 
 /**
