@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { displayName } from "@/lib/idn-display";
-import { parseDomain } from "@/lib/domain";
+import { toASCII } from "tr46";
+import { parseDomain, plainAsciiName } from "@/lib/domain";
 import { CAUSES, type ProbeResult } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
 import { describeVerdict } from "@/lib/verdict-line";
@@ -18,6 +19,31 @@ const hostileText = fc.oneof(
   plausibleDomain,
   plausibleDomain.map((domain) => `https://user:pw@${domain.toUpperCase()}:8080/path?q#f`),
 );
+
+describe("the plain-name shortcut", () => {
+  const strict = { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, transitionalProcessing: false, verifyDNSLength: true } as const;
+  const plainish = fc.oneof(
+    fc.string({ unit: fc.constantFrom("a", "b", "z", "0", "9", "-", ".", "x", "n"), maxLength: 80 }),
+    fc.array(fc.string({ unit: fc.constantFrom("a", "q", "7", "-", "x", "n"), minLength: 0, maxLength: 70 }), { minLength: 1, maxLength: 6 }).map((labels) => labels.join(".")),
+    fc.array(fc.string({ unit: fc.constantFrom("a", "b", "-"), minLength: 60, maxLength: 64 }), { minLength: 1, maxLength: 5 }).map((labels) => labels.join(".")),
+    hostileText,
+  );
+
+  it("accepts only what strict UTS #46 returns unchanged", () => {
+    fc.assert(
+      fc.property(plainish, (host) => {
+        const shortcut = plainAsciiName(host);
+        if (shortcut !== null) expect(toASCII(host, strict)).toBe(host);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("takes the names it should", () => {
+    for (const host of ["example.com", "a-b.example.co.uk", "123.example", "xy.io"]) expect(plainAsciiName(host)).toBe(host);
+    for (const host of ["xn--bcher-kva.de", "ab--c.com", "-a.com", "a-.com", "a..com", "Example.com", `${"a".repeat(64)}.com`]) expect(plainAsciiName(host)).toBeNull();
+  });
+});
 
 describe("parseDomain under any input", () => {
   it("never throws, and gives a rejection or an ASCII name that normalises to itself", () => {
