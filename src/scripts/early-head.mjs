@@ -169,10 +169,11 @@ export function createEarlyHead({ headers: baseHeaders, log = console.warn }) {
       return false;
     }
     if (admitting === null) return false;
-    admitting.then(
-      async (admission) => {
-        if (admission.kind === "answer") return answer(response, admission.response);
-        if (admission.early) {
+    admitting
+      .then(
+        (admission) => {
+          if (admission.kind === "answer") return answer(response, admission.response);
+          if (!admission.early) return render(false);
           sendHeadEarly(request, response, {
             headers: { ...baseHeaders, "content-type": "text/html; charset=utf-8", ...learner.headers(), "x-edge-cache": "EARLY" },
             head: learner.head(),
@@ -184,15 +185,17 @@ export function createEarlyHead({ headers: baseHeaders, log = console.warn }) {
           });
           // Next starts on the next turn of the event loop: the head is only written out once
           // the current chain of promises ends, and Next's routing would extend that chain.
-          return setImmediate(render, true);
-        }
-        render(false);
-      },
-      (error) => {
-        log(`downcheck: admitting ${pathname} failed (${error?.message ?? error}); Next admits it`);
-        render(false);
-      },
-    );
+          setImmediate(render, true);
+        },
+        (error) => {
+          log(`downcheck: admitting ${pathname} failed (${error?.message ?? error}); Next admits it`);
+          render(false);
+        },
+      )
+      .catch((error) => {
+        log(`downcheck: answering ${pathname} failed (${error?.message ?? error})`);
+        response.destroy();
+      });
     return true;
   }
 
