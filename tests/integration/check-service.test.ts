@@ -30,7 +30,7 @@ async function site(name: string, handler: Handler) {
   sites[name] = entry;
 }
 
-function makeService(overrides: { deadlineMs?: number; ttlMs?: number; admission?: ReturnType<typeof roomyAdmission> } = {}) {
+function makeService(overrides: { deadlineMs?: number; ttlMs?: number; admission?: ReturnType<typeof roomyAdmission>; storeIsShared?: boolean } = {}) {
   const admission = overrides.admission ?? roomyAdmission(16);
   return modules.createCheckService({
     store: modules.store.prismaCheckStore,
@@ -39,6 +39,7 @@ function makeService(overrides: { deadlineMs?: number; ttlMs?: number; admission
     ttlMs: overrides.ttlMs ?? 60_000,
     deadlineMs: overrides.deadlineMs ?? 3000,
     admission,
+    storeIsShared: overrides.storeIsShared,
   });
 }
 
@@ -161,6 +162,17 @@ describe("check service", () => {
     expect(await fresh.admitPageView(target("never-checked-1.example.test"), "visitor-a")).toBeNull();
     // That one was charged for real (nothing is stored for it): a third is refused.
     expect(await fresh.admitPageView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ refusal: { status: 429 } });
+  });
+
+  it("with other instances on the database, looks a page view's stored result up first: a fresh one costs nothing", async () => {
+    await makeService().status(target("up.example.test"));
+    const shared = makeService({ admission: roomyAdmission(16, { visitorRounds: memoryLimiter({ points: 1, durationSeconds: 60 }) }), storeIsShared: true });
+    expect(await shared.admitPageView(target("up.example.test"), "visitor-b")).toBeNull();
+    // Known fresh by the time the view is admitted: its page is not a first visit's.
+    expect(shared.knownFresh("up.example.test")).toBe(true);
+    // Nothing was charged: the visitor's one round is still there, and then spent.
+    expect(await shared.admitPageView(target("never-checked-3.example.test"), "visitor-b")).toBeNull();
+    expect(await shared.admitPageView(target("never-checked-4.example.test"), "visitor-b")).toMatchObject({ refusal: { status: 429 } });
   });
 
   it("prunes checks older than 30 days with their tester results", async () => {

@@ -39,6 +39,11 @@ export interface CheckServiceOptions {
   deadlineMs: number;
   /** Single-flight across instances (shared-rounds.ts); default: this instance alone. */
   rounds?: RoundCoordinator;
+  /**
+   * Other instances store rounds in the same database: a domain this one has not seen may have
+   * a fresh result, and a page view waits for the lookup before it is charged (admitPageView).
+   */
+  storeIsShared?: boolean;
 }
 
 export interface StatusRequest {
@@ -59,7 +64,7 @@ const LEASE_MARGIN_MS = 5000;
  * decides who may start a new round. A refusal is thrown as a RefusalError (refusal.ts).
  */
 export function createCheckService(options: CheckServiceOptions) {
-  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds } = options;
+  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds, storeIsShared = false } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
   // When each domain was last checked, and when a page view last paid for a new round of it.
   const checkedAt = new Map<string, number>();
@@ -105,9 +110,12 @@ export function createCheckService(options: CheckServiceOptions) {
      * visitor, once per domain and TTL (the views that follow while it runs are free). Null when
      * admitted; a RefusalError otherwise.
      *
-     * A domain this instance has not seen is charged before its stored result is looked up, and
-     * refunded if that result is fresh: the lookup is a database round trip, and the answer
-     * (admitted or not) is what lets a first visit's page start (src/scripts/early-head.mjs).
+     * Alone on its database, an instance has seen every recent round of its own, so a domain it
+     * has not seen is charged before its stored result is looked up, and refunded if that
+     * result is fresh (one left from before a restart): the lookup is a database round trip,
+     * and the answer is what lets a first visit's page start (src/scripts/early-head.mjs).
+     * With other instances on the database, the lookup comes first: their fresh results are
+     * common, and their pages are served from the shared cache, not as a first visit.
      */
     async admitPageView(target: Target, visitor: string): Promise<RefusalError | null> {
       const now = Date.now();
@@ -115,17 +123,19 @@ export function createCheckService(options: CheckServiceOptions) {
       if ((known !== undefined && now - known < ttlMs) || inFlight.has(target.ascii) || recentlyAdmitted(target.ascii, now)) return null;
       admittedAt.set(target.ascii, now);
       if (admittedAt.size > REMEMBERED_DOMAINS) admittedAt.delete(admittedAt.keys().next().value!);
-      const limited = await admission.charge(target, visitor);
       const storedIsFresh = async () => {
         const latest = known === undefined ? await store.latest(target.ascii) : null;
         if (latest) remember(latest);
         return latest !== null && this.isFresh(latest);
       };
+      const freshInStore = storeIsShared ? await storedIsFresh() : undefined;
+      if (freshInStore) return null;
+      const limited = await admission.charge(target, visitor);
       if (limited) {
         admittedAt.delete(target.ascii);
-        return (await storedIsFresh()) ? null : limited;
+        return (freshInStore ?? (await storedIsFresh())) ? null : limited;
       }
-      if (known === undefined) {
+      if (known === undefined && freshInStore === undefined) {
         // On the next turn: starting a query takes the client a millisecond before it awaits
         // anything. A failed lookup leaves the charge, as the round it expects would have.
         const refundIfFresh = () => storedIsFresh().then((fresh) => (fresh ? admission.refund(target, visitor) : undefined));

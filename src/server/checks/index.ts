@@ -1,5 +1,6 @@
 import "server-only";
 import { commaList } from "@/lib/comma-list";
+import { databaseProvider } from "../../../prisma/database-url.mjs";
 import { getConfig } from "@/server/config";
 import { countRecentReports, REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
 import { guardFromConfig } from "@/server/probe/guard";
@@ -50,6 +51,7 @@ export function getCheckState(): CheckState {
         ttlMs: config.CHECK_TTL_SECONDS * 1000,
         deadlineMs: config.CHECK_DEADLINE_MS,
         rounds: redis ? redisRounds(redis, { ttlMs: config.CHECK_TTL_SECONDS * 1000 }) : localRounds,
+        storeIsShared: redis !== null || databaseProvider(config.DATABASE_URL) !== "sqlite",
       }),
       optedOut: optedOutMatcher(commaList(config.PROBE_DENY_DOMAINS)),
     };
