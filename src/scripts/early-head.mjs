@@ -11,11 +11,10 @@
 // compressed here when the visitor accepts gzip, each write flushed so the page still streams.
 
 import { createGzip } from "node:zlib";
+import { isRouterRequest } from "./edge-cache.mjs";
 import { HEAD_SAMPLE_BYTES, createHeadLearner } from "./page-head.mjs";
 
 const HOOK_KEY = Symbol.for("downcheck.frontDoorAdmission");
-/** Request headers of Next's router payloads: those are not documents. */
-const ROUTER_REQUEST = /^(rsc|next-router-[a-z-]+|next-url|next-action)$/i;
 /** A first visit's page shows "Checking…": nobody may keep it. */
 const PRIVATE = "private, no-cache, no-store, max-age=0, must-revalidate";
 
@@ -155,7 +154,7 @@ export function createEarlyHead({ headers: baseHeaders, log = console.warn }) {
 
   function handle(request, response, render) {
     const hook = globalThis[HOOK_KEY];
-    if (!hook || Object.keys(request.headers).some((name) => ROUTER_REQUEST.test(name))) return false;
+    if (!hook || isRouterRequest(request.headers)) return false;
     const pathname = request.url.split("?")[0];
     let admitting;
     try {

@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 
+export function isRouterRequest(headers: IncomingHttpHeaders): boolean;
+
 export function edgeKey(request: { method?: string; url: string; headers: IncomingHttpHeaders }): string | null;
 
 export interface EdgeCache {

@@ -25,10 +25,12 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 const first = (value) => (Array.isArray(value) ? value[0] : value);
 
+/** True for a request of Next's router (a payload, not a document): it carries these headers. */
+export const isRouterRequest = (headers) => Object.keys(headers).some((name) => ROUTER_REQUEST.test(name));
+
 /** The entry key for a request, or null when the request must go to Next. */
 export function edgeKey({ method, url, headers }) {
-  if (method !== "GET" || url.includes("?")) return null;
-  for (const name of Object.keys(headers)) if (ROUTER_REQUEST.test(name)) return null;
+  if (method !== "GET" || url.includes("?") || isRouterRequest(headers)) return null;
   const encoding = String(first(headers["accept-encoding"]) ?? "").trim().toLowerCase();
   return `${url}\n${encoding}`;
 }
