@@ -51,7 +51,7 @@ export function getCheckState(): CheckState {
         ttlMs: config.CHECK_TTL_SECONDS * 1000,
         deadlineMs: config.CHECK_DEADLINE_MS,
         rounds: redis ? redisRounds(redis, { ttlMs: config.CHECK_TTL_SECONDS * 1000 }) : localRounds,
-        storeIsShared: redis !== null || databaseProvider(config.DATABASE_URL) !== "sqlite",
+        storeIsShared: redis !== undefined || databaseProvider(config.DATABASE_URL) !== "sqlite",
       }),
       optedOut: optedOutMatcher(commaList(config.PROBE_DENY_DOMAINS)),
     };
