@@ -84,7 +84,7 @@ async function main(): Promise<number> {
       (await import("./groups/agents")).agentsGroup(report, { site, agents: 8, answerAfterMs: 200, samples: 9, name: (i) => name(`agent${i}`) }),
     );
 
-    const blackholed = Array.from({ length: 5 }, (_, i) => name(`hole${i}`));
+    const blackholed = Array.from({ length: 9 }, (_, i) => name(`hole${i}`));
     const herd = { calibrationDomain: name("herdcal"), herdDomain: name("herd") };
     const routes = [...blackholed.map((domain) => hole.routes(domain)), herdSite.routes(herd.calibrationDomain), herdSite.routes(herd.herdDomain), site.routes()];
     const base = { ...probeEnv(routes, dns), TRUST_PROXY_HOPS: "1", CHECK_DEADLINE_MS: String(SETTINGS.deadlineMs), CHECK_TTL_SECONDS: String(SETTINGS.ttlSeconds) };
