@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -118,6 +118,8 @@ export async function startApp(name: string, env: Record<string, string>, { node
   let output = "";
   const keep = (chunk: Buffer) => {
     output += chunk.toString();
+    // BENCH_LOG_DIR keeps every instance's whole output, e.g. to find a request that never ended.
+    if (process.env.BENCH_LOG_DIR) appendFileSync(join(process.env.BENCH_LOG_DIR, `${name}.log`), chunk);
     if (output.length > 200_000) output = output.slice(-100_000);
   };
   app.stdout.on("data", keep);
