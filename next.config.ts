@@ -8,11 +8,7 @@ const nextConfig: NextConfig = {
   // The shared part of every page is served from a cache and streamed around the parts that are
   // not ready yet (docs/BENCHMARKS.md, README › Serving under load).
   cacheComponents: true,
-  // Off: with it, each page's response also waits for a runtime prefetch rendered once every
-  // cache read is settled, counting module loads process-wide, so under a stream of first
-  // visits some waited 10–60 s; and first visits went 4–6/s instead of 11–13/s
-  // (docs/BENCHMARKS.md, "What changed"). It only changes what a <Link> prefetches.
-  partialPrefetching: false,
+  partialPrefetching: true,
   // Both caches are bounded (entries, bytes, expiry) in this process, or in Redis shared by all
   // instances when REDIS_URL is set, behind the same interfaces (src/server/cache/).
   cacheHandler: require.resolve("./src/server/cache/page-cache-handler.mjs"),

@@ -102,7 +102,7 @@ export async function boundsGroup(app: BenchApp, report: Report, options: Bounds
   const seconds = result.elapsedMs / 1000;
   const rate = requested / seconds;
   const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${count}× ${status}`).join(", ");
-  // Every first visit ends, whole, while others keep arriving (a page once waited 10–60 s here).
+  // Every first visit ends, whole, while others keep arriving (some wait 10–60 s: docs/BENCHMARKS.md).
   const answered = statuses.get(200) ?? 0;
   report.add(
     "5 first visits under a stream of them: answered whole",
