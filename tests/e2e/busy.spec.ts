@@ -11,9 +11,12 @@ import { startApp, type RunningApp } from "./support/app";
 let silent: Server;
 let silentPort = 0;
 const sockets = new Set<Socket>();
+/** Connections the silent server has accepted: a round's testers connecting means it holds its slot. */
+let connections = 0;
 
 test.beforeAll(async () => {
   silent = createServer((socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -37,10 +40,17 @@ const busyApp = () =>
     { name: "busy", quiet: true },
   );
 
-/** Starts a round that holds the only slot for the whole deadline, without waiting for it. */
-function holdTheSlot(app: RunningApp, request: APIRequestContext, domain: string) {
+/** Resolves once a round started after `before` connections reached the silent server. */
+async function roundStarted(before: number) {
+  // A freshly started app can take longer than any fixed pause to load the route that starts it.
+  await expect.poll(() => connections, { timeout: 15_000 }).toBeGreaterThan(before);
+}
+
+/** Starts a round that holds the only slot for the whole deadline, without waiting for its answer. */
+async function holdTheSlot(app: RunningApp, request: APIRequestContext, domain: string) {
+  const before = connections;
   void request.get(`${app.baseUrl}/api/v1/status/${domain}`, { timeout: 20_000 }).catch(() => undefined);
-  return new Promise((resolve) => setTimeout(resolve, 300));
+  await roundStarted(before);
 }
 
 async function expectBusyApi(app: RunningApp, request: APIRequestContext, domain: string) {
@@ -61,8 +71,9 @@ test("page first: the API and another page say busy", async ({ page, request }) 
   const app = await busyApp();
   try {
     // The page bundle is the first to reach the check service; it holds the only slot.
+    const before = connections;
     await page.goto(`${app.baseUrl}/first.example.com`, { waitUntil: "commit" });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await roundStarted(before);
     await expectBusyApi(app, request, "second.example.com");
     const other = await page.context().newPage();
     await expectBusyPage(app, other, "third.example.com");
