@@ -3,7 +3,8 @@ import { createServer, type Server } from "node:http";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { Agent, FormData, request } from "undici";
-import { freePort, root, startApp, type RunningApp } from "./support/app";
+import { root, startApp, type RunningApp } from "./support/app";
+import { refusedPort } from "../support/refused-port";
 
 // Writes under concurrency and a restart mid-load, against the built app and its real SQLite
 // file. One trusted proxy hop lets each request name its own visitor (X-Forwarded-For).
@@ -20,7 +21,7 @@ let closedPort = 0;
 test.beforeAll(async () => {
   site = createServer((_req, res) => res.end("ok"));
   sitePort = await new Promise<number>((resolve) => site.listen(0, "127.0.0.1", () => resolve((site.address() as { port: number }).port)));
-  closedPort = await freePort();
+  closedPort = await refusedPort();
 });
 test.afterAll(async () => {
   await new Promise((resolve) => site.close(resolve));

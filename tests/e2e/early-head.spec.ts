@@ -1,6 +1,7 @@
 import { createServer, get as httpGet, type Server } from "node:http";
 import { expect, test } from "@playwright/test";
-import { freePort, startApp, type RunningApp } from "./support/app";
+import { startApp, type RunningApp } from "./support/app";
+import { refusedPort } from "../support/refused-port";
 
 // A first visit's page starts before Next has rendered it: the front door admits the view and
 // sends the status, headers and the head every status page begins with (src/scripts/early-head.mjs).
@@ -14,7 +15,7 @@ const visitor = (n: number) => `198.51.100.${n}`;
 test.beforeAll(async () => {
   site = createServer((_req, res) => res.end("ok"));
   const sitePort = await new Promise<number>((resolve) => site.listen(0, "127.0.0.1", () => resolve((site.address() as { port: number }).port)));
-  const closedPort = await freePort();
+  const closedPort = await refusedPort();
   app = await startApp(
     {
       TRUST_PROXY_HOPS: "1",

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { freePort, startApp, type RunningApp } from "./support/app";
+import { startApp, type RunningApp } from "./support/app";
+import { refusedPort } from "../support/refused-port";
 
 // Faults the page must live through: the database write-locked by another process (a backup
 // tool, a migration, a stuck writer). In WAL mode readers go on, so the page renders; what it
@@ -15,7 +16,7 @@ test.beforeAll(async () => {
   site = createServer((_req, res) => res.end("ok"));
   const sitePort = await new Promise<number>((resolve) => site.listen(0, "127.0.0.1", () => resolve((site.address() as { port: number }).port)));
   app = await startApp(
-    { GLOBALPING_URL: "off", PROBE_CONNECT_TO: `:443:127.0.0.1:${await freePort()},:80:127.0.0.1:${sitePort}`, CHECK_DEADLINE_MS: "3000" },
+    { GLOBALPING_URL: "off", PROBE_CONNECT_TO: `:443:127.0.0.1:${await refusedPort()},:80:127.0.0.1:${sitePort}`, CHECK_DEADLINE_MS: "3000" },
     { name: "faults", captureLogs: true },
   );
 });

@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from "node:https";
 import { makeCertificate } from "../../integration/helpers/certificates";
 import type { AddressInfo } from "node:net";
 import { WORLD_PROBE_USER_AGENT } from "./world";
+import { refusedPort } from "../../support/refused-port";
 
 /** Real local web sites under real-looking names, reached by the app through PROBE_CONNECT_TO. */
 export interface TargetNames {
@@ -80,9 +81,7 @@ export async function startTargets() {
   const servers: Server[] = [];
   const routes: string[] = [];
 
-  const closed = createServer();
-  const closedPort = await listen(closed);
-  await new Promise((resolve) => closed.close(resolve));
+  const closedPort = await refusedPort();
 
   const certificate = await makeCertificate({ hostname: names.selfSigned, selfSigned: true });
   for (const key of Object.keys(names) as (keyof TargetNames)[]) {

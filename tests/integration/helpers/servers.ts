@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
+import { refusedPort } from "../../support/refused-port";
 
 // Throwaway servers on 127.0.0.1, port 0: the only addresses tests may use.
 
@@ -26,11 +27,10 @@ export function startSilentTcpServer(): Promise<RunningServer> {
   return listen(net.createServer(() => undefined), "tcp");
 }
 
-/** A port that was just listening and is now closed, so connecting to it is refused. */
+/** A port where connections are refused for the whole run (below the ephemeral range: refused-port.ts). */
 export async function closedPort(): Promise<RunningServer> {
-  const server = await listen(net.createServer(), "tcp");
-  await server.close();
-  return server;
+  const port = await refusedPort();
+  return { port, url: `http://${LOOPBACK}:${port}/`, close: async () => undefined };
 }
 
 async function listen(server: net.Server, scheme: "http" | "https" | "tcp"): Promise<RunningServer> {
