@@ -16,6 +16,7 @@ import { securityHeaders } from "./security-headers.mjs";
 import { addSharedCacheHeaders, withCacheContext } from "./shared-cache-headers.mjs";
 import { createEdgeCache } from "./edge-cache.mjs";
 import { createEarlyHead } from "./early-head.mjs";
+import { ignoreSettledModuleLoads } from "./module-load-signal.mjs";
 import { boundsFromEnv } from "../server/cache/bounded-store.mjs";
 import { sharedPageCache } from "../server/cache/page-cache-handler.mjs";
 
@@ -97,6 +98,8 @@ setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 
 process.env.NODE_ENV = "production";
 useBuiltConfig();
+// Or a stream of first visits holds every response open long after its content (the file says why).
+ignoreSettledModuleLoads();
 const { default: next } = await import("next");
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || undefined; // all interfaces unless HOST narrows it
