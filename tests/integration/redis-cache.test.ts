@@ -4,6 +4,7 @@ import { createDataCache } from "@/server/cache/data-cache-handler.mjs";
 import { createPageCache } from "@/server/cache/page-cache-handler.mjs";
 import { createRedisDataCache } from "@/server/cache/redis-data-cache.mjs";
 import { createRedisPageCache } from "@/server/cache/redis-page-cache.mjs";
+import { createRedisStore } from "@/server/cache/redis-store.mjs";
 import { TagTimes } from "@/server/cache/tag-times.mjs";
 import { connections, until } from "./helpers/redis-instances";
 import { startRedis, type RunningRedis } from "./helpers/redis-server";
@@ -103,6 +104,19 @@ describe("page cache through Redis", () => {
     expect(await a.cache.sharedStats()).toMatchObject({ entries: 3 });
     expect(await a.cache.get("/one", readPage)).toBeNull();
     expect((await a.cache.get("/five", readPage))?.value).toMatchObject({ html: "five" });
+  });
+
+  it("evicts the least recently used entry, however many uses share a millisecond", async () => {
+    const connection = await open.open(redis.url);
+    // Keys whose order is the reverse of their use: when uses were timed in milliseconds, equal
+    // times were ordered by key and the entry just used went first.
+    const store = createRedisStore({ client: connection.client, namespace: freshNamespace(), maxEntries: 3, maxBytes: 1024 * 1024 });
+    const meta = { tags: [], bytes: 10, ttlMs: 60_000 };
+    for (const key of ["/d", "/c", "/b"]) await store.set(key, Buffer.from(key), meta);
+    await store.get("/d"); // used again: /c is now the least recently used
+    await store.set("/a", Buffer.from("/a"), meta);
+    const kept = await Promise.all(["/a", "/b", "/c", "/d"].map(async (key) => ((await store.get(key)) ? key : null)));
+    expect(kept).toEqual(["/a", "/b", null, "/d"]);
   });
 
   it("stays within its byte bound, counting what Redis keeps", async () => {

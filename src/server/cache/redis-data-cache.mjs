@@ -20,7 +20,7 @@ const WORST = { fresh: 0, stale: 1, expired: 2 };
  * }} options `local` must record invalidations in `tagTimes`.
  */
 export function createRedisDataCache({ redis, local, tagTimes, maxEntries, maxBytes, namespace = "downcheck:data:", now = Date.now }) {
-  const store = createRedisStore({ client: redis.client, namespace, maxEntries, maxBytes, now });
+  const store = createRedisStore({ client: redis.client, namespace, maxEntries, maxBytes });
   const tags = createTagSync({ redis, namespace, now, apply: (list, durations) => local.updateTags(list, durations) });
   const pending = pendingSets();
 

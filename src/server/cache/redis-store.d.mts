@@ -9,4 +9,4 @@ export interface RedisStore {
   stats(): Promise<{ entries: number; bytes: number }>;
 }
 
-export function createRedisStore(options: { client: Redis; namespace: string; maxEntries: number; maxBytes: number; now?: () => number }): RedisStore;
+export function createRedisStore(options: { client: Redis; namespace: string; maxEntries: number; maxBytes: number }): RedisStore;

@@ -4,8 +4,10 @@
 // its tags beside its value, and a read returns, in the same round trip, the invalidation
 // records (redis-tags.mjs) of those tags and of the reader's own tags.
 //
-// Keys under `<namespace>`: e:<key> (hash: v = value, t = tags), lru (sorted set: key → last
-// use), sizes (hash: key → bytes), bytes (their sum), tag:<tag> (records).
+// Keys under `<namespace>`: e:<key> (hash: v = value, t = tags), lru (sorted set: key → its last
+// use), uses (the count of uses, which orders lru), sizes (hash: key → bytes), bytes (their sum),
+// tag:<tag> (records). Uses are counted, not timed: many fall in one millisecond under load, and
+// a sorted set orders equal scores by key, so a time would evict an entry just used.
 
 /** No entry lives longer than a day in Redis, so a tag's record need not either (redis-tags.mjs). */
 export const MAX_ENTRY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -23,10 +25,10 @@ local function forget(ns, key)
 end
 `;
 
-// ARGV: namespace, key, value, tags ("\n"-joined), bytes, ttl ms, now, max entries, max bytes.
+// ARGV: namespace, key, value, tags ("\n"-joined), bytes, ttl ms, max entries, max bytes.
 const SET = `${FORGET}
 local ns, key = ARGV[1], ARGV[2]
-local bytes, maxEntries, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[8]), tonumber(ARGV[9])
+local bytes, maxEntries, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[7]), tonumber(ARGV[8])
 forget(ns, key)
 redis.call('DEL', ns .. 'e:' .. key)
 if bytes > maxBytes then return 0 end
@@ -36,7 +38,7 @@ for _, old in ipairs(redis.call('ZRANGE', ns .. 'lru', 0, 4)) do
 end
 redis.call('HSET', ns .. 'e:' .. key, 'v', ARGV[3], 't', ARGV[4])
 redis.call('PEXPIRE', ns .. 'e:' .. key, ARGV[6])
-redis.call('ZADD', ns .. 'lru', ARGV[7], key)
+redis.call('ZADD', ns .. 'lru', redis.call('INCR', ns .. 'uses'), key)
 redis.call('HSET', ns .. 'sizes', key, bytes)
 local total = redis.call('INCRBY', ns .. 'bytes', bytes)
 while redis.call('ZCARD', ns .. 'lru') > maxEntries or total > maxBytes do
@@ -47,7 +49,7 @@ end
 return 1
 `;
 
-// ARGV: namespace, key, now, then the reader's own tags. Returns nil, or
+// ARGV: namespace, key, then the reader's own tags. Returns nil, or
 // { value, tags, record of each entry tag, record of each reader tag } ('' where none).
 const GET = `${FORGET}
 local ns, key = ARGV[1], ARGV[2]
@@ -56,21 +58,21 @@ if not found[1] then
   forget(ns, key)
   return nil
 end
-redis.call('ZADD', ns .. 'lru', 'XX', ARGV[3], key)
+redis.call('ZADD', ns .. 'lru', 'XX', redis.call('INCR', ns .. 'uses'), key)
 local result = { found[1], found[2] }
 for tag in string.gmatch(found[2], '[^\\n]+') do
   table.insert(result, redis.call('GET', ns .. 'tag:' .. tag) or '')
 end
-for i = 4, #ARGV do
+for i = 3, #ARGV do
   table.insert(result, redis.call('GET', ns .. 'tag:' .. ARGV[i]) or '')
 end
 return result
 `;
 
 /**
- * @param {{ client: import("ioredis").Redis, namespace: string, maxEntries: number, maxBytes: number, now?: () => number }} options
+ * @param {{ client: import("ioredis").Redis, namespace: string, maxEntries: number, maxBytes: number }} options
  */
-export function createRedisStore({ client, namespace, maxEntries, maxBytes, now = Date.now }) {
+export function createRedisStore({ client, namespace, maxEntries, maxBytes }) {
   if (typeof client.downcheckCacheGet !== "function") {
     client.defineCommand("downcheckCacheGet", { numberOfKeys: 0, lua: GET });
     client.defineCommand("downcheckCacheSet", { numberOfKeys: 0, lua: SET });
@@ -86,7 +88,7 @@ export function createRedisStore({ client, namespace, maxEntries, maxBytes, now 
      * @returns {Promise<{ value: Buffer, tags: string[], records: string[] } | undefined>}
      */
     async get(key, readerTags = []) {
-      const found = await client.downcheckCacheGetBuffer(namespace, key, String(Math.round(now())), ...readerTags);
+      const found = await client.downcheckCacheGetBuffer(namespace, key, ...readerTags);
       if (!found) return undefined;
       const [value, tags, ...records] = found;
       const tagList = tags.toString();
@@ -108,7 +110,7 @@ export function createRedisStore({ client, namespace, maxEntries, maxBytes, now 
         return false;
       }
       const size = Math.ceil(bytes) + Buffer.byteLength(key);
-      const args = [namespace, key, value, tags.join("\n"), String(size), String(ttl), String(Math.round(now())), String(maxEntries), String(maxBytes)];
+      const args = [namespace, key, value, tags.join("\n"), String(size), String(ttl), String(maxEntries), String(maxBytes)];
       return (await client.downcheckCacheSet(...args)) === 1;
     },
 
@@ -118,7 +120,7 @@ export function createRedisStore({ client, namespace, maxEntries, maxBytes, now 
      * @param {string} key
      */
     async delete(key) {
-      await client.downcheckCacheSet(namespace, key, "", "", String(maxBytes + 1), "1", String(Math.round(now())), String(maxEntries), String(maxBytes));
+      await client.downcheckCacheSet(namespace, key, "", "", String(maxBytes + 1), "1", String(maxEntries), String(maxBytes));
     },
 
     async stats() {
