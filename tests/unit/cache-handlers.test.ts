@@ -486,4 +486,18 @@ describe("entry sizes", () => {
     expect(byteSize(page)).toBe(html.length * 2 + 500 + 2);
     expect(byteSize(page)).toBeGreaterThan(Buffer.byteLength(html) * 1.9);
   });
+
+  it("keep a page's HTML as UTF-8 bytes, counted as such, and hand Next back the same string", async () => {
+    const cache = pageCache({ maxEntries: 10, maxBytes: 1024 * 1024 });
+    const html = `<p>Checking example.com…</p>${"x".repeat(1000)}`;
+    await cache.set(pageKey("/example.com"), appPage({ html, rscData: Buffer.alloc(500) }), pageContext);
+    const { bytes } = cache.stats();
+    expect(bytes).toBeLessThan(html.length * 2);
+    expect(bytes).toBeGreaterThanOrEqual(Buffer.byteLength(html) + 500);
+    for (let read = 0; read < 2; read++) {
+      const hit = await cache.get(pageKey("/example.com"), readContext);
+      expect(typeof hit!.value.html).toBe("string");
+      expect(hit!.value.html).toBe(html);
+    }
+  });
 });

@@ -15,7 +15,7 @@
 import { createRequire } from "node:module";
 import { noteServedFromCache } from "../../scripts/shared-cache-headers.mjs";
 import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
-import { byteSize, withOwnBuffers } from "./entry-bytes.mjs";
+import { asServed, byteSize, withOwnBuffers } from "./entry-bytes.mjs";
 import { boundedCacheControl, freshUntilOf } from "./fresh-until.mjs";
 import { createRedisPageCache } from "./redis-page-cache.mjs";
 import { TagTimes } from "./tag-times.mjs";
@@ -64,7 +64,7 @@ export function createPageCache({ maxEntries, maxBytes, maxTags, now = performan
       }
       // The response's Age header: a CDN then counts its freshness from when the page was made.
       if (RESPONSE_KINDS.has(record.value.kind)) noteServedFromCache(record.lastModified, tags);
-      return { lastModified: record.lastModified, value: record.value, cacheControl: record.cacheControl };
+      return { lastModified: record.lastModified, value: asServed(record.value), cacheControl: record.cacheControl };
     },
 
     async set(key, data, ctx) {

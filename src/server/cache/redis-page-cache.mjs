@@ -11,6 +11,7 @@
 import { deserialize, serialize } from "node:v8";
 import { noteServedFromCache } from "../../scripts/shared-cache-headers.mjs";
 import { isStorable, pageRecord, RESPONSE_KINDS } from "./page-cache-handler.mjs";
+import { asServed } from "./entry-bytes.mjs";
 import { createRedisStore } from "./redis-store.mjs";
 import { createTagSync, verdictOfRecords } from "./redis-tags.mjs";
 
@@ -24,7 +25,7 @@ import { createTagSync, verdictOfRecords } from "./redis-tags.mjs";
  * }} options `local` must record invalidations in `tagTimes`.
  */
 export function createRedisPageCache({ redis, local, tagTimes, maxEntries, maxBytes, namespace = "downcheck:page:", now = Date.now }) {
-  const store = createRedisStore({ client: redis.client, namespace, maxEntries, maxBytes, now });
+  const store = createRedisStore({ client: redis.client, namespace, maxEntries, maxBytes });
   const tags = createTagSync({ redis, namespace, now, apply: (list, durations) => local.revalidateTag(list, durations) });
 
   async function sharedGet(key, ctx) {
@@ -40,7 +41,7 @@ export function createRedisPageCache({ redis, local, tagTimes, maxEntries, maxBy
     if (!fresh) return undefined;
     // The response's Age, and the tags by which the server in front keeps its copy (edge-cache.mjs).
     if (RESPONSE_KINDS.has(record.value.kind)) noteServedFromCache(record.lastModified, tagList);
-    return { lastModified: record.lastModified, value: record.value, cacheControl: record.cacheControl };
+    return { lastModified: record.lastModified, value: asServed(record.value), cacheControl: record.cacheControl };
   }
 
   return {
