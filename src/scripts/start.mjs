@@ -95,6 +95,14 @@ function useBuiltConfig() {
 // V8 reads the flag at each collection, so setting it here, after start, takes effect.
 const HEAP_GROWING_PERCENT = 50;
 setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+// Prisma's query compiler is WebAssembly (3.3 MB; 1.6 MB with compilerBuild "small", which the
+// schemas ask for). V8 compiles it twice: at once with its baseline compiler, Liftoff, then again
+// with TurboFan on background threads, whose scratch memory glibc's per-thread arenas keep once
+// freed. The first page took the process from 130 to 280 MB; with Liftoff alone, 200 MB
+// (tests/bench, target 5), and a query took no longer (target 9: 2.5-2.7 ms either way): what
+// Prisma runs in WebAssembly is small next to SQLite's own work. Read when a module compiles,
+// so setting it here, before the first query, is in time.
+setFlagsFromString("--liftoff-only");
 
 process.env.NODE_ENV = "production";
 useBuiltConfig();
