@@ -6,8 +6,20 @@ export function e2eEnv() {
   const targets = process.env.E2E_TARGETS;
   const controlUrl = process.env.E2E_CONTROL_URL;
   const connectTo = process.env.E2E_CONNECT_TO;
-  if (!baseUrl || !targets || !controlUrl || !connectTo) throw new Error("global setup did not run");
-  return { baseUrl, controlUrl, connectTo, targets: JSON.parse(targets) as TargetNames };
+  const worldUrl = process.env.E2E_WORLD_URL;
+  if (!baseUrl || !targets || !controlUrl || !connectTo || !worldUrl) throw new Error("global setup did not run");
+  return { baseUrl, controlUrl, connectTo, worldUrl, targets: JSON.parse(targets) as TargetNames };
+}
+
+/** The shared app's settings; a spec that needs an app of its own with the same world uses them too. */
+export function sharedAppEnv(connectTo: string, worldUrl: string): Record<string, string> {
+  return {
+    PROBE_CONNECT_TO: connectTo,
+    CHECK_DEADLINE_MS: "3000",
+    TESTER_LOCATION: "Test lab, ZZ",
+    // The world is the local Globalping stand-in, never the real API.
+    GLOBALPING_URL: worldUrl,
+  };
 }
 
 /** How many requests a target site has answered so far. */

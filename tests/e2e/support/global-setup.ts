@@ -1,6 +1,7 @@
 import { startApp } from "./app";
 import { startTargets } from "./targets";
 import { startWorld } from "./world";
+import { sharedAppEnv } from "./env";
 
 /**
  * Starts the local target sites, the Globalping stand-in and the built app, routing the
@@ -9,19 +10,14 @@ import { startWorld } from "./world";
 export default async function globalSetup() {
   const targets = await startTargets();
   const world = await startWorld(targets.names, targets.portsOf);
-  const app = await startApp({
-    PROBE_CONNECT_TO: targets.connectTo,
-    CHECK_DEADLINE_MS: "3000",
-    TESTER_LOCATION: "Test lab, ZZ",
-    // The world is the local Globalping stand-in, never the real API.
-    GLOBALPING_URL: world.url,
-  });
+  const app = await startApp(sharedAppEnv(targets.connectTo, world.url));
 
   process.env.E2E_BASE_URL = app.baseUrl;
   process.env.E2E_TARGETS = JSON.stringify(targets.names);
   process.env.E2E_CONTROL_URL = targets.controlUrl;
   // For specs that start an app of their own with other settings.
   process.env.E2E_CONNECT_TO = targets.connectTo;
+  process.env.E2E_WORLD_URL = world.url;
 
   return async () => {
     await app.stop();
