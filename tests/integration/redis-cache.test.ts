@@ -119,6 +119,22 @@ describe("page cache through Redis", () => {
     expect(kept).toEqual(["/a", "/b", null, "/d"]);
   });
 
+  it("still evicts first what an earlier version scored by time", async () => {
+    const connection = await open.open(redis.url);
+    const namespace = freshNamespace();
+    const store = createRedisStore({ client: connection.client, namespace, maxEntries: 2, maxBytes: 1024 * 1024 });
+    const meta = { tags: [], bytes: 10, ttlMs: 60_000 };
+    // As the earlier version left it: one entry, its use scored in milliseconds.
+    await store.set("/old", Buffer.from("/old"), meta);
+    await connection.client.del(`${namespace}uses`);
+    await connection.client.zadd(`${namespace}lru`, Date.now(), "/old");
+    await store.set("/new", Buffer.from("/new"), meta);
+    await store.set("/newer", Buffer.from("/newer"), meta);
+    expect(await store.get("/old")).toBeUndefined();
+    expect(await store.get("/new")).toBeDefined();
+    expect(await store.get("/newer")).toBeDefined();
+  });
+
   it("stays within its byte bound, counting what Redis keeps", async () => {
     const ns = freshNamespace();
     const a = await pageInstance(ns, { maxEntries: 100, maxBytes: 4000 });

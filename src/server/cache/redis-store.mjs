@@ -12,7 +12,7 @@
 /** No entry lives longer than a day in Redis, so a tag's record need not either (redis-tags.mjs). */
 export const MAX_ENTRY_TTL_MS = 24 * 60 * 60 * 1000;
 
-// Removes one key from the index and the byte count; used by both scripts.
+// Removes one key from the index and the byte count, and numbers uses; used by both scripts.
 const FORGET = `
 local function forget(ns, key)
   redis.call('ZREM', ns .. 'lru', key)
@@ -22,6 +22,16 @@ local function forget(ns, key)
     return redis.call('DECRBY', ns .. 'bytes', size)
   end
   return tonumber(redis.call('GET', ns .. 'bytes') or '0')
+end
+
+-- The next use's number. Earlier versions scored uses by the time in milliseconds: the count
+-- starts above the highest score found, so entries they left are still the least recent.
+local function nextUse(ns)
+  if redis.call('EXISTS', ns .. 'uses') == 0 then
+    local top = redis.call('ZRANGE', ns .. 'lru', -1, -1, 'WITHSCORES')[2]
+    if top then redis.call('SET', ns .. 'uses', string.format('%d', math.floor(tonumber(top)))) end
+  end
+  return redis.call('INCR', ns .. 'uses')
 end
 `;
 
@@ -38,7 +48,7 @@ for _, old in ipairs(redis.call('ZRANGE', ns .. 'lru', 0, 4)) do
 end
 redis.call('HSET', ns .. 'e:' .. key, 'v', ARGV[3], 't', ARGV[4])
 redis.call('PEXPIRE', ns .. 'e:' .. key, ARGV[6])
-redis.call('ZADD', ns .. 'lru', redis.call('INCR', ns .. 'uses'), key)
+redis.call('ZADD', ns .. 'lru', nextUse(ns), key)
 redis.call('HSET', ns .. 'sizes', key, bytes)
 local total = redis.call('INCRBY', ns .. 'bytes', bytes)
 while redis.call('ZCARD', ns .. 'lru') > maxEntries or total > maxBytes do
@@ -58,7 +68,7 @@ if not found[1] then
   forget(ns, key)
   return nil
 end
-redis.call('ZADD', ns .. 'lru', 'XX', redis.call('INCR', ns .. 'uses'), key)
+redis.call('ZADD', ns .. 'lru', 'XX', nextUse(ns), key)
 local result = { found[1], found[2] }
 for tag in string.gmatch(found[2], '[^\\n]+') do
   table.insert(result, redis.call('GET', ns .. 'tag:' .. tag) or '')
