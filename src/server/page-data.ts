@@ -14,7 +14,11 @@ import type { Target } from "@/server/probe/types";
 // What /<domain> shows, read once for everyone and cached ('use cache'). Nothing here knows the
 // visitor: a page view is admitted before the page renders (proxy.ts), and what belongs to one
 // visitor lives in the browser. Each read is tagged, so an action or the API that changes it
-// makes the next render fresh (lib/cache-tags.ts).
+// makes the next render fresh (lib/caching.ts).
+//
+// Next registers every 'use cache' function as a server reference that a POST can name, so each
+// of these is a public endpoint too: its arguments are checked as a stranger's, and a name that
+// is not a checkable domain gets an empty answer, never an error.
 
 /** How long a browser may reuse what it was given before asking again. */
 const CLIENT_STALE_SECONDS = 30;
@@ -37,17 +41,17 @@ export type StatusView = { ok: true; check: CheckView } | { ok: false; status: n
  */
 export async function getStatusView(target: Target): Promise<StatusView> {
   "use cache";
-  // Only the page calls this (the front door refuses it as an action), but a name that is not
-  // a valid domain still never reaches a tester.
-  const parsed = parseRequestedDomain(target.ascii);
-  if (!parsed.ok || parsed.ascii !== target.ascii) {
+  const domain = checkableDomain(target?.ascii);
+  if (domain === null || domain !== target.ascii) {
     cacheLife({ stale: 0, revalidate: 1, expire: 5 });
     return { ok: false, status: 400, code: "invalid_domain", message: "This is not a domain name we can check." };
   }
-  cacheTag(statusTag(target.ascii));
-  const outcome = await statusForPage(target);
+  cacheTag(statusTag(domain));
+  const outcome = await statusForPage({ ascii: domain, unicode: target.unicode });
   if (!outcome.ok) {
-    cacheLife({ stale: 0, revalidate: 1, expire: 5 });
+    // A render nobody paid a round for must not stand in for the one that was paid for.
+    if (outcome.code === "not_admitted") cacheLife({ stale: 0, revalidate: 0, expire: 0 });
+    else cacheLife({ stale: 0, revalidate: 1, expire: 5 });
     return { ok: false, status: outcome.status, code: outcome.code, message: outcome.message };
   }
   const ttlSeconds = getConfig().CHECK_TTL_SECONDS;
@@ -69,31 +73,46 @@ export async function getStatusView(target: Target): Promise<StatusView> {
  */
 export async function getReportsView(domain: string, _latestCheck: string | null) {
   "use cache";
-  cacheTag(reportsTag(domain), statusTag(domain));
+  const checked = checkableDomain(domain);
+  if (checked === null) return [];
+  cacheTag(reportsTag(checked), statusTag(checked));
   cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: 60, expire: 60 + STALE_WINDOW_SECONDS });
-  return getHourlyReports(domain);
+  return getHourlyReports(checked);
 }
 
 /** Average and count of the ratings. */
 export async function getRatingView(domain: string) {
   "use cache";
-  cacheTag(ratingsTag(domain));
+  const checked = checkableDomain(domain);
+  if (checked === null) return { average: null, count: 0 };
+  cacheTag(ratingsTag(checked));
   cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: 300, expire: 3600 });
-  return getRatingSummary(domain);
+  return getRatingSummary(checked);
 }
 
 /** Imported related pages; they change only when content is imported. */
 export async function getRelatedView(domain: string) {
   "use cache";
-  cacheTag(contentTag(domain));
+  const checked = checkableDomain(domain);
+  if (checked === null) return [];
+  cacheTag(contentTag(checked));
   cacheLife("hours");
-  return getRelatedPages(domain);
+  return getRelatedPages(checked);
 }
 
 /** Imported social links of the site's owner. */
 export async function getSocialView(domain: string) {
   "use cache";
-  cacheTag(contentTag(domain));
+  const checked = checkableDomain(domain);
+  if (checked === null) return [];
+  cacheTag(contentTag(checked));
   cacheLife("hours");
-  return getSocialLinks(domain);
+  return getSocialLinks(checked);
+}
+
+/** `value` when it is a domain's canonical (ASCII) name we would check, else null. */
+function checkableDomain(value: unknown): string | null {
+  if (typeof value !== "string" || value.length > 253) return null;
+  const parsed = parseRequestedDomain(value);
+  return parsed.ok && parsed.ascii === value ? parsed.ascii : null;
 }

@@ -8,6 +8,9 @@ import { memoryLimiter } from "@/server/visitor/limits";
 import { createTestDatabase } from "./helpers/database";
 import { isCollected } from "../support/garbage";
 
+/** Who pays for the rounds these calls start: one visitor with room to spare. */
+const ANY_VISITOR = { visitor: "test-visitor" };
+
 // The service end to end: real testers against real local servers, rounds stored in a real
 // SQLite file. Every name is routed by PROBE_CONNECT_TO, so no query leaves loopback.
 
@@ -83,7 +86,7 @@ afterAll(async () => {
 
 describe("check service", () => {
   it("stores an online round with every tester's result", async () => {
-    const { record, cached } = await service.status(target("up.example.test"));
+    const { record, cached } = await service.status(target("up.example.test"), ANY_VISITOR);
     expect(cached).toBe(false);
     expect(record.verdict).toBe("online");
     expect(record.results.map((r) => r.kind).sort()).toEqual(["dns", "http", "tcp", "tls"]);
@@ -92,9 +95,9 @@ describe("check service", () => {
   });
 
   it("reuses a result within the TTL and says it is cached", async () => {
-    const first = await service.status(target("up.example.test"));
+    const first = await service.status(target("up.example.test"), ANY_VISITOR);
     const hits = sites["up.example.test"].hits;
-    const second = await service.status(target("up.example.test"));
+    const second = await service.status(target("up.example.test"), ANY_VISITOR);
     expect(second.cached).toBe(true);
     expect(second.record.id).toBe(first.record.id);
     expect(sites["up.example.test"].hits).toBe(hits);
@@ -123,7 +126,7 @@ describe("check service", () => {
   });
 
   it("is a global outage with the server error when the only location gets 503, retried once", async () => {
-    const { record } = await service.status(target("broken.example.test"));
+    const { record } = await service.status(target("broken.example.test"), ANY_VISITOR);
     expect(record).toMatchObject({ verdict: "global_outage", cause: "http_5xx" });
     expect(record.results.find((r) => r.kind === "http")?.statusCode).toBe(503);
     expect(sites["broken.example.test"].hits).toBe(2);
@@ -132,7 +135,7 @@ describe("check service", () => {
   it("ends a round against a server that never answers by its deadline (±10 %)", async () => {
     const quick = makeService({ deadlineMs: 1500 });
     const started = Date.now();
-    const { record } = await quick.status(target("silent.example.test"));
+    const { record } = await quick.status(target("silent.example.test"), ANY_VISITOR);
     const elapsed = Date.now() - started;
     expect(record.results.find((r) => r.kind === "http")).toMatchObject({ status: "down", cause: "timeout" });
     expect(elapsed).toBeGreaterThanOrEqual(1500 * 0.9);
@@ -142,37 +145,58 @@ describe("check service", () => {
   it("refuses a new round beyond the cap on rounds in flight", async () => {
     const admission = roomyAdmission(1);
     const capped = makeService({ admission, deadlineMs: 800, ttlMs: 0 });
-    const slow = capped.status(target("silent.example.test"));
+    const slow = capped.status(target("silent.example.test"), ANY_VISITOR);
     // Once its round holds the one slot (after reading the last stored check, which takes
     // longer on a server database than a fixed pause allowed for).
     await vi.waitFor(() => expect(admission.running()).toBe(1), { timeout: 5000, interval: 10 });
-    await expect(capped.status(target("up.example.test"))).rejects.toThrow("Too many checks");
+    await expect(capped.status(target("up.example.test"), ANY_VISITOR)).rejects.toThrow("Too many checks");
     await slow;
   });
 
-  it("admits a page view at once, and gives its charge back when another instance's stored result is fresh", async () => {
-    // Another instance checked the site a moment ago; this one has never seen it.
-    await makeService().status(target("up.example.test"));
-    const fresh = makeService({ admission: roomyAdmission(16, { visitorRounds: memoryLimiter({ points: 1, durationSeconds: 60 }) }) });
-    expect(fresh.knownFresh("up.example.test")).toBe(false);
-    // Admitted before the database is asked (the visitor's one round is charged)...
-    expect(await fresh.admitPageView(target("up.example.test"), "visitor-a")).toBeNull();
-    // ...and refunded once the stored result turns out fresh: the visitor still has a round.
-    await vi.waitFor(() => expect(fresh.knownFresh("up.example.test")).toBe(true), { timeout: 5000, interval: 10 });
-    expect(await fresh.admitPageView(target("never-checked-1.example.test"), "visitor-a")).toBeNull();
-    // That one was charged for real (nothing is stored for it): a third is refused.
-    expect(await fresh.admitPageView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ refusal: { status: 429 } });
-  });
+  describe("a page view", () => {
+    const oneRoundEach = () => makeService({ admission: roomyAdmission(16, { visitorRounds: memoryLimiter({ points: 1, durationSeconds: 60 }) }), ttlMs: 60_000 });
 
-  it("with other instances on the database, looks a page view's stored result up first: a fresh one costs nothing", async () => {
-    await makeService().status(target("up.example.test"));
-    const shared = makeService({ admission: roomyAdmission(16, { visitorRounds: memoryLimiter({ points: 1, durationSeconds: 60 }) }), storeIsShared: true });
-    expect(await shared.admitPageView(target("up.example.test"), "visitor-b")).toBeNull();
-    // Known fresh by the time the view is admitted: its page is not a first visit's.
-    expect(shared.knownFresh("up.example.test")).toBe(true);
-    // Nothing was charged: the visitor's one round is still there, and then spent.
-    expect(await shared.admitPageView(target("never-checked-3.example.test"), "visitor-b")).toBeNull();
-    expect(await shared.admitPageView(target("never-checked-4.example.test"), "visitor-b")).toMatchObject({ refusal: { status: 429 } });
+    it("whose result another instance stored a moment ago is admitted as fresh and costs nothing", async () => {
+      await makeService().status(target("up.example.test"), ANY_VISITOR);
+      const service = oneRoundEach();
+      expect(await service.admitView(target("up.example.test"), "visitor-a")).toEqual({ admitted: true, fresh: true });
+      // The visitor's one round is still there, and then spent.
+      expect(await service.admitView(target("never-checked-1.example.test"), "visitor-a")).toEqual({ admitted: true, fresh: false });
+      expect(await service.admitView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ admitted: false, refusal: { refusal: { status: 429 } } });
+    });
+
+    it("that needs a round pays for it once: the views that follow while it is paid for are free", async () => {
+      const service = oneRoundEach();
+      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ admitted: true, fresh: false });
+      // visitor-b has no round left, yet a second view of the same domain is admitted.
+      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ admitted: true, fresh: false });
+      expect(await service.admitView(target("never-checked-4.example.test"), "visitor-b")).toMatchObject({ admitted: false });
+    });
+
+    it("lets the render that follows start the round it paid for", async () => {
+      // A TTL of 0: no stored result is ever fresh, so the view pays for a new round.
+      const service = makeService({ ttlMs: 0 });
+      const before = sites["up.example.test"].hits;
+      expect(await service.admitView(target("up.example.test"), "visitor-c")).toEqual({ admitted: true, fresh: false });
+      const { record, cached } = await service.status(target("up.example.test"), { view: true });
+      expect(cached).toBe(false);
+      expect(record.verdict).toBe("online");
+      expect(sites["up.example.test"].hits).toBeGreaterThan(before);
+    });
+
+    it("that nobody paid for starts no round: its render is refused as not admitted", async () => {
+      const service = makeService({ ttlMs: 0 });
+      const before = sites["up.example.test"].hits;
+      await expect(service.status(target("up.example.test"), { view: true })).rejects.toMatchObject({ refusal: { status: 409, code: "not_admitted" } });
+      expect(sites["up.example.test"].hits).toBe(before);
+    });
+
+    it("paid for by one render is not paid for the next: each round needs its own view", async () => {
+      const service = makeService({ ttlMs: 0 });
+      await service.admitView(target("up.example.test"), "visitor-d");
+      await service.status(target("up.example.test"), { view: true });
+      await expect(service.status(target("up.example.test"), { view: true })).rejects.toMatchObject({ refusal: { code: "not_admitted" } });
+    });
   });
 
   it("prunes checks older than 30 days with their tester results", async () => {
@@ -199,7 +223,7 @@ describe("check service", () => {
     const fresh = makeService({ ttlMs: 0 });
     // Whatever starts once per process (Prisma loads its query compiler on first use) belongs
     // to the first request; that one is not the question here.
-    await fresh.status(target("up.example.test"));
+    await fresh.status(target("up.example.test"), ANY_VISITOR);
     // In a function of its own, so no register of this test's frame still holds the request.
     const visit = async () => {
       const request = { render: new Uint8Array(256 * 1024) };
@@ -265,8 +289,8 @@ describe("check service and the world tester's question", () => {
   it("opens the question after a check that was not online, and hands over the previous results", async () => {
     const world = recordingWorld();
     const checks = serviceWith(world, async () => false);
-    await checks.status(target("broken.example.test"));
-    await checks.status(target("broken.example.test"));
+    await checks.status(target("broken.example.test"), ANY_VISITOR);
+    await checks.status(target("broken.example.test"), ANY_VISITOR);
     expect(world.seen.at(-1)).toMatchObject({ questionOpen: true });
     expect(world.seen.at(-1)!.previous).toBeGreaterThan(0);
   });
@@ -275,15 +299,15 @@ describe("check service and the world tester's question", () => {
     const world = recordingWorld();
     let reported = false;
     const checks = serviceWith(world, async (domain) => domain === "up.example.test" && reported);
-    await checks.status(target("up.example.test"));
+    await checks.status(target("up.example.test"), ANY_VISITOR);
     expect(world.seen.at(-1)).toMatchObject({ questionOpen: false });
     reported = true;
-    await checks.status(target("up.example.test"));
+    await checks.status(target("up.example.test"), ANY_VISITOR);
     expect(world.seen.at(-1)).toMatchObject({ questionOpen: true });
   });
 
   it("stores and reads back every field of a world result", async () => {
-    const { record } = await serviceWith(recordingWorld(), async () => false).status(target("up.example.test"));
+    const { record } = await serviceWith(recordingWorld(), async () => false).status(target("up.example.test"), ANY_VISITOR);
     const stored = await modules.store.prismaCheckStore.latest("up.example.test");
     expect(stored?.results).toEqual(record.results);
     expect(stored?.results.find((r) => r.testerId === "world:1")).toMatchObject({ network: { asn: 1221 }, stale: true, measuredAt: "2026-11-23T11:35:00.000Z" });

@@ -7,6 +7,9 @@ import { roomyAdmission } from "./helpers/admission";
 import { createSqliteTestDatabase, removeTestDatabase, tmpDir, type SqliteTestDatabase } from "./helpers/database";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 
+/** Who pays for the rounds these calls start: one visitor with room to spare. */
+const ANY_VISITOR = { visitor: "test-visitor" };
+
 // A full disk, for real: the database lives on a small tmpfs (mounted here, as root, as in
 // CI) that a filler file has filled to the last byte. A finished round cannot be written, and
 // is still what was measured.
@@ -83,14 +86,14 @@ afterAll(async () => {
 
 describe("a check when the disk is full", () => {
   it("serves the measured round, said to be unstored, and logs the failure once", async () => {
-    const { record } = await service.status({ ascii: SITE, unicode: SITE });
+    const { record } = await service.status({ ascii: SITE, unicode: SITE }, ANY_VISITOR);
     expect(record).toMatchObject({ stored: false, verdict: "online", domain: SITE });
     expect(logged).toEqual([expect.stringMatching(/could not write the database/)]);
   });
 
   it("keeps that round for its TTL: the site is not asked again", async () => {
     const seen = hits;
-    const again = await service.status({ ascii: SITE, unicode: SITE });
+    const again = await service.status({ ascii: SITE, unicode: SITE }, ANY_VISITOR);
     expect(again).toMatchObject({ cached: true, record: { stored: false } });
     expect(hits).toBe(seen);
     expect(logged).toHaveLength(1);
@@ -99,7 +102,7 @@ describe("a check when the disk is full", () => {
   it("stores rounds again once there is room, and says so", async () => {
     rmSync(filler);
     await new Promise((resolve) => setTimeout(resolve, 1600)); // past the TTL
-    const { record } = await service.status({ ascii: SITE, unicode: SITE });
+    const { record } = await service.status({ ascii: SITE, unicode: SITE }, ANY_VISITOR);
     expect(record).toMatchObject({ stored: true });
     expect(logged.at(-1)).toMatch(/works again/);
   });

@@ -7,6 +7,9 @@ import { connections, until } from "./helpers/redis-instances";
 import { startRedis, type RunningRedis } from "./helpers/redis-server";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 
+/** Who pays for the rounds these calls start: one visitor with room to spare. */
+const ANY_VISITOR = { visitor: "test-visitor" };
+
 // Single-flight across instances: N check services, each with its own in-process state (store,
 // admission, in-flight map) and its own Redis connection, asked about one domain at once, probe
 // a real loopback site once; a lease left by a holder that died lapses and the round then runs;
@@ -92,12 +95,12 @@ describe("round leases through Redis", () => {
     const saved: CheckRecord[] = [];
     const services = await Promise.all(Array.from({ length: 5 }, async () => instance(await open.open(redis.url), saved)));
     const before = hits;
-    const answers = await Promise.all(services.flatMap((service) => [service.status(target(NAMES[0])), service.status(target(NAMES[0]))]));
+    const answers = await Promise.all(services.flatMap((service) => [service.status(target(NAMES[0]), ANY_VISITOR), service.status(target(NAMES[0]), ANY_VISITOR)]));
     expect(saved).toHaveLength(1);
     expect(hits - before).toBe(1);
     expect(answers.every(({ record }) => record.verdict === "online" && record.checkedAt.getTime() === saved[0].checkedAt.getTime())).toBe(true);
     // Within the TTL, an instance that never ran it answers from the shared result.
-    const later = await services[4].status(target(NAMES[0]));
+    const later = await services[4].status(target(NAMES[0]), ANY_VISITOR);
     expect(later.cached).toBe(true);
     expect(saved).toHaveLength(1);
   });
@@ -108,7 +111,7 @@ describe("round leases through Redis", () => {
     await connection.client.set(`downcheck:round:lease:${NAMES[1]}`, "dead-instance", "PX", 700);
     const saved: CheckRecord[] = [];
     const started = Date.now();
-    const { record } = await instance(connection, saved).status(target(NAMES[1]));
+    const { record } = await instance(connection, saved).status(target(NAMES[1]), ANY_VISITOR);
     expect(record.verdict).toBe("online");
     expect(saved).toHaveLength(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(600);
@@ -121,14 +124,14 @@ describe("round leases through Redis", () => {
     await redis.stop();
     await until(() => links.every((connection) => !connection.isReady()), "every instance to notice");
     const started = Date.now();
-    const alone = await Promise.all(services.map((service) => service.status(target(NAMES[2]))));
+    const alone = await Promise.all(services.map((service) => service.status(target(NAMES[2]), ANY_VISITOR)));
     expect(alone.every(({ record }) => record.verdict === "online")).toBe(true);
     expect(saved).toHaveLength(3); // one round each: nothing to share through
     expect(Date.now() - started).toBeLessThan(2000);
 
     await redis.start();
     await until(() => links.every((connection) => connection.isReady()), "every instance to reconnect");
-    await Promise.all(services.map((service) => service.status(target(NAMES[3]))));
+    await Promise.all(services.map((service) => service.status(target(NAMES[3]), ANY_VISITOR)));
     expect(saved).toHaveLength(4);
   });
 });

@@ -6,8 +6,10 @@ import { runRound, type RoundOutcome } from "@/server/probe/round";
 import { runOutsideRequest } from "@/server/async-context";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
 import type { Admission } from "./admission";
-import type { RefusalError } from "./refusal";
+import { createRecentChecks } from "./recent-checks";
+import { notAdmitted, type RefusalError } from "./refusal";
 import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
+import { createViewTickets } from "./view-tickets";
 
 /** One stored probe round, as every reader (API, page) sees it. */
 export interface CheckRecord extends VerdictDetails {
@@ -40,21 +42,23 @@ export interface CheckServiceOptions {
   /** Single-flight across instances (shared-rounds.ts); default: this instance alone. */
   rounds?: RoundCoordinator;
   /**
-   * Other instances store rounds in the same database: a domain this one has not seen may have
-   * a fresh result, and a page view waits for the lookup before it is charged (admitPageView).
+   * Other instances store rounds in the same database: a round this one does not hold as fresh
+   * in memory may still be fresh there, so the store is asked.
    */
   storeIsShared?: boolean;
 }
 
-export interface StatusRequest {
-  /** The visitor's address bucket: new rounds are counted against it. */
-  visitor?: string;
-  /** The new round was already counted against its visitor (a page view: admitPageView). */
-  admitted?: boolean;
-}
+/**
+ * Who pays for a new round, should one be needed. There is no default: a caller must say.
+ * - `{ visitor }`: a visitor's own request (the API, an action): charged now.
+ * - `{ view: true }`: a page render, which knows no visitor: it may start a round only with the
+ *   ticket its view's admission left (admitView, view-tickets.ts).
+ */
+export type Payer = { visitor: string } | { view: true };
 
-/** Domains whose latest check time is remembered in memory, for admitPageView. */
-const REMEMBERED_DOMAINS = 20_000;
+/** What admitView decided: the view may render (`fresh`: it shows a fresh result at once), or not. */
+export type ViewAdmission = { admitted: true; fresh: boolean } | { admitted: false; refusal: RefusalError };
+
 /** What a round's lease allows beyond its deadline: storing the result. */
 const LEASE_MARGIN_MS = 5000;
 
@@ -66,14 +70,18 @@ const LEASE_MARGIN_MS = 5000;
 export function createCheckService(options: CheckServiceOptions) {
   const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds, storeIsShared = false } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
-  // When each domain was last checked, and when a page view last paid for a new round of it.
-  const checkedAt = new Map<string, number>();
-  const admittedAt = new Map<string, number>();
+  const recent = createRecentChecks();
+  const tickets = createViewTickets();
+  const isFresh = (record: CheckRecord, now = Date.now()) => now - record.checkedAt.getTime() < ttlMs;
 
-  function remember(record: CheckRecord) {
-    checkedAt.delete(record.domain);
-    checkedAt.set(record.domain, record.checkedAt.getTime());
-    if (checkedAt.size > REMEMBERED_DOMAINS) checkedAt.delete(checkedAt.keys().next().value!);
+  /** The latest round of `domain`: from memory when fresh there, else from the store. */
+  async function latest(domain: string): Promise<CheckRecord | null> {
+    const known = recent.get(domain);
+    // Alone on its database an instance stored every round itself: memory is as new as the store.
+    if (known && (isFresh(known) || !storeIsShared)) return known;
+    const stored = await store.latest(domain);
+    if (stored) recent.remember(stored);
+    return stored ?? known ?? null;
   }
 
   async function runAndStore(target: Target, previous: CheckRecord | null): Promise<CheckRecord> {
@@ -81,23 +89,25 @@ export function createCheckService(options: CheckServiceOptions) {
     const questionOpen = (previous !== null && previous.verdict !== "online") || (await visitorsReportDown(target.ascii));
     const outcome = await runRound(testers, target, guard, { deadlineMs, previous: previous?.results ?? [], questionOpen });
     const record = await store.save(target, outcome, decideVerdict(outcome.results));
-    remember(record);
+    recent.remember(record);
     return record;
   }
 
-  /** True while a page view's admission still covers a round about to start. */
-  const recentlyAdmitted = (domain: string, now: number) => now - (admittedAt.get(domain) ?? -Infinity) < deadlineMs + ttlMs;
+  /** Charges the payer for a new round of `target`: null when paid, else the refusal. */
+  async function pay(target: Target, payer: Payer): Promise<RefusalError | null> {
+    if ("visitor" in payer) return admission.charge(target, payer.visitor);
+    return tickets.redeem(target.ascii) ? null : notAdmitted(target);
+  }
+
+  /** Gives a charge back: the round it paid for did not run here (joined, or refused a slot). */
+  async function refund(target: Target, payer: Payer): Promise<void> {
+    // A view's charge stays with its domain: the next render may still use it.
+    if ("visitor" in payer) await admission.refund(target, payer.visitor);
+    else tickets.issue(target.ascii, Date.now() + deadlineMs + ttlMs);
+  }
 
   return {
-    isFresh(record: CheckRecord, now = Date.now()): boolean {
-      return now - record.checkedAt.getTime() < ttlMs;
-    },
-
-    /** True when the latest check of `domain` this instance knows of is still fresh. */
-    knownFresh(domain: string, now = Date.now()): boolean {
-      const known = checkedAt.get(domain);
-      return known !== undefined && now - known < ttlMs;
-    },
+    isFresh,
 
     /** When the next fresh round for this record may start (the end of its TTL). */
     nextFreshCheckAt(record: CheckRecord): Date {
@@ -105,88 +115,66 @@ export function createCheckService(options: CheckServiceOptions) {
     },
 
     /**
-     * Pages are served from a cache that knows no visitor, so a page view is admitted before
-     * the page renders: one whose domain has no fresh result counts one new round against its
-     * visitor, once per domain and TTL (the views that follow while it runs are free). Null when
-     * admitted; a RefusalError otherwise.
-     *
-     * Alone on its database, an instance has seen every recent round of its own, so a domain it
-     * has not seen is charged before its stored result is looked up, and refunded if that
-     * result is fresh (one left from before a restart): the lookup is a database round trip,
-     * and the answer is what lets a first visit's page start (src/scripts/early-head.mjs).
-     * With other instances on the database, the lookup comes first: their fresh results are
-     * common, and their pages are served from the shared cache, not as a first visit.
+     * A page view, before its page is served (from the cache or rendered for everyone): when
+     * its domain has no fresh result and no round running or paid for, one new round is
+     * charged to the visitor and the site, and a ticket left for the render (view-tickets.ts).
+     * The views that follow while that round is paid for or running are free.
      */
-    async admitPageView(target: Target, visitor: string): Promise<RefusalError | null> {
-      const now = Date.now();
-      const known = checkedAt.get(target.ascii);
-      if ((known !== undefined && now - known < ttlMs) || inFlight.has(target.ascii) || recentlyAdmitted(target.ascii, now)) return null;
-      admittedAt.set(target.ascii, now);
-      if (admittedAt.size > REMEMBERED_DOMAINS) admittedAt.delete(admittedAt.keys().next().value!);
-      const storedIsFresh = async () => {
-        const latest = known === undefined ? await store.latest(target.ascii) : null;
-        if (latest) remember(latest);
-        return latest !== null && this.isFresh(latest);
-      };
-      const freshInStore = storeIsShared ? await storedIsFresh() : undefined;
-      if (freshInStore) return null;
-      const limited = await admission.charge(target, visitor);
-      if (limited) {
-        admittedAt.delete(target.ascii);
-        return (freshInStore ?? (await storedIsFresh())) ? null : limited;
-      }
-      if (known === undefined && freshInStore === undefined) {
-        // On the next turn: starting a query takes the client a millisecond before it awaits
-        // anything. A failed lookup leaves the charge, as the round it expects would have.
-        const refundIfFresh = () => storedIsFresh().then((fresh) => (fresh ? admission.refund(target, visitor) : undefined));
-        setImmediate(() => refundIfFresh().catch(() => undefined));
-      }
-      return null;
+    async admitView(target: Target, visitor: string): Promise<ViewAdmission> {
+      const covered = () => inFlight.has(target.ascii) || tickets.pending(target.ascii);
+      const known = recent.get(target.ascii);
+      if (known && isFresh(known)) return { admitted: true, fresh: true };
+      if (covered()) return { admitted: true, fresh: false };
+      const stored = await latest(target.ascii);
+      if (stored && isFresh(stored)) return { admitted: true, fresh: true };
+      if (covered()) return { admitted: true, fresh: false };
+      const refusal = await admission.charge(target, visitor);
+      if (refusal) return covered() ? { admitted: true, fresh: false } : { admitted: false, refusal };
+      tickets.issue(target.ascii, Date.now() + deadlineMs + ttlMs);
+      return { admitted: true, fresh: false };
     },
 
-    async status(target: Target, { visitor = "unknown", admitted = false }: StatusRequest = {}): Promise<{ record: CheckRecord; cached: boolean }> {
-      const latest = await store.latest(target.ascii);
-      if (latest) remember(latest);
-      if (latest && this.isFresh(latest)) return { record: latest, cached: true };
+    async status(target: Target, payer: Payer): Promise<{ record: CheckRecord; cached: boolean }> {
+      const previous = await latest(target.ascii);
+      if (previous && isFresh(previous)) return { record: previous, cached: true };
       const running = inFlight.get(target.ascii);
       if (running) return { record: await running, cached: false };
       const elsewhere = await rounds.latest(target.ascii);
       if (elsewhere) {
-        remember(elsewhere);
+        recent.remember(elsewhere);
         return { record: elsewhere, cached: true };
       }
-      const limited = admitted ? null : await admission.charge(target, visitor);
-      if (limited) throw limited;
-      // The charge was asynchronous: another request may have started the round meanwhile.
+      const unpaid = await pay(target, payer);
+      if (unpaid) throw unpaid;
+      // Paying may have waited: another request may have started the round meanwhile.
       const startedMeanwhile = inFlight.get(target.ascii);
       if (startedMeanwhile) {
-        if (!admitted) await admission.refund(target, visitor);
+        await refund(target, payer);
         return { record: await startedMeanwhile, cached: false };
       }
       // From the claim to the set below nothing awaits, so joiners always find the round.
-      // An admitted page view's visitor is not known here (the page is rendered for everyone).
-      const slot = admission.claim(target, admitted ? null : visitor);
+      const slot = admission.claim(target, "visitor" in payer ? payer.visitor : null);
       if ("refusal" in slot) {
-        if (!admitted) await admission.refund(target, visitor);
+        await refund(target, payer);
         throw slot;
       }
       // Another instance may be running this round: then its result is this one's too. The
       // round belongs to every visitor who joins it, so it runs outside this one's request.
       const shared = runOutsideRequest(() =>
-        runOnce(rounds, target.ascii, deadlineMs + LEASE_MARGIN_MS, () => runAndStore(target, latest)),
+        runOnce(rounds, target.ascii, deadlineMs + LEASE_MARGIN_MS, () => runAndStore(target, previous)),
       ).finally(() => {
         slot.release();
         inFlight.delete(target.ascii);
       });
       const round = shared.then(({ record }) => {
-        remember(record);
+        recent.remember(record);
         return record;
       });
       inFlight.set(target.ascii, round);
       // Both awaited, so a failed round is never an unhandled rejection of the other.
       const [{ joined }, record] = await Promise.all([shared, round]);
       // A joined round is free, wherever it ran.
-      if (joined && !admitted) await admission.refund(target, visitor);
+      if (joined) await refund(target, payer);
       return { record, cached: false };
     },
   };

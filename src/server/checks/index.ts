@@ -60,27 +60,26 @@ export function getCheckState(): CheckState {
 }
 
 /**
- * Before a page of `target` renders (proxy.ts): a page view that needs a new round counts it
- * against the visitor. The refusal, if any, has the same shape as checkStatus's. `fresh` says
- * the page will show a fresh result at once, not "Checking…".
+ * A view of `target`'s page, before the page is served (proxy.ts): when a new round is needed
+ * it is charged to the visitor now, and the render that follows may start it
+ * (CheckService.admitView). `fresh`: the page shows a fresh result at once, not "Checking…".
  */
 export async function admitPageView(target: Target, headers: Headers): Promise<({ ok: false } & Refusal) | { ok: true; fresh: boolean }> {
   const { service, optedOut } = getCheckState();
   if (optedOut(target)) return { ok: true, fresh: true }; // nothing to check: the page says so itself
-  const refused = await service.admitPageView(target, visitorBucket(visitorAddress(headers)));
-  const refusal = refusalOf(refused);
-  return refusal ? { ok: false, ...refusal } : { ok: true, fresh: service.knownFresh(target.ascii) };
+  const admission = await service.admitView(target, visitorBucket(visitorAddress(headers)));
+  return admission.admitted ? { ok: true, fresh: admission.fresh } : { ok: false, ...admission.refusal.refusal };
 }
 
 /**
- * The status a page shows, rendered once for everyone and cached (page-data.ts): the visitor
- * was admitted before the page rendered, so nothing here is counted against anyone.
+ * The status a page shows, rendered once for everyone and cached (page-data.ts): a new round
+ * starts only if a view of the page paid for it (admitPageView).
  */
 export async function statusForPage(target: Target): Promise<StatusOutcome> {
   const { service, optedOut } = getCheckState();
   if (optedOut(target)) return optedOutRefusal(target);
   try {
-    const { record, cached } = await service.status(target, { admitted: true });
+    const { record, cached } = await service.status(target, { view: true });
     return { ok: true, record, cached };
   } catch (error) {
     const refusal = refusalOf(error);

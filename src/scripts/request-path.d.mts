@@ -1,1 +1,0 @@
-export function decodablePath(target: string): string;

@@ -1,2 +1,0 @@
-export function contentSecurityPolicy(options?: { development?: boolean }): string;
-export function securityHeaders(options?: { development?: boolean }): Record<string, string>;

@@ -1,0 +1,34 @@
+import "server-only";
+import type { CheckRecord } from "./check-service";
+
+// The latest round of the domains looked at most recently, kept in memory: while a round is
+// fresh every page admission and API call of its domain is answered without the database (a
+// hot outage page is asked thousands of times a minute). A round never changes once stored,
+// so a fresh one in memory is as good as the database's, whichever instance stored it.
+
+/** Domains remembered at most (a record is a few kilobytes); the least recently used go first. */
+export const RECENT_CHECKS = 1000;
+
+export function createRecentChecks(limit = RECENT_CHECKS) {
+  const records = new Map<string, CheckRecord>();
+  return {
+    /** The remembered round of `domain`, if any (fresh or not: the caller decides). */
+    get(domain: string): CheckRecord | undefined {
+      const record = records.get(domain);
+      if (record === undefined) return undefined;
+      records.delete(domain);
+      records.set(domain, record);
+      return record;
+    },
+    /** Remembers `record` unless a later round of its domain is remembered already. */
+    remember(record: CheckRecord): void {
+      const known = records.get(record.domain);
+      if (known && known.checkedAt > record.checkedAt) return;
+      records.delete(record.domain);
+      records.set(record.domain, record);
+      if (records.size > limit) records.delete(records.keys().next().value!);
+    },
+  };
+}
+
+export type RecentChecks = ReturnType<typeof createRecentChecks>;
