@@ -1,25 +1,21 @@
-import { NextResponse, type NextRequest } from "next/server";
-import { admitPageRequest, unrenderedAnswer } from "@/server/page-admission";
+import type { NextRequest } from "next/server";
+import { gate } from "@/server/gate";
+import { buildCallableActions } from "@/server/gate/callable-actions";
 
-/**
- * Runs before a page is served, from the cache or not (page-admission.ts says why). Behind
- * `npm start` the front door has admitted status page views already (front-door-admission.ts);
- * admitting one again here is free: the view's round is counted once per domain and TTL.
- */
-export async function proxy(request: NextRequest) {
-  const admission = await admitPageRequest(request.method, request.nextUrl.pathname, request.headers);
-  switch (admission.kind) {
-    case "pass":
-    case "view":
-      return NextResponse.next();
-    case "redirect":
-      return NextResponse.redirect(new URL(admission.location, request.nextUrl), 308);
-    default:
-      return unrenderedAnswer(admission);
-  }
+/** Every page request, before Next serves or renders it (src/server/gate/ says what is checked). */
+export function proxy(request: NextRequest) {
+  return gate(request, { callable: callableActions() });
 }
 
+/** `next dev` rebuilds its actions as it goes: there, any may be called. */
+const ANY_ACTION = { has: () => true } as unknown as ReadonlySet<string>;
+const callableActions = () => (process.env.NODE_ENV === "development" ? ANY_ACTION : buildCallableActions());
+
 export const config = {
-  // Pages only: Next's own files and the API (which admits its own requests) never pass here.
-  matcher: ["/((?!_next/|api/).*)"],
+  matcher: [
+    // Pages and the app's own files; Next's build output (/_next/) never passes here.
+    "/((?!_next/|api/).*)",
+    // API paths with percent-encoding: Next answers one it cannot decode with a bare 500.
+    "/api/:rest(.*%.*)",
+  ],
 };

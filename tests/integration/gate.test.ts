@@ -3,26 +3,29 @@ import { NextRequest } from "next/server";
 import { createTestDatabase } from "./helpers/database";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 
-// The real proxy (src/proxy.ts) in front of every page: what it lets through, what it answers
-// itself, and how it counts the new rounds a cached page cannot count. Rounds run for real
-// against a site on loopback; the rate limits are the production ones.
+// The gate every page request passes before Next serves it (src/proxy.ts → src/server/gate/):
+// what it lets through, what it answers itself, and how it charges the new rounds a cached
+// page cannot charge. Rounds run for real against a site on loopback; the limits are the
+// production ones.
 
 const VISITOR_LIMIT = 10; // NEW_ROUNDS_PER_VISITOR_PER_MINUTE
+const ACTION = "60callable";
 let site: RunningServer;
 let refused: RunningServer;
 let siteHits = 0;
-let proxy: typeof import("@/proxy").proxy;
+let gate: typeof import("@/server/gate").gate;
 let statusForPage: typeof import("@/server/checks").statusForPage;
-let frontDoor: import("@/server/front-door-admission").FrontDoorAdmissionHook;
 
 // Each domain its own registrable site, so the per-site limit never gets in the way.
-const domain = (i: number) => `site${i}-${process.pid}.example.test`;
-const names = Array.from({ length: 40 }, (_, i) => domain(i));
-// For the front door's tests: each its own registrable site, so no per-site limit is shared.
-const doorNames = Array.from({ length: 16 }, (_, i) => `door${i}-${process.pid}.test`);
+const domain = (i: number) => `site${i}-${process.pid}.test`;
+const names = Array.from({ length: 80 }, (_, i) => domain(i));
 
-const visit = (path: string, { from = "198.51.100.7", method = "GET" } = {}) =>
-  proxy(new NextRequest(`http://127.0.0.1:3000${path}`, { method, headers: { "x-forwarded-for": from } }));
+const visit = (path: string, { from = "198.51.100.7", method = "GET", headers = {} as Record<string, string>, body = undefined as BodyInit | undefined } = {}) =>
+  gate(new NextRequest(`http://127.0.0.1:3000${path}`, { method, body, headers: { "x-forwarded-for": from, ...headers } }), { callable: new Set([ACTION]) });
+
+/** A server action call as the page's JavaScript sends one. */
+const actionCall = (path: string, from: string) =>
+  visit(path, { from, method: "POST", body: "[null,null]", headers: { "next-action": ACTION, "content-type": "text/plain;charset=UTF-8", "content-length": "11" } });
 
 beforeAll(async () => {
   site = await startHttpServer((_req, res) => {
@@ -34,12 +37,10 @@ beforeAll(async () => {
     DATABASE_URL: (await createTestDatabase()).url,
     GLOBALPING_URL: "off",
     TRUST_PROXY_HOPS: "0",
-    PROBE_CONNECT_TO: [...names, ...doorNames].flatMap((name) => [`${name}:443:127.0.0.1:${refused.port}`, `${name}:80:127.0.0.1:${site.port}`]).join(","),
+    PROBE_CONNECT_TO: names.flatMap((name) => [`${name}:443:127.0.0.1:${refused.port}`, `${name}:80:127.0.0.1:${site.port}`]).join(","),
   });
-  ({ proxy } = await import("@/proxy"));
+  ({ gate } = await import("@/server/gate"));
   ({ statusForPage } = await import("@/server/checks"));
-  (await import("@/server/front-door-admission")).installFrontDoorAdmission();
-  frontDoor = (globalThis as Record<symbol, unknown>)[Symbol.for("downcheck.frontDoorAdmission")] as typeof frontDoor;
 });
 
 afterAll(async () => {
@@ -100,45 +101,73 @@ describe("the page proxy", () => {
     expect(passes(await visit(`/${name}`, { from: spent }))).toBe(true);
   });
 
-  it("lets actions (POST) through: they count their own rounds", async () => {
-    const spent = "198.51.100.31";
-    expect(passes(await visit(`/${names[36]}`, { from: spent, method: "POST" }))).toBe(true);
+  it("charges a POST's round like a view's: the eleventh cold page a visitor posts to starts no round", async () => {
+    const visitor = "198.51.100.50";
+    const posted = names.slice(40, 40 + VISITOR_LIMIT + 15);
+    for (const name of posted) expect(passes(await actionCall(`/${name}`, visitor))).toBe(true);
+    // What each post's render would do (the page re-rendered after the action).
+    const before = siteHits;
+    const outcomes = [];
+    for (const name of posted) outcomes.push(await statusForPage({ ascii: name, unicode: name }));
+    expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(VISITOR_LIMIT);
+    expect(outcomes.filter((outcome) => !outcome.ok && outcome.code === "not_admitted")).toHaveLength(15);
+    // Two requests (:443 refused, :80 answered) per round at most, for the ten paid rounds only.
+    expect(siteHits - before).toBeLessThanOrEqual(2 * VISITOR_LIMIT);
   });
 });
 
-// The same admission, offered to the front door (src/scripts/early-head.mjs) through globalThis:
-// it admits a status page view before Next, which then passes the request through this proxy.
-describe("the front door's admission", () => {
-  const admit = (path: string, { from = "198.51.100.40", method = "GET" } = {}) =>
-    frontDoor.admit(method, path, () => new Headers({ "x-forwarded-for": from }));
-
-  it.each(["/", "/cookies", "/favicon.svg", "/not_a_domain", "/Example.COM", "/example.com/extra"])("leaves %s to Next, at once", (path) => {
-    expect(admit(path)).toBeNull();
+describe("the gate's own answers", () => {
+  it.each(["PUT", "DELETE", "PATCH", "OPTIONS"])("refuses %s on a page with 405 and Allow", async (method) => {
+    const response = await visit(`/${names[70]}`, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect(await response.json()).toMatchObject({ error: { code: "method_not_allowed" } });
   });
 
-  it("leaves anything but GET to Next", () => {
-    expect(admit(`/${doorNames[0]}`, { method: "HEAD" })).toBeNull();
-    expect(admit(`/${doorNames[0]}`, { method: "POST" })).toBeNull();
+  it.each(["/api/../new.com", "/api/%2e%2e/new.com", "/api/v1/../../new.com"])("decides %s as the page Next routes it to", async (path) => {
+    const response = await visit(path, { method: "DELETE" });
+    expect(response.status).toBe(405);
   });
 
-  it("admits a first visit early, and the proxy then lets it through without counting it again", async () => {
-    const visitor = "198.51.100.41";
-    for (const name of doorNames.slice(1, 1 + VISITOR_LIMIT)) {
-      expect(await admit(`/${name}`, { from: visitor })).toEqual({ kind: "render", early: true });
-      expect(passes(await visit(`/${name}`, { from: visitor }))).toBe(true);
-    }
-    const refused = await admit(`/${doorNames[1 + VISITOR_LIMIT]}`, { from: visitor });
-    if (refused?.kind !== "answer") throw new Error(`expected a refusal, got ${JSON.stringify(refused)}`);
-    expect(refused.response.status).toBe(429);
-    expect(refused.response.headers.get("cache-control")).toBe("private, no-store");
-    expect(await refused.response.text()).toContain("Too many new checks from your address");
+  it.each(["/api/v1/status/%", "/api/v1/status/%zz", "/api/v1/status/a%E0%A4%A.com"])("answers the undecodable API path %s with a 400 invalid_domain", async (path) => {
+    const response = await visit(path);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_domain" } });
+    expect(response.headers.get("cache-control")).toBe("no-store");
   });
 
-  it("renders a domain with a fresh result as usual: nothing to send early", async () => {
-    const name = doorNames[15];
-    expect(await admit(`/${name}`)).toEqual({ kind: "render", early: true });
+  it("lets a decodable API path through", async () => {
+    expect(passes(await visit("/api/v1/status/b%C3%BCcher.de"))).toBe(true);
+  });
+});
+
+describe("what Next gets to see", () => {
+  const overridden = (response: Response) => (response.headers.get("x-middleware-override-headers") ?? "").split(",").filter(Boolean);
+
+  it.each(["content-security-policy", "content-security-policy-report-only"])("is the request without a client's %s header", async (name) => {
+    const response = await visit("/cookies", { headers: { [name]: "script-src 'nonce-attacker'" } });
+    expect(passes(response)).toBe(true);
+    // Next replaces the request's headers with the listed ones: the forged one is not among them.
+    expect(overridden(response)).toContain("x-forwarded-for");
+    expect(overridden(response)).not.toContain(name);
+  });
+
+  it("is the request as it came when it carries nothing to drop", async () => {
+    expect(overridden(await visit("/cookies"))).toEqual([]);
+  });
+
+  it("adds the first visit's shared-cache lifetime to a page that will show Checking…, and not to a fresh one", async () => {
+    const name = names[71];
+    const first = await visit(`/${name}`, { from: "198.51.100.60" });
+    expect(first.headers.get("x-accel-expires")).toMatch(/^@\d+$/);
+    const until = Number(first.headers.get("x-accel-expires")!.slice(1));
+    expect(until * 1000).toBeGreaterThan(Date.now());
+    // Never beyond the round's deadline and a moment more.
+    expect(until * 1000).toBeLessThanOrEqual(Date.now() + 8000 + 2000 + 1000);
     const outcome = await statusForPage({ ascii: name, unicode: name });
-    expect(outcome.ok && outcome.record.verdict).toBe("online");
-    expect(await admit(`/${name}`, { from: "198.51.100.42" })).toEqual({ kind: "render", early: false });
+    expect(outcome.ok).toBe(true);
+    const later = await visit(`/${name}`, { from: "198.51.100.61" });
+    expect(passes(later)).toBe(true);
+    expect(later.headers.get("x-accel-expires")).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { parseRequestedDomain } from "@/server/requested-domain";
 const APP_PATHS = new Set(["", "cookies", "search", "favicon.svg", "robots.txt", "sitemap.xml", "consent.css", "world-map.svg"]);
 
 export type PageAdmission =
+  /** Not a status page, or a POST that could not pay for a round: Next serves it as it is. */
   | { kind: "pass" }
   /** A status page view, admitted; `fresh`: it shows a fresh result at once, not "Checking…". */
   | { kind: "view"; fresh: boolean }
@@ -36,27 +37,18 @@ function pagePath(pathname: string): PagePath {
 /**
  * What to do with a request for a page before the (cached) page is served: a status page
  * exists only for a valid domain, under its canonical name, and a view that needs a new round
- * is counted against its visitor here because the cached page knows no visitor.
+ * is charged to its visitor here, because the page is rendered for everyone and knows no
+ * visitor. That holds for every method that renders the page: a POST (a server action, or a
+ * form posted without JavaScript) re-renders it too. A POST whose round nobody can pay for now
+ * still reaches its action; its render then starts no round (checks/view-tickets.ts).
  */
 export async function admitPageRequest(method: string, pathname: string, headers: Headers): Promise<PageAdmission> {
   const path = pagePath(pathname);
   if (path.kind === "app") return { kind: "pass" };
   if (path.kind !== "status-page") return path;
-  // Actions (POST) count their own new rounds.
-  if (method !== "GET" && method !== "HEAD") return { kind: "pass" };
-  return admitStatusPageView(path.target, headers);
-}
-
-/** The domain of a status page path under its canonical name (`/<domain>`), or null. */
-export function statusPageTarget(pathname: string): Target | null {
-  const path = pagePath(pathname);
-  return path.kind === "status-page" ? path.target : null;
-}
-
-/** A GET or HEAD of `target`'s status page: admitted, or refused (admitPageView). */
-export async function admitStatusPageView(target: Target, headers: Headers): Promise<Extract<PageAdmission, { kind: "view" | "refused" }>> {
-  const admitted = await admitPageView(target, headers);
-  return admitted.ok ? { kind: "view", fresh: admitted.fresh } : { kind: "refused", target, refusal: admitted };
+  const admitted = await admitPageView(path.target, headers);
+  if (admitted.ok) return { kind: "view", fresh: admitted.fresh };
+  return method === "POST" ? { kind: "pass" } : { kind: "refused", target: path.target, refusal: admitted };
 }
 
 /** The answer to a page request that is not rendered: a 404 for a non-domain, a refusal's page. */

@@ -1,0 +1,77 @@
+import "server-only";
+import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit";
+import { actionIdsInForm } from "./callable-actions";
+import type { GateRefusal } from "./refusal";
+
+// A POST to a page is a server action call, and a public endpoint (STYLE.md §4): before Next
+// decodes it, the gate makes sure it comes from this site, has a bounded length, names only
+// actions a browser may call (callable-actions.ts) and carries a body Next can decode. Next
+// answers a body it cannot decode with a bare 500; here it is a 4xx that says why.
+// Our forms send multipart/form-data whose field "0" is React's JSON argument list; an action
+// called with plain values sends that list as text/plain; a no-JavaScript form post sends the
+// action in $ACTION_* fields instead.
+
+export interface ActionCall {
+  /** The request as the proxy got it (its body is a copy Next keeps for the action). */
+  request: Request;
+  /** The host the visitor asked for (X-Forwarded-Host as set for this request, else Host). */
+  requestedHost: string;
+  callable: ReadonlySet<string>;
+}
+
+const refusal = (status: number, code: string, message: string): GateRefusal => ({ status, code, message });
+const unknownAction = refusal(404, "unknown_action", "This site has no such action.");
+
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return null; // "null" from a sandboxed frame, or garbage: not this site
+  }
+}
+
+const isArgumentList = (text: string) => {
+  try {
+    return Array.isArray(JSON.parse(text));
+  } catch {
+    return false;
+  }
+};
+
+/** Why the call must not reach Next, or null when it may. */
+export async function actionCallRefusal({ request, requestedHost, callable }: ActionCall): Promise<GateRefusal | null> {
+  const { headers } = request;
+  const origin = headers.get("origin");
+  // Browsers send Origin with every POST; a tool that sends none is not a cross-site forgery.
+  if (origin !== null && originHost(origin) !== requestedHost.toLowerCase()) {
+    return refusal(403, "foreign_origin", "This form may only be sent from this site.");
+  }
+  const length = headers.get("content-length");
+  if (length === null) return refusal(411, "length_required", "Send the form with a Content-Length.");
+  if (!/^\d+$/.test(length) || Number(length) > ACTION_BODY_LIMIT_BYTES) {
+    return refusal(413, "body_too_large", `The form is over ${ACTION_BODY_LIMIT_BYTES} bytes.`);
+  }
+  const actionId = headers.get("next-action");
+  if (actionId !== null && !callable.has(actionId)) return unknownAction;
+  const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "text/plain") {
+    if (actionId === null) return unknownAction;
+    return isArgumentList(await request.text()) ? null : refusal(400, "invalid_action_call", "The request body is not an argument list.");
+  }
+  if (type !== "multipart/form-data") return refusal(415, "unsupported_media_type", "Send the form as multipart/form-data.");
+  return formRefusal(request, actionId, callable);
+}
+
+async function formRefusal(request: Request, actionId: string | null, callable: ReadonlySet<string>): Promise<GateRefusal | null> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return refusal(400, "invalid_action_call", "The form could not be read.");
+  }
+  const named = actionIdsInForm(form);
+  if ((actionId === null && named.length === 0) || named.some((id) => !callable.has(id))) return unknownAction;
+  const argumentList = form.get("0");
+  if (argumentList === null) return null; // a no-JavaScript post: Next decodes its $ACTION_* fields
+  return typeof argumentList === "string" && isArgumentList(argumentList) ? null : refusal(400, "invalid_action_call", "The form's argument list is not valid.");
+}

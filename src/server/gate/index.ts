@@ -1,0 +1,54 @@
+import "server-only";
+import { NextResponse, type NextRequest } from "next/server";
+import { getConfig } from "@/server/config";
+import { actionCallRefusal } from "./action-call";
+import { apiPathRefusal } from "./api-path";
+import { pageMethodRefusal } from "./methods";
+import { admitPageRequest, unrenderedAnswer } from "./page-admission";
+import { refusalResponse } from "./refusal";
+import { firstVisitHeaders, withoutUnkeyedHeaders } from "./shared-response";
+
+// The checks every request for a page (and every API path Next could not decode) passes before
+// Next serves it from its cache or renders it (src/proxy.ts). They decide on the path Next
+// routes, `nextUrl.pathname` with its dot segments resolved, so no spelling of a path reaches
+// a page around them.
+
+export interface GateOptions {
+  /** The server actions a POST may call (callable-actions.ts). */
+  callable: ReadonlySet<string>;
+}
+
+export async function gate(request: NextRequest, { callable }: GateOptions): Promise<Response> {
+  const { pathname } = request.nextUrl;
+  if (pathname.startsWith("/api/")) {
+    const refusal = apiPathRefusal(pathname);
+    return refusal ? refusalResponse(refusal) : NextResponse.next();
+  }
+  const methodRefusal = pageMethodRefusal(request.method);
+  if (methodRefusal) return refusalResponse(methodRefusal);
+  if (request.method === "POST") {
+    const refusal = await actionCallRefusal({ request, requestedHost: requestedHost(request), callable });
+    if (refusal) return refusalResponse(refusal);
+  }
+  const admission = await admitPageRequest(request.method, pathname, request.headers);
+  switch (admission.kind) {
+    case "pass":
+      return forward(request);
+    case "view":
+      return forward(request, admission.fresh ? undefined : firstVisitHeaders(getConfig().CHECK_DEADLINE_MS));
+    case "redirect":
+      // Relative, so nothing of the request's Host ends up in a response a cache may keep.
+      return new NextResponse(null, { status: 308, headers: { Location: admission.location } });
+    default:
+      return unrenderedAnswer(admission);
+  }
+}
+
+/** Hands the request to Next without the headers it must not see, adding `headers` to its response. */
+function forward(request: NextRequest, headers?: Record<string, string>) {
+  const requestHeaders = withoutUnkeyedHeaders(request.headers);
+  return NextResponse.next({ ...(requestHeaders ? { request: { headers: requestHeaders } } : {}), headers });
+}
+
+/** The host the visitor asked for: Next sets X-Forwarded-Host from Host unless a trusted proxy did. */
+const requestedHost = (request: NextRequest) => request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? "";
