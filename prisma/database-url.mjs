@@ -1,3 +1,4 @@
+// @ts-check
 // Which database a DATABASE_URL names, read the same way by the app (src/server/db.ts and
 // config.ts), by prisma.config.ts (which schema and migrations) and by the schema-engine
 // stand-in (prisma/engine/): plain JavaScript so all three can import it without a build, and
@@ -10,7 +11,10 @@ const POSTGRES_SCHEMES = new Set(["postgresql:", "postgres:"]);
 
 export const DATABASE_URL_FORMS = 'a SQLite "file:" URL or a PostgreSQL "postgresql://" URL';
 
-/** The scheme only: a server URL may carry a password, so error messages never quote the URL. */
+/**
+ * The scheme only: a server URL may carry a password, so error messages never quote the URL.
+ * @param {string} url
+ */
 function schemeOf(url) {
   const match = /^([a-z][a-z0-9+.-]*:)/i.exec(String(url));
   return match ? match[1].toLowerCase() : "no scheme";
@@ -52,7 +56,12 @@ export function postgresOptions(url) {
   return { connectionString: parsed.toString(), database, schema };
 }
 
-/** The same server with another database (e.g. "postgres", to create or drop this one). */
+/**
+ * The same server with another database (e.g. "postgres", to create or drop this one).
+ * @param {string} connectionString
+ * @param {string} database
+ * @returns {string}
+ */
 export function withDatabase(connectionString, database) {
   const url = new URL(connectionString);
   url.pathname = `/${encodeURIComponent(database)}`;

@@ -1,10 +1,27 @@
-// The database a datasource names, behind one shape whatever the provider:
-// { name, label, exists, create, drop, empty, ensureMigrationsTable, adapterFactory, close }.
+// @ts-check
+// The database a datasource names, behind one shape whatever the provider (EngineDatabase).
 import { databaseProvider } from "../database-url.mjs";
 import { postgresDatabase } from "./postgres.mjs";
 import { sqliteDatabase } from "./sqlite.mjs";
 
-/** @param {{ url?: string, shadowDatabaseUrl?: string } | undefined} datasource */
+/**
+ * @typedef {object} EngineDatabase
+ * @property {string} name the database's name, as the CLI prints it
+ * @property {string} label the provider and name, for messages
+ * @property {() => Promise<boolean>} exists
+ * @property {() => Promise<unknown>} create
+ * @property {() => Promise<unknown>} drop
+ * @property {() => Promise<unknown>} empty takes out every table and row (`migrate reset`)
+ * @property {() => Promise<unknown>} ensureMigrationsTable
+ * @property {() => import("@prisma/driver-adapter-utils").SqlMigrationAwareDriverAdapterFactory} adapterFactory
+ *   the factory the wasm engine connects through
+ * @property {() => void} close closes every connection the engine opened
+ */
+
+/**
+ * @param {{ url?: string, shadowDatabaseUrl?: string } | undefined} datasource
+ * @returns {EngineDatabase}
+ */
 export function databaseFor(datasource) {
   const url = datasource?.url;
   // No URL: an in-memory SQLite database, enough for commands that compare schema files.

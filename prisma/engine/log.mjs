@@ -1,3 +1,4 @@
+// @ts-check
 // The Prisma CLI reads the engine's stderr as one JSON object per line,
 // shaped like the native engine's tracing output.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Offline stand-in for Prisma's native schema-engine binary, which the CLI
 // downloads and this machine cannot. prisma.config.ts points
 // PRISMA_SCHEMA_ENGINE_BINARY here. It speaks the binary's command line and
@@ -15,7 +16,22 @@ import { createEngine, engineVersion } from "./wasm-engine.mjs";
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
+/** @typedef {import("./database.mjs").EngineDatabase} EngineDatabase */
+
+/**
+ * @typedef {object} Options
+ * @property {string[]} datamodels the schema files, in the order given
+ * @property {{ url?: string, shadowDatabaseUrl?: string } | undefined} datasource as prisma.config.ts gives it
+ * @property {string | undefined} command the one-off `cli <command>`, if any
+ * @property {boolean} version
+ */
+
+/**
+ * @param {string[]} argv
+ * @returns {Options}
+ */
 function parseArguments(argv) {
+  /** @type {Options} */
   const options = { datamodels: [], datasource: undefined, command: undefined, version: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -29,7 +45,12 @@ function parseArguments(argv) {
   return options;
 }
 
-/** The one-off `cli <command>` form the CLI runs before migrating. */
+/**
+ * The one-off `cli <command>` form the CLI runs before migrating.
+ * @param {string} command
+ * @param {EngineDatabase | undefined} database
+ * @returns {Promise<number>} the exit code
+ */
 async function runCliCommand(command, database) {
   // The CLI discards the first stderr line of these commands.
   logLine("INFO", `Starting schema engine stand-in: cli ${command}`);
@@ -53,7 +74,13 @@ async function runCliCommand(command, database) {
   }
 }
 
+/**
+ * @param {Options} options
+ * @param {EngineDatabase | undefined} database the datasource's, undefined when the CLI gave no URL
+ * @param {EngineDatabase} engineDatabase the one the engine works in
+ */
 function serve({ datamodels }, database, engineDatabase) {
+  /** @type {ReturnType<typeof createEngine> | undefined} */
   let enginePromise;
   const getEngine = () => {
     enginePromise ??= createEngine({

@@ -1,8 +1,13 @@
+// @ts-check
 // Maps the native engine's RPC methods onto the wasm engine's JS API.
 import { EnginePanic, MethodNotFoundError, requestPrint } from "./rpc.mjs";
 import { explainExternalError, panics } from "./wasm-engine.mjs";
 
-const PASS_THROUGH = new Set([
+/** @typedef {import("./wasm-engine.mjs").SchemaEngine} SchemaEngine */
+
+// Typed as literals so that the call below is checked against the installed engine's own
+// declarations: a method another build lacks fails the type check, not a migration.
+const PASS_THROUGH_METHODS = /** @type {const} */ ([
   "applyMigrations",
   "createMigration",
   "dbExecute",
@@ -16,6 +21,16 @@ const PASS_THROUGH = new Set([
   "markMigrationRolledBack",
   "schemaPush",
 ]);
+/** @typedef {typeof PASS_THROUGH_METHODS[number]} PassThroughMethod */
+
+/** @type {ReadonlySet<string>} */
+const PASS_THROUGH = new Set(PASS_THROUGH_METHODS);
+
+/**
+ * @param {string} method
+ * @returns {method is PassThroughMethod}
+ */
+const isPassThrough = (method) => PASS_THROUGH.has(method);
 
 // Methods that read `_prisma_migrations`, which the wasm engine expects to exist.
 const READS_MIGRATIONS_TABLE = new Set([
@@ -27,6 +42,7 @@ const READS_MIGRATIONS_TABLE = new Set([
   "markMigrationRolledBack",
 ]);
 
+/** @param {any} error whatever the engine or the database threw */
 function asPanic(error) {
   if (error instanceof WebAssembly.RuntimeError || panics.message) {
     return new EnginePanic(panics.message || String(error?.message ?? error));
@@ -35,7 +51,7 @@ function asPanic(error) {
 }
 
 /**
- * @param {{ getEngine: () => Promise<any>, database: ReturnType<import("./database.mjs").databaseFor> | undefined }} context
+ * @param {{ getEngine: () => Promise<SchemaEngine>, database: import("./database.mjs").EngineDatabase | undefined }} context
  *   database: the datasource's, undefined when the CLI gave no URL
  * @returns {(method: string, params: any) => Promise<unknown>}
  */
@@ -44,6 +60,7 @@ export function createMethodHandler({ getEngine, database: given }) {
     if (!given) throw new Error("This schema engine method needs a datasource url in prisma.config.ts");
     return given;
   };
+  /** @type {Record<string, (params: any) => Promise<unknown>>} */
   const special = {
     // The CLI asks for the database's version; the wasm engine calls it `version`.
     getDatabaseVersion: async () => (await getEngine()).version(),
@@ -67,7 +84,7 @@ export function createMethodHandler({ getEngine, database: given }) {
   return async (method, params) => {
     try {
       if (Object.hasOwn(special, method)) return await special[method](params);
-      if (!PASS_THROUGH.has(method)) {
+      if (!isPassThrough(method)) {
         throw new MethodNotFoundError(`The offline schema engine does not implement the method "${method}".`);
       }
       if (READS_MIGRATIONS_TABLE.has(method)) await database().ensureMigrationsTable();

@@ -1,3 +1,4 @@
+// @ts-check
 // Prisma's pg adapter, fitted to what the wasm schema engine asks of it.
 import { randomUUID } from "node:crypto";
 
@@ -9,11 +10,19 @@ import { withDatabase } from "../database-url.mjs";
 import { logLine } from "./log.mjs";
 import { holdPgMigrationLock, isEngineLockRequest, releasePgMigrationLocks } from "./postgres-locks.mjs";
 
+/** @typedef {Awaited<ReturnType<PrismaPg["connect"]>>} PgAdapter */
+
+/** @type {Set<PgAdapter>} */
 const openAdapters = new Set();
 
 const CHAR_OID = 18;
 const TEXT_OID = 25;
 
+/**
+ * @template {{ fields?: { dataTypeID: number }[] } | undefined} R
+ * @param {R} result a node-postgres result
+ * @returns {R} the same result, changed in place
+ */
 function charAsText(result) {
   for (const field of result?.fields ?? []) if (field.dataTypeID === CHAR_OID) field.dataTypeID = TEXT_OID;
   return result;
@@ -25,13 +34,20 @@ function charAsText(result) {
  * hands them over as one-character strings already: they are announced as text.
  */
 class CharAsTextClient extends pg.Client {
+  /**
+   * Every form of pg's query(): text or config, values, callback or promise.
+   * @param {any[]} args
+   * @returns {any}
+   */
   query(...args) {
     const last = args.length - 1;
     if (typeof args[last] === "function") {
       const callback = args[last];
-      args[last] = (error, result) => callback(error, error ? result : charAsText(result));
+      args[last] = (/** @type {Error | undefined} */ error, /** @type {pg.QueryResult | undefined} */ result) =>
+        callback(error, error ? result : charAsText(result));
     }
-    const returned = super.query(...args);
+    // Reflect.apply: pg's overloads take no rest parameter to spread `args` into.
+    const returned = Reflect.apply(super.query, this, args);
     return typeof returned?.then === "function" ? returned.then(charAsText) : returned;
   }
 }
@@ -44,8 +60,9 @@ export function closePgConnections() {
 }
 
 /**
- * @param {import("@prisma/adapter-pg").PrismaPg["connect"] extends () => Promise<infer A> ? A : never} adapter
+ * @param {PgAdapter} adapter
  * @param {{ connectionString: string, migrationLock: boolean }} options
+ * @returns {PgAdapter}
  */
 function patch(adapter, { connectionString, migrationLock }) {
   openAdapters.add(adapter);
@@ -81,6 +98,9 @@ function patch(adapter, { connectionString, migrationLock }) {
  * engine lets go of it. Done here: the adapter's own connectToShadowDb keeps the connection
  * string, which node-postgres prefers to the scratch database's name, so its "shadow" database
  * was the real one.
+ * @param {string} connectionString
+ * @param {Scratch} scratch
+ * @returns {Promise<PgAdapter>}
  */
 async function scratchShadow(connectionString, scratch) {
   const name = `prisma_migrate_shadow_db_${randomUUID()}`;
@@ -95,9 +115,13 @@ async function scratchShadow(connectionString, scratch) {
 }
 
 /**
- * @param {{ connectionString: string, schema: string, shadowUrl?: string,
- *   scratch: { create: (name: string) => Promise<unknown>, drop: (name: string) => Promise<unknown> } }} options
- *   scratch: creates and drops a database on the same server, for the shadow database
+ * Creates and drops a database on the same server, for the shadow database.
+ * @typedef {{ create: (name: string) => Promise<unknown>, drop: (name: string) => Promise<unknown> }} Scratch
+ */
+
+/**
+ * @param {{ connectionString: string, schema: string, shadowUrl?: string, scratch: Scratch }} options
+ * @returns {import("@prisma/driver-adapter-utils").SqlMigrationAwareDriverAdapterFactory}
  */
 export function adaptPgForEngine({ connectionString, schema, shadowUrl, scratch }) {
   const factory = new PrismaPg({ connectionString, Client: CharAsTextClient }, { schema });

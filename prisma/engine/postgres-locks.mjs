@@ -1,3 +1,4 @@
+// @ts-check
 // One migration at a time per PostgreSQL database, however many instances start at once.
 import pg from "pg";
 
@@ -16,11 +17,16 @@ const POLL_MS = 200;
 
 const ENGINE_LOCK = new RegExp(`^\\s*SELECT\\s+pg_advisory_lock\\s*\\(\\s*${MIGRATE_LOCK_KEY}\\s*\\)\\s*;?\\s*$`, "i");
 
-/** The wasm engine asks for the lock through the adapter's pool, see holdPgMigrationLock. */
+/**
+ * The wasm engine asks for the lock through the adapter's pool, see holdPgMigrationLock.
+ * @param {string} sql
+ * @returns {boolean}
+ */
 export function isEngineLockRequest(sql) {
   return ENGINE_LOCK.test(sql);
 }
 
+/** @type {Map<string, pg.Client>} connection string → the connection holding its lock */
 const held = new Map();
 
 /**
@@ -31,6 +37,8 @@ const held = new Map();
  * (the server drops it when the connection goes, also if the process is killed). It is asked
  * for with pg_try_advisory_lock until MIGRATION_LOCK_WAIT_MS runs out, so a stuck migration
  * elsewhere ends in a message, not in a wait with no end.
+ * @param {string} connectionString
+ * @returns {Promise<void>}
  */
 export async function holdPgMigrationLock(connectionString) {
   if (held.has(connectionString)) return;
@@ -60,6 +68,7 @@ export async function holdPgMigrationLock(connectionString) {
   held.set(connectionString, client);
 }
 
+/** Ends the locks' connections; the server then drops the locks. */
 export function releasePgMigrationLocks() {
   for (const client of held.values()) void client.end().catch(() => {});
   held.clear();

@@ -1,3 +1,4 @@
+// @ts-check
 // PostgreSQL for the schema-engine stand-in: the chores the native engine does itself around
 // a database (create, drop, exists, the migrations table) and the adapter the wasm engine
 // migrates through. Each chore opens its own short-lived connection.
@@ -8,33 +9,48 @@ import { adaptPgForEngine, closePgConnections } from "./postgres-adapter.mjs";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
-const quoteIdent = (name) => `"${name.replaceAll('"', '""')}"`;
+const quoteIdent = (/** @type {string} */ name) => `"${name.replaceAll('"', '""')}"`;
 
 // What PostgreSQL answers when another session created the same object a moment earlier (two
 // instances starting at once): duplicate database, schema or table, or the catalog's own
 // unique index. The object exists then, which is all the caller wanted.
 const ALREADY_CREATED = new Set(["42P04", "42P06", "42P07", "23505"]);
 
+/**
+ * @param {pg.Client} client
+ * @param {string} sql
+ */
 async function createIfMissing(client, sql) {
   try {
     await client.query(sql);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     if (!ALREADY_CREATED.has(error?.code)) throw error;
   }
 }
 
-/** A connection error of node-postgres, told the way the CLI prints the native engine's P1001. */
+/**
+ * A connection error of node-postgres, told the way the CLI prints the native engine's P1001.
+ * @param {any} error what client.connect() threw
+ * @param {string} connectionString
+ * @returns {unknown} `error`, or a P1001 error (rpc.mjs passes its code and meta to the CLI)
+ */
 function explainConnectError(error, connectionString) {
   if (!["ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "EHOSTUNREACH"].includes(error?.code) && !/timeout/i.test(error?.message ?? "")) {
     return error;
   }
   const { hostname, port } = new URL(connectionString);
-  const explained = new Error(`Can't reach database server at ${hostname || "localhost"}:${port || 5432} (${error.code ?? error.message})`);
-  explained.code = "P1001";
-  explained.meta = { database_host: hostname, database_port: Number(port || 5432) };
-  return explained;
+  return Object.assign(
+    new Error(`Can't reach database server at ${hostname || "localhost"}:${port || 5432} (${error.code ?? error.message})`),
+    { code: "P1001", meta: { database_host: hostname, database_port: Number(port || 5432) } },
+  );
 }
 
+/**
+ * @template T
+ * @param {string} connectionString
+ * @param {(client: pg.Client) => Promise<T>} work
+ * @returns {Promise<T>}
+ */
 async function withClient(connectionString, work) {
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   try {
@@ -51,7 +67,7 @@ async function withClient(connectionString, work) {
 
 // The native engine's DDL for its history table on PostgreSQL, so a table made here is the
 // one the engine would have made.
-const MIGRATIONS_TABLE = (schema) => `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}."_prisma_migrations" (
+const MIGRATIONS_TABLE = (/** @type {string} */ schema) => `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}."_prisma_migrations" (
     "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
     "checksum"              VARCHAR(64) NOT NULL,
     "finished_at"           TIMESTAMPTZ,
@@ -65,11 +81,13 @@ const MIGRATIONS_TABLE = (schema) => `CREATE TABLE IF NOT EXISTS ${quoteIdent(sc
 /**
  * @param {string} url a postgresql:// URL
  * @param {string | undefined} shadowUrl the datasource's shadowDatabaseUrl, if any
+ * @returns {import("./database.mjs").EngineDatabase}
  */
 export function postgresDatabase(url, shadowUrl) {
   const { connectionString, database, schema = "public" } = postgresOptions(url);
   // The maintenance database every server has, for the commands about the database itself.
   const maintenance = withDatabase(connectionString, "postgres");
+  /** @type {import("./postgres-adapter.mjs").Scratch} */
   const scratch = {
     create: (name) => withClient(maintenance, (client) => client.query(`CREATE DATABASE ${quoteIdent(name)}`)),
     drop: (name) => withClient(maintenance, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`)),
@@ -79,13 +97,13 @@ export function postgresDatabase(url, shadowUrl) {
     label: `PostgreSQL database "${database}"`,
     exists: () =>
       withClient(maintenance, async (client) => {
-        const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
-        return rowCount > 0;
+        const { rows } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+        return rows.length > 0;
       }),
     create: () =>
       withClient(maintenance, async (client) => {
-        const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
-        if (rowCount === 0) await createIfMissing(client, `CREATE DATABASE ${quoteIdent(database)}`);
+        const { rows } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+        if (rows.length === 0) await createIfMissing(client, `CREATE DATABASE ${quoteIdent(database)}`);
       }),
     drop: () => scratch.drop(database),
     // `migrate reset`: the schema goes with everything in it and comes back empty.

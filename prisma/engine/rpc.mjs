@@ -1,3 +1,4 @@
+// @ts-check
 // Line-delimited JSON-RPC 2.0 over stdin/stdout, the framing the Prisma CLI
 // uses with its native schema engine. Requests run one at a time, in order.
 import { createInterface } from "node:readline";
@@ -15,17 +16,27 @@ export class EnginePanic extends Error {}
 
 class RequestTimeoutError extends Error {}
 
+/**
+ * A JSON-RPC request as the CLI sends it (`id` absent on a notification).
+ * @typedef {{ jsonrpc?: string, id?: string | number | null, method: string, params?: unknown }} Request
+ */
+
+/** @param {object} message */
 function write(message) {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 }
 
 let nextOutgoingId = 1_000_000_000;
 
-/** Asks the CLI to print text on its stdout (how the native engine prints `migrate diff`). */
+/**
+ * Asks the CLI to print text on its stdout (how the native engine prints `migrate diff`).
+ * @param {string} content
+ */
 export function requestPrint(content) {
   write({ jsonrpc: "2.0", id: nextOutgoingId++, method: "print", params: { content } });
 }
 
+/** @param {any} error whatever the request threw */
 function errorPayload(error) {
   const message = String(error?.message ?? error);
   if (error instanceof MethodNotFoundError) {
@@ -34,6 +45,7 @@ function errorPayload(error) {
   if (error instanceof EnginePanic) {
     return { code: ENGINE_ERROR, message, data: { is_panic: true, message, error: { message } } };
   }
+  /** @type {{ is_panic: boolean, message: string, error_code?: string, meta?: unknown }} */
   const data = { is_panic: false, message };
   if (typeof error?.code === "string" && /^P\d{4}$/.test(error.code)) {
     data.error_code = error.code;
@@ -42,6 +54,7 @@ function errorPayload(error) {
   return { code: ENGINE_ERROR, message: "An error happened. Check the data field for details.", data };
 }
 
+/** @param {number} code */
 function exitAfterFlush(code) {
   process.stdout.write("", () => process.exit(code));
 }
@@ -52,9 +65,15 @@ function exitAfterFlush(code) {
  *   with an error and ends the process, so the CLI never waits forever.
  */
 export function serveJsonRpc(handle, { timeoutMs }) {
+  /** @type {Request | null} */
   let current = null;
   let queue = Promise.resolve();
 
+  /**
+   * @param {Request["id"]} id
+   * @param {any} error
+   * @param {number} [exitCode] ends the process after the answer is written
+   */
   const fail = (id, error, exitCode) => {
     logLine("ERROR", String(error?.message ?? error));
     if (id !== null && id !== undefined) write({ jsonrpc: "2.0", id, error: errorPayload(error) });
@@ -66,8 +85,10 @@ export function serveJsonRpc(handle, { timeoutMs }) {
   process.on("uncaughtException", (error) => fail(current?.id, error, 1));
   process.on("unhandledRejection", (error) => fail(current?.id, error, 1));
 
+  /** @param {Request} request */
   const run = async (request) => {
     current = request;
+    /** @type {NodeJS.Timeout | undefined} */
     let timer;
     const timeout = new Promise((_, reject) => {
       const message = `${request.method} took longer than ${timeoutMs} ms; stopping the schema engine`;

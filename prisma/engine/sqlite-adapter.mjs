@@ -1,3 +1,4 @@
+// @ts-check
 import { logLine } from "./log.mjs";
 import { DatabaseLockedError, holdMigrationLock, isBusyError, releaseMigrationLocks } from "./sqlite-locks.mjs";
 
@@ -6,6 +7,10 @@ import { DatabaseLockedError, holdMigrationLock, isBusyError, releaseMigrationLo
 const MULTI_STATEMENT = /more than one statement/i;
 const EXCLUSIVE_LOCKING_MODE = /^\s*PRAGMA\s+(?:main\.)?locking_mode\s*=\s*EXCLUSIVE\s*;?\s*$/i;
 
+/** @typedef {import("@prisma/driver-adapter-utils").SqlDriverAdapter} SqlDriverAdapter */
+/** @typedef {import("@prisma/driver-adapter-utils").SqlQuery} SqlQuery */
+
+/** @type {Set<SqlDriverAdapter>} */
 const openAdapters = new Set();
 
 /**
@@ -23,6 +28,11 @@ export function closeAllConnections() {
  * A busy error becomes a plain Error naming the file: the adapter would report it as the kind
  * "SocketTimeout", which the wasm engine cannot decode (WASM_ERROR: unknown variant). A plain
  * Error travels as "External error id#N" and methods.mjs reports it as it is.
+ * @template {unknown[]} A
+ * @template R
+ * @param {string} path the database file, for the message
+ * @param {(...args: A) => Promise<R>} call
+ * @returns {(...args: A) => Promise<R>}
  */
 function explainLocks(path, call) {
   return async (...args) => {
@@ -39,12 +49,15 @@ function explainLocks(path, call) {
  * better-sqlite3's prepare() takes one statement. Scripts without parameters
  * that prepare() refuses go to executeScript (exec) on the same connection,
  * so they still run inside the engine's transaction.
+ * @param {SqlDriverAdapter} adapter the connection (also when `executeRaw` is a transaction's)
+ * @param {(query: SqlQuery) => Promise<number>} executeRaw
+ * @returns {(query: SqlQuery) => Promise<number>}
  */
 function withScriptFallback(adapter, executeRaw) {
   return async (query) => {
     try {
       return await executeRaw(query);
-    } catch (error) {
+    } catch (/** @type {any} */ error) {
       const message = `${error?.message ?? error} ${error?.cause?.originalMessage ?? ""}`;
       if (query.args.length > 0 || !MULTI_STATEMENT.test(message)) throw error;
       logLine("DEBUG", "executeRaw got a multi-statement script; running it with executeScript");
@@ -55,13 +68,16 @@ function withScriptFallback(adapter, executeRaw) {
 }
 
 /**
+ * @param {SqlDriverAdapter} adapter
  * @param {{ path: string, migrationLock: boolean }} options path: the database file
  *   (":memory:" for none); migrationLock: answer the engine's exclusive locking mode with the
  *   migration lock (see holdMigrationLock) instead of locking out every other connection.
+ * @returns {SqlDriverAdapter}
  */
 function patch(adapter, { path, migrationLock }) {
   openAdapters.add(adapter);
-  for (const method of ["queryRaw", "executeScript"]) adapter[method] = explainLocks(path, adapter[method].bind(adapter));
+  adapter.queryRaw = explainLocks(path, adapter.queryRaw.bind(adapter));
+  adapter.executeScript = explainLocks(path, adapter.executeScript.bind(adapter));
   const executeRaw = explainLocks(path, withScriptFallback(adapter, adapter.executeRaw.bind(adapter)));
   adapter.executeRaw = async (query) => {
     if (migrationLock && query.args.length === 0 && EXCLUSIVE_LOCKING_MODE.test(query.sql)) {
@@ -74,7 +90,9 @@ function patch(adapter, { path, migrationLock }) {
   adapter.startTransaction = async (...args) => {
     const tx = await startTransaction(...args);
     tx.executeRaw = explainLocks(path, withScriptFallback(adapter, tx.executeRaw.bind(tx)));
-    for (const method of ["queryRaw", "commit", "rollback"]) tx[method] = explainLocks(path, tx[method].bind(tx));
+    tx.queryRaw = explainLocks(path, tx.queryRaw.bind(tx));
+    tx.commit = explainLocks(path, tx.commit.bind(tx));
+    tx.rollback = explainLocks(path, tx.rollback.bind(tx));
     return tx;
   };
   return adapter;
@@ -83,6 +101,7 @@ function patch(adapter, { path, migrationLock }) {
 /**
  * @param {import("@prisma/adapter-better-sqlite3").PrismaBetterSqlite3} factory
  * @param {{ filePath: string, shadowFilePath?: string }} paths as given to the factory
+ * @returns {import("@prisma/driver-adapter-utils").SqlMigrationAwareDriverAdapterFactory}
  */
 export function adaptForEngine(factory, { filePath, shadowFilePath }) {
   return {

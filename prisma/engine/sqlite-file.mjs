@@ -1,3 +1,4 @@
+// @ts-check
 // Database-file chores the native engine does itself for SQLite and the wasm
 // engine leaves to its host. Each opens its own short-lived connection.
 import { mkdirSync, rmSync, existsSync } from "node:fs";
@@ -7,7 +8,12 @@ import Database from "better-sqlite3";
 
 import { BUSY_TIMEOUT_MS, explainingLocks } from "./sqlite-locks.mjs";
 
-/** "file:./data/app.db?mode=x" → absolute path, resolved like the app resolves it: from the cwd. */
+/**
+ * "file:./data/app.db?mode=x" → absolute path, resolved like the app resolves it: from the cwd.
+ * @param {unknown} url anything else than a "file:" URL is refused
+ * @param {string} [cwd]
+ * @returns {string} the path, or ":memory:"
+ */
 export function sqlitePathFromUrl(url, cwd = process.cwd()) {
   if (typeof url !== "string" || !(url.startsWith("file:") || url === ":memory:")) {
     // Name only the scheme: a server URL may carry a password.
@@ -19,19 +25,28 @@ export function sqlitePathFromUrl(url, cwd = process.cwd()) {
   return resolve(cwd, path);
 }
 
+/** @param {string} path */
 export function databaseExists(path) {
   return existsSync(path);
 }
 
+/** @param {string} path */
 export function createDatabaseFile(path) {
   mkdirSync(dirname(path), { recursive: true });
   new Database(path).close();
 }
 
+/** @param {string} path */
 export function dropDatabaseFile(path) {
   for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
 }
 
+/**
+ * @template T
+ * @param {string} path
+ * @param {(db: import("better-sqlite3").Database) => T} work
+ * @returns {T}
+ */
 function withDatabase(path, work) {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
@@ -55,7 +70,10 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
 )`;
 
-/** The wasm engine reports a missing migrations table as P1014 instead of "no history yet". */
+/**
+ * The wasm engine reports a missing migrations table as P1014 instead of "no history yet".
+ * @param {string} path
+ */
 export function ensureMigrationsTable(path) {
   withDatabase(path, (db) => db.exec(MIGRATIONS_TABLE));
 }
@@ -65,11 +83,15 @@ const DROP_ORDER = { view: 0, trigger: 1, table: 2 };
 /**
  * Empties the database in place (schema and data). Deleting the file instead
  * would leave the engine's open connection writing to an unlinked inode.
+ * @param {string} path
  */
 export function emptyDatabase(path) {
   withDatabase(path, (db) => {
-    const objects = db
-      .prepare(`SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger', 'table') AND name NOT LIKE 'sqlite_%'`)
+    /** @type {import("better-sqlite3").Statement<[], { type: keyof typeof DROP_ORDER, name: string }>} */
+    const schemaObjects = db.prepare(
+      `SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger', 'table') AND name NOT LIKE 'sqlite_%'`,
+    );
+    const objects = schemaObjects
       .all()
       .sort((a, b) => DROP_ORDER[a.type] - DROP_ORDER[b.type]);
     db.pragma("foreign_keys = OFF");

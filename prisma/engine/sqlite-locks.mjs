@@ -1,3 +1,4 @@
+// @ts-check
 // Waiting for SQLite locks, and saying so when the wait runs out.
 import Database from "better-sqlite3";
 
@@ -7,12 +8,14 @@ export const BUSY_TIMEOUT_MS = 5000;
 /** How long a migration waits for another one on the same database to finish. */
 const MIGRATION_LOCK_WAIT_MS = 60_000;
 
-const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+const seconds = (/** @type {number} */ ms) => `${Math.round(ms / 1000)} s`;
 
 /**
  * SQLITE_BUSY (or one of its extended codes), thrown by better-sqlite3 itself or wrapped by
  * Prisma's adapter, which files it under the error kind "SocketTimeout": the wasm engine's
  * error protocol has no such kind and would only report "unknown variant `SocketTimeout`".
+ * @param {any} error whatever was thrown
+ * @returns {boolean}
  */
 export function isBusyError(error) {
   const code = error?.cause?.originalCode ?? error?.code;
@@ -20,6 +23,10 @@ export function isBusyError(error) {
 }
 
 export class DatabaseLockedError extends Error {
+  /**
+   * @param {string} path the database file
+   * @param {number} [waitedMs]
+   */
   constructor(path, waitedMs = BUSY_TIMEOUT_MS) {
     super(
       `The SQLite database ${path} is locked by another process: it was still locked after waiting ` +
@@ -30,7 +37,13 @@ export class DatabaseLockedError extends Error {
   }
 }
 
-/** Runs `work`, turning a busy error into a message that names the file. */
+/**
+ * Runs `work`, turning a busy error into a message that names the file.
+ * @template T
+ * @param {string} path
+ * @param {() => T} work
+ * @returns {T}
+ */
 export function explainingLocks(path, work) {
   try {
     return work();
@@ -39,6 +52,7 @@ export function explainingLocks(path, work) {
   }
 }
 
+/** @type {Map<string, import("better-sqlite3").Database>} database path → the open lock file */
 const migrationLocks = new Map();
 
 /**
@@ -49,6 +63,7 @@ const migrationLocks = new Map();
  * exclusive transaction on a lock file beside the database, held until this process ends (the
  * operating system drops it even if the process is killed). The file is left in place: deleting
  * it would let a waiting process and a new one both believe they hold the lock.
+ * @param {string} path the database file
  */
 export function holdMigrationLock(path) {
   if (path === ":memory:" || migrationLocks.has(path)) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // SQLite for the schema-engine stand-in: a file (or memory) and the better-sqlite3 adapter.
 import { basename } from "node:path";
 
@@ -11,6 +12,7 @@ import { BUSY_TIMEOUT_MS } from "./sqlite-locks.mjs";
  * @param {string | undefined} url a "file:" URL; none: an in-memory database (commands that
  *   need no database, such as `migrate diff` between two schema files)
  * @param {string | undefined} shadowUrl the datasource's shadowDatabaseUrl, if any
+ * @returns {import("./database.mjs").EngineDatabase}
  */
 export function sqliteDatabase(url, shadowUrl) {
   const path = url === undefined ? ":memory:" : sqlitePathFromUrl(url);

@@ -1,3 +1,4 @@
+// @ts-check
 // Where PostgreSQL's server programs are: PG_BIN, else Debian's newest
 // /usr/lib/postgresql/<version>/bin (the `postgresql` package). Plain JavaScript: the
 // integration helpers and tests/integration/postgresql-pass.mjs (run by `npm test`) share it.
@@ -6,7 +7,10 @@ import { join } from "node:path";
 
 const DEBIAN_ROOT = "/usr/lib/postgresql";
 
-/** @returns {string | null} the folder holding initdb, pg_ctl and postgres, or null when none is installed */
+/**
+ * @param {Record<string, string | undefined>} [env]
+ * @returns {string | null} the folder holding initdb, pg_ctl and postgres, or null when none is installed
+ */
 export function findPostgresBin(env = process.env) {
   if (env.PG_BIN) return existsSync(join(env.PG_BIN, "initdb")) ? env.PG_BIN : null;
   if (!existsSync(DEBIAN_ROOT)) return null;

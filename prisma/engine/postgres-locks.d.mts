@@ -1,4 +1,0 @@
-export const MIGRATE_LOCK_KEY: number;
-export function isEngineLockRequest(sql: string): boolean;
-export function holdPgMigrationLock(connectionString: string): Promise<void>;
-export function releasePgMigrationLocks(): void;

@@ -1,2 +1,0 @@
-export function findPostgresBin(env?: Record<string, string | undefined>): string | null;
-export const POSTGRES_MISSING: string;
