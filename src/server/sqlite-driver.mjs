@@ -1,3 +1,4 @@
+// @ts-check
 // Which better-sqlite3 build this Node loads. Imported first by everything that opens SQLite
 // (src/server/db.ts, the Prisma schema-engine stand-in, the integration tests' setup).
 //
@@ -12,15 +13,26 @@
 // A namespace import: Node 20 has no registerHooks export, and a named import would not load.
 import * as nodeModule from "node:module";
 
+/**
+ * Node 22.15+'s synchronous module hooks, as far as used here: @types/node 20 does not have them.
+ *
+ * @typedef {{ url: string, format?: string | null, shortCircuit?: boolean }} Resolved
+ * @typedef {(specifier: string, context: object, nextResolve: (specifier: string, context?: object) => Resolved) => Resolved} ResolveHook
+ * @typedef {(hooks: { resolve: ResolveHook }) => unknown} RegisterHooks
+ */
+const moduleApi = /** @type {typeof nodeModule & { registerHooks?: RegisterHooks }} */ (nodeModule);
+
 const nodeMajor = Number(process.versions.node.split(".")[0]);
 const hooked = Symbol.for("downcheck.sqlite-driver");
+/** Registered once per process, however many copies of this module load (bundled and not). */
+const flags = /** @type {typeof globalThis & { [hooked]?: boolean }} */ (globalThis);
 
 const FROM = "/node_modules/better-sqlite3/";
 const TO = "/node_modules/better-sqlite3-napi/";
 
-if (nodeMajor >= 22 && typeof nodeModule.registerHooks === "function" && !globalThis[hooked]) {
-  globalThis[hooked] = true;
-  nodeModule.registerHooks({
+if (nodeMajor >= 22 && typeof moduleApi.registerHooks === "function" && !flags[hooked]) {
+  flags[hooked] = true;
+  moduleApi.registerHooks({
     // By resolved location, not by name: bundlers and test runners often import the package by
     // its absolute path. The two versions share their layout (lib/index.js and friends).
     resolve(specifier, context, nextResolve) {

@@ -1,18 +1,25 @@
+import { once } from "node:events";
+import type { Redis } from "ioredis";
 import type { CacheEntry } from "next/cache";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDataCache } from "@/server/cache/data-cache-handler.mjs";
-import { createPageCache } from "@/server/cache/page-cache-handler.mjs";
+import { createPageCache, type PageCacheHit } from "@/server/cache/page-cache-handler.mjs";
 import { createRedisDataCache } from "@/server/cache/redis-data-cache.mjs";
 import { createRedisPageCache } from "@/server/cache/redis-page-cache.mjs";
 import { createRedisStore } from "@/server/cache/redis-store.mjs";
 import { TagTimes } from "@/server/cache/tag-times.mjs";
-import { connections, until } from "./helpers/redis-instances";
+import type { RedisConnection } from "@/server/redis/client.mjs";
+import { connections } from "./helpers/redis-instances";
 import { startRedis, type RunningRedis } from "./helpers/redis-server";
 
 // Both cache handlers of two "instances" (own connection, own in-process store and tag record)
 // on one real redis-server: what one stores the other serves, what one invalidates is a miss on
 // the other at once and reaches the other's tag record, every entry expires in Redis, the store
 // stays within its bounds, and a Redis outage costs sharing, never an answer.
+//
+// Nothing here waits for time to pass: the instances share a clock the test moves by hand, and
+// the test awaits the events it depends on (a connection closing or ready, an invalidation
+// reaching a tag record), so a busy machine makes it slower, never wrong.
 
 let redis: RunningRedis;
 const open = connections();
@@ -26,24 +33,48 @@ afterAll(() => redis?.stop());
 
 const BOUNDS = { maxEntries: 100, maxBytes: 1024 * 1024 };
 
-async function pageInstance(namespace: string, bounds = BOUNDS) {
-  const connection = await open.open(redis.url);
-  const tagTimes = new TagTimes();
-  const local = createPageCache({ ...bounds, tagTimes });
-  return { connection, tagTimes, cache: createRedisPageCache({ redis: connection, local, tagTimes, ...bounds, namespace }) };
+type Clock = ReturnType<typeof clock>;
+const clock = (start = 1_800_000_000_000) => {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+};
+
+/** An instance's tag record that also says when an invalidation reaches it. */
+class HeardTagTimes extends TagTimes {
+  #heard = new Set<string>();
+  #waiting: { tag: string; resolve: () => void }[] = [];
+
+  update(tags: readonly string[], durations?: { expire?: number }) {
+    super.update(tags, durations);
+    for (const tag of tags) this.#heard.add(tag);
+    this.#waiting = this.#waiting.filter(({ tag, resolve }) => !(this.#heard.has(tag) && (resolve(), true)));
+  }
+
+  /** Settles once an invalidation of `tag` (this instance's or another's) has reached the record. */
+  heard(tag: string): Promise<void> {
+    if (this.#heard.has(tag)) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push({ tag, resolve }));
+  }
 }
 
-async function dataInstance(namespace: string) {
+async function pageInstance(namespace: string, time: Clock, bounds = BOUNDS) {
   const connection = await open.open(redis.url);
-  const tagTimes = new TagTimes();
-  const local = createDataCache({ ...BOUNDS, tagTimes });
-  return { connection, tagTimes, cache: createRedisDataCache({ redis: connection, local, tagTimes, ...BOUNDS, namespace }) };
+  const tagTimes = new HeardTagTimes({ now: time.now });
+  const local = createPageCache({ ...bounds, tagTimes, now: time.now });
+  return { connection, tagTimes, cache: createRedisPageCache({ redis: connection, local, tagTimes, ...bounds, namespace, now: time.now }) };
+}
+
+async function dataInstance(namespace: string, time: Clock) {
+  const connection = await open.open(redis.url);
+  const tagTimes = new HeardTagTimes({ now: time.now });
+  const local = createDataCache({ ...BOUNDS, tagTimes, now: time.now });
+  return { connection, tagTimes, cache: createRedisDataCache({ redis: connection, local, tagTimes, ...BOUNDS, namespace, now: time.now }) };
 }
 
 const freshNamespace = () => `test${++namespaceCount}:`;
 
 const page = (html: string, { tags = [] as string[], status = 200 } = {}) => ({
-  kind: "APP_PAGE",
+  kind: "APP_PAGE" as const,
   html,
   rscData: Buffer.from(`rsc:${html}`),
   headers: { "x-next-cache-tags": tags.join(",") },
@@ -54,56 +85,74 @@ const page = (html: string, { tags = [] as string[], status = 200 } = {}) => ({
 const lifetime = { cacheControl: { revalidate: 60, expire: 300 } };
 const readPage = { kind: "APP_PAGE", isFallback: false };
 
-const entry = (value: string, { tags = [] as string[], expire = 120 } = {}): Promise<CacheEntry> =>
-  Promise.resolve({
-    value: new Response(value).body!,
-    tags,
-    stale: 30,
-    timestamp: Date.now(),
-    revalidate: 60,
-    expire,
-  });
+/** The page a hit holds; fails the test when the hit is something else. */
+function pageOf(hit: PageCacheHit | null) {
+  if (hit?.value.kind !== "APP_PAGE") throw new Error(`expected an APP_PAGE hit, got ${JSON.stringify(hit?.value.kind ?? hit)}`);
+  return hit.value;
+}
+
+const entry = (time: Clock, value: string, { tags = [] as string[], expire = 120 } = {}): Promise<CacheEntry> =>
+  Promise.resolve({ value: new Response(value).body!, tags, stale: 30, timestamp: time.now(), revalidate: 60, expire });
 const text = async (hit: CacheEntry | undefined) => (hit ? new Response(hit.value).text() : undefined);
+
+/** Redis's own clock, in ms: what its expiry times count on. */
+async function redisNow(client: Redis) {
+  const [seconds, micros] = (await client.time()).map(Number);
+  return seconds * 1000 + Math.floor(micros / 1000);
+}
+
+/** That `write` gives `key` an expiry `ttlMs` after the moment Redis ran it, whenever that was. */
+async function expectExpiryAfterWrite(client: Redis, key: string, ttlMs: number, write: () => Promise<unknown>) {
+  const before = await redisNow(client);
+  await write();
+  const after = await redisNow(client);
+  const expiresAt = await client.pexpiretime(key);
+  expect(expiresAt).toBeGreaterThanOrEqual(before + ttlMs);
+  expect(expiresAt).toBeLessThanOrEqual(after + ttlMs);
+}
+
+const closed = (connection: RedisConnection) => (connection.isReady() ? once(connection.client, "close") : Promise.resolve());
+const ready = (connection: RedisConnection) => (connection.isReady() ? Promise.resolve() : once(connection.client, "ready"));
 
 describe("page cache through Redis", () => {
   it("serves on one instance what another stored, and expires it in Redis at its deadline", async () => {
+    const time = clock();
     const ns = freshNamespace();
-    const [a, b] = [await pageInstance(ns), await pageInstance(ns)];
-    await a.cache.set("/route-cache/APP_PAGE/x/$/shop.example.test", page("<p>shop</p>"), lifetime);
-    const hit = await b.cache.get("/route-cache/APP_PAGE/x/$/shop.example.test", readPage);
-    expect(hit?.value).toMatchObject({ kind: "APP_PAGE", html: "<p>shop</p>" });
-    expect(Buffer.from(hit!.value.rscData as Buffer).toString()).toBe("rsc:<p>shop</p>");
+    const [a, b] = [await pageInstance(ns, time), await pageInstance(ns, time)];
+    const key = "/route-cache/APP_PAGE/x/$/shop.example.test";
+    await expectExpiryAfterWrite(a.connection.client, `${ns}e:${key}`, 300_000, () => a.cache.set(key, page("<p>shop</p>"), lifetime));
+    const shop = pageOf(await b.cache.get(key, readPage));
+    expect(shop.html).toBe("<p>shop</p>");
+    expect(Buffer.from(shop.rscData!).toString()).toBe("rsc:<p>shop</p>");
     expect(b.cache.stats().entries).toBe(0); // it came from Redis, not from b's own memory
-    const ttl = await a.connection.client.pttl(`${ns}e:/route-cache/APP_PAGE/x/$/shop.example.test`);
-    expect(ttl).toBeGreaterThan(290_000);
-    expect(ttl).toBeLessThanOrEqual(300_000);
   });
 
-  it("makes a tag invalidated on one instance a miss on the other, and puts it in the other's tag record", async () => {
+  it("makes a tag invalidated on one instance a miss on the other at once, and puts it in the other's tag record", async () => {
+    const time = clock();
     const ns = freshNamespace();
-    const [a, b] = [await pageInstance(ns), await pageInstance(ns)];
+    const [a, b] = [await pageInstance(ns, time), await pageInstance(ns, time)];
     const key = "/route-cache/APP_PAGE/x/$/down.example.test";
+    const renderedAt = time.now();
     await a.cache.set(key, page("<p>up</p>", { tags: ["status:down.example.test"] }), lifetime);
-    const renderedAt = Date.now();
     expect(await b.cache.get(key, readPage)).not.toBeNull();
+    time.advance(1);
     await a.cache.revalidateTag("status:down.example.test");
-    expect(await b.cache.get(key, readPage)).toBeNull();
-    // What the server in front of Next (edge-cache.mjs) asks, synchronously, of b's own record.
-    await until(() => !b.cache.isCurrent(["status:down.example.test"], renderedAt), "b's tag record to hear of it");
+    expect(await b.cache.get(key, readPage)).toBeNull(); // Redis's record, read with the entry
+    await b.tagTimes.heard("status:down.example.test"); // then b's own, by subscription
     expect(b.tagTimes.verdict(["status:down.example.test"], renderedAt)).toBe("expired");
-    expect(b.cache.isCurrent(["status:other.example.test"], renderedAt)).toBe(true);
+    expect(b.tagTimes.verdict(["status:other.example.test"], renderedAt)).toBe("fresh");
   });
 
   it("never stores a 404, and stays within its entry bound", async () => {
     const ns = freshNamespace();
-    const a = await pageInstance(ns, { maxEntries: 3, maxBytes: 1024 * 1024 });
+    const a = await pageInstance(ns, clock(), { maxEntries: 3, maxBytes: 1024 * 1024 });
     await a.cache.set("/missing", page("not found", { status: 404 }), lifetime);
     expect(await a.connection.client.exists(`${ns}e:/missing`)).toBe(0);
     expect(await a.cache.get("/missing", readPage)).toBeNull();
     for (const name of ["one", "two", "three", "four", "five"]) await a.cache.set(`/${name}`, page(name), lifetime);
     expect(await a.cache.sharedStats()).toMatchObject({ entries: 3 });
     expect(await a.cache.get("/one", readPage)).toBeNull();
-    expect((await a.cache.get("/five", readPage))?.value).toMatchObject({ html: "five" });
+    expect(pageOf(await a.cache.get("/five", readPage)).html).toBe("five");
   });
 
   it("evicts the least recently used entry, however many uses share a millisecond", async () => {
@@ -127,7 +176,7 @@ describe("page cache through Redis", () => {
     // As the earlier version left it: one entry, its use scored in milliseconds.
     await store.set("/old", Buffer.from("/old"), meta);
     await connection.client.del(`${namespace}uses`);
-    await connection.client.zadd(`${namespace}lru`, Date.now(), "/old");
+    await connection.client.zadd(`${namespace}lru`, clock().now(), "/old");
     await store.set("/new", Buffer.from("/new"), meta);
     await store.set("/newer", Buffer.from("/newer"), meta);
     expect(await store.get("/old")).toBeUndefined();
@@ -137,7 +186,7 @@ describe("page cache through Redis", () => {
 
   it("stays within its byte bound, counting what Redis keeps", async () => {
     const ns = freshNamespace();
-    const a = await pageInstance(ns, { maxEntries: 100, maxBytes: 4000 });
+    const a = await pageInstance(ns, clock(), { maxEntries: 100, maxBytes: 4000 });
     for (let i = 1; i <= 6; i++) await a.cache.set(`/b${i}`, page(`${i}`.repeat(400)), lifetime);
     const { entries, bytes } = await a.cache.sharedStats();
     expect(bytes).toBeLessThanOrEqual(4000);
@@ -150,29 +199,33 @@ describe("page cache through Redis", () => {
 
 describe("'use cache' store through Redis", () => {
   it("shares entries, with a TTL at their expire, and invalidations by tag and by path", async () => {
+    const time = clock();
     const ns = freshNamespace();
-    const [a, b] = [await dataInstance(ns), await dataInstance(ns)];
-    await a.cache.set("ratings", entry("4.5 stars", { tags: ["ratings:shop.example.test"], expire: 90 }));
-    await a.cache.set("reports", entry("3 reports"));
+    const [a, b] = [await dataInstance(ns, time), await dataInstance(ns, time)];
+    const ratings = entry(time, "4.5 stars", { tags: ["ratings:shop.example.test"], expire: 90 });
+    await expectExpiryAfterWrite(a.connection.client, `${ns}e:ratings`, 90_000, () => a.cache.set("ratings", ratings));
+    await a.cache.set("reports", entry(time, "3 reports"));
     expect(await text(await b.cache.get("ratings", []))).toBe("4.5 stars");
-    const ttl = await a.connection.client.pttl(`${ns}e:ratings`);
-    expect(ttl).toBeGreaterThan(85_000);
-    expect(ttl).toBeLessThanOrEqual(90_000);
 
+    const madeAt = time.now();
+    time.advance(1);
     await a.cache.updateTags(["ratings:shop.example.test"]);
     expect(await b.cache.get("ratings", [])).toBeUndefined();
     await b.cache.updateTags(["_N_T_/shop.example.test"]); // revalidatePath: a soft tag, on no entry
     expect(await a.cache.get("reports", ["_N_T_/shop.example.test"])).toBeUndefined();
     expect(await text(await a.cache.get("reports", ["_N_T_/other.example.test"]))).toBe("3 reports");
-    await until(() => a.tagTimes.verdict(["_N_T_/shop.example.test"], Date.now() - 1000) === "expired", "a's tag record to hear of it");
+    await a.tagTimes.heard("_N_T_/shop.example.test");
+    expect(a.tagTimes.verdict(["_N_T_/shop.example.test"], madeAt)).toBe("expired");
   });
 });
 
 describe("a stale mark through Redis (revalidateTag(tag, \"max\"))", () => {
   it("serves the entry as stale on the other instance, then expires it when the mark's expiry comes", async () => {
+    const time = clock();
     const ns = freshNamespace();
-    const [a, b] = [await dataInstance(ns), await dataInstance(ns)];
-    await a.cache.set("sites", entry("recent sites", { tags: ["sites"] }));
+    const [a, b] = [await dataInstance(ns, time), await dataInstance(ns, time)];
+    await a.cache.set("sites", entry(time, "recent sites", { tags: ["sites"] }));
+    time.advance(1);
     await a.cache.updateTags(["sites"], { expire: 1 });
     // Redis's record: stale now, expired (for what came before) a second later.
     const [staleAt, expired, before, at] = (await a.connection.client.get(`${ns}tag:sites`))!.split(",").map(Number);
@@ -180,32 +233,46 @@ describe("a stale mark through Redis (revalidateTag(tag, \"max\"))", () => {
     const stale = await b.cache.get("sites", []);
     expect(stale?.revalidate).toBe(-1); // Next serves it and renders a new one meanwhile
     expect(await text(stale)).toBe("recent sites");
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    time.advance(999);
+    expect((await b.cache.get("sites", []))?.revalidate).toBe(-1);
+    time.advance(1);
     expect(await b.cache.get("sites", [])).toBeUndefined();
   });
 });
 
 describe("a Redis outage", () => {
-  it("leaves every call answering per instance, then sharing resumes, with what was invalidated meanwhile", async () => {
+  it("leaves every call answering per instance without asking Redis, then sharing resumes, with what was invalidated meanwhile", async () => {
+    const time = clock();
     const ns = freshNamespace();
-    const [a, b] = [await pageInstance(ns), await pageInstance(ns)];
+    const [a, b] = [await pageInstance(ns, time), await pageInstance(ns, time)];
+    const madeAt = time.now();
     await a.cache.set("/kept", page("before", { tags: ["t:kept"] }), lifetime);
     expect(await b.cache.get("/kept", readPage)).not.toBeNull();
+    const noticed = [a, b].map(({ connection }) => closed(connection));
     await redis.stop();
-    await until(() => !a.connection.isReady() && !b.connection.isReady(), "both to notice");
-
-    const started = Date.now();
-    await a.cache.set("/during", page("during"), lifetime);
-    expect((await a.cache.get("/during", readPage))?.value).toMatchObject({ html: "during" }); // a's own memory
-    expect(await b.cache.get("/during", readPage)).toBeNull();
-    await a.cache.revalidateTag("t:kept"); // can only be sent later
-    expect(Date.now() - started).toBeLessThan(500);
+    await Promise.all(noticed);
     expect(open.log.some((line) => line.includes("unreachable"))).toBe(true);
 
+    // Nothing is sent to a Redis that is away, so no call can wait on a time-out.
+    const sent: string[] = [];
+    const restore = [a, b].map(({ connection: { client } }) => {
+      const send = client.sendCommand;
+      client.sendCommand = (command, stream) => (sent.push(command.name), send.call(client, command, stream));
+      return () => (client.sendCommand = send);
+    });
+    await a.cache.set("/during", page("during"), lifetime);
+    expect(pageOf(await a.cache.get("/during", readPage)).html).toBe("during"); // a's own memory
+    expect(await b.cache.get("/during", readPage)).toBeNull();
+    time.advance(1);
+    await a.cache.revalidateTag("t:kept"); // can only be sent later
+    restore.forEach((undo) => undo());
+    expect(sent).toEqual([]);
+
     await redis.start();
-    await until(() => a.connection.isReady() && b.connection.isReady(), "both to reconnect");
-    await until(() => b.tagTimes.verdict(["t:kept"], started) === "expired", "a's invalidation from the outage to reach b");
+    await Promise.all([a, b].map(({ connection }) => ready(connection)));
+    await b.tagTimes.heard("t:kept"); // a's invalidation from the outage
+    expect(b.tagTimes.verdict(["t:kept"], madeAt)).toBe("expired");
     await a.cache.set("/after", page("after"), lifetime);
-    expect((await b.cache.get("/after", readPage))?.value).toMatchObject({ html: "after" });
+    expect(pageOf(await b.cache.get("/after", readPage)).html).toBe("after");
   });
 });

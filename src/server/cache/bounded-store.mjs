@@ -1,3 +1,4 @@
+// @ts-check
 // A least-recently-used store bounded by entry count and by bytes, with an absolute deadline
 // per entry. Both cache handlers keep their entries here, so what the server holds for
 // crawlers' endless distinct paths stays under one budget however many arrive.
@@ -19,6 +20,7 @@ const SWEEP_INTERVAL_MS = 60_000;
  * @param {{ entriesVariable: string, megabytesVariable: string, defaultEntries: number, defaultMegabytes: number }} spec
  */
 export function boundsFromEnv(env, { entriesVariable, megabytesVariable, defaultEntries, defaultMegabytes }) {
+  /** @type {(name: string, fallback: number) => number} */
   const read = (name, fallback) => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
@@ -31,13 +33,20 @@ export function boundsFromEnv(env, { entriesVariable, megabytesVariable, default
   };
 }
 
+/**
+ * @template V the values kept
+ */
 export class BoundedStore {
   #maxEntries;
   #maxBytes;
   #now;
   #bytes = 0;
   #nextSweepAt;
-  /** Insertion order is recency order: the first key is the least recently used. */
+  /**
+   * Insertion order is recency order: the first key is the least recently used.
+   *
+   * @type {Map<string, { value: V, size: number, expiresAt: number }>}
+   */
   #entries = new Map();
 
   /**
@@ -52,7 +61,12 @@ export class BoundedStore {
     this.#nextSweepAt = now() + SWEEP_INTERVAL_MS;
   }
 
-  /** The value, now the most recently used; undefined when absent or past its deadline. */
+  /**
+   * The value, now the most recently used; undefined when absent or past its deadline.
+   *
+   * @param {string} key
+   * @returns {V | undefined}
+   */
   get(key) {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
@@ -72,7 +86,7 @@ export class BoundedStore {
    * or its deadline has passed.
    *
    * @param {string} key
-   * @param {unknown} value
+   * @param {V} value
    * @param {{ bytes: number, expiresAt?: number }} size
    */
   set(key, value, { bytes, expiresAt = Infinity }) {
@@ -91,6 +105,7 @@ export class BoundedStore {
     return true;
   }
 
+  /** @param {string} key */
   delete(key) {
     const entry = this.#entries.get(key);
     if (entry === undefined) return false;
@@ -98,7 +113,11 @@ export class BoundedStore {
     return true;
   }
 
-  /** Removes every entry whose value matches; returns how many went. Used for tag invalidation. */
+  /**
+   * Removes every entry whose value matches; returns how many went. Used for tag invalidation.
+   *
+   * @param {(value: V, key: string) => boolean} predicate
+   */
   deleteWhere(predicate) {
     let removed = 0;
     for (const [key, entry] of this.#entries) {
@@ -114,6 +133,7 @@ export class BoundedStore {
     return { entries: this.#entries.size, bytes: this.#bytes };
   }
 
+  /** @param {number} now */
   #sweep(now) {
     this.#nextSweepAt = now + SWEEP_INTERVAL_MS;
     for (const [key, entry] of this.#entries) {
@@ -121,6 +141,7 @@ export class BoundedStore {
     }
   }
 
+  /** @param {string} key @param {{ size: number }} entry */
   #remove(key, entry) {
     this.#entries.delete(key);
     this.#bytes -= entry.size;

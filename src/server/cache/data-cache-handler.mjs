@@ -1,3 +1,4 @@
+// @ts-check
 // Next's `cacheHandlers.default`: where 'use cache' entries live. Like Next's built-in handler
 // it keeps them in memory, but under our own bound (entries and bytes) instead of the shared
 // cacheMaxMemorySize, and it serves an entry until its `expire` so that a popular status page
@@ -8,8 +9,20 @@
 
 import { sharedRedis } from "../redis/client.mjs";
 import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
+import { pendingSets, readEntry, streamOf } from "./data-entries.mjs";
 import { createRedisDataCache } from "./redis-data-cache.mjs";
 import { TagTimes } from "./tag-times.mjs";
+
+/**
+ * @typedef {import("next/cache").CacheHandler} CacheHandler
+ * @typedef {import("./data-entries.mjs").StoredEntry} StoredEntry
+ */
+/** @typedef {CacheHandler & { stats(): { entries: number, bytes: number, tags: number } }} DataCache `stats`: what this process holds. */
+/**
+ * This process's own store, which the Redis one (redis-data-cache.mjs) keeps underneath.
+ *
+ * @typedef {DataCache & { keep(cacheKey: string, record: StoredEntry): void }} LocalDataCache
+ */
 
 /** Next's clock for 'use cache' timestamps: entries carry `timestamp` from it. */
 const performanceNow = () => performance.timeOrigin + performance.now();
@@ -17,12 +30,19 @@ const performanceNow = () => performance.timeOrigin + performance.now();
 /**
  * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes }} options
  * `tagTimes`: the in-process record of invalidations, when the caller shares it.
+ * @returns {LocalDataCache}
  */
 export function createDataCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }) }) {
+  /** @type {BoundedStore<StoredEntry>} */
   const store = new BoundedStore({ maxEntries, maxBytes, now });
   const pending = pendingSets();
 
-  /** Stores an entry already read (readEntry), until its `expire`. */
+  /**
+   * Stores an entry already read (readEntry), until its `expire`.
+   *
+   * @param {string} cacheKey
+   * @param {StoredEntry} record
+   */
   function keep(cacheKey, record) {
     const bytes = record.value.byteLength + record.tags.reduce((sum, tag) => sum + tag.length, 0);
     store.set(cacheKey, record, { bytes, expiresAt: record.timestamp + record.expire * 1000 });
@@ -68,7 +88,6 @@ export function createDataCache({ maxEntries, maxBytes, maxTags, now = performan
       return tagTimes.expiration(tags);
     },
 
-    /** @param {string[]} tags @param {{ expire?: number }} [durations] */
     async updateTags(tags, durations) {
       if (tags.length === 0) return;
       tagTimes.update(tags, durations);
@@ -83,44 +102,14 @@ export function createDataCache({ maxEntries, maxBytes, maxTags, now = performan
   };
 }
 
-/** Sets still reading their value, by key: a get of the same key waits for it rather than missing. */
-export function pendingSets() {
-  const pending = new Map();
-  return {
-    settled: (key) => pending.get(key),
-    /** Runs `write` as the set of `key`. */
-    async run(key, write) {
-      let settle;
-      const written = new Promise((resolve) => (settle = resolve));
-      pending.set(key, written);
-      try {
-        await write();
-      } finally {
-        if (pending.get(key) === written) pending.delete(key);
-        settle();
-      }
-    },
-  };
-}
-
-/**
- * Next's pending entry, read once with its stream as bytes: keeping the stream (or a tee of it)
- * would keep its request alive. Null for a dynamic entry (expire 0): Next regenerates it on
- * every read, so storing it is wasted. Rejects when the stream fails mid-way.
- */
-export async function readEntry(pendingEntry) {
-  const entry = await pendingEntry;
-  if (entry.expire === 0) return null;
-  const value = await bytesOf(entry.value);
-  const { value: _stream, ...metadata } = entry;
-  return { ...metadata, tags: [...metadata.tags], value };
-}
-
+/** @type {DataCache | undefined} */
 let shared;
 
 /**
  * The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and
  * DATA_CACHE_MAX_MB (32); shared through Redis when REDIS_URL is set.
+ *
+ * @returns {DataCache}
  */
 export function sharedDataCache() {
   if (shared) return shared;
@@ -137,7 +126,11 @@ export function sharedDataCache() {
   return shared;
 }
 
-/** What Next loads from `cacheHandlers.default`: one object for the process. */
+/**
+ * What Next loads from `cacheHandlers.default`: one object for the process.
+ *
+ * @type {CacheHandler}
+ */
 const dataCacheHandler = {
   get: (cacheKey, softTags) => sharedDataCache().get(cacheKey, softTags),
   set: (cacheKey, pendingEntry) => sharedDataCache().set(cacheKey, pendingEntry),
@@ -146,31 +139,3 @@ const dataCacheHandler = {
   updateTags: (tags, durations) => sharedDataCache().updateTags(tags, durations),
 };
 export default dataCacheHandler;
-
-export async function bytesOf(stream) {
-  const chunks = [];
-  let length = 0;
-  const reader = stream.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    chunks.push(read.value);
-    length += read.value.byteLength;
-  }
-  // One exact allocation: the chunks may be views into larger buffers.
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-/** A new single-use stream over the stored bytes for every hit. */
-export function streamOf(bytes) {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-}

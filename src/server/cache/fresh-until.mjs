@@ -1,3 +1,4 @@
+// @ts-check
 // A cached page must not outlive the result it shows. Next gives a page the shortest
 // `revalidate` of the cached reads inside it, but a read served from the cache passes on its
 // whole `revalidate`, not what is left of it: a page rendered 50 s into a 60 s result would be
@@ -7,13 +8,29 @@
 
 const PREFIX = "fresh-until:";
 
-/** The tag saying that what carries it is fresh until `epochMs`. */
+/**
+ * A cached response's lifetime in seconds, as Next gives it (its CacheControl): fresh for
+ * `revalidate` (false: until invalidated), kept for stale serving until `expire`.
+ *
+ * @typedef {{ revalidate?: number | false, expire?: number }} CacheLifetime
+ */
+
+/**
+ * The tag saying that what carries it is fresh until `epochMs`.
+ *
+ * @param {number} epochMs
+ */
 export function freshUntilTag(epochMs) {
   return `${PREFIX}${Math.floor(epochMs)}`;
 }
 
-/** The earliest such moment among `tags`, or undefined when none says. */
+/**
+ * The earliest such moment among `tags`, or undefined when none says.
+ *
+ * @param {Iterable<string>} tags
+ */
 export function freshUntilOf(tags) {
+  /** @type {number | undefined} */
   let earliest;
   for (const tag of tags) {
     if (!tag.startsWith(PREFIX)) continue;
@@ -27,9 +44,10 @@ export function freshUntilOf(tags) {
  * A page's cache control made no longer than what it shows allows: fresh until `freshUntil`,
  * and kept for stale serving no longer after that than the stale window it had.
  *
- * @param {{ revalidate?: number | false, expire?: number } | undefined} cacheControl
+ * @param {CacheLifetime | undefined} cacheControl
  * @param {number} lastModified ms
  * @param {number | undefined} freshUntil ms
+ * @returns {CacheLifetime | undefined}
  */
 export function boundedCacheControl(cacheControl, lastModified, freshUntil) {
   if (!cacheControl || freshUntil === undefined || typeof cacheControl.revalidate !== "number") return cacheControl;

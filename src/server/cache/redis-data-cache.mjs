@@ -1,33 +1,52 @@
+// @ts-check
 // Next's `cacheHandlers.default` ('use cache' entries) shared by every site instance through
 // Redis, the twin of redis-page-cache.mjs: bounded entries with a Redis TTL at their `expire`,
 // invalidations shared (redis-tags.mjs), and this process's own store underneath for when Redis
 // cannot answer, so an outage costs sharing, never an answer.
 
 import { deserialize, serialize } from "node:v8";
-import { pendingSets, readEntry, streamOf } from "./data-cache-handler.mjs";
+import { pendingSets, readEntry, streamOf } from "./data-entries.mjs";
 import { createRedisStore } from "./redis-store.mjs";
 import { createTagSync, verdictOfRecords } from "./redis-tags.mjs";
 
+/**
+ * @typedef {import("./data-cache-handler.mjs").DataCache} DataCache
+ * @typedef {import("./data-cache-handler.mjs").LocalDataCache} LocalDataCache
+ * @typedef {import("./data-entries.mjs").StoredEntry} StoredEntry
+ * @typedef {import("next/cache").CacheEntry} CacheEntry
+ * @typedef {DataCache & { sharedStats(): Promise<{ entries: number, bytes: number }> }} SharedDataCache
+ */
+
+/** @type {Record<import("./tag-times.mjs").TagVerdict, number>} */
 const WORST = { fresh: 0, stale: 1, expired: 2 };
 
 /**
  * @param {{
- *   redis: ReturnType<typeof import("../redis/client.mjs").connectRedis>,
- *   local: import("./data-cache-handler.mjs").DataCache,
+ *   redis: import("../redis/client.mjs").RedisConnection,
+ *   local: LocalDataCache,
  *   tagTimes: import("./tag-times.mjs").TagTimes,
  *   maxEntries: number, maxBytes: number,
  *   namespace?: string, now?: () => number,
  * }} options `local` must record invalidations in `tagTimes`.
+ * @returns {SharedDataCache}
  */
 export function createRedisDataCache({ redis, local, tagTimes, maxEntries, maxBytes, namespace = "downcheck:data:", now = Date.now }) {
   const store = createRedisStore({ client: redis.client, namespace, maxEntries, maxBytes });
   const tags = createTagSync({ redis, namespace, now, apply: (list, durations) => local.updateTags(list, durations) });
   const pending = pendingSets();
 
+  /**
+   * The entry from Redis; null when Redis has none, undefined when it has one that was invalidated.
+   *
+   * @param {string} cacheKey
+   * @param {string[]} softTags
+   * @returns {Promise<CacheEntry | null | undefined>}
+   */
   async function sharedGet(cacheKey, softTags) {
     const found = await store.get(cacheKey, softTags);
     if (!found) return null;
-    const { value, ...entry } = deserialize(found.value);
+    // What an instance stored with `set` below.
+    const { value, ...entry } = /** @type {StoredEntry} */ (deserialize(found.value));
     // Redis's record has every instance's invalidations that reached it; this process's own
     // also has those it made while Redis was away.
     const remote = verdictOfRecords(found.records, entry.timestamp, now());
@@ -55,6 +74,7 @@ export function createRedisDataCache({ redis, local, tagTimes, maxEntries, maxBy
 
     set(cacheKey, pendingEntry) {
       return pending.run(cacheKey, async () => {
+        /** @type {StoredEntry | null} */
         let record;
         try {
           record = await readEntry(pendingEntry);
@@ -87,7 +107,6 @@ export function createRedisDataCache({ redis, local, tagTimes, maxEntries, maxBy
       return redis.isReady() ? Infinity : local.getExpiration(softTags);
     },
 
-    /** @param {string[]} list @param {{ expire?: number }} [durations] */
     async updateTags(list, durations) {
       if (list.length === 0) return;
       await local.updateTags(list, durations);

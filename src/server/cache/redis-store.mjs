@@ -1,3 +1,4 @@
+// @ts-check
 // The Redis twin of bounded-store.mjs: entries every site instance reads and writes, bounded by
 // entry count and bytes like the in-memory store (least recently used go first), each with a
 // Redis TTL so nothing outlives its deadline even when nobody reads it again. Each entry keeps
@@ -80,58 +81,68 @@ return result
 `;
 
 /**
- * @param {{ client: import("ioredis").Redis, namespace: string, maxEntries: number, maxBytes: number }} options
+ * The scripts as ioredis adds them to a client (defineCommand; `…Buffer` answers in Buffers).
+ *
+ * @typedef {object} StoreScripts
+ * @property {(namespace: string, key: string, ...readerTags: string[]) => Promise<Buffer[] | null>} downcheckCacheGetBuffer
+ * @property {(...args: [string, string, string | Buffer, string, string, string, string, string]) => Promise<number>} downcheckCacheSet
  */
-export function createRedisStore({ client, namespace, maxEntries, maxBytes }) {
-  if (typeof client.downcheckCacheGet !== "function") {
+
+/**
+ * @typedef {object} RedisStore
+ * @property {(key: string, readerTags?: readonly string[]) => Promise<{ value: Buffer, tags: string[], records: string[] } | undefined>} get
+ *   The stored value and its tags, plus the records of its tags and `readerTags`; undefined when
+ *   absent (expired, evicted or never stored).
+ * @property {(key: string, value: Buffer, meta: { tags: readonly string[], bytes: number, ttlMs: number }) => Promise<boolean>} set
+ *   Stores `value` (counted as `bytes`) for `ttlMs`, at most MAX_ENTRY_TTL_MS. False when it was
+ *   not kept: no time left, or larger than the whole budget.
+ * @property {(key: string) => Promise<void>} delete
+ * @property {() => Promise<{ entries: number, bytes: number }>} stats
+ */
+
+/**
+ * @param {{ client: import("ioredis").Redis, namespace: string, maxEntries: number, maxBytes: number }} options
+ * @returns {RedisStore}
+ */
+export function createRedisStore({ client: plain, namespace, maxEntries, maxBytes }) {
+  const client = /** @type {import("ioredis").Redis & Partial<StoreScripts>} */ (plain);
+  // Once per connection: the page and data caches' stores share it.
+  if (typeof client.downcheckCacheSet !== "function") {
     client.defineCommand("downcheckCacheGet", { numberOfKeys: 0, lua: GET });
     client.defineCommand("downcheckCacheSet", { numberOfKeys: 0, lua: SET });
   }
+  const scripts = /** @type {StoreScripts} */ (client);
+
+  /**
+   * Forgets `key`: the set script, given a size over the budget, removes it and stores nothing.
+   *
+   * @param {string} key
+   */
+  async function forget(key) {
+    await scripts.downcheckCacheSet(namespace, key, "", "", String(maxBytes + 1), "1", String(maxEntries), String(maxBytes));
+  }
 
   return {
-    /**
-     * The stored value and its tags, plus the records of its tags and `readerTags`; undefined
-     * when absent (expired, evicted or never stored).
-     *
-     * @param {string} key
-     * @param {readonly string[]} [readerTags]
-     * @returns {Promise<{ value: Buffer, tags: string[], records: string[] } | undefined>}
-     */
     async get(key, readerTags = []) {
-      const found = await client.downcheckCacheGetBuffer(namespace, key, ...readerTags);
+      const found = await scripts.downcheckCacheGetBuffer(namespace, key, ...readerTags);
       if (!found) return undefined;
       const [value, tags, ...records] = found;
       const tagList = tags.toString();
       return { value, tags: tagList === "" ? [] : tagList.split("\n"), records: records.map(String) };
     },
 
-    /**
-     * Stores `value` (counted as `bytes`) for `ttlMs`, at most MAX_ENTRY_TTL_MS. False when it
-     * was not kept: no time left, or larger than the whole budget.
-     *
-     * @param {string} key
-     * @param {Buffer} value
-     * @param {{ tags: readonly string[], bytes: number, ttlMs: number }} meta
-     */
     async set(key, value, { tags, bytes, ttlMs }) {
       const ttl = Math.min(Math.floor(ttlMs), MAX_ENTRY_TTL_MS);
       if (!(ttl > 0)) {
-        await this.delete(key);
+        await forget(key);
         return false;
       }
       const size = Math.ceil(bytes) + Buffer.byteLength(key);
-      const args = [namespace, key, value, tags.join("\n"), String(size), String(ttl), String(maxEntries), String(maxBytes)];
-      return (await client.downcheckCacheSet(...args)) === 1;
+      const args = /** @type {const} */ ([namespace, key, value, tags.join("\n"), String(size), String(ttl), String(maxEntries), String(maxBytes)]);
+      return (await scripts.downcheckCacheSet(...args)) === 1;
     },
 
-    /**
-     * Forgets `key`: the set script, given a size over the budget, removes it and stores nothing.
-     *
-     * @param {string} key
-     */
-    async delete(key) {
-      await client.downcheckCacheSet(namespace, key, "", "", String(maxBytes + 1), "1", String(maxEntries), String(maxBytes));
-    },
+    delete: forget,
 
     async stats() {
       const [entries, bytes] = await Promise.all([client.zcard(`${namespace}lru`), client.get(`${namespace}bytes`)]);

@@ -1,10 +1,11 @@
+// @ts-check
 // Tag invalidations shared by every site instance. An invalidation made on one instance is
 //  1. applied to its own in-process record (tag-times.mjs) at once, as without Redis;
 //  2. written to Redis as a record per tag, which every read of a shared entry checks in the
 //     same round trip (redis-store.mjs), so another instance misses it right away;
 //  3. published, and every other instance applies it to its own in-process record. That is what
-//     keeps what they hold in memory (the fallback store, the front door's micro-cache, which
-//     checks tag-times synchronously) from being served after another instance invalidated it.
+//     keeps what they hold in memory (the store each keeps for when Redis cannot answer) from
+//     being served after another instance invalidated it.
 // Each is also kept in a short log, read after a reconnection, since pub/sub does not replay
 // what a disconnected subscriber missed; invalidations made while Redis was unreachable are
 // sent when it is back. A remote invalidation is applied at the time it arrives, a little later
@@ -60,10 +61,10 @@ return 1
  * @param {readonly string[]} records
  * @param {number} timestamp
  * @param {number} now
- * @returns {"fresh" | "stale" | "expired"}
+ * @returns {import("./tag-times.mjs").TagVerdict}
  */
 export function verdictOfRecords(records, timestamp, now) {
-  let verdict = /** @type {"fresh" | "stale" | "expired"} */ ("fresh");
+  let verdict = /** @type {import("./tag-times.mjs").TagVerdict} */ ("fresh");
   for (const record of records) {
     if (!record) continue;
     const [stale, expired, before, at] = record.split(",").map(Number);
@@ -75,8 +76,47 @@ export function verdictOfRecords(records, timestamp, now) {
 }
 
 /**
+ * An invalidation as published: by whom, what and when (`at`, ms on its maker's clock).
+ *
+ * @typedef {{ from: string, tags: string[], durations?: { expire?: number }, at: number }} Message
+ */
+
+/**
+ * The invalidation a message on the channel carries; undefined when it carries none (another
+ * program on the channel).
+ *
+ * @param {string} text
+ * @returns {Message | undefined}
+ */
+function readMessage(text) {
+  let parsed;
+  try {
+    parsed = /** @type {unknown} */ (JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const { from, tags, durations, at } = /** @type {Record<string, unknown>} */ (parsed);
+  // Without a number `at`, every later catch-up would ask Redis for the log from NaN, and fail.
+  if (typeof from !== "string" || typeof at !== "number" || !Number.isFinite(at)) return undefined;
+  if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === "string")) return undefined;
+  if (durations === null || durations === undefined) return { from, tags, at };
+  if (typeof durations !== "object") return undefined;
+  // JSON has no Infinity: a stale mark that never expires arrives as `expire: null`, which
+  // TagTimes would read as "expires now".
+  const { expire } = /** @type {{ expire?: unknown }} */ (durations);
+  return { from, tags, at, durations: { expire: typeof expire === "number" ? expire : undefined } };
+}
+
+/**
+ * The script as ioredis adds it to a client (defineCommand).
+ *
+ * @typedef {{ downcheckTagsUpdate(namespace: string, now: string, mode: string, ttlMs: string, message: string, channel: string, ...tags: string[]): Promise<number> }} TagScripts
+ */
+
+/**
  * @param {{
- *   redis: { client: import("ioredis").Redis, isReady(): boolean, subscribe(channel: string, listener: { onMessage(message: string): void, onResync?(): void }): () => void },
+ *   redis: Pick<import("../redis/client.mjs").RedisConnection, "client" | "isReady" | "subscribe">,
  *   namespace: string,
  *   apply: (tags: string[], durations?: { expire?: number }) => unknown,
  *   now?: () => number,
@@ -89,16 +129,20 @@ export function createTagSync({ redis, namespace, apply, now = Date.now }) {
   let unsent = [];
   /** The origin time of the latest invalidation read: where a reconnection catches up from. */
   let seenUntil = now();
-  const { client } = redis;
+  const client = /** @type {import("ioredis").Redis & Partial<TagScripts>} */ (redis.client);
   if (typeof client.downcheckTagsUpdate !== "function") client.defineCommand("downcheckTagsUpdate", { numberOfKeys: 0, lua: UPDATE });
+  const scripts = /** @type {TagScripts} */ (client);
 
-  function receive(message) {
+  /** @param {string} text */
+  function receive(text) {
+    const message = readMessage(text);
+    if (!message) return;
+    seenUntil = Math.max(seenUntil, message.at);
+    if (message.from === self) return;
     try {
-      const { from, tags, durations, at } = JSON.parse(message);
-      seenUntil = Math.max(seenUntil, at);
-      if (from !== self) apply(tags, durations ?? undefined);
+      apply(message.tags, message.durations);
     } catch {
-      // Not ours (another program on the channel): nothing to apply.
+      // This process's own record failed to take it: nothing Redis can help with.
     }
   }
 
@@ -112,10 +156,11 @@ export function createTagSync({ redis, namespace, apply, now = Date.now }) {
     await sendUnsent();
   }
 
+  /** @param {{ tags: string[], durations?: { expire?: number }, at: number }} invalidation */
   async function send({ tags, durations, at }) {
     const mode = !durations ? "expire" : Number.isFinite(durations.expire) ? String(durations.expire) : "stale";
     const message = JSON.stringify({ from: self, tags, durations: durations ?? null, at, nonce: randomUUID() });
-    await client.downcheckTagsUpdate(namespace, String(Math.round(at)), mode, String(MAX_ENTRY_TTL_MS), message, channel, ...tags);
+    await scripts.downcheckTagsUpdate(namespace, String(Math.round(at)), mode, String(MAX_ENTRY_TTL_MS), message, channel, ...tags);
   }
 
   async function sendUnsent() {

@@ -1,3 +1,4 @@
+// @ts-check
 // When each cache tag was invalidated, so a handler can tell whether an entry created at a
 // given time is still good. Explicit tags (cacheTag) and Next's soft tags (`_N_T_/<path>`,
 // which revalidatePath invalidates) are both plain tags here.
@@ -9,6 +10,13 @@
 
 /** @typedef {"fresh" | "stale" | "expired"} TagVerdict */
 
+/**
+ * A tag's invalidations (ms): when it last went stale and expired, and a stale mark's pending
+ * expiry: at `pendingAt`, entries created at or before `pendingBefore` expire.
+ *
+ * @typedef {{ stale: number, expired: number, pendingBefore: number, pendingAt: number }} TagRecord
+ */
+
 const NEVER = -Infinity;
 
 export class TagTimes {
@@ -16,7 +24,7 @@ export class TagTimes {
   #now;
   /** Entries created at or before this time count as expired: records dropped to stay bounded. */
   #floor = NEVER;
-  /** tag → { stale, expired, pendingBefore, pendingAt }; insertion order is update order. */
+  /** @type {Map<string, TagRecord>} tag → its record; insertion order is update order. */
   #records = new Map();
 
   /** @param {{ maxTags?: number, now?: () => number }} [options] */
@@ -88,6 +96,7 @@ export class TagTimes {
    * still ahead is not an expiration yet; `verdict` reports it as stale.
    *
    * @param {Iterable<string>} tags
+   * @returns {number}
    */
   expiration(tags) {
     const now = this.#now();
@@ -105,7 +114,12 @@ export class TagTimes {
     return this.#records.size;
   }
 
-  /** A stale mark whose expiry has come becomes an expiration of what it marked. */
+  /**
+   * A stale mark whose expiry has come becomes an expiration of what it marked.
+   *
+   * @param {TagRecord} record
+   * @param {number} now
+   */
   #settle(record, now) {
     if (record.pendingAt <= now) {
       record.expired = Math.max(record.expired, record.pendingBefore);

@@ -1,3 +1,4 @@
+// @ts-check
 // The process's connection to Redis (REDIS_URL), shared by everything that coordinates several
 // site instances: the cache handlers, the rate limits, the round leases, the world budget.
 //
@@ -7,10 +8,25 @@
 // the background. Callers check `isReady()` before asking and treat any rejection as "not now".
 //
 // Plain ESM: the cache handlers import it with Node's own loader, outside Next's bundles, while
-// the server code imports it through the bundle. The connection is kept on globalThis, so both
-// copies of this module share one.
+// the server code imports it through the bundle, so a process holds two copies of this module.
+// The connection is kept on globalThis so that both share one per process, not one each.
 
 import { Redis } from "ioredis";
+
+/**
+ * @typedef {object} ChannelListener
+ * @property {(message: string) => void} onMessage
+ * @property {() => void} [onResync] After a (re)connection of the subscriber: messages published meanwhile were missed.
+ */
+
+/**
+ * @typedef {object} RedisConnection
+ * @property {Redis} client
+ * @property {string} address host:port, without credentials.
+ * @property {() => boolean} isReady
+ * @property {(channel: string, listener: ChannelListener) => () => void} subscribe
+ * @property {() => Promise<void>} close
+ */
 
 const HOLDER = Symbol.for("downcheck.redis");
 /**
@@ -22,10 +38,18 @@ const HOLDER = Symbol.for("downcheck.redis");
  */
 export const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_TIMEOUT_MS = 1000;
-/** Reconnect at once, then back off up to 2 s, forever: the site must find Redis when it is back. */
+/**
+ * Reconnect at once, then back off up to 2 s, forever: the site must find Redis when it is back.
+ *
+ * @param {number} attempt
+ */
 const retryStrategy = (attempt) => Math.min(50 * 2 ** Math.min(attempt, 6), 2000);
 
-/** Options for every connection: fail fast, never queue, never hang. */
+/**
+ * Options for every connection: fail fast, never queue, never hang.
+ *
+ * @type {Readonly<import("ioredis").RedisOptions>}
+ */
 export const CONNECTION_OPTIONS = Object.freeze({
   connectTimeout: CONNECT_TIMEOUT_MS,
   commandTimeout: COMMAND_TIMEOUT_MS,
@@ -34,7 +58,11 @@ export const CONNECTION_OPTIONS = Object.freeze({
   retryStrategy,
 });
 
-/** "redis://:secret@cache.internal:6379/0" → "cache.internal:6379": logs never carry the password. */
+/**
+ * "redis://:secret@cache.internal:6379/0" → "cache.internal:6379": logs never carry the password.
+ *
+ * @param {string} url
+ */
 export function redisAddress(url) {
   try {
     const parsed = new URL(url);
@@ -50,16 +78,18 @@ export function redisAddress(url) {
  *
  * @param {string} url
  * @param {{ log?: (line: string) => void }} [options]
+ * @returns {RedisConnection}
  */
 export function connectRedis(url, { log = (line) => console.error(line) } = {}) {
   const address = redisAddress(url);
   const client = new Redis(url, { ...CONNECTION_OPTIONS, connectionName: "downcheck" });
   const subscriber = new Redis(url, { ...CONNECTION_OPTIONS, connectionName: "downcheck-sub", commandTimeout: undefined });
-  /** channel → listeners; subscribed again on every (re)connection. */
+  /** @type {Map<string, Set<ChannelListener>>} channel → listeners; subscribed again on every (re)connection. */
   const channels = new Map();
   let down = false;
   let closing = false;
 
+  /** @param {string} why */
   const markDown = (why) => {
     if (down || closing) return;
     down = true;
@@ -92,10 +122,7 @@ export function connectRedis(url, { log = (line) => console.error(line) } = {}) 
     isReady: () => client.status === "ready",
     /**
      * Calls `onMessage` for every message on `channel`, and `onResync` after a reconnection,
-     * when messages may have been missed.
-     *
-     * @param {string} channel
-     * @param {{ onMessage: (message: string) => void, onResync?: () => void }} listener
+     * when messages may have been missed. Returns what unsubscribes the listener.
      */
     subscribe(channel, listener) {
       const listeners = channels.get(channel) ?? new Set();
@@ -118,16 +145,17 @@ export function connectRedis(url, { log = (line) => console.error(line) } = {}) 
  * configured, which means every instance keeps its state in its own memory.
  *
  * @param {string | undefined} url
+ * @returns {RedisConnection | undefined}
  */
 export function sharedRedis(url) {
   url = url?.trim();
   if (!url) return undefined;
-  const holder = /** @type {Record<symbol, Map<string, ReturnType<typeof connectRedis>>>} */ (/** @type {unknown} */ (globalThis));
-  holder[HOLDER] ??= new Map();
-  let connection = holder[HOLDER].get(url);
+  const holder = /** @type {typeof globalThis & { [HOLDER]?: Map<string, RedisConnection> }} */ (globalThis);
+  const connections = (holder[HOLDER] ??= new Map());
+  let connection = connections.get(url);
   if (!connection) {
     connection = connectRedis(url);
-    holder[HOLDER].set(url, connection);
+    connections.set(url, connection);
   }
   return connection;
 }
