@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useId, useState } from "react";
+import { useActionState, useEffect, useId, useSyncExternalStore } from "react";
 import { rateAction, type RateState } from "@/server/actions/rate";
 
 export interface RatingSummaryValues {
@@ -21,21 +21,36 @@ interface RatingFormProps {
 /** The key under which this browser remembers today's vote for a domain (the day is UTC's, as on the server). */
 export const ownVoteKey = (domain: string, now = new Date()) => `downcheck:vote:${domain}:${now.toISOString().slice(0, 10)}`;
 
+/** Today's vote this browser remembers for `domain`, or null (none, or storage refused). */
+function rememberedVote(domain: string): number | null {
+  try {
+    const stored = Number(localStorage.getItem(ownVoteKey(domain)));
+    return stored >= 1 && stored <= 5 ? stored : null;
+  } catch {
+    return null; // storage refused (private mode): the action's answer still shows this time
+  }
+}
+
+/** Another tab's vote shows here too: the storage event tells of it. */
+function onStorage(change: () => void) {
+  window.addEventListener("storage", change);
+  return () => window.removeEventListener("storage", change);
+}
+
 /**
  * The visitor's own vote of today: pages are cached and the same for everyone, so the browser
  * remembers it (localStorage), from the answer the action gave when the vote was stored.
  */
 function useOwnVote(domain: string, justVoted: number | undefined): number | null {
-  const [remembered, setRemembered] = useState<number | null>(null);
   useEffect(() => {
+    if (justVoted === undefined) return;
     try {
-      if (justVoted !== undefined) localStorage.setItem(ownVoteKey(domain), String(justVoted));
-      const stored = Number(localStorage.getItem(ownVoteKey(domain)));
-      setRemembered(stored >= 1 && stored <= 5 ? stored : null);
+      localStorage.setItem(ownVoteKey(domain), String(justVoted));
     } catch {
       // storage refused (private mode, quota): the action's answer still shows this time
     }
   }, [domain, justVoted]);
+  const remembered = useSyncExternalStore(onStorage, () => rememberedVote(domain), () => null);
   return justVoted ?? remembered;
 }
 

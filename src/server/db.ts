@@ -48,7 +48,7 @@ function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFact
     async connect(): Promise<SqlDriverAdapter> {
       const connection = await factory.connect();
       await connection.executeScript(CONNECTION_PRAGMAS);
-      await useWal(connection);
+      await switchToWal(connection);
       return connection;
     },
   };
@@ -60,7 +60,7 @@ function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFact
  * another process holds the lock then (a backup, a stuck writer), connect anyway: reads work,
  * and the next connection tries again. Otherwise every query failed until the lock went.
  */
-async function useWal(connection: SqlDriverAdapter) {
+async function switchToWal(connection: SqlDriverAdapter) {
   const mode = await connection.queryRaw({ sql: "PRAGMA journal_mode", args: [], argTypes: [] });
   if (String(mode.rows[0]?.[0]).toLowerCase() === "wal") return;
   try {

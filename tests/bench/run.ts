@@ -32,13 +32,13 @@ const SETTINGS = {
 };
 
 const running = new Set<BenchApp>();
-/** Runs `use` against a new instance; an instance that dies on the way is a miss of its own. */
-async function withApp(report: Report, name: string, env: Record<string, string>, use: (app: BenchApp) => Promise<void>): Promise<void> {
+/** Runs `measure` against a new instance; an instance that dies on the way is a miss of its own. */
+async function withApp(report: Report, name: string, env: Record<string, string>, measure: (app: BenchApp) => Promise<void>): Promise<void> {
   progress(`starting app "${name}"`);
   const app = await startApp(name, env);
   running.add(app);
   try {
-    await use(app);
+    await measure(app);
   } finally {
     running.delete(app);
     const crash = app.crashed();

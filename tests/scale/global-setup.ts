@@ -11,7 +11,7 @@ import { redisServerMissing } from "../integration/helpers/redis-server";
 // would each run `next build` into the same folder at once, so the build is made here, once:
 // when there is none, or when a source file is newer than it (a stale build would test old code).
 
-const SOURCES = ["src", "prisma", "next.config.ts", "package-lock.json"];
+const SOURCES = ["src", "prisma", "next.config.mjs", "package-lock.json"];
 
 function newestMtime(path: string): number {
   const stat = statSync(path);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit";
+import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
 import { actionCallRefusal } from "@/server/gate/action-call";
 import { actionIdsInForm, callableActionIds } from "@/server/gate/callable-actions";
 import { pageMethodRefusal } from "@/server/gate/methods";

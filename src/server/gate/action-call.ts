@@ -1,5 +1,5 @@
 import "server-only";
-import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit";
+import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
 import { actionIdsInForm } from "./callable-actions";
 import type { GateRefusal } from "./refusal";
 

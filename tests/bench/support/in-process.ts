@@ -2,15 +2,15 @@ import { closeDb } from "@/server/db";
 import { createSqliteTestDatabase, removeTestDatabase, type SqliteTestDatabase } from "../../integration/helpers/database";
 
 /**
- * Runs `use` with the app's database module (src/server/db.ts) pointed at a fresh, migrated
+ * Runs `work` with the app's database module (src/server/db.ts) pointed at a fresh, migrated
  * SQLite file, then closes and removes it and puts DATABASE_URL back as it was.
  */
-export async function withTestDatabase<T>(use: (database: SqliteTestDatabase) => Promise<T>): Promise<T> {
+export async function withTestDatabase<T>(work: (database: SqliteTestDatabase) => Promise<T>): Promise<T> {
   const database = await createSqliteTestDatabase();
   const previous = process.env.DATABASE_URL;
   process.env.DATABASE_URL = database.url;
   try {
-    return await use(database);
+    return await work(database);
   } finally {
     await closeDb();
     await removeTestDatabase(database);

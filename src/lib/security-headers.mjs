@@ -1,3 +1,4 @@
+// @ts-check
 // The headers every response carries: Next adds them to what it renders (next.config.ts), and
 // the front door (front-door.mjs) to what it refuses before Next sees the request.
 
@@ -6,6 +7,7 @@
 // would make no page cacheable (README, Security). Everything else is as strict as the app
 // allows: no plugins, frames, inline event handlers or foreign scripts, styles or fonts. The
 // visitor's own check fetches https://<domain>/ (no-cors), hence connect-src https:.
+/** @returns {string} */
 export function contentSecurityPolicy({ development = false } = {}) {
   return [
     "default-src 'self'",
@@ -26,6 +28,7 @@ export function contentSecurityPolicy({ development = false } = {}) {
   ].join("; ");
 }
 
+/** @returns {Record<string, string>} */
 export function securityHeaders({ development = false } = {}) {
   return {
     "X-Content-Type-Options": "nosniff",

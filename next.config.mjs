@@ -1,0 +1,39 @@
+// @ts-check
+// Plain JavaScript, so `next start` reads it without loading a TypeScript compiler for the life
+// of the server (SWC and its threads: tens of MB resident).
+import { createRequire } from "node:module";
+import { ACTION_BODY_LIMIT_BYTES } from "./src/lib/action-body-limit.mjs";
+import { securityHeaders } from "./src/lib/security-headers.mjs";
+
+const require = createRequire(import.meta.url);
+const headers = Object.entries(securityHeaders({ development: process.env.NODE_ENV === "development" })).map(([key, value]) => ({ key, value }));
+
+/** @type {import("next").NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  // `npm run typecheck` (part of npm test) checks every file of the project, tests included;
+  // the build need not do it again, nor fail on a test file's type.
+  typescript: { ignoreBuildErrors: true },
+  cacheComponents: true,
+  // Without it, Next 16.4 keeps no whole rendered status page in its cache: every view would
+  // resume the page's shell and render its check part again.
+  partialPrefetching: true,
+  // Both caches are bounded (entries, bytes, expiry) in this process, or in Redis shared by all
+  // instances when REDIS_URL is set, behind the same interfaces (src/server/cache/).
+  cacheHandler: require.resolve("./src/server/cache/page-cache-handler.mjs"),
+  cacheHandlers: { default: require.resolve("./src/server/cache/data-cache-handler.mjs") },
+  cacheMaxMemorySize: 0,
+  experimental: {
+    // Next keeps a copy of a request's body for the proxy to read (src/server/gate/action-call.ts);
+    // the gate refuses anything longer, so no more is ever kept.
+    proxyClientMaxBodySize: ACTION_BODY_LIMIT_BYTES,
+  },
+  // Native and generated database code stays in Node's own module loader; so does ioredis, which
+  // the cache handlers (loaded outside the bundles) and the server code share one connection of.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "ioredis"],
+  async headers() {
+    return [{ source: "/:path*", headers }];
+  },
+};
+
+export default nextConfig;
