@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   TESTER_HOST: z.string().min(1).default("127.0.0.1"),
   TESTER_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** On SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   PROBE_ALLOW_CIDRS: z.string().default(""),
   PROBE_CONNECT_TO: z.string().default(""),
   PROBE_DENY_DOMAINS: z.string().default(""),

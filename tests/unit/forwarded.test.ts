@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 
 import { describe, expect, it } from "vitest";
 
-import { forwardedFor, forwardedProto, setForwardedHeaders } from "../../src/scripts/forwarded.mjs";
+import { forwardedFor, forwardedHost, forwardedProto, setForwardedHeaders } from "@/server/visitor/forwarded";
 
 const plain = (trustProxyHops: number) => ({ encrypted: false, trustProxyHops });
 const tls = (trustProxyHops: number) => ({ encrypted: true, trustProxyHops });
@@ -76,5 +76,28 @@ describe("setForwardedHeaders", () => {
     const proxied = request({ "x-forwarded-proto": "http, https" }, { remoteAddress: "10.0.0.2" });
     setForwardedHeaders(proxied, 1);
     expect(proxied.headers["x-forwarded-proto"]).toBe("https");
+  });
+
+  it("drops a client's own X-Forwarded-Host and -Port when no proxy is trusted, so Next sets them from Host", () => {
+    const forged = request({ host: "downcheck.test", "x-forwarded-host": "evil.example", "x-forwarded-port": "443" }, { remoteAddress: "203.0.113.9" });
+    setForwardedHeaders(forged, 0);
+    expect(forged.headers).not.toHaveProperty("x-forwarded-host");
+    expect(forged.headers).not.toHaveProperty("x-forwarded-port");
+  });
+
+  it("keeps the nearest trusted proxy's X-Forwarded-Host", () => {
+    const proxied = request({ host: "10.0.0.5:3000", "x-forwarded-host": "evil.example, downcheck.example" }, { remoteAddress: "10.0.0.2" });
+    setForwardedHeaders(proxied, 1);
+    expect(proxied.headers["x-forwarded-host"]).toBe("downcheck.example");
+  });
+});
+
+describe("forwardedHost", () => {
+  it("is nothing without a trusted proxy, whatever the client sent", () => {
+    expect(forwardedHost("evil.example", 0)).toBeUndefined();
+  });
+
+  it.each([[undefined], [""], [" , "]])("is nothing when the trusted proxy set nothing usable: %j", (header) => {
+    expect(forwardedHost(header, 1)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import "server-only";
-import { getConfig } from "./config";
-import { guardFromConfig } from "./probe/guard";
-import { loadTesters } from "./probe/testers-config";
+import { getConfig } from "@/server/config";
+import { guardFromConfig } from "@/server/probe/guard";
+import { loadTesters } from "@/server/probe/testers-config";
 
 /** Parses every setting the site needs; on the first problem, says which and exits. */
 export function validateStartupConfig(): void {

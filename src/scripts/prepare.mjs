@@ -1,0 +1,62 @@
+// @ts-check
+// The first half of `npm start` (src/scripts/start.sh runs it, then becomes Next's own server):
+// migrates the database (creating the SQLite file on first run) and makes a production build
+// when there is none. Prints the port and host to serve on, the only settings Next's server
+// needs before it reads the .env files itself; everything else goes to stderr.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+// The same files Next reads, so PORT and HOST may be set there too; the environment wins.
+for (const file of [".env.local", ".env"]) {
+  if (existsSync(`${root}/${file}`)) process.loadEnvFile(`${root}/${file}`);
+}
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+/** @param {string} name */
+const bin = (name) => `${root}/node_modules/.bin/${name}`;
+
+/**
+ * Runs a command in the project folder, its output on stderr (stdout is the shell's).
+ * @param {string} command
+ * @param {string[]} args
+ * @returns {Promise<void>}
+ */
+function run(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", 2, 2], env: process.env });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? code})`))));
+  });
+}
+
+/**
+ * PORT and HOST, checked: the shell passes them to Next as arguments.
+ * @param {NodeJS.ProcessEnv} env
+ */
+export function listenSettings(env) {
+  const port = (env.PORT ?? "").trim() || "3000";
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new Error(`PORT must be a port number (1-65535), got "${env.PORT}"`);
+  const host = (env.HOST ?? "").trim();
+  // A host name or an IP address (IPv6 without brackets): nothing a shell would read otherwise.
+  if (host !== "" && !/^[A-Za-z0-9.:%-]+$/.test(host)) throw new Error(`HOST must be a host name or an IP address, got "${env.HOST}"`);
+  return { port: Number(port), host };
+}
+
+async function prepare() {
+  const { port, host } = listenSettings(process.env);
+  await run(bin("prisma"), ["migrate", "deploy"]);
+  if (!existsSync(`${root}/.next/BUILD_ID`)) {
+    console.error("No production build found: running `next build` once.");
+    await run(bin("next"), ["build"]);
+  }
+  process.stdout.write(`${port} ${host}\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  prepare().catch((/** @type {Error} */ error) => {
+    console.error(`downcheck could not start: ${error.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,21 @@
+import "server-only";
+import { rememberStartContext } from "@/server/async-context";
+import { getConfig } from "@/server/config";
+import { trustForwardedHeadersOf } from "./forwarded-headers";
+import { boundShutdown } from "./shutdown";
+import { validateStartupConfig } from "./validate";
+
+/**
+ * What the server does once, before its first request (instrumentation.ts): stop at once on a
+ * bad environment or TESTERS_FILE, naming the variable or field, instead of failing on the first
+ * visitor's check; then set up what every request relies on.
+ */
+export function startServer(): void {
+  validateStartupConfig();
+  // Rounds run in this context, so they keep no request's render alive (async-context.ts).
+  rememberStartContext();
+  const config = getConfig();
+  trustForwardedHeadersOf(config.TRUST_PROXY_HOPS);
+  // `next dev` restarts its server on its own; only a production server is stopped by a signal.
+  if (process.env.NODE_ENV === "production") boundShutdown(config.SHUTDOWN_GRACE_MS);
+}
