@@ -20,9 +20,10 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/visitor-reports.test.ts",
 ];
 
-// Three layers: `unit` (pure code and client components in jsdom), `integration` (real
-// databases and real servers on loopback) and `scale` (several built instances sharing
-// PostgreSQL and Redis).
+// The layers: `unit` (pure code and client components in jsdom), `integration` (real
+// databases and real servers on loopback), and on the production build: `served` (npm start as
+// an operator runs it), `nginx` (deploy/nginx.conf in front of built instances) and `scale`
+// (several built instances sharing PostgreSQL and Redis).
 export default defineConfig({
   resolve: {
     alias: [
@@ -56,6 +57,31 @@ export default defineConfig({
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // `npm start` itself, on the build `npm test` makes first.
+          name: "served",
+          include: ["tests/served/**/*.test.ts"],
+          environment: "node",
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Debian's nginx with deploy/nginx.conf in front of built instances (tests/nginx/run.mjs
+          // says when it is skipped): one file at a time, each starts its own instances.
+          name: "nginx",
+          include: ["tests/nginx/**/*.test.ts"],
+          environment: "node",
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       {

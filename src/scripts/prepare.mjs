@@ -1,8 +1,9 @@
 // @ts-check
 // The first half of `npm start` (src/scripts/start.sh runs it, then becomes Next's own server):
 // migrates the database (creating the SQLite file on first run) and makes a production build
-// when there is none. Prints the port and host to serve on, the only settings Next's server
-// needs before it reads the .env files itself; everything else goes to stderr.
+// when there is none. Prints, a line each, the port and host to serve on (the only settings
+// Next's server needs before it reads the .env files itself) and the flags of the Node that
+// runs it (serverNodeFlags); everything else goes to stderr.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -44,6 +45,23 @@ export function listenSettings(env) {
   return { port: Number(port), host };
 }
 
+/**
+ * V8 flags for the server, which V8 takes on the command line only (not in NODE_OPTIONS); each
+ * one measured (docs/BENCHMARKS.md, "Memory"):
+ * - --liftoff-only: V8 compiles Prisma's WebAssembly query compiler once, with its baseline
+ *   compiler, not again with TurboFan on background threads whose scratch memory stayed (~70 MB).
+ * - --stack-trace-limit=0, before Node 24: an error keeps the frames of its stack (`this` and
+ *   closures) until its stack is read, and Next aborts every render's signals with errors made
+ *   in setImmediate callbacks; on Node 20 and 22 those frames reach the async context of other
+ *   renders, each render kept the next, and memory grew by about 1.5 MB a page without end.
+ *   Errors then log their message (and Next its digest) without frames; Node 24 keeps them.
+ * @param {string} nodeVersion process.versions.node of the Node that will serve
+ */
+export function serverNodeFlags(nodeVersion) {
+  const major = Number(nodeVersion.split(".")[0]);
+  return ["--liftoff-only", ...(major < 24 ? ["--stack-trace-limit=0"] : [])];
+}
+
 async function prepare() {
   const { port, host } = listenSettings(process.env);
   await run(bin("prisma"), ["migrate", "deploy"]);
@@ -51,7 +69,7 @@ async function prepare() {
     console.error("No production build found: running `next build` once.");
     await run(bin("next"), ["build"]);
   }
-  process.stdout.write(`${port} ${host}\n`);
+  process.stdout.write(`${port}\n${host}\n${serverNodeFlags(process.versions.node).join(" ")}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

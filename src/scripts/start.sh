@@ -6,9 +6,9 @@
 set -eu
 cd "$(dirname "$0")/../.."
 settings=$(node src/scripts/prepare.mjs)
-port=${settings%% *}
-host=${settings#* }
-# --liftoff-only: V8 compiles Prisma's WebAssembly query compiler once, with its baseline
-# compiler, instead of again with TurboFan on background threads, whose scratch memory stayed
-# resident (~70 MB; docs/BENCHMARKS.md). V8 takes it on the command line, not in NODE_OPTIONS.
-exec node --liftoff-only node_modules/next/dist/bin/next start --port "$port" ${host:+--hostname "$host"}
+# Three lines: the port, the host (empty: all interfaces) and Node's flags (prepare.mjs says why).
+{ read -r port; read -r host; read -r flags; } <<EOF
+$settings
+EOF
+# The flags are separate words: unquoted on purpose.
+exec node $flags node_modules/next/dist/bin/next start --port "$port" ${host:+--hostname "$host"}

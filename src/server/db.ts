@@ -112,3 +112,19 @@ export async function closeDb(): Promise<void> {
   if (globalCache.downcheckDb === closing) globalCache.downcheckDb = undefined;
   await closing?.client.$disconnect();
 }
+
+/**
+ * Opens the database and runs one query, from the server's start (instrumentation.ts). The
+ * client loads its query compiler (WebAssembly) and driver on first use and keeps the promises
+ * that did it for good; on Node 20 and 22 a promise keeps the async context it was made in, so
+ * made during a page render they kept that render, and through it every render it touched
+ * (about 1.5 MB each, without end: docs/BENCHMARKS.md). Made here, they keep no request.
+ * A database that does not answer yet is not fatal: the first request tries again.
+ */
+export async function warmDatabase(): Promise<void> {
+  try {
+    await getDb().site.findFirst({ select: { id: true } });
+  } catch (error) {
+    console.error("db: the database did not answer at start; the first request will try again", error);
+  }
+}

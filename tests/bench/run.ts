@@ -13,7 +13,7 @@ import { headersGroup } from "./groups/headers";
 import { herdGroup } from "./groups/herd";
 import { boundsGroup, mixedMemoryGroup } from "./groups/memory";
 import { throughputGroup } from "./groups/throughput";
-import { startApp, type BenchApp } from "./support/app";
+import { startApp, type BenchApp } from "../support/app";
 import { progress, Report } from "./support/report";
 import { probeEnv, startBlackhole, startInstantSite, startNoNamesDns } from "./support/targets";
 

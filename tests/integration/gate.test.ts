@@ -136,6 +136,16 @@ describe("the gate's own answers", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
   });
 
+  it.each<Record<string, string>>([{ "next-router-prefetch": "1" }, { "next-router-segment-prefetch": "/_tree" }])("refuses a prefetch header without rsc: %j", async (headers) => {
+    const response = await visit("/cookies", { headers });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_prefetch" } });
+  });
+
+  it("lets Next's router prefetch through", async () => {
+    expect(passes(await visit("/cookies", { headers: { rsc: "1", "next-router-prefetch": "1" } }))).toBe(true);
+  });
+
   it("lets a decodable API path through", async () => {
     expect(passes(await visit("/api/v1/status/b%C3%BCcher.de"))).toBe(true);
   });
@@ -144,7 +154,7 @@ describe("the gate's own answers", () => {
 describe("what Next gets to see", () => {
   const overridden = (response: Response) => (response.headers.get("x-middleware-override-headers") ?? "").split(",").filter(Boolean);
 
-  it.each(["content-security-policy", "content-security-policy-report-only"])("is the request without a client's %s header", async (name) => {
+  it.each(["content-security-policy", "content-security-policy-report-only", "x-middleware-prefetch", "x-action-forwarded", "next-url"])("is the request without a client's %s header", async (name) => {
     const response = await visit("/cookies", { headers: { [name]: "script-src 'nonce-attacker'" } });
     expect(passes(response)).toBe(true);
     // Next replaces the request's headers with the listed ones: the forged one is not among them.

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { root } from "../bench/support/app";
+import { root } from "../support/app";
 import { findPostgresBin, POSTGRES_MISSING } from "../integration/helpers/postgres-bin.mjs";
 import { redisServerMissing } from "../integration/helpers/redis-server";
 

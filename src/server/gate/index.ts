@@ -6,7 +6,7 @@ import { apiPathRefusal } from "./api-path";
 import { pageMethodRefusal } from "./methods";
 import { admitPageRequest, unrenderedAnswer } from "./page-admission";
 import { refusalResponse } from "./refusal";
-import { firstVisitHeaders, withoutUnkeyedHeaders } from "./shared-response";
+import { firstVisitHeaders, isStrayPrefetch, withoutUnkeyedHeaders } from "./shared-response";
 
 // The checks every request for a page (and every API path Next could not decode) passes before
 // Next serves it from its cache or renders it (src/proxy.ts). They decide on the path Next
@@ -26,6 +26,9 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
   }
   const methodRefusal = pageMethodRefusal(request.method);
   if (methodRefusal) return refusalResponse(methodRefusal);
+  if (isStrayPrefetch(request.headers)) {
+    return refusalResponse({ status: 400, code: "invalid_prefetch", message: "A prefetch header without Next's rsc header is not a request this site answers." });
+  }
   if (request.method === "POST") {
     const refusal = await actionCallRefusal({ request, requestedHost: requestedHost(request), callable });
     if (refusal) return refusalResponse(refusal);

@@ -4,12 +4,30 @@ import "server-only";
 // (nginx's proxy_cache in deploy/nginx.conf, or a CDN). Two rules keep that safe and useful.
 
 /**
- * Request headers that Next reflects into the page it renders, though no shared cache keys on
- * them: a `Content-Security-Policy` request header, say, becomes the nonce of the page's
- * scripts, and that page was then stored and served to every later visitor. They are dropped
- * before Next sees the request (deploy/nginx.conf drops them in front too).
+ * Request headers that change what Next renders, though no shared cache keys on them, dropped
+ * before Next sees the request (deploy/nginx.conf drops them in front too):
+ * - a `Content-Security-Policy` (or `-Report-Only`) header's nonce becomes the nonce of the
+ *   page's scripts, and that page was stored and served to every later visitor;
+ * - `X-Middleware-Prefetch` makes Next answer a page with an empty `{}`;
+ * - `X-Action-Forwarded` skips the page a server action re-renders;
+ * - `Next-Url` picks an intercepted route (the app has none; a cache would have to key on it).
  */
-export const UNKEYED_REQUEST_HEADERS = ["content-security-policy", "content-security-policy-report-only"] as const;
+export const UNKEYED_REQUEST_HEADERS = [
+  "content-security-policy",
+  "content-security-policy-report-only",
+  "x-middleware-prefetch",
+  "x-action-forwarded",
+  "next-url",
+] as const;
+
+/**
+ * Next's prefetch headers without its `rsc` header, which Next answers with a React payload at
+ * the page's own address and the page's Cache-Control: a cache keyed on the address would keep
+ * it as the page. Its router always sends them together.
+ */
+export function isStrayPrefetch(headers: Headers): boolean {
+  return !headers.has("rsc") && (headers.has("next-router-prefetch") || headers.has("next-router-segment-prefetch"));
+}
 
 /** `headers` without the unkeyed ones, or null when it carries none (nothing to change). */
 export function withoutUnkeyedHeaders(headers: Headers): Headers | null {

@@ -1,6 +1,7 @@
 import "server-only";
 import { rememberStartContext } from "@/server/async-context";
 import { getConfig } from "@/server/config";
+import { warmDatabase } from "@/server/db";
 import { trustForwardedHeadersOf } from "./forwarded-headers";
 import { boundShutdown } from "./shutdown";
 import { validateStartupConfig } from "./validate";
@@ -10,10 +11,12 @@ import { validateStartupConfig } from "./validate";
  * bad environment or TESTERS_FILE, naming the variable or field, instead of failing on the first
  * visitor's check; then set up what every request relies on.
  */
-export function startServer(): void {
+export async function startServer(): Promise<void> {
   validateStartupConfig();
   // Rounds run in this context, so they keep no request's render alive (async-context.ts).
   rememberStartContext();
+  // Before any request: what the database client makes once (db.ts says why) belongs to none.
+  await warmDatabase();
   const config = getConfig();
   trustForwardedHeadersOf(config.TRUST_PROXY_HOPS);
   // `next dev` restarts its server on its own; only a production server is stopped by a signal.

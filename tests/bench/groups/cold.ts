@@ -1,4 +1,4 @@
-import type { BenchApp } from "../support/app";
+import type { BenchApp } from "../../support/app";
 import { get, visitor, waitForHit, type Timed } from "../support/http";
 import { median, ms, progress, type Report } from "../support/report";
 

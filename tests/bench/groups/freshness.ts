@@ -1,4 +1,4 @@
-import type { BenchApp } from "../support/app";
+import type { BenchApp } from "../../support/app";
 import { get, visitor } from "../support/http";
 import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import type { Report } from "../support/report";

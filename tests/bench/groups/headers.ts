@@ -1,4 +1,4 @@
-import type { BenchApp } from "../support/app";
+import type { BenchApp } from "../../support/app";
 import { get, header, visitor, waitForHit, type Timed } from "../support/http";
 import type { Report } from "../support/report";
 

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { BenchApp } from "../support/app";
+import type { BenchApp } from "../../support/app";
 import { get, visitor } from "../support/http";
 import { ms, percentile, median, progress, type Report } from "../support/report";
 import { resetCounts, type LoopbackSite } from "../support/targets";

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { BenchApp } from "../support/app";
+import type { BenchApp } from "../../support/app";
 import { get, pool, visitor } from "../support/http";
 import { ms, percentile, progress, type Report } from "../support/report";
 import { primeCachedPage } from "./throughput";

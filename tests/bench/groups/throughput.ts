@@ -1,4 +1,4 @@
-import type { BenchApp } from "../support/app";
+import type { BenchApp } from "../../support/app";
 import { get, visitor, waitForHit } from "../support/http";
 import { cannon, describeLoad, type LoadResult } from "../support/load";
 import { median, progress, type Report } from "../support/report";

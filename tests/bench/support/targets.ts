@@ -50,14 +50,18 @@ async function listen(server: net.Server): Promise<number> {
   return (server.address() as net.AddressInfo).port;
 }
 
-/** A site answering every GET at once with a small page. */
-export async function startInstantSite(): Promise<LoopbackSite> {
+/** A site answering every GET with a small page: at once, or after `delayMs` (a slow site). */
+export async function startInstantSite({ delayMs = 0 } = {}): Promise<LoopbackSite> {
   const counts: SiteCounts = { connections: { https: 0, http: 0 }, handshakes: new Map(), requests: new Map() };
   const page = "<!doctype html><title>bench site</title><p>up</p>";
   const answer: http.RequestListener = (req, res) => {
     add(counts.requests, hostOf(req.headers.host));
-    res.writeHead(200, { "content-type": "text/html", "content-length": Buffer.byteLength(page) });
-    res.end(page);
+    const send = () => {
+      res.writeHead(200, { "content-type": "text/html", "content-length": Buffer.byteLength(page) });
+      res.end(page);
+    };
+    if (delayMs > 0) setTimeout(send, delayMs);
+    else send();
   };
   const cert = await makeCertificate({ hostname: "bench-site.invalid", selfSigned: true });
   const secure = https.createServer({ key: cert.key, cert: cert.cert }, answer);

@@ -1,11 +1,11 @@
-import { startApp, type BenchApp } from "../../bench/support/app";
+import { startApp, type BenchApp } from "../../support/app";
 import { probeEnv, startInstantSite, startNoNamesDns, type LoopbackSite } from "../../bench/support/targets";
 import { withPostgresClient } from "../../integration/helpers/postgres-database";
 import { startPostgresServer, type PostgresServer } from "../../integration/helpers/postgres-server";
 import { startRedis, type RunningRedis } from "../../integration/helpers/redis-server";
 
 // The scale path as an operator deploys it: one PostgreSQL, one Redis and several `npm start`
-// instances (node src/scripts/start.mjs, the bench's startApp) sharing them, all on loopback.
+// instances (npm start, tests/support/app.ts) sharing them, all on loopback.
 // Every name the instances probe is routed to one counting site on 127.0.0.1 (the bench's
 // instant site: requests per Host, TLS handshakes per SNI), names go to a loopback DNS server
 // that knows none, and the world testers are off: nothing leaves the machine.
@@ -52,7 +52,7 @@ export async function startCluster(instances = 3): Promise<Cluster> {
     const databaseUrl = postgres.url.replace(/\/postgres$/, "/downcheck_scale");
     await withPostgresClient(postgres.url, (client) => client.query("CREATE DATABASE downcheck_scale"));
     const env = instanceEnv(databaseUrl, redis.url, probeEnv([site.routes()], dns));
-    const apps = await Promise.all(Array.from({ length: instances }, (_, i) => startApp(`scale-${i}`, env, { nodeArgs: [] })));
+    const apps = await Promise.all(Array.from({ length: instances }, (_, i) => startApp(`scale-${i}`, env, { nodeOptions: "" })));
     stops.push(async () => void (await Promise.all(apps.map((app) => app.stop()))));
     return {
       apps,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, FormData, request } from "undici";
-import { root } from "../../bench/support/app";
+import { root } from "../../support/app";
 
 // A vote as the page's rating form sends it (a server action POSTed to the page), without a
 // browser: tests/e2e/concurrency.spec.ts posts it the same way. The action's id comes from the

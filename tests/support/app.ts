@@ -4,12 +4,13 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
-// The built app as an operator runs it (`npm start` is `node src/scripts/start.mjs`): one
-// process per instance, on a free loopback port, with its own fresh SQLite file. Same idea as
-// tests/e2e/support/app.ts, without Playwright.
+// The built app as an operator runs it (`npm start`, src/scripts/start.sh, which execs Next's
+// own server: the process started is the server): one process per instance, on a free loopback
+// port, with its own fresh SQLite file. For the bench, the scale layer and the served and nginx
+// layers; tests/e2e/support/app.ts is the same for Playwright, which loads files as CommonJS.
 
-/** The repository the bench lives in: the folder above tests/. */
-export const root = resolve(import.meta.dirname, "../../..");
+/** The repository: the folder above tests/. */
+export const root = resolve(import.meta.dirname, "../..");
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -81,16 +82,16 @@ async function waitForServer(url: string, app: ChildProcess, timeoutMs: number):
 const appNode = () => process.env.BENCH_APP_NODE || process.execPath;
 
 /** BENCH_CPU_PROF=<dir>: every instance writes a V8 CPU profile there when it stops. */
-function profileArgs(name: string): string[] {
+function profileOptions(name: string): string {
   const dir = process.env.BENCH_CPU_PROF;
-  return dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir)}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  return dir ? `--cpu-prof --cpu-prof-dir=${resolve(dir)} --cpu-prof-name=${name}.cpuprofile` : "";
 }
 
 /**
  * Starts one instance. `env` must keep every probe on loopback (see targets.ts `probeEnv`):
  * this function refuses to start an app without GLOBALPING_URL=off and PROBE_CONNECT_TO.
  */
-export async function startApp(name: string, env: Record<string, string>, { nodeArgs = profileArgs(name) }: { nodeArgs?: string[] } = {}): Promise<BenchApp> {
+export async function startApp(name: string, env: Record<string, string>, { nodeOptions = profileOptions(name) }: { nodeOptions?: string } = {}): Promise<BenchApp> {
   if (env.GLOBALPING_URL !== "off" || !env.PROBE_CONNECT_TO || !env.PROBE_RESOLVER) {
     throw new Error(`${name}: refusing to start an app whose probes could leave loopback`);
   }
@@ -98,12 +99,13 @@ export async function startApp(name: string, env: Record<string, string>, { node
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `downcheck-bench-${name}-`));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = spawn(appNode(), [...nodeArgs, "src/scripts/start.mjs"], {
+  const app = spawn("sh", ["src/scripts/start.sh"], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
-      // The app's node first on PATH, so start.mjs's prisma and next children run under it too.
+      // The app's node first on PATH: start.sh runs it, and so do its prisma and next steps.
       PATH: `${dirname(appNode())}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
       HOME: process.env.HOME ?? tmpdir(),
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
@@ -125,7 +127,7 @@ export async function startApp(name: string, env: Record<string, string>, { node
   app.stdout.on("data", keep);
   app.stderr.on("data", keep);
   try {
-    // A missing build is made by start.mjs itself (a minute or more on two cores).
+    // A missing build is made by start.sh itself (a minute or more on two cores).
     await waitForServer(`${baseUrl}/favicon.svg`, app, firstBuild ? 600_000 : 60_000);
   } catch (error) {
     app.kill("SIGKILL");

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, get, type IncomingMessage } from "node:http";
 import { connect, createServer, type Server, type Socket } from "node:net";
@@ -6,29 +6,21 @@ import { join } from "node:path";
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { tmpDir } from "./helpers/database";
+import { tmpDir } from "../integration/helpers/database";
 
-// The real `npm start` script (src/scripts/start.mjs) on a free loopback port, stopped with
-// signals while clients hold connections open. It serves the production build in .next; when
-// there is none, the suite builds it first (about a minute).
+// The real `npm start` (src/scripts/start.sh, which becomes Next's own server) on a free loopback
+// port, stopped with signals while clients hold connections open. It serves the production build
+// that `npm test` makes before this layer (npm run build).
 
 const root = join(import.meta.dirname, "../..");
-const startScript = join(root, "src/scripts/start.mjs");
+const startScript = join(root, "src/scripts/start.sh");
 const GRACE_MS = 4000;
 const CHECK_DEADLINE_MS = 2500;
 // Generous: a CI run may be using the CPU.
 const EXIT_SLACK_MS = 2000;
-const READY_TIMEOUT_MS = 120_000;
-
-function ensureBuild(): Promise<void> {
-  if (existsSync(join(root, ".next/BUILD_ID"))) return Promise.resolve();
-  return new Promise((resolvePromise, reject) => {
-    const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-    execFile(join(root, "node_modules/.bin/next"), ["build"], { cwd: root, env, timeout: 290_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`next build failed:\n${stdout}\n${stderr}`)) : resolvePromise(),
-    );
-  });
-}
+const READY_TIMEOUT_MS = 60_000;
+/** Next's server exits with 128 + the signal's number once it has stopped (as src/server/startup/shutdown.ts does after the grace). */
+const SIGTERM_EXIT_CODE = 143;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -76,7 +68,7 @@ async function startApp(env: Record<string, string>): Promise<App> {
   const testersFile = join(dataDir, "testers.json");
   // Only an http tester: no DNS query leaves the machine.
   writeFileSync(testersFile, JSON.stringify({ testers: [{ kind: "http", id: "local-http" }] }));
-  const child = spawn(process.execPath, [startScript], {
+  const child = spawn("sh", [startScript], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
@@ -110,12 +102,23 @@ async function startApp(env: Record<string, string>): Promise<App> {
   };
   apps.push(app);
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!output.includes("downcheck ready")) {
+  while (!(await answers(port))) {
     if (child.exitCode !== null) throw new Error(`the app exited with code ${child.exitCode}:\n${output}`);
     if (Date.now() > deadline) throw new Error(`the app was not ready within ${READY_TIMEOUT_MS} ms:\n${output}`);
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
   }
   return app;
+}
+
+/** True once the app answers a request (its server is listening and ready). */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const request = get({ host: "127.0.0.1", port, path: "/robots.txt" }, (response) => {
+      response.resume();
+      resolvePromise(response.statusCode === 200);
+    });
+    request.on("error", () => resolvePromise(false));
+  });
 }
 
 /** Resolves with the time a socket closed. */
@@ -187,7 +190,9 @@ function withinOrNull<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   return Promise.race([promise, new Promise<null>((resolvePromise) => setTimeout(() => resolvePromise(null), ms))]);
 }
 
-beforeAll(ensureBuild, 300_000);
+beforeAll(() => {
+  if (!existsSync(join(root, ".next/BUILD_ID"))) throw new Error("no production build: run `npm run build` first (npm test does)");
+});
 
 afterEach(async () => {
   for (const app of apps.splice(0)) {
@@ -196,12 +201,12 @@ afterEach(async () => {
   }
 });
 
-describe("npm start's server on SIGTERM", () => {
+describe("npm start's server (Next's own) on SIGTERM", () => {
   const site = silentSite();
   afterAll(async () => (await site).close());
 
   it(
-    "finishes the request in flight, closes idle and stuck connections, refuses new ones and exits 0 within the grace",
+    "finishes the request in flight, closes idle and stuck connections, refuses new ones and exits within the grace",
     async () => {
       const { port: sitePort, firstConnection } = await site;
       const name = "slow.example.test";
@@ -228,7 +233,7 @@ describe("npm start's server on SIGTERM", () => {
 
       const exit = await withinOrNull(app.exited, GRACE_MS + EXIT_SLACK_MS);
       expect(exit, `the app did not exit within the grace:\n${app.output()}`).not.toBeNull();
-      expect(exit!.code).toBe(0);
+      expect(exit!.code).toBe(SIGTERM_EXIT_CODE);
       expect(exit!.at - signalledAt).toBeLessThanOrEqual(GRACE_MS + EXIT_SLACK_MS);
       // The half-sent request held the server open until the grace ran out, not longer.
       const halfClosedAt = await withinOrNull(halfClosed, 1000);

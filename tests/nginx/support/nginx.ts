@@ -1,0 +1,109 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, root } from "../../support/app";
+
+// Debian's nginx started on loopback with the project's own deploy/nginx.conf in front of
+// instances of the app. Only what ties the file to compose.yaml's network is replaced: the
+// upstream servers' addresses (and `resolve`, which needs Docker's DNS and nginx 1.27.3+), the
+// port it listens on, and its cache folder. Everything that decides what is cached is the file's.
+
+export const NGINX_MISSING = "nginx is not installed (Debian: apt-get install -y --no-install-recommends nginx-light; or set NGINX_BIN)";
+
+/** The nginx binary: NGINX_BIN, else Debian's, else one on PATH; null when there is none. */
+export function findNginx(): string | null {
+  const candidates = [process.env.NGINX_BIN, "/usr/sbin/nginx", "nginx"].filter((bin): bin is string => Boolean(bin));
+  return candidates.find((bin) => !spawnSync(bin, ["-v"]).error) ?? null;
+}
+
+/** Replaces exactly one match of `pattern` in `text`, or says which part of the file moved. */
+function replaceOnce(text: string, pattern: RegExp, replacement: string, what: string): string {
+  const matches = text.match(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`)) ?? [];
+  if (matches.length !== 1) throw new Error(`deploy/nginx.conf: expected one ${what}, found ${matches.length}`);
+  return text.replace(pattern, replacement);
+}
+
+/** deploy/nginx.conf with `upstreams` (host:port) as its sites, listening on `port`, caching in `cacheDir`. */
+export function renderNginxConf(shipped: string, { upstreams, port, cacheDir }: { upstreams: string[]; port: number; cacheDir: string }): string {
+  let text = replaceOnce(shipped, /^resolver .*$/m, "# resolver: not needed on loopback", "resolver line");
+  text = replaceOnce(text, /(upstream downcheck_sites \{\n(?:.*\n)*?)((?:\s*server [^\n]+ resolve;\n)+)/, `$1${upstreams.map((address) => `    server ${address};\n`).join("")}`, "upstream server list");
+  text = replaceOnce(text, /listen 80;/, `listen 127.0.0.1:${port};`, "listen line");
+  return replaceOnce(text, /\/var\/cache\/nginx\/downcheck/, cacheDir, "cache folder");
+}
+
+export interface RunningNginx {
+  baseUrl: string;
+  /** The access log: one line per request, "<uri> <status> <cache status> <upstream>". */
+  accessLog(): string[];
+  stop(): Promise<void>;
+}
+
+async function listening(port: number, child: ChildProcess, errorLog: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${existsSync(errorLog) ? readFileSync(errorLog, "utf8") : ""}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, "127.0.0.1", () => done(true)).on("error", () => done(false));
+      socket.once("connect", () => socket.destroy());
+    });
+    if (open) return;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`nginx did not listen on ${port} within ${timeoutMs} ms`);
+}
+
+/** Starts nginx in front of `upstreams` (host:port each). */
+export async function startNginx(upstreams: string[]): Promise<RunningNginx> {
+  const bin = findNginx();
+  if (!bin) throw new Error(NGINX_MISSING);
+  const dir = mkdtempSync(join(tmpdir(), "downcheck-nginx-"));
+  // nginx's workers may run as another user than its master (as root: nobody).
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), { upstreams, port, cacheDir: join(dir, "cache") });
+  const errorLog = join(dir, "error.log");
+  const accessLog = join(dir, "access.log");
+  const conf = join(dir, "nginx.conf");
+  writeFileSync(
+    conf,
+    `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${errorLog} warn;
+events { worker_connections 4096; }
+http {
+  log_format downcheck '$request_uri $status $upstream_cache_status $upstream_addr';
+  access_log ${accessLog} downcheck;
+  client_body_temp_path ${dir}/client;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+${site}
+}
+`,
+  );
+  const child = spawn(bin, ["-p", dir, "-e", errorLog, "-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    await listening(port, child, errorLog);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw new Error(`${(error as Error).message}\n${stderr}`);
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    accessLog: () => (existsSync(accessLog) ? readFileSync(accessLog, "utf8").trim().split("\n").filter(Boolean) : []),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once("exit", done));
+        child.kill("SIGQUIT");
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
