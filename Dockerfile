@@ -1,5 +1,5 @@
-# The site: `npm start`'s server (src/scripts/start.mjs), which applies the migrations to
-# DATABASE_URL at every start, then serves the production build made here. docs/DEPLOY.md
+# The site: `npm start` (src/scripts/start.sh), which applies the migrations to DATABASE_URL at
+# every start, then becomes Next's own server for the production build made here. docs/DEPLOY.md
 # says how to run it; no secret is baked in (they come from the environment at run time).
 #
 # Stages: deps (npm ci; better-sqlite3 is compiled here) → build (next build, then the dev
@@ -47,7 +47,7 @@ ENV NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000
 WORKDIR /app
 # Owned by root and read-only to the app; it writes only to data/ and .next/cache/ below.
-COPY --from=build /app/package.json /app/prisma.config.ts /app/next.config.ts /app/tsconfig.json ./
+COPY --from=build /app/package.json /app/prisma.config.ts /app/next.config.mjs /app/tsconfig.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/.next ./.next
 COPY --from=build /app/public ./public
@@ -64,6 +64,6 @@ EXPOSE 3000
 # Migrations run before the server listens: give them time before failures count.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/robots.txt`, { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# `npm start` without npm in between: SIGTERM reaches the server, which lets requests in
-# flight finish (SHUTDOWN_GRACE_MS) before exiting.
-CMD ["node", "src/scripts/start.mjs"]
+# `npm start` without npm in between: the shell execs the server, so SIGTERM reaches it, and it
+# lets requests in flight finish (SHUTDOWN_GRACE_MS) before exiting.
+CMD ["sh", "src/scripts/start.sh"]

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { root, startApp, type RunningApp } from "./support/app";
 import { e2eEnv } from "./support/env";
@@ -7,7 +8,7 @@ import { e2eEnv } from "./support/env";
 // action's own error state) with our security headers, never a bare 500, and nothing is logged
 // as a crash.
 
-const { connectTo } = e2eEnv();
+const { connectTo, targets } = e2eEnv();
 let app: RunningApp;
 
 test.beforeAll(async () => {
@@ -35,6 +36,54 @@ test.describe("malformed percent-encoding", () => {
     expect(response.status()).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: "invalid_domain" } });
     expect(response.headers()["cache-control"]).toBe("no-store");
+  });
+});
+
+/** A request sent with its path exactly as given: no client resolves its dot segments first. */
+function rawRequest(method: string, url: string, path: string): Promise<{ status: number; allow?: string }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { method, path }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, allow: response.headers.allow }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+test.describe("paths that name a page another way", () => {
+  for (const path of ["/api/../new.example.com", "/api/%2e%2e/new.example.com", "/api/v1/../../new.example.com"]) {
+    test(`DELETE ${path} is decided as the page Next routes it to: 405`, async () => {
+      const answer = await rawRequest("DELETE", app.baseUrl, path);
+      expect(answer).toEqual({ status: 405, allow: "GET, HEAD, POST" });
+    });
+  }
+});
+
+test.describe("a page kept for every visitor", () => {
+  const nonceIn = (html: string) => /nonce="([^"]*)"/.exec(html)?.[1] ?? null;
+
+  for (const header of ["content-security-policy", "content-security-policy-report-only"]) {
+    test(`never carries what one visitor's ${header} header asked for`, async ({ request }) => {
+      const url = `${app.baseUrl}/${header.length % 2 ? targets.up : targets.selfSigned}`;
+      const first = await request.get(url, { headers: { [header]: "script-src 'nonce-attacker'" } });
+      expect(first.status()).toBe(200);
+      expect(nonceIn(await first.text())).toBeNull();
+      await expect.poll(async () => (await request.get(url)).headers()["x-nextjs-cache"], { timeout: 10_000 }).toBe("HIT");
+      const later = await request.get(url);
+      expect(await later.text()).not.toContain("attacker");
+    });
+  }
+
+  test("first visits carrying such a header leave the next first visit whole", async ({ request }) => {
+    for (const name of [targets.noProbes, targets.world]) {
+      await request.get(`${app.baseUrl}/${name}`, { headers: { "content-security-policy": "script-src 'nonce-attacker'" } });
+    }
+    const ordinary = await request.get(`${app.baseUrl}/${targets.down}`);
+    expect(ordinary.status()).toBe(200);
+    const html = await ordinary.text();
+    expect(html).toContain(`${targets.down} is down`);
+    expect(html.trimEnd()).toMatch(/<\/html>$/);
   });
 });
 

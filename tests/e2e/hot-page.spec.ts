@@ -8,8 +8,6 @@ const { baseUrl, targets } = e2eEnv();
 const hotUrl = `${baseUrl}/${targets.hot}`;
 
 const cacheState = (response: APIResponse) => response.headers()["x-nextjs-cache"];
-/** Set when the server in front of Next answered from its own copy (src/scripts/edge-cache.mjs). */
-const edgeState = (response: APIResponse) => response.headers()["x-edge-cache"];
 const ratingSummary = (html: string) => /Average [\d.]+ of 5 from \d+ ratings?/.exec(html)?.[0];
 
 /** Asks until the page comes from the cache: it is stored shortly after its first render. */
@@ -31,27 +29,23 @@ test("the first visit streams the page privately; later visits are cache hits th
   for (let i = 0; i < 20; i++) {
     const again = await request.get(hotUrl);
     expect(cacheState(again)).toBe("HIT");
-    // The hit Next served was kept in front of it: the rest never enter Next.
-    expect(edgeState(again)).toBe("HIT");
     // The result is in the HTML itself: no "Checking…" to wait for.
     expect(await again.text()).toContain(`${targets.hot} is up`);
   }
   expect(await targetHits(targets.hot)).toBe(roundHits);
 });
 
-test("a cached page tells a CDN it is public, how long it stays fresh and how old it is", async ({ request }) => {
+test("a cached page tells a shared cache (nginx, a CDN) how long it stays fresh", async ({ request }) => {
   await untilCached(request, hotUrl);
   const hit = await request.get(hotUrl);
-  const [, freshSeconds] = hit.headers()["cache-control"].match(/^public, s-maxage=(\d+), stale-while-revalidate=300$/) ?? [];
+  // s-maxage alone lets a shared cache keep it (RFC 9111); the browser keeps nothing.
+  const [, freshSeconds] = hit.headers()["cache-control"].match(/^s-maxage=(\d+), stale-while-revalidate=300$/) ?? [];
   expect(Number(freshSeconds)).toBeGreaterThan(0);
   expect(Number(freshSeconds)).toBeLessThanOrEqual(60); // CHECK_TTL_SECONDS
-  expect(Number(hit.headers()["age"])).toBeGreaterThanOrEqual(0);
   expect(hit.headers()["vary"]).toContain("rsc");
 
   const api = await request.get(`${baseUrl}/api/v1/status/${targets.hot}`);
   expect(api.headers()["cache-control"]).toMatch(/^public, s-maxage=\d+, stale-while-revalidate=300$/);
-  // The JSON is the same whatever router headers a client sends: it does not vary on them.
-  expect(api.headers()["vary"] ?? "").not.toMatch(/rsc|next-router/);
 });
 
 test("invalid domains are a private 404, every time: never stored under their name", async ({ request }) => {
@@ -144,9 +138,9 @@ test("a visitor's new vote reaches everyone's cached page once it is stored", as
   await page.goto(hotUrl);
   await expect(page.locator(".rating")).toContainText(/from \d+ ratings?/);
   const before = (await page.locator(".rating").textContent()) ?? "";
-  const servedInFront = await request.get(hotUrl);
-  expect(edgeState(servedInFront)).toBe("HIT");
-  const summaryBefore = ratingSummary(await servedInFront.text());
+  const cached = await request.get(hotUrl);
+  expect(cacheState(cached)).toBe("HIT");
+  const summaryBefore = ratingSummary(await cached.text());
   expect(summaryBefore).toBeDefined();
   const context = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.77" } });
   const voter = await context.newPage();
@@ -156,9 +150,8 @@ test("a visitor's new vote reaches everyone's cached page once it is stored", as
   await expect(voter.locator(".rating [role=status]").first()).toContainText(/thank/i);
   await page.reload();
   await expect(page.locator(".rating")).not.toHaveText(before);
-  // The copy kept in front of Next went with the vote's cache tag, not at the end of its s-maxage.
+  // The cached page went with the vote's cache tag, not at the end of its s-maxage.
   const afterVote = await request.get(hotUrl);
-  expect(edgeState(afterVote)).toBeUndefined();
   const summaryAfter = ratingSummary(await afterVote.text());
   expect(summaryAfter).toBeDefined();
   expect(summaryAfter).not.toBe(summaryBefore);

@@ -12,7 +12,8 @@ import { createSqliteTestDatabase, freshDatabaseFile, migrationNames, removeSqli
 
 const root = join(import.meta.dirname, "../..");
 const prismaCli = join(root, "node_modules/prisma/build/index.js");
-const startScript = join(root, "src/scripts/start.mjs");
+// `npm start` (src/scripts/start.sh) stops when its first step, which migrates, fails.
+const startScript = join(root, "src/scripts/prepare.mjs");
 const RUN_TIMEOUT_MS = 90_000;
 
 type Run = { code: number; stdout: string; stderr: string };

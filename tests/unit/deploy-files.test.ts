@@ -167,7 +167,7 @@ describe(".dockerignore", () => {
     (path) => expect(dockerIgnores(ignorePatterns, path)).toBe(true),
   );
 
-  it.each(["package.json", "package-lock.json", ".npmrc", "prisma/schema.prisma", "src/scripts/start.mjs", "public", "tsconfig.json"])(
+  it.each(["package.json", "package-lock.json", ".npmrc", "prisma/schema.prisma", "src/scripts/start.sh", "public", "tsconfig.json"])(
     "sends %s",
     (path) => expect(dockerIgnores(ignorePatterns, path)).toBe(false),
   );
@@ -302,6 +302,12 @@ describe("compose.yaml", () => {
     expect(upstreams).toEqual(servicesOf("Dockerfile").map(([name]) => `${name}:${port}`));
     const lb = services.lb;
     expect((lb.volumes as string[]).some((v) => v.startsWith("./deploy/nginx.conf:"))).toBe(true);
+  });
+
+  it("holds a rush of first visits on one render for longer than the sites' check round lasts", () => {
+    const seconds = (name: string) => Number(new RegExp(`^\\s*${name}\\s+(\\d+)s;`, "m").exec(read("deploy/nginx.conf"))?.[1]);
+    const deadlineMs = Number(environment(services["site-1"]).CHECK_DEADLINE_MS ?? getConfig({}).CHECK_DEADLINE_MS);
+    for (const directive of ["proxy_cache_lock_timeout", "proxy_cache_lock_age"]) expect(seconds(directive) * 1000).toBeGreaterThan(deadlineMs);
   });
 });
 

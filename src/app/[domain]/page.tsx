@@ -13,6 +13,14 @@ import { parseRequestedDomain } from "@/server/requested-domain";
  * build renders a 404 and never starts a check (the database does not exist at build time);
  * real domains are rendered on their first visit and cached (page-data.ts).
  */
+/**
+ * The page reads its domain before anything else, so its fallback shell (what a first visit of
+ * any domain starts with) holds only the layout. Next renders that shell once, on the first
+ * visit after start, and keeps it in the page cache (src/server/cache); a route that reads its
+ * params outside Suspense must say it may block for that, or Next refuses to render the shell.
+ */
+export const instant = false;
+
 export function generateStaticParams() {
   return [{ domain: "-" }];
 }

@@ -40,8 +40,8 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
     case "view":
       return forward(request, admission.fresh ? undefined : firstVisitHeaders(getConfig().CHECK_DEADLINE_MS));
     case "redirect":
-      // Relative, so nothing of the request's Host ends up in a response a cache may keep.
-      return new NextResponse(null, { status: 308, headers: { Location: admission.location } });
+      // Next wants an absolute Location here; no cache keeps a redirect (deploy/nginx.conf keeps 200s only).
+      return NextResponse.redirect(new URL(admission.location, request.nextUrl), 308);
     default:
       return unrenderedAnswer(admission);
   }

@@ -3,9 +3,10 @@ import { mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 
-// The built app as an operator runs it (`npm start`'s script), on a free loopback port with
-// its own fresh SQLite file. Global setup starts the shared one; a spec that needs other
-// settings (a cap of one round, say) starts its own.
+// The built app as an operator runs it (`npm start`: src/scripts/start.sh, which execs Next's own
+// server), on a free loopback port with its own fresh SQLite file. Global setup starts the shared
+// one; a spec that needs other settings (a cap of one round, say) starts its own.
+// tests/support/app.ts is the same for vitest; Playwright loads these files as CommonJS.
 
 // Playwright loads these files as CommonJS, where __dirname is the way to find the repo.
 export const root = resolve(__dirname, "../../..");
@@ -56,7 +57,7 @@ export async function startApp(env: Record<string, string>, { name = "app", quie
   const dataDir = given.dataDir ?? `${root}/tests/.tmp/e2e-${name}-${process.pid}-${port}`;
   mkdirSync(dataDir, { recursive: true });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = spawn(process.execPath, ["src/scripts/start.mjs"], {
+  const app = spawn("sh", ["src/scripts/start.sh"], {
     cwd: root,
     stdio: ["ignore", captureLogs ? "pipe" : quiet ? "ignore" : "inherit", captureLogs ? "pipe" : "inherit"],
     env: {

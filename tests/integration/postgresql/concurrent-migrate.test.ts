@@ -6,7 +6,7 @@ import { dropPostgresDatabase, freshPostgresUrl, postgresMigrationNames, withPos
 import { CLI_TIMEOUT_MS, runPrisma } from "../helpers/prisma-cli";
 
 // Several instances of the site starting at once against one new database each run
-// `prisma migrate deploy` (src/scripts/start.mjs). One must migrate while the others wait for
+// `prisma migrate deploy` (src/scripts/prepare.mjs). One must migrate while the others wait for
 // it, then find nothing left to do; without that, two would apply the same migration and the
 // loser would leave it recorded as failed (P3009 on every later start).
 
