@@ -1,6 +1,7 @@
 // @ts-check
-// The headers every response carries: Next adds them to what it renders (next.config.ts), and
-// the front door (front-door.mjs) to what it refuses before Next sees the request.
+// The headers every response carries: Next adds them to every response it sends, pages, route
+// handlers and the gate's own refusals alike (next.config.mjs `headers`). Plain JavaScript, so
+// Next's server reads its configuration without starting a TypeScript compiler.
 
 // Next streams its React payload in inline <script> tags whose content differs per page, so
 // script-src needs 'unsafe-inline' unless every page renders per request with a nonce, which

@@ -34,7 +34,7 @@ function run(command, args) {
 
 /**
  * PORT and HOST, checked: the shell passes them to Next as arguments.
- * @param {NodeJS.ProcessEnv} env
+ * @param {Record<string, string | undefined>} env
  */
 export function listenSettings(env) {
   const port = (env.PORT ?? "").trim() || "3000";

@@ -130,7 +130,7 @@ test.describe("server actions", () => {
 
   // The page's forms call an action with (state, FormData), sent as multipart/form-data whose
   // field "0" is React's argument list. Calls that decode but carry no form reach the action,
-  // which answers with its error state; bodies Next could not decode stop at the front door.
+  // which answers with its error state; bodies Next could not decode stop at the gate (src/server/gate).
   const calls: [name: string, body: { multipart: Record<string, string> } | { contentType: string; data: string }, status: number][] = [
     ["a number for the form", { multipart: { "0": "[null,5]" } }, 200],
     ["0=[null,null]", { multipart: { "0": "[null,null]" } }, 200],

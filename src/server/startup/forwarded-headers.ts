@@ -1,5 +1,5 @@
 import "server-only";
-import { subscribe } from "node:diagnostics_channel";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import { setForwardedHeaders } from "@/server/visitor/forwarded";
 
@@ -10,10 +10,12 @@ import { setForwardedHeaders } from "@/server/visitor/forwarded";
 
 const CHANNEL = "http.server.request.start";
 
-/** Sets every request's X-Forwarded-* headers from its socket, for the life of the process. */
-export function trustForwardedHeadersOf(trustProxyHops: number): void {
-  subscribe(CHANNEL, (message) => {
+/** Sets every request's X-Forwarded-* headers from its socket until the returned function is called. */
+export function trustForwardedHeadersOf(trustProxyHops: number): () => void {
+  const onRequest = (message: unknown) => {
     const { request } = message as { request: IncomingMessage };
     setForwardedHeaders(request, trustProxyHops);
-  });
+  };
+  subscribe(CHANNEL, onRequest);
+  return () => void unsubscribe(CHANNEL, onRequest);
 }

@@ -6,12 +6,21 @@ import "server-only";
 // process exits whatever is still open, and a second signal exits at once.
 
 const SIGNALS = ["SIGTERM", "SIGINT"] as const;
+type Signal = (typeof SIGNALS)[number];
 /** 128 + the signal's number, as Next's server exits after a signal. */
-const EXIT_CODE = { SIGTERM: 143, SIGINT: 130 } as const;
+const EXIT_CODE: Record<Signal, number> = { SIGTERM: 143, SIGINT: 130 };
 
-export function boundShutdown(graceMs: number, { exit = (code: number) => process.exit(code), log = console.log } = {}): void {
+interface ShutdownOptions {
+  exit?: (code: number) => void;
+  log?: (line: string) => void;
+  /** Runs `done` after `ms` without keeping the process alive for it. */
+  later?: (done: () => void, ms: number) => void;
+}
+
+/** What to do on each stop signal: the first starts the grace, the second exits at once. */
+export function shutdownHandler(graceMs: number, { exit = (code) => process.exit(code), log = console.log, later = (done, ms) => void setTimeout(done, ms).unref() }: ShutdownOptions = {}) {
   let stopping = false;
-  const onSignal = (signal: (typeof SIGNALS)[number]) => {
+  return (signal: Signal) => {
     if (stopping) {
       log(`downcheck: ${signal} again, exiting without waiting`);
       exit(EXIT_CODE[signal]);
@@ -20,10 +29,15 @@ export function boundShutdown(graceMs: number, { exit = (code: number) => proces
     stopping = true;
     log(`downcheck: ${signal}, finishing the requests in flight (at most ${graceMs} ms)`);
     // Unref'd: when Next is done first, its own exit is not held up by this timer.
-    setTimeout(() => {
+    later(() => {
       log("downcheck: grace over, exiting with the connections still open");
       exit(EXIT_CODE[signal]);
-    }, graceMs).unref();
+    }, graceMs);
   };
+}
+
+/** Bounds the process's graceful shutdown to `graceMs` (Next's own handlers do the rest). */
+export function boundShutdown(graceMs: number): void {
+  const onSignal = shutdownHandler(graceMs);
   for (const signal of SIGNALS) process.on(signal, onSignal);
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { createRecentChecks } from "@/server/checks/recent-checks";
+import type { CheckRecord } from "@/server/checks/check-service";
+import { createViewTickets } from "@/server/checks/view-tickets";
+
+describe("a view's ticket", () => {
+  it("is good until it expires, and is used once", () => {
+    const tickets = createViewTickets();
+    tickets.issue("example.com", 1_000);
+    expect(tickets.pending("example.com", 999)).toBe(true);
+    expect(tickets.redeem("example.com", 999)).toBe(true);
+    expect(tickets.redeem("example.com", 999)).toBe(false);
+  });
+
+  it("that expired pays for nothing", () => {
+    const tickets = createViewTickets();
+    tickets.issue("example.com", 1_000);
+    expect(tickets.pending("example.com", 1_000)).toBe(false);
+    expect(tickets.redeem("example.com", 1_000)).toBe(false);
+  });
+
+  it("is taken back when its charge is refunded", () => {
+    const tickets = createViewTickets();
+    tickets.issue("example.com", 1_000);
+    tickets.cancel("example.com");
+    expect(tickets.redeem("example.com", 0)).toBe(false);
+  });
+});
+
+describe("the recent checks kept in memory", () => {
+  const record = (domain: string, at: number) => ({ domain, checkedAt: new Date(at) }) as CheckRecord;
+
+  it("keep a domain's latest round, not an older one that arrives later", () => {
+    const recent = createRecentChecks();
+    recent.remember(record("a.com", 2000));
+    recent.remember(record("a.com", 1000));
+    expect(recent.get("a.com")?.checkedAt.getTime()).toBe(2000);
+  });
+
+  it("hold their bound, the least recently used going first", () => {
+    const recent = createRecentChecks(2);
+    recent.remember(record("a.com", 1));
+    recent.remember(record("b.com", 1));
+    recent.get("a.com");
+    recent.remember(record("c.com", 1));
+    expect(recent.get("b.com")).toBeUndefined();
+    expect(recent.get("a.com")).toBeDefined();
+    expect(recent.get("c.com")).toBeDefined();
+  });
+});
