@@ -180,4 +180,13 @@ describe("what Next gets to see", () => {
     expect(passes(later)).toBe(true);
     expect(later.headers.get("x-accel-expires")).toBeNull();
   });
+
+  it("adds it to a page load only: never to an action's answer or a router payload", async () => {
+    const posted = await actionCall(`/${names[72]}`, "198.51.100.62");
+    expect(passes(posted)).toBe(true);
+    expect(posted.headers.get("x-accel-expires")).toBeNull();
+    const payload = await visit(`/${names[73]}`, { from: "198.51.100.63", headers: { rsc: "1" } });
+    expect(passes(payload)).toBe(true);
+    expect(payload.headers.get("x-accel-expires")).toBeNull();
+  });
 });

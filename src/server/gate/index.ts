@@ -38,7 +38,8 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
     case "pass":
       return forward(request);
     case "view":
-      return forward(request, admission.fresh ? undefined : firstVisitHeaders(getConfig().CHECK_DEADLINE_MS));
+      // Only a page load may be kept for the rush: not an action's answer, nor a router payload.
+      return forward(request, admission.fresh || !isPageLoad(request) ? undefined : firstVisitHeaders(getConfig().CHECK_DEADLINE_MS));
     case "redirect":
       // Next wants an absolute Location here; no cache keeps a redirect (deploy/nginx.conf keeps 200s only).
       return NextResponse.redirect(new URL(admission.location, request.nextUrl), 308);
@@ -52,6 +53,8 @@ function forward(request: NextRequest, headers?: Record<string, string>) {
   const requestHeaders = withoutUnkeyedHeaders(request.headers);
   return NextResponse.next({ ...(requestHeaders ? { request: { headers: requestHeaders } } : {}), headers });
 }
+
+const isPageLoad = (request: NextRequest) => (request.method === "GET" || request.method === "HEAD") && !request.headers.has("rsc");
 
 /** The host the visitor asked for: Next sets X-Forwarded-Host from Host unless a trusted proxy did. */
 const requestedHost = (request: NextRequest) => request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? "";
