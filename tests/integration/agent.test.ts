@@ -171,15 +171,18 @@ describe("the agent's door", () => {
   it("turns away probes beyond its concurrency limit with 429 and Retry-After", async () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    let entered = () => {};
+    const firstRunning = new Promise<void>((resolve) => (entered = resolve));
     const busy = await startAgent({
       location: "Tokyo, JP",
       secret: SECRET,
       connectTo,
-      overrides: { maxConcurrent: 1, runTesters: async () => (await held, []) },
+      overrides: { maxConcurrent: 1, runTesters: async () => (entered(), await held, []) },
     });
     cleanups.push(busy.close);
     const first = signedCall(busy.url, probeBody());
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The second call arrives while the first holds the agent's one slot.
+    await firstRunning;
     const second = await signedCall(busy.url, probeBody());
     release();
     expect([second.status, second.headers["retry-after"]]).toEqual([429, "1"]);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CheckService } from "@/server/checks/check-service";
 import { createTestDatabase } from "./helpers/database";
 import { closedPort, startHttpServer, startSilentTcpServer, type RunningServer } from "./helpers/servers";
@@ -11,6 +11,7 @@ let silent: RunningServer;
 let up: RunningServer;
 let refused: RunningServer;
 let service: CheckService;
+let admission: import("@/server/checks/admission").Admission;
 let refusalOf: typeof import("@/server/checks/refusal").refusalOf;
 
 beforeAll(async () => {
@@ -32,13 +33,14 @@ beforeAll(async () => {
   const { memoryLimiter } = await import("@/server/visitor/limits");
   ({ refusalOf } = await import("@/server/checks/refusal"));
   const testers = defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }).filter((t) => t.kind === "http");
+  admission = createAdmission({
+    maxRounds: 8,
+    visitorRounds: memoryLimiter({ points: 10, durationSeconds: 60 }),
+    siteRounds: memoryLimiter({ points: 12, durationSeconds: 60 }),
+  });
   service = createCheckService({
     store: prismaCheckStore,
-    admission: createAdmission({
-      maxRounds: 8,
-      visitorRounds: memoryLimiter({ points: 10, durationSeconds: 60 }),
-      siteRounds: memoryLimiter({ points: 12, durationSeconds: 60 }),
-    }),
+    admission,
     testers,
     guard: createGuard({ connectTo }),
     ttlMs: 60_000,
@@ -63,7 +65,8 @@ describe("round slots under two greedy addresses", () => {
       ...Array.from({ length: 8 }, (_, i) => ask(HANGING("alice", i), "198.51.100.1")),
       ...Array.from({ length: 8 }, (_, i) => ask(HANGING("bob", i), "198.51.100.2")),
     ];
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Once the greedy rounds hold every slot their shares allow (2 + 2), someone else asks.
+    await vi.waitFor(() => expect(admission.running()).toBe(4), { timeout: 10_000, interval: 10 });
     const other = await ask("up.example.test", "203.0.113.50");
     expect(other).toMatchObject({ ok: true, answer: { record: { verdict: "online" } } });
 
