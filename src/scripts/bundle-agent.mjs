@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Bundles the tester agent (`npm run tester`, src/server/agent/main.ts) into one ES module that
 // plain Node runs with no node_modules beside it: the agent's image (Dockerfile.agent) carries
 // that file and nothing else. Same module conditions as `npm run tester` (react-server, so

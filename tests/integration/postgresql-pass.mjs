@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm test`'s PostgreSQL pass of the integration layer: run when PostgreSQL is installed, else
 // said in one line and skipped, so `npm test` still passes on a machine without it.
 // `npm run test:integration:pg` runs the pass unconditionally (and fails without PostgreSQL).

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm test`'s scale layer: three `npm start` instances on one PostgreSQL and one Redis. Run
 // when both are installed; otherwise one line says it was skipped and why, so `npm test` still
 // passes on a machine without them and nobody mistakes that for a pass of the layer.

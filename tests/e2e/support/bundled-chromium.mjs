@@ -1,3 +1,4 @@
+// @ts-check
 // Unpacks the Chromium inside the `@sparticuz/chromium` npm package (no download) and prints
 // `{"executablePath", "version", "args", "fontconfigFile"}` as JSON on stdout.
 //
@@ -27,11 +28,12 @@ const executablePath = join(dir, "chromium");
 // What `executablePath()` unpacks: the browser, SwiftShader (WebGL) and the fonts.
 const unpacked = ["chromium", "libGLESv2.so", "libEGL.so", "fonts/fonts.conf"];
 
+/** @param {string} binary */
 function runs(binary) {
   try {
     const out = execFileSync(binary, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
     if (!out.startsWith(`Chromium ${major}.`)) throw new Error(`unexpected version: ${out.trim()}`);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     const detail = String(error?.stderr || error?.message || error).trim();
     const hint = /error while loading shared libraries/.test(detail)
       ? " It links to the system's NSS, NSPR and expat (Debian: `apt-get install -y libnss3 libexpat1`)."
@@ -52,9 +54,9 @@ if (!complete()) {
       rmSync(dir, { recursive: true, force: true }); // left incomplete (by a /tmp cleaner, say)
       try {
         renameSync(staging, dir);
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         // Another run renamed its copy into place first: use that one.
-        if (!["ENOTEMPTY", "EEXIST"].includes(error.code)) throw error;
+        if (!["ENOTEMPTY", "EEXIST"].includes(error?.code)) throw error;
       }
     }
   } finally {
