@@ -146,9 +146,19 @@ export function createTagSync({ redis, namespace, apply, now = Date.now }) {
     }
   }
 
+  /**
+   * Set from the subscriber's resync until the log was read. The subscriber and the command
+   * connection reconnect independently; when the subscriber is first, the read waits for the
+   * command connection's "ready" rather than failing on it and never being tried again.
+   */
+  let catchUpPending = false;
+
   async function catchUp() {
+    catchUpPending = true;
+    if (!redis.isReady()) return;
     try {
       const missed = await client.zrangebyscore(`${namespace}log`, seenUntil - CLOCK_SKEW_MS, "+inf");
+      catchUpPending = false;
       for (const message of missed) receive(message);
     } catch {
       // Redis went away again; the next reconnection tries again.
@@ -175,7 +185,7 @@ export function createTagSync({ redis, namespace, apply, now = Date.now }) {
   }
 
   redis.subscribe(channel, { onMessage: receive, onResync: () => void catchUp() });
-  client.on("ready", () => void sendUnsent());
+  client.on("ready", () => void (catchUpPending ? catchUp() : sendUnsent()));
 
   return {
     /**
