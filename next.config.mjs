@@ -11,6 +11,10 @@ const headers = Object.entries(securityHeaders({ development: process.env.NODE_E
 /** @type {import("next").NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // An ETag is a hash of the whole body, computed for every response: a quarter of the CPU a
+  // cached status page costs (docs/BENCHMARKS.md, target 1). The pages change every minute and
+  // are small, so a 304 saves a visitor little; the cache in front keeps its own validators.
+  generateEtags: false,
   // `npm run typecheck` (part of npm test) checks every file of the project, tests included;
   // the build need not do it again, nor fail on a test file's type.
   typescript: { ignoreBuildErrors: true },

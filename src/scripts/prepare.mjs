@@ -55,11 +55,16 @@ export function listenSettings(env) {
  *   in setImmediate callbacks; on Node 20 and 22 those frames reach the async context of other
  *   renders, each render kept the next, and memory grew by about 1.5 MB a page without end.
  *   Errors then log their message (and Next its digest) without frames; Node 24 keeps them.
+ * - --heap-growing-percent=50: V8 lets the old generation grow to a multiple of what its last
+ *   full collection kept, up to four times when memory is plentiful; a stream of first visits
+ *   kept ~110 MB live in a heap of ~450 MB. Growing by half: RSS after 10,000 mixed requests
+ *   542 -> 281-298 MB, each full collection 10-20 ms, no slower cached pages (target 1).
+ * (MALLOC_ARENA_MAX, glibc's, must be set before Node starts: start.sh exports it.)
  * @param {string} nodeVersion process.versions.node of the Node that will serve
  */
 export function serverNodeFlags(nodeVersion) {
   const major = Number(nodeVersion.split(".")[0]);
-  return ["--liftoff-only", ...(major < 24 ? ["--stack-trace-limit=0"] : [])];
+  return ["--liftoff-only", "--heap-growing-percent=50", ...(major < 24 ? ["--stack-trace-limit=0"] : [])];
 }
 
 async function prepare() {

@@ -1,8 +1,9 @@
-// npm run bench: issue 10's targets for the hot page, measured side by side in one run against
-// the built app started as an operator starts it (src/scripts/start.mjs), plus the check path
-// in-process. Every site the app probes is a server on 127.0.0.1 (PROBE_CONNECT_TO routes
-// every name there; the world is off; the resolver is a loopback one that knows no name).
-// Prints one table (target | measured | goal | ok) and exits 1 when a goal is missed.
+// npm run bench: the issue's targets for the hot page, measured side by side in one run against
+// the built app started as an operator starts it (`npm start`'s script), first alone (Next's own
+// server), then behind the shipped nginx config (deploy/nginx.conf), plus the check path
+// in-process. Every site the app probes is a server on 127.0.0.1 (PROBE_CONNECT_TO routes every
+// name there; the world is off; the resolver is a loopback one that knows no name).
+// Prints one table per shape (target | measured | goal | ok) and exits 1 when a goal is missed.
 // docs/BENCHMARKS.md says how to read it; BENCH_QUICK=1 runs a shorter smoke version.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,55 +12,39 @@ import { coldGroup } from "./groups/cold";
 import { freshnessGroup } from "./groups/freshness";
 import { headersGroup } from "./groups/headers";
 import { herdGroup } from "./groups/herd";
-import { boundsGroup, mixedMemoryGroup } from "./groups/memory";
-import { throughputGroup } from "./groups/throughput";
-import { startApp, type BenchApp } from "../support/app";
+import { distinctDomainsGroup } from "./groups/memory-distinct";
+import { mixedMemoryGroup } from "./groups/memory-mixed";
+import { nginxThroughputGroup } from "./groups/nginx-throughput";
+import { throughputGroup, TWIN_NAMES } from "./groups/throughput";
+import { startNginx } from "../nginx/support/nginx";
+import { stopOnSignals, withApp } from "./support/instances";
 import { progress, Report } from "./support/report";
+import { startStaticNginx } from "./support/static-nginx";
+import { StaticTwins } from "./support/static-twins";
 import { probeEnv, startBlackhole, startInstantSite, startNoNamesDns } from "./support/targets";
 
 const quick = process.env.BENCH_QUICK === "1";
-/** BENCH_ONLY=6,9: only the groups whose labels start with these numbers (a partial run never passes). */
+/** BENCH_ONLY=6,nginx: only the groups whose labels hold one of these words (a partial run never passes). */
 const only = process.env.BENCH_ONLY?.split(",").map((n) => n.trim());
 const wanted = (...labels: string[]) => !only || labels.some((label) => only.some((n) => label.split(/[ /]/).includes(n)));
 const SETTINGS = {
   throughput: { repeats: 3, durationSeconds: quick ? 2 : 5, warmSeconds: quick ? 1 : 3, connections: 50 },
-  herd: quick ? 200 : 1000,
+  herd: { alone: quick ? 100 : 300, nginx: quick ? 300 : 1000, nginxSlackMs: 1000 },
   mixedRequests: quick ? 1000 : 10_000,
-  bounds: { pageEntries: 100, maxDomains: 50_000, budgetMs: quick ? 20_000 : 75_000, concurrency: 16, sampleEvery: quick ? 25 : 50 },
+  distinct: { checkpoints: (quick ? [100, 400] : [500, 2000]) as [number, number], window: quick ? 50 : 250, concurrency: 16 },
   freshness: { ttlSeconds: 3, durationMs: quick ? 8000 : 15_000, intervalMs: 250 },
   deadlineMs: 8000,
-  ttlSeconds: 60,
+  // Long enough that no round of the throughput group outlives its page (40 s a round, plus warm-up).
+  ttlSeconds: 120,
 };
+/** The caches' bounds for the distinct-domains group: full after 100 pages, long before its first checkpoint. */
+const SMALL_CACHES = { PAGE_CACHE_MAX_ENTRIES: "100", PAGE_CACHE_MAX_MB: "8", DATA_CACHE_MAX_ENTRIES: "400", DATA_CACHE_MAX_MB: "4", CHECK_MAX_ROUNDS: "64" };
 
-const running = new Set<BenchApp>();
-/** Runs `measure` against a new instance; an instance that dies on the way is a miss of its own. */
-async function withApp(report: Report, name: string, env: Record<string, string>, measure: (app: BenchApp) => Promise<void>): Promise<void> {
-  progress(`starting app "${name}"`);
-  const app = await startApp(name, env);
-  running.add(app);
-  try {
-    await measure(app);
-  } finally {
-    running.delete(app);
-    const crash = app.crashed();
-    if (crash) {
-      const last = app.logs().trim().split("\n").filter((line) => !/^\s+at /.test(line)).slice(-3).join(" / ");
-      // start.mjs logs the signals it gets: one the bench did not send came from elsewhere on the machine.
-      const signalled = /downcheck: (SIGTERM|SIGINT)/.exec(app.logs())?.[1];
-      const why = signalled ? `stopped by a ${signalled} the bench did not send` : `exited (${crash})`;
-      report.add(`app "${name}" stays up`, `${why}: ${last.slice(0, 300)}`, "no crash", false);
-    }
-    await app.stop();
-  }
-}
-
-async function main(): Promise<number> {
-  const started = performance.now();
-  const loadAtStart = loadavg()[0];
-  const report = new Report();
+async function main(report: Report, closers: (() => Promise<unknown>)[]): Promise<void> {
   // Names unique to this run, each its own registrable domain (admission limits per site).
   const run = randomBytes(3).toString("hex");
   const name = (label: string) => `bench-${run}-${label}.com`;
+  const names = (label: string, count: number) => Array.from({ length: count }, (_, i) => name(`${label}${i}`));
   process.env.GLOBALPING_URL = "off"; // the in-process groups' config
 
   const group = async (label: string, body: () => Promise<void>) => {
@@ -73,71 +58,84 @@ async function main(): Promise<number> {
     }
   };
 
-  const dns = await startNoNamesDns();
-  const site = await startInstantSite();
-  const herdSite = await startInstantSite();
-  const hole = await startBlackhole();
-  try {
-    // In-process groups first, while nothing else runs. Loaded only now: they bring Prisma.
-    await group("9 database", async () => (await import("./groups/database")).databaseGroup(report, { saves: 50, queries: 50 }));
-    await group("6 agents", async () =>
-      (await import("./groups/agents")).agentsGroup(report, { site, agents: 8, answerAfterMs: 200, samples: 9, name: (i) => name(`agent${i}`) }),
-    );
+  const [dns, site, herdSite, hole] = await Promise.all([startNoNamesDns(), startInstantSite(), startInstantSite(), startBlackhole()]);
+  closers.push(() => Promise.all([site.close(), herdSite.close(), hole.server.close(), dns.close()]));
 
-    const blackholed = Array.from({ length: 9 }, (_, i) => name(`hole${i}`));
-    const herd = { calibrationDomain: name("herdcal"), herdDomain: name("herd") };
-    const routes = [...blackholed.map((domain) => hole.routes(domain)), herdSite.routes(herd.calibrationDomain), herdSite.routes(herd.herdDomain), site.routes()];
-    const base = { ...probeEnv(routes, dns), TRUST_PROXY_HOPS: "1", CHECK_DEADLINE_MS: String(SETTINGS.deadlineMs), CHECK_TTL_SECONDS: String(SETTINGS.ttlSeconds) };
-    const hot = Array.from({ length: SETTINGS.throughput.repeats }, (_, i) => name(`hot${i}`));
+  report.section("In-process: the check path");
+  // First, while nothing else runs. Loaded only now: they bring Prisma.
+  await group("9 database", async () => (await import("./groups/database")).databaseGroup(report, { saves: 50, queries: 50 }));
+  await group("6 agents", async () =>
+    (await import("./groups/agents")).agentsGroup(report, { site, agents: 8, answerAfterMs: 200, samples: 9, name: (i) => name(`agent${i}`) }),
+  );
 
-    if (wanted("1", "2", "3", "7", "8")) await withApp(report, "main", base, async (app) => {
-      report.info("app process", `pid ${app.pid}, children after start: ${app.children().length ? app.children().join(", ") : "none"}, RSS ${app.rssMb().toFixed(0)} MB`);
-      await group("1 throughput", () => throughputGroup(app, report, { ...SETTINGS.throughput, domains: hot }));
+  const blackholed = names("hole", 9);
+  const herd = { alone: { lone: name("lone"), herd: name("herd") }, nginx: { lone: name("nlone"), herd: name("nherd") } };
+  const herdRoutes = [herd.alone.lone, herd.alone.herd, herd.nginx.lone, herd.nginx.herd].map((domain) => herdSite.routes(domain));
+  const routes = [...blackholed.map((domain) => hole.routes(domain)), ...herdRoutes, site.routes()];
+  const base = { ...probeEnv(routes, dns), TRUST_PROXY_HOPS: "1", CHECK_DEADLINE_MS: String(SETTINGS.deadlineMs), CHECK_TTL_SECONDS: String(SETTINGS.ttlSeconds) };
+  const hot = names("hot", SETTINGS.throughput.repeats);
+
+  report.section("Next alone (npm start)");
+  if (wanted("1 throughput", "2 headers", "3/8 cold and blackholed", "7 herd")) {
+    // Next lists public/ when it starts: the files it is compared with exist before.
+    const twins = new StaticTwins(Object.values(TWIN_NAMES));
+    closers.push(async () => twins.remove());
+    await withApp(report, "alone", base, async (app) => {
+      await group("1 throughput", () => throughputGroup(app, report, { ...SETTINGS.throughput, domains: hot, twins }));
+      const cachedDomain = hot[hot.length - 1];
       await group("2 headers", () =>
-        headersGroup(app, report, {
-          ttlSeconds: SETTINGS.ttlSeconds,
-          cachedDomain: hot[hot.length - 1],
-          coldDomain: name("cold"),
-          limitDomains: Array.from({ length: 12 }, (_, i) => name(`limit${i}`)),
-        }),
+        headersGroup(app, report, { ttlSeconds: SETTINGS.ttlSeconds, deadlineMs: SETTINGS.deadlineMs, cachedDomain, coldDomain: name("cold"), limitDomains: names("limit", 12) }),
       );
-      await group("3/8 cold and blackholed", () =>
-        coldGroup(app, report, { deadlineMs: SETTINGS.deadlineMs, cachedDomain: hot[hot.length - 1], blackholed, cachedSamples: 15, staggerMs: 300 }),
-      );
-      await group("7 herd", () => herdGroup(app, report, { site: herdSite, ...herd, concurrency: SETTINGS.herd }));
+      await group("3/8 cold and blackholed", () => coldGroup(app, report, { deadlineMs: SETTINGS.deadlineMs, cachedDomain, blackholed, cachedSamples: 15, staggerMs: 300 }));
+      await group("7 herd", () => herdGroup(report, { app, site: herdSite, loneDomain: herd.alone.lone, herdDomain: herd.alone.herd, concurrency: SETTINGS.herd.alone, visitorBase: 31_000 }));
     });
-
-    // Memory on an instance of its own: what 10,000 requests leave, not what the groups above did.
-    await group("5 mixed memory", () =>
-      withApp(report, "memory", base, (app) =>
-        mixedMemoryGroup(app, report, {
-          hotDomains: Array.from({ length: 10 }, (_, i) => name(`mixhot${i}`)),
-          coldName: (i) => name(`mix${i}`),
-          requests: SETTINGS.mixedRequests,
-          concurrency: 16,
-        }),
-      ),
-    );
-
-    const { ttlSeconds, ...freshness } = SETTINGS.freshness;
-    await group("4 freshness", () =>
-      withApp(report, "fresh", { ...base, CHECK_TTL_SECONDS: String(ttlSeconds) }, (app) => freshnessGroup(app, report, { ttlSeconds, domain: name("fresh"), ...freshness })),
-    );
-
-    const { pageEntries } = SETTINGS.bounds;
-    const small = { PAGE_CACHE_MAX_ENTRIES: String(pageEntries), PAGE_CACHE_MAX_MB: "8", DATA_CACHE_MAX_ENTRIES: String(4 * pageEntries), DATA_CACHE_MAX_MB: "4" };
-    await group("5 cache bounds", () =>
-      withApp(report, "bounds", { ...base, ...small, CHECK_MAX_ROUNDS: "64" }, (app) => boundsGroup(app, report, { ...SETTINGS.bounds, name: (i) => name(`d${i}`) })),
-    );
-  } finally {
-    await Promise.all([site.close(), herdSite.close(), hole.server.close(), dns.close()]);
   }
 
+  // Memory on instances of their own: what their requests leave, not what the groups above did.
+  await group("5 mixed memory", () =>
+    withApp(report, "memory", base, (app) =>
+      mixedMemoryGroup(app, report, { hotDomains: names("mixhot", 10), coldName: (i) => name(`mix${i}`), requests: SETTINGS.mixedRequests, concurrency: 16 }),
+    ),
+  );
+  await group("5 distinct domains", () =>
+    withApp(report, "distinct", { ...base, ...SMALL_CACHES }, (app) => distinctDomainsGroup(app, report, { ...SETTINGS.distinct, name: (i) => name(`d${i}`) })),
+  );
+  const { ttlSeconds, ...freshness } = SETTINGS.freshness;
+  await group("4 freshness", () =>
+    withApp(report, "fresh", { ...base, CHECK_TTL_SECONDS: String(ttlSeconds) }, (app) => freshnessGroup(app, report, { ttlSeconds, domain: name("fresh"), ...freshness })),
+  );
+
+  report.section("Behind nginx (deploy/nginx.conf)");
+  if (wanted("nginx 1 throughput", "nginx 7 herd")) {
+    await withApp(report, "behind-nginx", base, async (app) => {
+      const nginx = await startNginx([`127.0.0.1:${app.port}`]);
+      const files = await startStaticNginx();
+      closers.push(() => nginx.stop(), () => files.stop());
+      await group("nginx 1 throughput", () => nginxThroughputGroup(app, nginx, files, report, { ...SETTINGS.throughput, domains: names("nhot", SETTINGS.throughput.repeats) }));
+      await group("nginx 7 herd", () =>
+        herdGroup(report, { app, nginx, site: herdSite, loneDomain: herd.nginx.lone, herdDomain: herd.nginx.herd, concurrency: SETTINGS.herd.nginx, p99SlackMs: SETTINGS.herd.nginxSlackMs, visitorBase: 33_000 }),
+      );
+    });
+  }
+}
+
+async function bench(): Promise<number> {
+  const started = performance.now();
+  const loadAtStart = loadavg()[0];
+  const report = new Report();
+  const closers: (() => Promise<unknown>)[] = [];
+  const close = () => Promise.allSettled(closers.splice(0).map((closer) => closer()));
+  stopOnSignals(close);
+  try {
+    await main(report, closers);
+  } finally {
+    await close();
+  }
   const minutes = (performance.now() - started) / 60_000;
   // The machine's other work shows in every number: say how busy it was.
   const load = `load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`;
   const appNode = process.env.BENCH_APP_NODE ? execFileSync(process.env.BENCH_APP_NODE, ["--version"]).toString().trim() : process.version;
-  console.log(`\ndowncheck bench${quick ? " (BENCH_QUICK)" : ""}: app on Node ${appNode} (bench ${process.version}), ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${load}, ${minutes.toFixed(1)} min\n`);
+  console.log(`\ndowncheck bench${quick ? " (BENCH_QUICK)" : ""}: app on Node ${appNode} (bench ${process.version}), ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${load}, ${minutes.toFixed(1)} min`);
   report.print();
   const missed = report.missed;
   console.log(missed.length === 0 ? "\nAll goals met." : `\n${missed.length} goal(s) missed: ${missed.map((row) => row.target).join("; ")}`);
@@ -145,14 +143,7 @@ async function main(): Promise<number> {
   return missed.length === 0 && !only ? 0 : 1;
 }
 
-// An interrupted bench leaves no app behind.
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void Promise.all([...running].map((app) => app.stop())).finally(() => process.exit(130));
-  });
-}
-
-main().then(
+bench().then(
   (code) => process.exit(code),
   (error) => {
     console.error(error);

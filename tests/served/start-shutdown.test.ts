@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, get, type IncomingMessage } from "node:http";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
+import { serverNodeFlags } from "../../src/scripts/prepare.mjs";
 import { tmpDir } from "../integration/helpers/database";
 
 // The real `npm start` (src/scripts/start.sh, which becomes Next's own server) on a free loopback
@@ -199,6 +200,23 @@ afterEach(async () => {
     if (app.process.exitCode === null && app.process.signalCode === null) app.process.kill("SIGKILL");
     await app.exited;
   }
+});
+
+describe("npm start's server process", () => {
+  it(
+    "is Next's own server, with the Node flags and the malloc setting that keep it small",
+    async () => {
+      const app = await startApp({ MALLOC_ARENA_MAX: "" }); // unset here (an empty value counts as unset)
+      // start.sh execs the server: the process started is the one serving.
+      const argv = readFileSync(`/proc/${app.process.pid}/cmdline`, "utf8").split("\0");
+      const flags = serverNodeFlags(process.versions.node);
+      expect(argv.slice(1, 1 + flags.length)).toEqual(flags);
+      expect(argv.some((arg) => arg.endsWith("next/dist/bin/next")) && argv.includes("start")).toBe(true);
+      const environ = readFileSync(`/proc/${app.process.pid}/environ`, "utf8").split("\0");
+      expect(environ).toContain("MALLOC_ARENA_MAX=2");
+    },
+    READY_TIMEOUT_MS + 10_000,
+  );
 });
 
 describe("npm start's server (Next's own) on SIGTERM", () => {

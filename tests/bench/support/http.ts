@@ -12,6 +12,8 @@ export interface Timed {
   /** ms from sending to the first byte of the body (= headersMs for an empty body). */
   firstByteMs: number;
   totalMs: number;
+  /** ms from sending until the body held `mark` (when asked for and seen). */
+  markMs?: number;
 }
 
 export interface GetOptions {
@@ -21,17 +23,20 @@ export interface GetOptions {
   /** Stop reading after this many body bytes (the body is still drained). */
   keepBytes?: number;
   timeoutMs?: number;
+  /** Text to time the arrival of in the body (the body is then read whole). */
+  mark?: string;
 }
 
 /** A visitor address per number: 10.x.y.z, distinct for the first 16 million. */
 export const visitor = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
-export function get(url: string, { headers = {}, agent, keepBytes = Infinity, timeoutMs = 60_000 }: GetOptions = {}): Promise<Timed> {
+export function get(url: string, { headers = {}, agent, keepBytes = Infinity, timeoutMs = 60_000, mark }: GetOptions = {}): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const request = http.get(url, { headers, agent: agent ?? false, timeout: timeoutMs }, (response) => {
       const headersMs = performance.now() - started;
       let firstByteMs: number | undefined;
+      let markMs: number | undefined;
       const chunks: Buffer[] = [];
       let kept = 0;
       response.on("data", (chunk: Buffer) => {
@@ -40,6 +45,8 @@ export function get(url: string, { headers = {}, agent, keepBytes = Infinity, ti
           chunks.push(chunk);
           kept += chunk.length;
         }
+        // Uncompressed (no Accept-Encoding), so the text is in the bytes as sent.
+        if (mark !== undefined && markMs === undefined && Buffer.concat(chunks).includes(mark)) markMs = performance.now() - started;
       });
       response.on("end", () =>
         resolve({
@@ -49,6 +56,7 @@ export function get(url: string, { headers = {}, agent, keepBytes = Infinity, ti
           headersMs,
           firstByteMs: firstByteMs ?? headersMs,
           totalMs: performance.now() - started,
+          markMs,
         }),
       );
       response.on("error", reject);
@@ -101,3 +109,18 @@ export async function waitForHit(url: string, { timeoutMs = 30_000, headers = {}
 }
 
 export const header = (timed: Timed, name: string) => String(timed.headers[name] ?? "");
+
+/**
+ * Visits `domain` once (a new round, paid by visitor `visitorNumber`) and waits until the page
+ * cache serves it; its API answer is asked once too. Returns both cached answers, whole and
+ * uncompressed.
+ */
+export async function primeCachedPage(baseUrl: string, domain: string, visitorNumber: number): Promise<{ page: Timed; api: Timed }> {
+  const first = await get(`${baseUrl}/${domain}`, { headers: { "x-forwarded-for": visitor(visitorNumber) }, keepBytes: 0 });
+  if (first.status !== 200) throw new Error(`priming /${domain} answered ${first.status}`);
+  await waitForHit(`${baseUrl}/${domain}`);
+  const page = await get(`${baseUrl}/${domain}`);
+  const api = await get(`${baseUrl}/api/v1/status/${domain}`);
+  if (api.status !== 200) throw new Error(`priming the API for ${domain} answered ${api.status}`);
+  return { page, api };
+}

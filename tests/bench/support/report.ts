@@ -1,20 +1,28 @@
-// The bench's results: one row per target (measured median, goal, ok), printed as one table.
+// The bench's results: one row per target (measured median, goal, ok), printed as one table per
+// shape the app was measured in (Next alone, behind nginx, in-process).
 
 export interface Row {
-  /** The issue's target number and a short name, e.g. "1 cached page req/s ÷ favicon". */
+  /** The issue's target number and a short name, e.g. "1 cached page ÷ static file, gzip". */
   target: string;
   measured: string;
   goal: string;
   /** null: reported, no goal. */
   ok: boolean | null;
+  section: string;
 }
 
 export class Report {
   readonly rows: Row[] = [];
   readonly notes: string[] = [];
+  private current = "";
+
+  /** Rows added from now on belong to this table. */
+  section(title: string): void {
+    this.current = title;
+  }
 
   add(target: string, measured: string, goal: string, ok: boolean | null): void {
-    this.rows.push({ target, measured, goal, ok });
+    this.rows.push({ target, measured, goal, ok, section: this.current });
   }
 
   /** A goal of the form measured ≤ limit. */
@@ -46,13 +54,17 @@ export class Report {
   }
 
   print(log: (line: string) => void = console.log): void {
-    const cells = this.rows.map((row) => [row.target, row.measured, row.goal, row.ok === null ? "–" : row.ok ? "ok" : "MISS"]);
     const head = ["target", "measured (median)", "goal", "ok"];
+    const cells = this.rows.map((row) => [row.target, row.measured, row.goal, row.ok === null ? "–" : row.ok ? "ok" : "MISS"]);
+    // One width for all tables, so they line up when printed one after another.
     const widths = head.map((title, i) => Math.max(title.length, ...cells.map((cell) => cell[i].length)));
     const line = (cell: string[]) => `| ${cell.map((text, i) => text.padEnd(widths[i])).join(" | ")} |`;
-    log(line(head));
-    log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
-    for (const cell of cells) log(line(cell));
+    for (const section of [...new Set(this.rows.map((row) => row.section))]) {
+      if (section) log(`\n${section}\n`);
+      log(line(head));
+      log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
+      this.rows.forEach((row, i) => row.section === section && log(line(cells[i])));
+    }
     if (this.notes.length > 0) {
       log("");
       for (const text of this.notes) log(`- ${text}`);
@@ -75,6 +87,10 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** "3× 200, 1× 429": how many answers had each status. */
+export const countsOf = (statuses: Map<number | string, number>) =>
+  [...statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([status, count]) => `${count}× ${status}`).join(", ");
 
 /** Logs progress to stderr, so stdout holds only the results. */
 export function progress(text: string): void {
