@@ -16,7 +16,7 @@ import { distinctDomainsGroup } from "./groups/memory-distinct";
 import { mixedMemoryGroup } from "./groups/memory-mixed";
 import { nginxThroughputGroup } from "./groups/nginx-throughput";
 import { throughputGroup, TWIN_NAMES } from "./groups/throughput";
-import { startNginx } from "../nginx/support/nginx";
+import { findNginx, NGINX_MISSING, startNginx } from "../nginx/support/nginx";
 import { stopOnSignals, withApp } from "./support/instances";
 import { progress, Report } from "./support/report";
 import { startStaticNginx } from "./support/static-nginx";
@@ -106,7 +106,9 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   );
 
   report.section("Behind nginx (deploy/nginx.conf)");
-  if (wanted("nginx 1 throughput", "nginx 7 herd")) {
+  // Without nginx the other shape's tables still print; this one says why it is missing.
+  if (wanted("nginx 1 throughput", "nginx 7 herd") && !findNginx()) report.failed("behind nginx", new Error(NGINX_MISSING));
+  else if (wanted("nginx 1 throughput", "nginx 7 herd")) {
     await withApp(report, "behind-nginx", base, async (app) => {
       const nginx = await startNginx([`127.0.0.1:${app.port}`]);
       const files = await startStaticNginx();

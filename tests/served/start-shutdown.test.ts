@@ -207,11 +207,14 @@ describe("npm start's server process", () => {
     "is Next's own server, with the Node flags and the malloc setting that keep it small",
     async () => {
       const app = await startApp({ MALLOC_ARENA_MAX: "" }); // unset here (an empty value counts as unset)
-      // start.sh execs the server: the process started is the one serving.
-      const argv = readFileSync(`/proc/${app.process.pid}/cmdline`, "utf8").split("\0");
-      const flags = serverNodeFlags(process.versions.node);
-      expect(argv.slice(1, 1 + flags.length)).toEqual(flags);
-      expect(argv.some((arg) => arg.endsWith("next/dist/bin/next")) && argv.includes("start")).toBe(true);
+      // start.sh execs the server: the process started is the one serving. Next writes its
+      // title over the command line, so the flags are read from the server's own start-up line.
+      expect(readFileSync(`/proc/${app.process.pid}/comm`, "utf8").trim()).toMatch(/^next-server/);
+      const line = `downcheck: Node ${process.version}, flags: ${serverNodeFlags(process.versions.node).join(" ")}\n`;
+      // Written before the server listened; its pipe is read beside the requests, so wait for it.
+      const deadline = Date.now() + 5000;
+      while (!app.output().includes("downcheck: Node ") && Date.now() < deadline) await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
+      expect(app.output()).toContain(line);
       const environ = readFileSync(`/proc/${app.process.pid}/environ`, "utf8").split("\0");
       expect(environ).toContain("MALLOC_ARENA_MAX=2");
     },

@@ -21,4 +21,7 @@ export async function startServer(): Promise<void> {
   trustForwardedHeadersOf(config.TRUST_PROXY_HOPS);
   // `next dev` restarts its server on its own; only a production server is stopped by a signal.
   if (process.env.NODE_ENV === "production") boundShutdown(config.SHUTDOWN_GRACE_MS);
+  // Next rewrites the process title over the command line (`ps` shows "next-server"): say here
+  // which flags the server runs with (npm start's come from src/scripts/prepare.mjs).
+  console.log(`downcheck: Node ${process.version}, flags: ${process.execArgv.join(" ") || "none"}`);
 }
