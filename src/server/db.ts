@@ -73,18 +73,28 @@ async function switchToWal(connection: SqlDriverAdapter) {
 /** How long a query waits for a PostgreSQL connection before failing (the server down, the pool full). */
 const PG_CONNECT_TIMEOUT_MS = 5000;
 
+/**
+ * Query plans Prisma keeps compiled (its default: 1,000). A plan's key is the query's shape with
+ * its values as parameters, but equal values share one parameter and nulls are written in, so
+ * storing a round (a check with its results, nested) is a new shape almost every time: 259 of
+ * the 271 plans held after 2,000 first visits were that one insert, at some 50 KB each, and
+ * the cache would have grown to ~50 MB. The app's other queries are a few dozen shapes, used
+ * all the time, so they stay at the recent end; an evicted plan costs one compile.
+ */
+export const QUERY_PLAN_CACHE_SIZE = 100;
+
 function createClient(databaseUrl: string): PrismaClient {
   if (databaseProvider(databaseUrl) === "postgresql") {
     const { connectionString, schema } = postgresOptions(databaseUrl);
     const adapter = new PrismaPg({ connectionString, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS }, { schema });
     // Same models and queries as the SQLite client (see Db): only the SQL it writes differs.
-    return new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
+    return new PostgresPrismaClient({ adapter, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE }) as unknown as PrismaClient;
   }
   const file = sqliteFilePath(databaseUrl);
   mkdirSync(dirname(file), { recursive: true });
   // better-sqlite3's `timeout` is SQLite's busy timeout: wait for a lock instead of failing.
   const factory = new PrismaBetterSqlite3({ url: file, timeout: BUSY_TIMEOUT_MS });
-  return new PrismaClient({ adapter: withConnectionSetup(factory) });
+  return new PrismaClient({ adapter: withConnectionSetup(factory), queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE });
 }
 
 type Cached = { url: string; client: PrismaClient };
