@@ -6,7 +6,7 @@ import { apiPathRefusal } from "./api-path";
 import { pageMethodRefusal } from "./methods";
 import { admitPageRequest, unrenderedAnswer } from "./page-admission";
 import { refusalResponse } from "./refusal";
-import { firstVisitHeaders, isStrayPrefetch, withoutUnkeyedHeaders } from "./shared-response";
+import { firstVisitHeaders, withoutUnkeyedHeaders } from "./shared-response";
 
 // The checks every request for a page (and every API path Next could not decode) passes before
 // Next serves it from its cache or renders it (src/proxy.ts). They decide on the path Next
@@ -26,9 +26,6 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
   }
   const methodRefusal = pageMethodRefusal(request.method);
   if (methodRefusal) return refusalResponse(methodRefusal);
-  if (isStrayPrefetch(request.headers)) {
-    return refusalResponse({ status: 400, code: "invalid_prefetch", message: "A prefetch header without Next's rsc header is not a request this site answers." });
-  }
   if (request.method === "POST") {
     const refusal = await actionCallRefusal({ request, requestedHost: requestedHost(request), callable });
     if (refusal) return refusalResponse(refusal);
@@ -38,7 +35,10 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
     case "pass":
       return forward(request);
     case "view":
-      // Only a page load may be kept for the rush: not an action's answer, nor a router payload.
+      // Only a page load may be kept for the rush, not an action's answer. Router payloads (in-app
+      // navigations, prefetches) look like page loads here: Next removes its router headers
+      // (`RSC`, `Next-Router-*`) before its proxy runs. Their answers carry Next's `Vary` on those
+      // headers, and nginx in front passes them uncached (deploy/nginx.conf).
       return forward(request, admission.fresh || !isPageLoad(request) ? undefined : firstVisitHeaders(getConfig().CHECK_DEADLINE_MS));
     case "redirect":
       // Next wants an absolute Location here; no cache keeps a redirect (deploy/nginx.conf keeps 200s only).
@@ -54,7 +54,7 @@ function forward(request: NextRequest, headers?: Record<string, string>) {
   return NextResponse.next({ ...(requestHeaders ? { request: { headers: requestHeaders } } : {}), headers });
 }
 
-const isPageLoad = (request: NextRequest) => (request.method === "GET" || request.method === "HEAD") && !request.headers.has("rsc");
+const isPageLoad = (request: NextRequest) => request.method === "GET" || request.method === "HEAD";
 
 /** The host the visitor asked for: Next sets X-Forwarded-Host from Host unless a trusted proxy did. */
 const requestedHost = (request: NextRequest) => request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? "";

@@ -20,15 +20,6 @@ export const UNKEYED_REQUEST_HEADERS = [
   "next-url",
 ] as const;
 
-/**
- * Next's prefetch headers without its `rsc` header, which Next answers with a React payload at
- * the page's own address and the page's Cache-Control: a cache keyed on the address would keep
- * it as the page. Its router always sends them together.
- */
-export function isStrayPrefetch(headers: Headers): boolean {
-  return !headers.has("rsc") && (headers.has("next-router-prefetch") || headers.has("next-router-segment-prefetch"));
-}
-
 /** `headers` without the unkeyed ones, or null when it carries none (nothing to change). */
 export function withoutUnkeyedHeaders(headers: Headers): Headers | null {
   if (!UNKEYED_REQUEST_HEADERS.some((name) => headers.has(name))) return null;
