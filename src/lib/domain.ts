@@ -9,10 +9,6 @@ export type DomainRejection =
   | "empty"
   | "too_long"
   | "bad_scheme"
-  | "has_credentials"
-  | "has_port"
-  | "has_path"
-  | "has_query"
   | "ip_address"
   | "invalid_name"
   | "special_use"
@@ -33,10 +29,6 @@ const MESSAGES: Record<DomainRejection, string> = {
   empty: "Enter a domain name such as example.com.",
   too_long: "That is too long for a domain name.",
   bad_scheme: "Only http:// and https:// addresses can be checked; enter a domain name such as example.com.",
-  has_credentials: "Remove the user name or password before the @; enter just the domain name.",
-  has_port: "Remove the :port; we check the standard web ports (80 and 443).",
-  has_path: "Enter just the domain name, without a path after it.",
-  has_query: "Enter just the domain name, without the part after ? or #.",
   ip_address: "That is an IP address; enter a domain name such as example.com.",
   invalid_name: "That is not a valid domain name; enter one such as example.com.",
   special_use: "That name is reserved for local or private networks and has no public website.",
@@ -48,10 +40,12 @@ const MESSAGES: Record<DomainRejection, string> = {
 const MAX_INPUT_LENGTH = 2048;
 const MAX_DOMAIN_LENGTH = 253;
 
-// Strict UTS #46: Node's domainToASCII (and `new URL`) let through hyphen, bidi and
-// STD3 violations such as `a_b.com` or `ab--c.com`.
-const STRICT_IDNA = {
-  checkHyphens: true,
+// UTS #46 as browsers apply it (CheckHyphens off: `r3---sn-4g5e6nsz.googlevideo.com` is a real
+// host), but strict on bidi, joiners and STD3 rules, which Node's domainToASCII (and `new URL`)
+// let through (`a_b.com`). The registrable label alone is held to the registries' hyphen rule
+// (registrableLabelProblem).
+const IDNA = {
+  checkHyphens: false,
   checkBidi: true,
   checkJoiners: true,
   useSTD3ASCIIRules: true,
@@ -83,7 +77,11 @@ interface RawParts {
   rest: string;
 }
 
-/** Splits the input by hand, because `new URL` silently drops what we must refuse (`:80`, `?`, `@`). */
+/**
+ * Splits the input by hand into the parts of a URL, so the host is taken exactly as typed: a
+ * visitor may paste a whole address (credentials, port, path, query and fragment are dropped;
+ * we check the standard web ports).
+ */
 function splitRaw(text: string): RawParts {
   const schemeMatch = SCHEME.exec(text);
   const afterColon = schemeMatch ? text.slice(schemeMatch[0].length) : "";
@@ -120,32 +118,27 @@ function looksLikeIpLiteral(host: string): boolean {
 
 function rejectRawShape(raw: RawParts): DomainRejection | null {
   if (raw.scheme !== null && raw.scheme !== "http" && raw.scheme !== "https") return "bad_scheme";
-  if (raw.userinfo !== null) return "has_credentials";
   if (raw.host === "") return "empty";
   if (looksLikeIpLiteral(raw.host)) return "ip_address";
-  if (raw.port !== null) return "has_port";
-  const queryStart = raw.rest.search(/[?#]/);
-  const path = queryStart < 0 ? raw.rest : raw.rest.slice(0, queryStart);
-  if (path !== "" && path !== "/") return "has_path";
-  if (queryStart >= 0) return "has_query";
+  // A port is digits (or nothing, as in "github.com:"); anything else is no address at all.
+  if (raw.port !== null && !/^\d*$/.test(raw.port)) return "invalid_name";
   // URL would percent-decode or strip these, turning an odd string into a different name.
   if (/[%\s\p{Cc}]/u.test(raw.host)) return "invalid_name";
   return null;
 }
 
-/** The URL parser's host, or the reason it is unacceptable once normalized. */
-function parsedHost(text: string, hasScheme: boolean): { host: string } | { reason: DomainRejection } {
+/** The URL parser's reading of the host alone, or the reason it is unacceptable once normalized. */
+function parsedHost(host: string): { host: string } | { reason: DomainRejection } {
   let url: URL;
   try {
-    url = new URL(hasScheme ? text : `http://${text}`);
+    url = new URL(`http://${host}`);
   } catch {
     return { reason: "invalid_name" };
   }
-  // Belt and braces: the raw checks should already have caught each of these.
-  if (url.username !== "" || url.password !== "") return { reason: "has_credentials" };
-  if (url.port !== "") return { reason: "has_port" };
-  if (url.pathname !== "/") return { reason: "has_path" };
-  if (url.search !== "" || url.hash !== "") return { reason: "has_query" };
+  // The raw split cut the host at the first of these: URL must have read the same host.
+  if (url.username !== "" || url.password !== "" || url.port !== "" || url.pathname !== "/" || url.search !== "" || url.hash !== "") {
+    return { reason: "invalid_name" };
+  }
   // Octal, hex, short and integer forms all come out of URL as dotted IPv4.
   if (url.hostname.startsWith("[") || IPV4_DOTTED.test(url.hostname)) return { reason: "ip_address" };
   return { host: url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname };
@@ -155,10 +148,10 @@ function parsedHost(text: string, hasScheme: boolean): { host: string } | { reas
 const PLAIN_NAME = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
 
 /**
- * `host` itself when strict UTS #46 would return it unchanged without running it: a plain
- * name (no Unicode, so no mapping, bidi or joiner rule applies) whose labels pass the hyphen
- * and DNS length rules. tr46 takes about 80 µs a name, the most of a page's admission. Null
- * means "ask tr46", never "invalid"; tests/unit/fuzz.test.ts checks the two agree.
+ * `host` itself when UTS #46 would return it unchanged without running it: a plain name (no
+ * Unicode, so no mapping, bidi or joiner rule applies) whose labels pass even the strict hyphen
+ * rule and the DNS length rules. tr46 takes about 80 µs a name, the most of a page's admission.
+ * Null means "ask tr46", never "invalid"; tests/unit/fuzz.test.ts checks the two agree.
  */
 export function plainAsciiName(host: string): string | null {
   if (host.length > MAX_DOMAIN_LENGTH || !PLAIN_NAME.test(host)) return null;
@@ -169,13 +162,13 @@ export function plainAsciiName(host: string): string | null {
   return host;
 }
 
-function toStrictAscii(host: string): { ascii: string } | { reason: DomainRejection } {
+function toAsciiHost(host: string): { ascii: string } | { reason: DomainRejection } {
   const plain = plainAsciiName(host);
   if (plain !== null) return { ascii: plain };
-  const ascii = toASCII(host, { ...STRICT_IDNA, verifyDNSLength: true });
+  const ascii = toASCII(host, { ...IDNA, verifyDNSLength: true });
   if (ascii !== null) return { ascii };
   // Tell "too long" apart from "malformed" so the visitor knows what to fix.
-  const unchecked = toASCII(host, { ...STRICT_IDNA, verifyDNSLength: false });
+  const unchecked = toASCII(host, { ...IDNA, verifyDNSLength: false });
   const tooLong =
     unchecked !== null &&
     (unchecked.length > MAX_DOMAIN_LENGTH || unchecked.split(".").some((label) => label.length > 63));
@@ -192,7 +185,18 @@ function rejectByRegistry(ascii: string): DomainRejection | null {
   if (info.isIp) return "ip_address";
   if (info.publicSuffix === null || info.isIcann !== true) return "no_public_suffix";
   if (info.domain === null) return "not_registrable";
+  if (!registrableLabelValid(info.domain.slice(0, -(info.publicSuffix.length + 1)))) return "invalid_name";
   return null;
+}
+
+/**
+ * The label a registry hands out (`github` of github.com) follows the registries' rule, which
+ * browsers do not enforce on the labels below it: no hyphen first or last, none in the 3rd and
+ * 4th place but for punycode (`xn--`, which tr46 has decoded and checked by now).
+ */
+function registrableLabelValid(label: string): boolean {
+  if (label.startsWith("-") || label.endsWith("-")) return false;
+  return label.slice(2, 4) !== "--" || label.startsWith("xn--");
 }
 
 /** Normalizes a typed domain or URL to its ASCII and display forms, or says why it is refused. */
@@ -205,10 +209,10 @@ export function parseDomain(input: string, options: ParseDomainOptions = {}): Pa
   const rawProblem = rejectRawShape(raw);
   if (rawProblem) return reject(rawProblem);
 
-  const parsed = parsedHost(text, raw.scheme !== null);
+  const parsed = parsedHost(raw.host);
   if ("reason" in parsed) return reject(parsed.reason);
 
-  const converted = toStrictAscii(parsed.host);
+  const converted = toAsciiHost(parsed.host);
   if ("reason" in converted) return reject(converted.reason);
   const { ascii } = converted;
   if (IPV4_DOTTED.test(ascii)) return reject("ip_address");

@@ -24,7 +24,7 @@ test("the status page shows the intro and the four troubleshooting instructions"
   ]);
 });
 
-for (const path of ["/localhost", "/not%20a%20domain", "/127.0.0.1", "/example.com:8080"]) {
+for (const path of ["/localhost", "/not%20a%20domain", "/127.0.0.1", "/example.com:http"]) {
   test(`${path} answers a 404 page that explains what can be checked`, async ({ page }) => {
     const response = await page.goto(`${baseUrl}${path}`);
     expect(response?.status()).toBe(404);
@@ -37,6 +37,15 @@ test("a search for something that is not a domain answers 400 with the reason", 
   expect(response?.status()).toBe(400);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not a domain we can check");
   await expect(page.getByText("IP address")).toBeVisible();
+});
+
+test("a whole address, searched for or put after the slash, leads to its host's page", async ({ page }) => {
+  await page.goto(`${baseUrl}/search?q=${encodeURIComponent("https://GitHub.com/login?return_to=x")}`);
+  await expect(page).toHaveURL(`${baseUrl}/github.com`);
+  await page.goto(`${baseUrl}/https://github.com:443/login`);
+  await expect(page).toHaveURL(`${baseUrl}/github.com`);
+  await page.goto(`${baseUrl}/github.com/about`);
+  await expect(page).toHaveURL(`${baseUrl}/github.com`);
 });
 
 test("a mixed-case domain redirects to its canonical lower-case page", async ({ page }) => {

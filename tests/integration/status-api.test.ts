@@ -84,7 +84,13 @@ describe("GET /api/v1/status/<domain>", () => {
     expect(await getDb().check.count({ where: { site: { domain } } })).toBe(0);
   });
 
-  it.each(["localhost", "127.0.0.1", "exa mple.com", "%E0%A4%A", "example.com:8080"])(
+  it("answers for the host of a whole address pasted in its place", async () => {
+    const response = await call(encodeURIComponent(`https://user@${HOST}:8443/cart?x=1#top`));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ domain: HOST });
+  });
+
+  it.each(["localhost", "127.0.0.1", "exa mple.com", "%E0%A4%A", "example.com:http"])(
     "answers 400 invalid_domain for %s, never a 500",
     async (domain) => {
       const response = await call(domain);

@@ -34,8 +34,36 @@ describe("parseDomain accepts", () => {
     ["1.2.3.4.com", "1.2.3.4.com", "1.2.3.4.com"],
     ["a-b.com", "a-b.com", "a-b.com"],
     ["x.in", "x.in", "x.in"],
+    // Browsers take hyphens in the 3rd and 4th place below the registrable label (CheckHyphens off).
+    ["r3---sn-4g5e6nsz.googlevideo.com", "r3---sn-4g5e6nsz.googlevideo.com", "r3---sn-4g5e6nsz.googlevideo.com"],
+    ["-edge.github.com", "-edge.github.com", "-edge.github.com"],
+    ["cdn-.github.com", "cdn-.github.com", "cdn-.github.com"],
   ])("%j as %s", (input, ascii, unicode) => {
     expect(parseDomain(input)).toEqual({ ok: true, ascii, unicode });
+  });
+
+  // Whatever a visitor pastes: the host is what is checked (on the standard web ports), the
+  // rest is dropped, never sent anywhere.
+  it.each([
+    "github.com/login",
+    "https://github.com/login?return_to=%2F",
+    "https://user@github.com",
+    "https://user:pass@github.com/",
+    "@github.com",
+    "http://evil.com@github.com",
+    "github.com:8080",
+    "github.com:80",
+    "https://github.com:443/",
+    "github.com:",
+    "github.com//",
+    "github.com\\about",
+    "github.com?",
+    "github.com#",
+    "github.com/?q=1",
+    "https://github.com#top",
+    "HTTPS://GitHub.com:8443/a/b/c?d=e#f",
+  ])("the host of the address %j", (input) => {
+    expect(parseDomain(input)).toEqual({ ok: true, ascii: "github.com", unicode: "github.com" });
   });
 });
 
@@ -52,24 +80,6 @@ const rejections: [input: string, reason: DomainRejection][] = [
   ["javascript:alert(1)", "bad_scheme"],
   ["mailto:me@github.com", "bad_scheme"],
   ["ws://github.com", "bad_scheme"],
-  ["https://user@github.com", "has_credentials"],
-  ["https://user:pass@github.com/", "has_credentials"],
-  ["@github.com", "has_credentials"],
-  ["http://evil.com@github.com", "has_credentials"],
-  ["github.com:8080", "has_port"],
-  ["github.com:80", "has_port"],
-  ["https://github.com:443/", "has_port"],
-  ["github.com:", "has_port"],
-  ["github.com:abc", "has_port"],
-  ["localhost:3000", "has_port"],
-  ["github.com/about", "has_path"],
-  ["https://github.com/login?x=1", "has_path"],
-  ["github.com//", "has_path"],
-  ["github.com\\about", "has_path"],
-  ["github.com?", "has_query"],
-  ["github.com#", "has_query"],
-  ["github.com/?q=1", "has_query"],
-  ["https://github.com#top", "has_query"],
   ["127.0.0.1", "ip_address"],
   ["http://127.0.0.1/", "ip_address"],
   ["127.0.0.1.", "ip_address"],
@@ -94,6 +104,9 @@ const rejections: [input: string, reason: DomainRejection][] = [
   ["-github.com", "invalid_name"],
   ["github-.com", "invalid_name"],
   ["ab--c.com", "invalid_name"],
+  ["www.ab--c.com", "invalid_name"],
+  ["github.com:abc", "invalid_name"],
+  ["https://github.com:http/", "invalid_name"],
   ["xn--zz.com", "invalid_name"],
   ["github..com", "invalid_name"],
   ["github.com..", "invalid_name"],
@@ -135,8 +148,7 @@ describe("parseDomain rejects", () => {
   it("covers every rejection reason in the table", () => {
     const reasons = new Set(rejections.map(([, reason]) => reason));
     const all: DomainRejection[] = [
-      "empty", "too_long", "bad_scheme", "has_credentials", "has_port", "has_path", "has_query",
-      "ip_address", "invalid_name", "special_use", "no_public_suffix", "not_registrable",
+      "empty", "too_long", "bad_scheme", "ip_address", "invalid_name", "special_use", "no_public_suffix", "not_registrable",
     ];
     expect([...reasons].sort()).toEqual([...all].sort());
   });
@@ -162,6 +174,7 @@ describe("parseDomain with allowHosts", () => {
   it.each([
     ["shop.example.test", "shop.example.test"],
     ["https://Shop.Example.Test/", "shop.example.test"],
+    ["shop.example.test:8443/path", "shop.example.test"],
     ["localhost", "localhost"],
     ["intranet", "intranet"],
   ])("accepts the routed host %j", (input, ascii) => {
@@ -170,8 +183,6 @@ describe("parseDomain with allowHosts", () => {
 
   it.each([
     ["other.example.test", "special_use"],
-    ["shop.example.test:8443", "has_port"],
-    ["shop.example.test/path", "has_path"],
     ["shop_x.example.test", "invalid_name"],
     ["127.0.0.1", "ip_address"],
   ])("still rejects %j as %s", (input, reason) => {

@@ -26,7 +26,13 @@ type PagePath =
 
 function pagePath(pathname: string): PagePath {
   const segments = pathname.split("/").slice(1);
-  if (segments.length !== 1 || APP_PATHS.has(segments[0])) return { kind: "app" };
+  if (APP_PATHS.has(segments[0])) return { kind: "app" };
+  // A whole address after the slash (`/github.com/login`, `/https://shop.example.com/a`): its
+  // host's page, if it has one; anything else is Next's (a file of public/, or its 404).
+  if (segments.length > 1) {
+    const pasted = parseRequestedDomain(segments.join("/"));
+    return pasted.ok ? { kind: "redirect", location: `/${pasted.ascii}` } : { kind: "app" };
+  }
   const parsed = parseRequestedDomain(segments[0]);
   // A real 404 before anything streams: Next would otherwise answer 200 and cache each name.
   if (!parsed.ok) return { kind: "not-a-domain" };
