@@ -57,6 +57,18 @@ describe("globalping tester: one measurement per round", () => {
     expect(rows.find((r) => r.location.city === "Chicago")).toMatchObject({ network: { asn: 7922, name: "Comcast Cable Communications, LLC" } });
   });
 
+  it("shortens what the spec leaves unbounded (a network's name, a reason phrase) instead of refusing the measurement", async () => {
+    const longNetwork = `Very Long Network Name ${"x".repeat(300)}`;
+    const probes = TEN_PROBES.map((probe, i) => (i === 0 ? { ...probe, network: longNetwork } : probe));
+    standIn.setScenario(everyProbe(finished(200, { statusCodeName: `OK ${"y".repeat(150)}` }), 50, probes));
+    const rows = worldRows((await round([world()])).results);
+    expect(rows).toHaveLength(10);
+    expect(rows.every((r) => r.status === "up")).toBe(true);
+    const frankfurt = rows.find((r) => r.location.city === "Frankfurt")!;
+    expect(frankfurt.network?.name).toBe(`${longNetwork.slice(0, 99)}…`);
+    expect(rows.every((r) => (r.message ?? "").length < 100 && (r.message ?? "").includes("…"))).toBe(true);
+  });
+
   it("waits at least 500 ms between reads and sends the last ETag, taking a 304 as no change", async () => {
     standIn.setScenario(everyProbe(finished(200), 1600));
     await round([world()]);

@@ -28,6 +28,8 @@ export type StandInTest =
       timings?: Partial<Record<Timing, number | null>>;
       tls?: { authorized: boolean; error?: string; expiresAt?: string } | null;
       resolvedAddress?: string;
+      /** The reason phrase the site sent; Node's name for the code unless given (the spec sets no length). */
+      statusCodeName?: string;
     }
   | { status: "failed"; rawOutput: string; failureSource?: "target" | "resolver" | "internal" }
   | { status: "offline" }
@@ -162,7 +164,7 @@ export function probeResult(test: StandInTest, context: TestContext, at: number)
     rawOutput: rawBody === null ? head : `${head}\n\n${rawBody}`,
     truncated: false,
     statusCode: test.statusCode,
-    statusCodeName: STATUS_CODES[test.statusCode] ?? null,
+    statusCodeName: test.statusCodeName ?? STATUS_CODES[test.statusCode] ?? null,
     timings: { total, ...parts },
     tls,
   };
