@@ -61,7 +61,7 @@ export async function CheckResult({ target }: { target: Target }) {
           Checked <time dateTime={check.checkedAt}>{checkedAt.toUTCString()}</time> in {check.durationMs} ms.
           {check.stored ? null : " Our database could not store it, so it is kept in memory for now."}
         </p>
-        <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={check.verdict}>
+        <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={check.verdict} serverCause={check.cause}>
           <ReportDownButton domain={target.ascii} />
         </VisitorCheck>
         <CheckAgainForm domain={target.ascii} freshUntil={check.freshUntil} />

@@ -1,9 +1,8 @@
 "use client";
 
 import { useEffect, useState, type ReactNode } from "react";
-import type { Verdict } from "@/lib/probe-result";
-
-type BrowserReach = "checking" | "reachable" | "unreachable";
+import { browserReachSentence, type BrowserReach } from "@/lib/browser-reach";
+import type { Cause, Verdict } from "@/lib/probe-result";
 
 // The same budget as a tester's phase time-outs: long enough for a slow site, short enough
 // that a visitor is not left waiting.
@@ -11,18 +10,22 @@ const BROWSER_CHECK_TIMEOUT_MS = 8000;
 
 /**
  * The visitor's own check: the browser fetches the site itself (no-cors, so the answer is
- * opaque, but a network failure still rejects). Testers up + browser failing means the site
- * is down only for this visitor: say so and bring the troubleshooting steps forward.
+ * opaque, but a network failure still rejects); browser-reach.ts words it beside the verdict.
+ * Testers up + browser failing means the site is down only for this visitor: say so and bring
+ * the troubleshooting steps forward.
  */
 export function VisitorCheck({
   domain,
   displayName,
   serverVerdict,
+  serverCause = null,
   children,
 }: {
   domain: string;
   displayName: string;
   serverVerdict: Verdict;
+  /** The verdict's cause: whether the site's server answered (with an error) or not at all. */
+  serverCause?: Cause | null;
   /** The "It's down for me" form, passed in so this component stays free of server actions. */
   children?: ReactNode;
 }) {
@@ -43,18 +46,16 @@ export function VisitorCheck({
     };
   }, [domain]);
 
-  const downOnlyForYou = reach === "unreachable" && serverVerdict === "online";
+  const { text, downOnlyForYou } = browserReachSentence(reach, serverVerdict, serverCause, displayName);
   return (
     <div className="visitor-check" data-visitor={downOnlyForYou ? "down" : reach}>
       <p role="status">
-        {reach === "checking" && `Checking whether your browser reaches ${displayName}…`}
-        {reach === "reachable" && `Your browser reaches ${displayName} too.`}
-        {reach === "unreachable" && !downOnlyForYou && `Your browser could not reach ${displayName} either.`}
-        {downOnlyForYou && (
+        {downOnlyForYou ? (
           <strong>
-            {displayName} is down only for you: our testers reach it, your browser does not.{" "}
-            <a href="#troubleshooting">See what to try</a>.
+            {text} <a href="#troubleshooting">See what to try</a>.
           </strong>
+        ) : (
+          text
         )}
       </p>
       {children}

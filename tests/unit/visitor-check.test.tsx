@@ -46,10 +46,17 @@ describe("VisitorCheck", () => {
     async (verdict) => {
       browserFetch("unreachable");
       const { container } = renderCheck(verdict);
-      expect(await screen.findByText("Your browser could not reach bücher.de either.")).toBeInTheDocument();
+      expect(await screen.findByText(/^Your browser could not reach bücher\.de/)).toBeInTheDocument();
       expect(container.querySelector("[data-visitor]")).toHaveAttribute("data-visitor", "unreachable");
     },
   );
+
+  it("agrees with a verdict of a server that answers everyone with an error", async () => {
+    browserFetch("reachable");
+    render(<VisitorCheck domain="xn--bcher-kva.de" displayName="bücher.de" serverVerdict="global_outage" serverCause="http_5xx" />);
+    expect(await screen.findByText("Your browser reaches its server too; the server answers with an error for everyone.")).toBeInTheDocument();
+    expect(screen.queryByText(/bücher\.de too/)).toBeNull();
+  });
 
   it("offers the report form it is given", () => {
     browserFetch("reachable");
