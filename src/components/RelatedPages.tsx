@@ -4,29 +4,27 @@ import type { RelatedPage } from "@/server/data/content";
 /** The UTC day, so the machine-readable date matches the "22 November 2026" people read. */
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
+/** Nothing at all when there are none: an empty section helps nobody. */
 export function RelatedPages({ domain, pages }: { domain: string; pages: readonly RelatedPage[] }) {
+  if (pages.length === 0) return null;
   return (
     <section className="card related-pages" aria-labelledby="related-pages-heading">
       <h2 id="related-pages-heading">Related pages about {domain}</h2>
-      {pages.length === 0 ? (
-        <p className="empty">We have no related pages for {domain} yet.</p>
-      ) : (
-        <ul>
-          {pages.map((page) => (
-            <li key={page.url}>
-              <h3>
-                {/* nofollow: imported content, we do not vouch for it */}
-                <a href={page.url} target="_blank" rel="noopener nofollow">
-                  {page.title}{" "}
-                  <span className="visually-hidden">(opens in a new tab)</span>
-                </a>
-              </h3>
-              <time dateTime={isoDay(page.publishedAt)}>{formatDate(page.publishedAt)}</time>
-              <p>{page.excerpt}</p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ul>
+        {pages.map((page) => (
+          <li key={page.url}>
+            <h3>
+              {/* nofollow: imported content, we do not vouch for it */}
+              <a href={page.url} target="_blank" rel="noopener nofollow">
+                {page.title}{" "}
+                <span className="visually-hidden">(opens in a new tab)</span>
+              </a>
+            </h3>
+            <time dateTime={isoDay(page.publishedAt)}>{formatDate(page.publishedAt)}</time>
+            <p>{page.excerpt}</p>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -22,26 +22,24 @@ function NetworkIcon({ network }: { network: SocialNetwork }) {
   );
 }
 
+/** Nothing at all when we know none of the owner's accounts: an empty section helps nobody. */
 export function SocialLinks({ domain, links }: { domain: string; links: readonly SocialLink[] }) {
+  if (links.length === 0) return null;
   return (
     <section className="card social-links" aria-labelledby="social-links-heading">
       <h2 id="social-links-heading">{`Contact ${domain}'s owner`}</h2>
-      {links.length === 0 ? (
-        <p className="empty">{`We don't know ${domain}'s social accounts.`}</p>
-      ) : (
-        <ul>
-          {links.map((link) => (
-            <li key={link.network}>
-              <a href={link.url} target="_blank" rel="noopener nofollow">
-                <NetworkIcon network={link.network} />
-                {domain} on {NETWORKS[link.network].label}{" "}
-                <span className="visually-hidden">(opens in a new tab)</span>
-              </a>
-              {link.handle ? <span className="social-handle">{link.handle}</span> : null}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ul>
+        {links.map((link) => (
+          <li key={link.network}>
+            <a href={link.url} target="_blank" rel="noopener nofollow">
+              <NetworkIcon network={link.network} />
+              {domain} on {NETWORKS[link.network].label}{" "}
+              <span className="visually-hidden">(opens in a new tab)</span>
+            </a>
+            {link.handle ? <span className="social-handle">{link.handle}</span> : null}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

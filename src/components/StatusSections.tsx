@@ -4,6 +4,7 @@ import type { Target } from "@/server/probe/types";
 import { RelatedPages } from "./RelatedPages";
 import { ReportsChart } from "./ReportsChart";
 import { SocialLinks } from "./SocialLinks";
+import { Troubleshooting } from "./Troubleshooting";
 
 // The database-backed parts of /<domain>, each an async server component so the page can
 // stream them behind their own Suspense boundary without holding up the first bytes. Their
@@ -50,4 +51,10 @@ export async function SocialSection({ target }: { target: Target }) {
   const links = await readOrNull("social links", () => getSocialView(target.ascii));
   if (!links) return <SectionUnavailable title={`Contact ${target.unicode}'s owner`} />;
   return <SocialLinks domain={target.unicode} links={links} />;
+}
+
+/** What to try, for the verdict of the domain's latest round (the general steps until it is known). */
+export async function HelpSection({ target }: { target: Target }) {
+  const status = await readOrNull("status", () => getStatusView(target));
+  return <Troubleshooting domain={target.unicode} verdict={status?.ok ? status.check.verdict : null} />;
 }

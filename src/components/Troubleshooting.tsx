@@ -1,5 +1,9 @@
+import type { Verdict } from "@/lib/probe-result";
+
+type Step = { title: string; body: string };
+
 /** The four instructions of the specification, for "down only for you". */
-const STEPS = [
+const STEPS: readonly Step[] = [
   {
     title: "Use another browser",
     body: "Check whether the same problem occurs in a different web browser. If it does, continue with the instructions below.",
@@ -16,18 +20,55 @@ const STEPS = [
     title: "Check whether the site is blocked for you",
     body: "Check that an administrator does not block such sites, and check your proxy settings. In your operating system's internet options, open the Security tab's Restricted sites list and remove the site if it is listed. Then open the Privacy tab, open its Sites list and remove the site if it is listed.",
   },
-] as const;
+];
 
-export function Troubleshooting({ domain, emphasised = false }: { domain: string; emphasised?: boolean }) {
+/** When every tester fails too: nothing on the visitor's side will help, so say what will. */
+const OUTAGE_STEPS: readonly Step[] = [
+  {
+    title: "It is not your connection",
+    body: "It fails for our testers too, wherever they are, so nothing on your device or network will fix it.",
+  },
+  {
+    title: "Check again in a few minutes",
+    body: "Use Check again above for a fresh check; most outages end within minutes to hours.",
+  },
+  {
+    title: "Hear it from the owner",
+    body: "The site's status page and social accounts usually say what is wrong and when it will be back.",
+  },
+];
+
+/** When some locations fail: the way from the visitor to the site may be what is broken. */
+const REGIONAL_STEP: Step = {
+  title: "Try another network",
+  body: "Some locations cannot reach it while others can: switch between Wi-Fi and mobile data, or use a VPN to reach it by another route.",
+};
+
+/** What helps, and its heading, for the verdict at hand (null: not known yet). */
+function helpFor(verdict: Verdict | null, domain: string): { heading: string; steps: readonly Step[] } {
+  switch (verdict) {
+    case "global_outage":
+      return { heading: `${domain} is down for everyone: what you can do`, steps: OUTAGE_STEPS };
+    case "regional":
+      return { heading: `${domain} is down in some places: if it fails for you, try this`, steps: [REGIONAL_STEP, ...STEPS] };
+    case "unknown":
+      return { heading: `Cannot open ${domain}? Try this`, steps: STEPS };
+    default:
+      return { heading: `Is ${domain} down only for you? Try this`, steps: STEPS };
+  }
+}
+
+export function Troubleshooting({ domain, verdict = null, emphasised = false }: { domain: string; verdict?: Verdict | null; emphasised?: boolean }) {
+  const { heading, steps } = helpFor(verdict, domain);
   return (
     <section
       className={emphasised ? "card troubleshooting emphasised" : "card troubleshooting"}
       aria-labelledby="troubleshooting-heading"
       id="troubleshooting"
     >
-      <h2 id="troubleshooting-heading">Is {domain} down only for you? Try this</h2>
+      <h2 id="troubleshooting-heading">{heading}</h2>
       <ol>
-        {STEPS.map((step) => (
+        {steps.map((step) => (
           <li key={step.title}>
             <h3>{step.title}</h3>
             <p>{step.body}</p>

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { e2eEnv } from "./support/env";
 
-const { baseUrl } = e2eEnv();
+const { baseUrl, targets } = e2eEnv();
 
 test("the home page's search box takes a URL to that domain's page", async ({ page }) => {
   await page.goto(`${baseUrl}/`);
@@ -11,10 +11,10 @@ test("the home page's search box takes a URL to that domain's page", async ({ pa
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Is example.com down or not?");
 });
 
-test("the status page shows the intro and the four troubleshooting instructions", async ({ page }) => {
-  const response = await page.goto(`${baseUrl}/example.com`);
+test("the status page of a site that is up shows the intro and the four troubleshooting instructions", async ({ page }) => {
+  const response = await page.goto(`${baseUrl}/${targets.up}`);
   expect(response?.status()).toBe(200);
-  await expect(page.getByText("We check the status of example.com from server locations")).toBeVisible();
+  await expect(page.getByText(`We check the status of ${targets.up} from server locations`)).toBeVisible();
   const steps = page.locator("#troubleshooting li h3");
   await expect(steps).toHaveText([
     "Use another browser",

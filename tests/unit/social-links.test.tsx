@@ -58,9 +58,8 @@ describe("SocialLinks", () => {
     expect(screen.getAllByRole("listitem")[1]).toHaveTextContent(/^shop\.example on Facebook \(opens in a new tab\)$/);
   });
 
-  it("says the accounts are unknown instead of guessing them", () => {
-    renderLinks([]);
-    expect(screen.getByText("We don't know shop.example's social accounts.")).toBeInTheDocument();
-    expect(screen.queryByRole("link")).not.toBeInTheDocument();
+  it("shows no section at all when no account is known, rather than an empty one", () => {
+    const { container } = renderLinks([]);
+    expect(container).toBeEmptyDOMElement();
   });
 });

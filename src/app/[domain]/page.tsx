@@ -3,7 +3,7 @@ import { notFound, permanentRedirect } from "next/navigation";
 import { Suspense } from "react";
 import { CheckResult } from "@/components/CheckResult";
 import { RatingSummary } from "@/components/RatingSummary";
-import { RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
+import { HelpSection, RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
 import { Troubleshooting } from "@/components/Troubleshooting";
 import { getConfig } from "@/server/config";
 import { parseRequestedDomain } from "@/server/requested-domain";
@@ -80,20 +80,24 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
           <ReportsSection target={target} />
         </Suspense>
       </div>
+      {/* Shown only when there is something to show: no placeholder that would then vanish. */}
       <div className="after-result">
-        <Suspense fallback={<SectionLoading title={`Related pages about ${domain}`} />}>
+        <Suspense fallback={null}>
           <RelatedSection target={target} />
         </Suspense>
       </div>
       <div className="after-result troubleshooting-slot">
-        <Troubleshooting domain={domain} />
+        {/* The general steps first; the verdict's own once the round is decided. */}
+        <Suspense fallback={<Troubleshooting domain={domain} />}>
+          <HelpSection target={target} />
+        </Suspense>
       </div>
       <div className="after-result">
         {/* Not streamed: two quick reads, and the form must work without JavaScript. */}
         <RatingSummary domain={target.ascii} displayName={domain} />
       </div>
       <div className="after-result">
-        <Suspense fallback={<SectionLoading title={`Contact ${domain}'s owner`} />}>
+        <Suspense fallback={null}>
           <SocialSection target={target} />
         </Suspense>
       </div>

@@ -1,0 +1,27 @@
+// @vitest-environment jsdom
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { Troubleshooting } from "@/components/Troubleshooting";
+import type { Verdict } from "@/lib/probe-result";
+
+// What to try depends on the verdict: the four "only for you" steps help only when the site
+// answers others; when it is down for everyone they would send a visitor on a pointless hunt.
+
+const stepsOf = () => within(screen.getByRole("list")).getAllByRole("heading", { level: 3 }).map((h) => h.textContent);
+const FOUR = ["Use another browser", "Use the site's IP address", "Check that your DNS cache is valid", "Check whether the site is blocked for you"];
+
+describe("Troubleshooting", () => {
+  it.each<[Verdict | null, string, string[]]>([
+    [null, "Is shop.example down only for you? Try this", FOUR],
+    ["online", "Is shop.example down only for you? Try this", FOUR],
+    ["unknown", "Cannot open shop.example? Try this", FOUR],
+    ["regional", "shop.example is down in some places: if it fails for you, try this", ["Try another network", ...FOUR]],
+    ["global_outage", "shop.example is down for everyone: what you can do", ["It is not your connection", "Check again in a few minutes", "Hear it from the owner"]],
+  ])("for a verdict of %s: %j", (verdict, heading, steps) => {
+    render(<Troubleshooting domain="shop.example" verdict={verdict} />);
+    expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent(heading);
+    expect(stepsOf()).toEqual(steps);
+    // The "See what to try" link of the browser check lands here whatever the verdict.
+    expect(screen.getByRole("region", { name: heading })).toHaveAttribute("id", "troubleshooting");
+  });
+});
