@@ -63,3 +63,16 @@ test("the cookie notice links to /cookies and stays dismissed after OK", async (
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cookies");
   await expect(page.getByRole("complementary", { name: "Cookie notice" })).toHaveCount(0);
 });
+
+test("on a phone the cookie notice leaves the answer in view", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`${baseUrl}/${targets.down}`);
+  const notice = page.getByRole("complementary", { name: "Cookie notice" });
+  await expect(page.locator(".result-line")).toBeVisible();
+  await expect(page.locator(".visitor-check")).not.toHaveAttribute("data-visitor", "checking");
+  const noticeBox = (await notice.boundingBox())!;
+  const answerBox = (await page.locator(".visitor-check").boundingBox())!;
+  // The verdict, its line and what the visitor's browser found all end above the notice.
+  expect(answerBox.y + answerBox.height).toBeLessThanOrEqual(noticeBox.y);
+  expect(noticeBox.height).toBeLessThanOrEqual(100);
+});
