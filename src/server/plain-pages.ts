@@ -11,16 +11,21 @@ function plainPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)} · downcheck</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1a1a2e;background:#fff}
-@media (prefers-color-scheme:dark){body{color:#e8e8f0;background:#12121a}a{color:#8ab4ff}}
-input{font:inherit;padding:.5rem;width:min(100%,24rem)}button{font:inherit;padding:.5rem 1rem}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1>
+<style>:root{--bg:#f7f8fb;--surface:#fff;--text:#161a23;--muted:#555e70;--border:#dde1ea;--accent:#2456d6;--accent-text:#fff}
+@media (prefers-color-scheme:dark){:root{--bg:#0f1117;--surface:#181b24;--text:#e9ecf3;--muted:#a3abbd;--border:#2c3140;--accent:#8fb0ff;--accent-text:#0f1117}}
+*{box-sizing:border-box}body{font:16px/1.55 system-ui,sans-serif;margin:0;color:var(--text);background:var(--bg)}a{color:var(--accent)}
+header,main{max-width:40rem;margin:0 auto;padding:1rem}.brand{font-weight:800;font-size:1.35rem;text-decoration:none;color:var(--text)}.brand span{color:var(--accent)}
+main{width:calc(100% - 2rem);background:var(--surface);border:1px solid var(--border);border-radius:12px;margin-bottom:3rem;overflow-wrap:anywhere}
+h1{margin-top:0;line-height:1.25}form{display:flex;flex-wrap:wrap;gap:.5rem}label{width:100%;font-weight:600}
+input{font:inherit;flex:1 1 12rem;min-width:0;padding:.55rem .7rem;color:var(--text);background:var(--surface);border:1px solid var(--border);border-radius:8px}
+button{font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:8px;color:var(--accent-text);background:var(--accent);cursor:pointer}</style></head>
+<body><header><a class="brand" href="/">down<span>check</span></a></header><main><h1>${escapeHtml(title)}</h1>
 ${body}
 <p><a href="/">Back to the home page</a></p></main></body></html>`;
 }
 
-const searchBox = (value: string) => `<form action="/search" method="get" role="search"><label for="q">Website to check</label><br>
-<input id="q" name="q" value="${value}" required> <button type="submit">Check</button></form>`;
+const searchBox = (value: string) => `<form action="/search" method="get" role="search"><label for="q">Website to check</label>
+<input id="q" name="q" value="${value}" required><button type="submit">Check</button></form>`;
 
 /** The proxy's 404 for a path that is not a domain: the same page for every such name. */
 export function notADomainPage(): string {

@@ -76,3 +76,25 @@ test("on a phone the cookie notice leaves the answer in view", async ({ page }) 
   expect(answerBox.y + answerBox.height).toBeLessThanOrEqual(noticeBox.y);
   expect(noticeBox.height).toBeLessThanOrEqual(100);
 });
+
+for (const width of [320, 375]) {
+  test(`at ${width} px nothing scrolls sideways: /cookies, the 404 and the 400 page`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    for (const path of ["/cookies", "/localhost", `/search?q=${encodeURIComponent("http://10.0.0.1/")}`]) {
+      await page.goto(`${baseUrl}${path}`);
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+      expect(scrollWidth, path).toBeLessThanOrEqual(clientWidth);
+    }
+  });
+}
+
+test("the 404 page has the site's header, and the focused skip link leaves the brand uncovered", async ({ page }) => {
+  await page.goto(`${baseUrl}/localhost`);
+  await expect(page.getByRole("link", { name: "downcheck" })).toHaveAttribute("href", "/");
+  await page.goto(`${baseUrl}/`);
+  await page.keyboard.press("Tab");
+  const skip = page.locator(".skip-link");
+  await expect(skip).toBeFocused();
+  const [skipBox, brandBox] = [(await skip.boundingBox())!, (await page.locator(".brand").boundingBox())!];
+  expect(skipBox.y + skipBox.height).toBeLessThanOrEqual(brandBox.y);
+});

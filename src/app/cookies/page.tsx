@@ -27,14 +27,22 @@ export default function CookiesPage() {
         <tbody>
           <tr>
             <td>
-              <code>downcheck_cookies_ok</code>
+              {/* Breaks after the underscores on a narrow screen, not inside a word. */}
+              <code>
+                downcheck_<wbr />
+                cookies_<wbr />
+                ok
+              </code>
             </td>
             <td>Remembers that you dismissed the cookie notice, so it is not shown again.</td>
             <td>1 year</td>
           </tr>
           <tr>
             <td>
-              <code>downcheck_visitor</code>
+              <code>
+                downcheck_<wbr />
+                visitor
+              </code>
             </td>
             <td>
               A random, signed visitor identifier so that you can rate a site once per day and
