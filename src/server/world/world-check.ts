@@ -41,7 +41,14 @@ export const servesPlainHttp = (results: readonly ProbeResult[]) =>
 
 export function createWorldCheck({ testerId, client, budget, probes, locations, freshForMs }: WorldCheckOptions) {
   const inFlight = new Map<string, Promise<Outcome>>();
-  const loggedRefusals = new Set<string>();
+  const logged = new Set<string>();
+  /** Logs each distinct line once; remembers the last 100, so an endless variety cannot grow it. */
+  const logOnce = (line: string) => {
+    if (logged.has(line)) return;
+    if (logged.size >= 100) logged.delete(logged.values().next().value!);
+    logged.add(line);
+    console.error(line);
+  };
   const ownRows = (results: readonly ProbeResult[]) => results.filter((r) => r.testerId.startsWith(`${testerId}:`) && r.measuredAt);
 
   function unavailable(cause: Cause, message: string, earlier: ProbeResult[], now: number): ProbeResult[] {
@@ -106,12 +113,14 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
         }
         case "no_probes":
           return { ok: false, cause: "no_probes", message: `Globalping has no probes for the configured locations (${error.message})` };
+        // What went wrong in detail is for the operator's log (once per distinct detail), not
+        // for a visitor's page: "getaddrinfo ENOTFOUND api.globalping.io" helps nobody there.
         case "refused_request":
-          if (!loggedRefusals.has(error.message)) console.error(`globalping refused our measurement request: ${error.message}`);
-          loggedRefusals.add(error.message);
-          return { ok: false, cause: "tester_error", message: `Globalping refused the request: ${error.message}` };
+          logOnce(`globalping refused our measurement request: ${error.message}`);
+          return { ok: false, cause: "tester_error", message: "Globalping, which runs them, refused our request" };
         case "unavailable":
-          return { ok: false, cause: "tester_error", message: error.message };
+          logOnce(`globalping: ${error.message}`);
+          return { ok: false, cause: "tester_error", message: "Globalping, which runs them, cannot be reached right now" };
       }
     }
   }
