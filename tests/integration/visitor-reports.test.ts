@@ -135,7 +135,7 @@ describe("reportDownAction", () => {
   it.each([
     [undefined, "The form lost its website; reload the page."],
     ["127.0.0.1", "That is an IP address; enter a domain name such as example.com."],
-    ["https://example.org/path", "Enter just the domain name, without a path after it."],
+    ["https://localhost/path", "That name is reserved for local or private networks and has no public website."],
   ])("refuses the domain %j with a clear message", async (domain, message) => {
     expect(await reportDown("192.0.2.101", domain)).toMatchObject({ status: "error", message });
   });
