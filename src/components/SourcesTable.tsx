@@ -4,7 +4,8 @@ import { groupByPlace } from "@/lib/group-by-place";
 import type { ProbeResult } from "@/lib/probe-result";
 
 const STATUS_WORDS = { up: "Up", down: "Down", error: "Inconclusive" } as const;
-const COLUMNS = ["City", "Network", "Tester", "Kind", "Result", "Code", "DNS", "Connect", "TLS", "First byte", "Total"];
+// The result right after the place: on a phone, what each location saw is visible without scrolling sideways.
+const COLUMNS = ["City", "Result", "Network", "Tester", "Kind", "Code", "DNS", "Connect", "TLS", "First byte", "Total"];
 
 /** A tls tester that found 443 closed says nothing about certificates: not a failure of its own. */
 function tlsNotApplicable(result: ProbeResult): boolean {
@@ -64,13 +65,13 @@ export function SourcesTable({ results, caption }: { results: ProbeResult[]; cap
             {group.results.map((result) => (
               <tr key={result.testerId} data-status={result.status} data-source={result.source ?? "local"}>
                 <td>{result.location.city || "—"}</td>
-                <td>{result.network ? networkLabel(result.network) : "—"}</td>
-                <td>{testerLabel(result)}</td>
-                <td>{result.kind}</td>
-                <td>
+                <td className="result">
                   <span className={`badge badge-${tlsNotApplicable(result) ? "neutral" : result.status}`}>{resultText(result)}</span>
                   {result.tls && !result.tls.authorized && result.tls.error ? <span className="detail"> ({result.tls.error})</span> : null}
                 </td>
+                <td>{result.network ? networkLabel(result.network) : "—"}</td>
+                <td>{testerLabel(result)}</td>
+                <td>{result.kind}</td>
                 <td>{result.statusCode ?? "—"}</td>
                 <td>{formatMs(result.timings.dnsMs)}</td>
                 <td>{formatMs(result.timings.connectMs)}</td>

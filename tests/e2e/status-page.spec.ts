@@ -21,8 +21,8 @@ test("a site that is up: result line, sources of every kind, and the browser agr
   await page.goto(`${baseUrl}/${targets.up}`);
   await expect(page.locator(".result-line")).toHaveText(UP_LINE);
   const local = page.locator('.sources tr[data-source="local"]');
-  await expect(local.locator("td:nth-child(4)")).toHaveText(["http", "dns", "tcp", "tls"]);
-  await expect(local.locator("td:nth-child(3)").first()).toHaveText("This server");
+  await expect(local.locator("td:nth-child(5)")).toHaveText(["http", "dns", "tcp", "tls"]);
+  await expect(local.locator("td:nth-child(4)").first()).toHaveText("This server");
   await expect(page.locator('.sources tr[data-status="up"] td:nth-child(6)').first()).toHaveText("200");
   const world = page.locator('.sources tr[data-source="world"]');
   await expect(world).toHaveCount(10);
@@ -217,3 +217,16 @@ test.describe("without JavaScript, streamed parts", () => {
     await expect(page.getByText(`Checking ${targets.up}…`)).toBeHidden();
   });
 });
+
+for (const width of [375, 1280]) {
+  test(`at ${width} px what every location saw is in view, whole, without scrolling sideways`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${baseUrl}/${targets.up}`);
+    const region = page.locator(".sources .table-scroll");
+    await expect(page.locator(".sources tbody tr[data-status]").first()).toBeVisible();
+    const regionBox = (await region.boundingBox())!;
+    const badges = await page.locator(".sources td.result .badge").evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().right));
+    expect(badges.length).toBeGreaterThan(4);
+    for (const right of badges) expect(right).toBeLessThanOrEqual(Math.min(regionBox.x + regionBox.width, width) + 0.5);
+  });
+}
