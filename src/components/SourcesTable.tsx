@@ -65,7 +65,7 @@ export function SourcesTable({ results, caption }: { results: ProbeResult[]; cap
             {group.results.map((result) => (
               <tr key={result.testerId} data-status={result.status} data-source={result.source ?? "local"}>
                 <td>{result.location.city || "—"}</td>
-                <td className="result">
+                <td className="result-cell">
                   <span className={`badge badge-${tlsNotApplicable(result) ? "neutral" : result.status}`}>{resultText(result)}</span>
                   {result.tls && !result.tls.authorized && result.tls.error ? <span className="detail"> ({result.tls.error})</span> : null}
                 </td>

@@ -225,7 +225,7 @@ for (const width of [375, 1280]) {
     const region = page.locator(".sources .table-scroll");
     await expect(page.locator(".sources tbody tr[data-status]").first()).toBeVisible();
     const regionBox = (await region.boundingBox())!;
-    const badges = await page.locator(".sources td.result .badge").evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().right));
+    const badges = await page.locator(".sources td.result-cell .badge").evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().right));
     expect(badges.length).toBeGreaterThan(4);
     for (const right of badges) expect(right).toBeLessThanOrEqual(Math.min(regionBox.x + regionBox.width, width) + 0.5);
   });
