@@ -43,7 +43,7 @@ const MAX_DOMAIN_LENGTH = 253;
 // UTS #46 as browsers apply it (CheckHyphens off: `r3---sn-4g5e6nsz.googlevideo.com` is a real
 // host), but strict on bidi, joiners and STD3 rules, which Node's domainToASCII (and `new URL`)
 // let through (`a_b.com`). The registrable label alone is held to the registries' hyphen rule
-// (registrableLabelProblem).
+// (registrableLabelValid).
 const IDNA = {
   checkHyphens: false,
   checkBidi: true,
@@ -69,12 +69,11 @@ const NUMERIC_LABEL = /^(?:0x[0-9a-f]*|\d+)$/i;
 
 const reject = (reason: DomainRejection): ParsedDomain => ({ ok: false, reason, message: MESSAGES[reason] });
 
+/** What is checked of a pasted address; its user info, path, query and fragment are dropped. */
 interface RawParts {
   scheme: string | null;
-  userinfo: string | null;
   host: string;
   port: string | null;
-  rest: string;
 }
 
 /**
@@ -91,20 +90,16 @@ function splitRaw(text: string): RawParts {
   const afterScheme = (hasScheme ? afterColon : text).replace(/^[/\\]+/, "");
   const authorityEnd = afterScheme.search(/[/\\?#]/);
   const authority = authorityEnd < 0 ? afterScheme : afterScheme.slice(0, authorityEnd);
-  const rest = authorityEnd < 0 ? "" : afterScheme.slice(authorityEnd);
-  const at = authority.lastIndexOf("@");
-  const userinfo = at < 0 ? null : authority.slice(0, at);
-  const hostPort = authority.slice(at + 1);
+  // The host follows the last "@" (user info before it is never used), as a browser reads it.
+  const hostPort = authority.slice(authority.lastIndexOf("@") + 1);
   const bracketEnd = hostPort.startsWith("[") ? hostPort.indexOf("]") + 1 : 0;
   // Two or more colons outside brackets: an unbracketed IPv6 literal, not host:port.
   const bareIpv6 = bracketEnd === 0 && hostPort.split(":").length > 2;
   const colon = bareIpv6 ? -1 : hostPort.indexOf(":", bracketEnd);
   return {
     scheme,
-    userinfo,
     host: colon < 0 ? hostPort : hostPort.slice(0, colon),
     port: colon < 0 ? null : hostPort.slice(colon + 1),
-    rest,
   };
 }
 
