@@ -1,11 +1,10 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { freePort } from "../../support/app";
-import { findNginx, NGINX_MISSING } from "../../nginx/support/nginx";
+import { findNginx, listening, NGINX_MISSING, stopNginx } from "../../nginx/support/nginx";
 
 // "nginx serving a static file of the same size": a second nginx, the same binary and the same
 // process settings as the one tests/nginx/support/nginx.ts runs with deploy/nginx.conf, serving
@@ -18,19 +17,6 @@ export interface StaticNginx {
   /** Writes `name` and its gzipped copy. */
   put(name: string, body: string | Buffer): void;
   stop(): Promise<void>;
-}
-
-async function listening(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const open = await new Promise<boolean>((done) => {
-      const socket = connect(port, "127.0.0.1", () => done(true)).on("error", () => done(false));
-      socket.once("connect", () => socket.destroy());
-    });
-    if (open) return;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`the static nginx did not listen on ${port} within ${timeoutMs} ms`);
 }
 
 export async function startStaticNginx(): Promise<StaticNginx> {
@@ -69,7 +55,7 @@ http {
   mkdirSync(files, { mode: 0o755 });
   const child = spawn(bin, ["-p", dir, "-e", join(dir, "error.log"), "-c", conf], { stdio: "ignore" });
   try {
-    await listening(port);
+    await listening(port, child, join(dir, "error.log"));
   } catch (error) {
     child.kill("SIGKILL");
     throw error;
@@ -80,13 +66,6 @@ http {
       writeFileSync(join(files, name), body);
       writeFileSync(join(files, `${name}.gz`), gzipSync(body));
     },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((done) => child.once("exit", done));
-        child.kill("SIGQUIT");
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => stopNginx(child, dir),
   };
 }

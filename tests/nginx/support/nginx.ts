@@ -40,7 +40,8 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-async function listening(port: number, child: ChildProcess, errorLog: string, timeoutMs = 10_000): Promise<void> {
+/** Waits until nginx listens on `port`; fails with its error log when it exits first. */
+export async function listening(port: number, child: ChildProcess, errorLog: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${existsSync(errorLog) ? readFileSync(errorLog, "utf8") : ""}`);
@@ -97,13 +98,16 @@ ${site}
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     accessLog: () => (existsSync(accessLog) ? readFileSync(accessLog, "utf8").trim().split("\n").filter(Boolean) : []),
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((done) => child.once("exit", done));
-        child.kill("SIGQUIT");
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => stopNginx(child, dir),
   };
+}
+
+/** Stops nginx gracefully (SIGQUIT), then removes its folder. */
+export async function stopNginx(child: ChildProcess, dir: string): Promise<void> {
+  if (child.exitCode === null) {
+    const exited = new Promise((done) => child.once("exit", done));
+    child.kill("SIGQUIT");
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
 }
