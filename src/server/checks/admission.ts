@@ -25,6 +25,9 @@ export interface Slot {
   release(): void;
 }
 
+/** A refused charge, and whether the refusal holds for every visitor (the site's limit) or only this one. */
+export type ChargeRefusal = RefusalError & { forEveryone: boolean };
+
 export const DEFAULT_FAIR_SHARE = 0.25;
 
 /** "a.b.example.co.uk" → "example.co.uk"; a private suffix (user.github.io) is its own site. */
@@ -43,7 +46,7 @@ export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, vis
 
   return {
     /** Counts a new round against the visitor's and the site's limits; null when allowed. */
-    async charge(target: Target, visitor: string): Promise<RefusalError | null> {
+    async charge(target: Target, visitor: string): Promise<ChargeRefusal | null> {
       const site = registrableDomain(target);
       const [forVisitor, forSite] = await Promise.all([visitorRounds.take(visitor), siteRounds.take(site)]);
       // A refusal by one limit does not count against the other.
@@ -51,11 +54,13 @@ export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, vis
       if (!forVisitor.ok && forSite.ok) await siteRounds.giveBack(site);
       if (!forVisitor.ok) {
         const message = "Too many new checks from your address; please wait a moment.";
-        return refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: forVisitor.retryAfterSeconds });
+        const refusal = refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: forVisitor.retryAfterSeconds });
+        return Object.assign(refusal, { forEveryone: false });
       }
       if (!forSite.ok) {
         const message = `Too many new checks of ${site} and its subdomains right now; please wait a moment.`;
-        return refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: forSite.retryAfterSeconds });
+        const refusal = refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: forSite.retryAfterSeconds });
+        return Object.assign(refusal, { forEveryone: true });
       }
       return null;
     },

@@ -5,7 +5,7 @@ import type { WorldSummary } from "@/lib/world-summary";
 import { runRound, type RoundOutcome } from "@/server/probe/round";
 import { runOutsideRequest } from "@/server/async-context";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
-import type { Admission } from "./admission";
+import type { Admission, ChargeRefusal } from "./admission";
 import { createRecentChecks } from "./recent-checks";
 import { notAdmitted, type RefusalError } from "./refusal";
 import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
@@ -72,6 +72,8 @@ export function createCheckService(options: CheckServiceOptions) {
   const inFlight = new Map<string, Promise<CheckRecord>>();
   const recent = createRecentChecks();
   const tickets = createViewTickets();
+  /** Per domain, the view charge awaiting its answer from the (possibly shared) limiters. */
+  const charging = new Map<string, Promise<ChargeRefusal | null>>();
   const isFresh = (record: CheckRecord, now = Date.now()) => now - record.checkedAt.getTime() < ttlMs;
 
   /** The latest round of `domain`: from memory when fresh there, else from the store. */
@@ -97,6 +99,29 @@ export function createCheckService(options: CheckServiceOptions) {
   async function pay(target: Target, payer: Payer): Promise<RefusalError | null> {
     if ("visitor" in payer) return admission.charge(target, payer.visitor);
     return tickets.redeem(target.ascii) ? null : notAdmitted(target);
+  }
+
+  /**
+   * Charges `visitor` for a new round of `target` and leaves a ticket for its render, unless a
+   * charge for it is already out: then the view waits for that one. In a rush every view
+   * arrives before the first charge has come back from a shared limiter, and a charge per view
+   * would spend the site's whole limit on one herd (and refuse an instance whose views all lost).
+   */
+  async function chargeOnce(target: Target, visitor: string): Promise<RefusalError | null> {
+    for (let pending = charging.get(target.ascii); pending; pending = charging.get(target.ascii)) {
+      const refusal = await pending;
+      if (!refusal || refusal.forEveryone) return refusal;
+      // Refused for that one visitor: the next view in line pays.
+    }
+    const charge = admission
+      .charge(target, visitor)
+      .then((refusal) => {
+        if (!refusal) tickets.issue(target.ascii, Date.now() + deadlineMs + ttlMs);
+        return refusal;
+      })
+      .finally(() => charging.delete(target.ascii));
+    charging.set(target.ascii, charge);
+    return charge;
   }
 
   /** Gives a charge back: the round it paid for did not run here (joined, or refused a slot). */
@@ -128,9 +153,8 @@ export function createCheckService(options: CheckServiceOptions) {
       const stored = await latest(target.ascii);
       if (stored && isFresh(stored)) return { admitted: true, fresh: true };
       if (covered()) return { admitted: true, fresh: false };
-      const refusal = await admission.charge(target, visitor);
+      const refusal = await chargeOnce(target, visitor);
       if (refusal) return covered() ? { admitted: true, fresh: false } : { admitted: false, refusal };
-      tickets.issue(target.ascii, Date.now() + deadlineMs + ttlMs);
       return { admitted: true, fresh: false };
     },
 
