@@ -2,7 +2,7 @@
 // there fails, else whole countries, else cities; and the network when every failure shares
 // one ("fails from AS7922 Comcast only").
 import type { LocationVote } from "@/lib/location-votes";
-import { CONTINENT_NAMES, CONTINENT_ORDER, countryName, placeLabel } from "@/lib/places";
+import { CONTINENT_NAMES, CONTINENT_ORDER, countryName, placeInSentence } from "@/lib/places";
 import type { Continent, Network } from "@/lib/probe-result";
 
 export interface FailingPlaces {
@@ -65,7 +65,7 @@ export function failingPlaces(votes: readonly LocationVote[]): FailingPlaces | n
   const places = [
     ...continents.map((code) => CONTINENT_NAMES[code]),
     ...countries.map(countryName),
-    ...cities.map(placeLabel),
+    ...cities.map(placeInSentence),
   ];
   const text = network ? `${networkLabel(network)} only` : [...new Set(places)].join("; ");
   return { text, continents, countries, cities, network };

@@ -6,7 +6,7 @@ import type { ProbeResult } from "@/lib/probe-result";
 
 export interface PlaceGroup {
   key: string;
-  /** "Germany · Europe"; "Unknown location" when neither is known. */
+  /** "Germany · Europe"; the city when neither is known ("This server"); else "Unknown location". */
   heading: string;
   results: ProbeResult[];
 }
@@ -18,9 +18,10 @@ const continentRank = (result: ProbeResult) => {
 };
 
 function headingOf(result: ProbeResult): string {
-  const { country, continent } = completeLocation(result.location);
+  const { city, country, continent } = completeLocation(result.location);
   const parts = [continent ? countryName(country) : country, continent ? CONTINENT_NAMES[continent] : ""].filter((part) => part && part !== "--");
-  return parts.join(" · ") || "Unknown location";
+  // A place with a name but no country is still somewhere people can name: this server.
+  return parts.join(" · ") || city || "Unknown location";
 }
 
 /** Results with a place, one group per country in continent order; rows keep their order within a city. */

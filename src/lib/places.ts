@@ -109,3 +109,17 @@ export function placeLabel(location: Pick<Location, "city" | "country">): string
   const country = countryData(location.country) ? countryName(location.country) : "";
   return [location.city, country].filter(Boolean).join(", ") || "Unknown location";
 }
+
+/**
+ * The city of this machine's own testers when nothing names their place (TESTER_LOCATION unset,
+ * a time zone with no city): what the visitor reads in the table, the map's caption and the
+ * result line.
+ */
+export const THIS_SERVER = "This server";
+
+const isThisServer = (location: Pick<Location, "city" | "country">) => location.city === THIS_SERVER && !location.country;
+
+/** placeLabel inside a sentence: "…; this server could not reach it", "it fails from this server". */
+export function placeInSentence(location: Pick<Location, "city" | "country">): string {
+  return isThisServer(location) ? "this server" : placeLabel(location);
+}

@@ -23,7 +23,8 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).refine(isDatabaseUrl, `use ${DATABASE_URL_FORMS}`).default("file:./data/downcheck.db"),
   PUBLIC_BASE_URL: z.string().url().default("http://localhost:3000"),
   TESTERS_FILE: z.string().min(1).optional(),
-  TESTER_LOCATION: z.string().min(1).default("Local, --"),
+  /** "City, CC"; unset: the city of the machine's time zone, or "This server" (geo/this-server.ts). */
+  TESTER_LOCATION: z.string().trim().min(1).optional(),
   TESTER_SECRET: optionalSecret(16),
   VISITOR_SECRET: optionalSecret(32),
   TESTER_HOST: z.string().min(1).default("127.0.0.1"),

@@ -1,5 +1,7 @@
 import "server-only";
-import { getConfig, parseLocation, type AppConfig } from "@/server/config";
+import { placeLabel } from "@/lib/places";
+import { getConfig, type AppConfig } from "@/server/config";
+import { thisServerLocation } from "@/server/geo/this-server";
 import { parseConnectTo } from "@/server/probe/connect-to";
 import { guardFromConfig } from "@/server/probe/guard";
 import { loadTesters } from "@/server/probe/testers-config";
@@ -44,7 +46,9 @@ function exit(message: string): never {
 
 function main() {
   const config = loadConfig();
-  const location = parseLocation(config.TESTER_LOCATION);
+  // What the agent says of itself (the site labels it with its own entry's location).
+  const { city, country } = thisServerLocation(config);
+  const location = { city, country };
   const routedHosts = parseConnectTo(config.PROBE_CONNECT_TO).flatMap((route) => (route.host ? [route.host] : []));
   const server = createAgentServer({
     secret: config.TESTER_SECRET,
@@ -61,7 +65,7 @@ function main() {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.TESTER_PORT;
     const host = config.TESTER_HOST.includes(":") ? `[${config.TESTER_HOST}]` : config.TESTER_HOST;
-    console.log(`downcheck tester agent (${config.TESTER_LOCATION}) listening on http://${host}:${port}`);
+    console.log(`downcheck tester agent (${placeLabel(location)}) listening on http://${host}:${port}`);
   });
 
   const shutdown = () => {

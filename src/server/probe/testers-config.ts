@@ -5,6 +5,7 @@ import type { AppConfig } from "@/server/config";
 import { commaList } from "@/lib/comma-list";
 import { completeLocation } from "@/lib/places";
 import { parseLocation } from "@/server/config";
+import { thisServerLocation } from "@/server/geo/this-server";
 import { testerKindsByName } from "./testers/index";
 import type { Tester, TesterKindName } from "./types";
 
@@ -47,6 +48,7 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
     return fail(issue.path, issue.message);
   }
   const seen = new Set<string>();
+  const thisServer = thisServerLocation(config);
   const testers = parsed.data.testers.map((entry, index) => {
     if (worldIsOff(entry, config)) return null;
     const { kind: kindName, id, location, coordinates, ...rest } = entry;
@@ -58,9 +60,10 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
       const issue = options.error.issues[0];
       return fail(["testers", index, ...issue.path], issue.message);
     }
-    const place = parseLocation(location ?? config.TESTER_LOCATION);
+    // An entry without a location runs here; given coordinates win over a known city's.
+    const place = location ? parseLocation(location) : thisServer;
     const [latitude, longitude] = coordinates ?? [null, null];
-    const settings = { id, location: completeLocation({ ...place, latitude, longitude }) };
+    const settings = { id, location: completeLocation(coordinates ? { ...place, latitude, longitude } : place) };
     try {
       return kind.create(options.data as never, settings);
     } catch (error) {
@@ -98,9 +101,9 @@ const worldIsOff = (entry: { kind: string; url?: unknown }, config: AppConfig) =
   entry.kind === "globalping" && (entry.url ?? config.GLOBALPING_URL) === "off";
 
 /**
- * The embedded default: this machine's own testers, labelled with TESTER_LOCATION, plus the
- * world through Globalping (unless GLOBALPING_URL=off). Agents pass `{ world: false }`: they
- * are one location each and run only their own testers.
+ * The embedded default: this machine's own testers, at TESTER_LOCATION (unset: its time zone's
+ * city, geo/this-server.ts), plus the world through Globalping (unless GLOBALPING_URL=off).
+ * Agents pass `{ world: false }`: they are one location each and run only their own testers.
  */
 export function defaultTesters(config: AppConfig, { world = true }: { world?: boolean } = {}): Tester[] {
   const entries = ["http", "dns", "tcp", "tls"].map((kind) => ({ kind, id: `local-${kind}` }));
