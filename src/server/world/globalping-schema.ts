@@ -3,29 +3,45 @@ import { z } from "zod";
 
 // The parts of Globalping's answers we read (https://api.globalping.io/v1/spec.yaml), validated
 // as untrusted input: anything of the wrong type fails the parse instead of reaching the page,
-// and extra fields are dropped, so the API may grow without breaking us. The spec sets no
-// length on free text (a probe's network, a site's reason phrase): a long one is shortened for
-// what we keep and show, never a reason to refuse the whole measurement.
+// and extra fields are dropped, so the API may grow without breaking us. One probe's odd value
+// must not cost the whole measurement, so what the spec allows is never refused:
+// - free text has no length in the spec (a probe's network, a site's reason phrase): a long one
+//   is shortened for what we keep and show;
+// - a number the spec types only as "number" or "integer" but that means something narrower (a
+//   latitude, an HTTP status code, a time) is read as not known (null) outside that meaning;
+// - a field we only show (a certificate's issuer, a failure's source) that is not what the
+//   spec lists is left out.
+// Checked against the spec's own schemas and examples in tests/unit/globalping-schema.test.ts.
 
-/** Free text, kept to `max` characters (the last one an ellipsis when cut). */
-const text = (max: number) => z.string().transform((value) => (value.length > max ? `${value.slice(0, max - 1)}…` : value));
-/** An identifier we send back or match on: refused, not cut, when it is not what we expect. */
-const identifier = (max: number) => z.string().max(max);
-const ms = z.number().min(0).max(600_000).nullable().optional();
+/** Free text, kept to `max` characters (the last one an ellipsis when cut), never cut inside a surrogate pair. */
+const text = (max: number) => z.string().transform((value) => {
+  if (value.length <= max) return value;
+  const end = /[\uD800-\uDBFF]/.test(value[max - 2]) ? max - 2 : max - 1;
+  return `${value.slice(0, end)}…`;
+});
+/** A number, or null when it is outside [min, max]: the value then means nothing we can show. */
+const within = (min: number, max: number) => z.number().transform((value) => (value >= min && value <= max ? value : null));
+const ms = within(0, 600_000).nullable().optional();
+/** Text we only show: anything else (Node gives a list for a repeated name) is left out. */
+const shown = (max: number) =>
+  z.unknown().transform((value) => (typeof value === "string" ? text(max).parse(value) : undefined)).optional();
 
 export const CreatedSchema = z.object({
-  id: identifier(64).regex(/^[a-zA-Z0-9]+$/),
+  // Sent back as it came (URL-encoded in the path), so never cut; the spec gives it no form.
+  id: z.string(),
   probesCount: z.number().int().min(0).max(500),
 });
 
 const ProbeSchema = z.object({
-  continent: identifier(2),
-  country: identifier(2),
+  // The spec lists seven codes; any other is mapped to no continent by to-results.
+  continent: text(8),
+  // ISO 3166-1 alpha-2 in the spec's words; anything else is an unknown country ("").
+  country: z.string().transform((value) => (/^[A-Za-z]{2}$/.test(value) ? value.toUpperCase() : "")),
   city: text(100),
-  asn: z.number().int().min(0).max(4_294_967_295),
+  asn: z.number().int().min(0),
   network: text(100),
-  latitude: z.number().min(-90).max(90),
-  longitude: z.number().min(-180).max(180),
+  latitude: within(-90, 90),
+  longitude: within(-180, 180),
 });
 
 const TlsSchema = z.object({
@@ -33,14 +49,21 @@ const TlsSchema = z.object({
   // Node's authorizationError, which the probe may send as a message or an object.
   error: z.unknown().optional(),
   expiresAt: text(40).optional(),
-  issuer: z.record(z.string(), text(300)).optional(),
+  // The spec lists C, O and CN as text and allows any other field: we show O or CN.
+  issuer: z.object({ C: shown(300), O: shown(300), CN: shown(300) }).optional(),
 });
+
+const FAILURE_SOURCES = ["target", "resolver", "internal"] as const;
+type FailureSource = (typeof FAILURE_SOURCES)[number];
 
 export const TestResultSchema = z.object({
   status: z.enum(["in-progress", "finished", "failed", "offline"]),
-  failureSource: z.enum(["target", "resolver", "internal"]).optional(),
+  // "EXPERIMENTAL" in the spec: a source it may add later reads as an unlabelled failure.
+  failureSource: z.string()
+    .transform((value) => ((FAILURE_SOURCES as readonly string[]).includes(value) ? (value as FailureSource) : undefined))
+    .optional(),
   rawOutput: text(20_000).nullable().optional(),
-  statusCode: z.number().int().min(100).max(999).nullable().optional(),
+  statusCode: within(100, 999).nullable().optional(),
   statusCodeName: text(60).nullable().optional(),
   resolvedAddress: text(100).nullable().optional(),
   timings: z.object({ total: ms, dns: ms, tcp: ms, tls: ms, firstByte: ms }).nullable().optional(),
@@ -48,9 +71,13 @@ export const TestResultSchema = z.object({
 });
 
 export const MeasurementSchema = z.object({
-  id: identifier(64),
+  id: z.string(),
+  // We only ask for HTTP measurements; another type's results have other fields (a ping's
+  // timings are a list), so such an answer is not the one we asked for.
+  type: z.literal("http"),
   // "Any value other than in-progress is final" (the spec): unknown values end the polling too.
   status: text(40),
+  // "Smaller or equal to limit" (the spec), and a limit is at most 500.
   probesCount: z.number().int().min(0).max(500),
   results: z.array(z.object({ probe: ProbeSchema, result: TestResultSchema })).max(500),
 });
