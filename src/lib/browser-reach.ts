@@ -22,6 +22,7 @@ export function browserReachSentence(reach: BrowserReach, verdict: Verdict, caus
   if (reach === "unreachable") {
     if (verdict === "online") return sentence(`${name} is down only for you: our testers reach it, your browser does not.`, true);
     if (verdict === "regional") return sentence(`Your browser could not reach ${name} either: it is down where you are too.`);
+    if (verdict === "global_outage" && cause === "tls") return sentence(`Your browser could not reach ${name} either: browsers refuse its secure connection (HTTPS).`);
     if (verdict === "global_outage") return sentence(`Your browser could not reach ${name} either.`);
     return sentence(`Your browser could not reach ${name}.`);
   }
@@ -31,6 +32,12 @@ export function browserReachSentence(reach: BrowserReach, verdict: Verdict, caus
     case "regional":
       return sentence(`Your browser reaches ${name}: where you are, it answers.`);
     case "global_outage":
+      // A no-cors fetch fails on a certificate the browser refuses, so this one accepted it.
+      if (cause === "tls") {
+        return sentence(
+          `Your browser connects to ${name} securely, though our testers were refused: it may have been fixed, or your device trusts a certificate authority most do not. Check again in a minute.`,
+        );
+      }
       return cause !== null && SERVER_ANSWERED.has(cause)
         ? sentence(`Your browser reaches its server too; the server answers with an error for everyone.`)
         : sentence(`Your browser gets an answer from ${name}, though our testers did not: it may be coming back. Check again in a minute.`);

@@ -14,7 +14,7 @@ export const CAUSES = [
   "refused", // TCP connection refused
   "timeout", // no answer within the phase or round deadline
   "reset", // connection reset or closed early
-  "tls", // TLS handshake failed or certificate rejected
+  "tls", // TLS handshake failed, or a certificate browsers refuse (expired, self-signed, untrusted, wrong name)
   "http_5xx", // the server answered with a 5xx status
   "blocked_address", // the SSRF guard refused the address (private, loopback, ...)
   "too_many_redirects",
@@ -68,6 +68,13 @@ export interface TlsDetails {
   /** ISO 8601 */
   validTo: string | null;
   daysLeft: number | null;
+  /** The DNS names the certificate is for, when the tester read them (a wrong-name refusal names them). */
+  names?: string[];
+  /**
+   * When browsers refuse the certificate: the plain-HTTP address that serves the site anyway
+   * (http://name/), or null when none does. Absent when nobody tried.
+   */
+  plainHttp?: string | null;
 }
 
 export interface ProbeResult {

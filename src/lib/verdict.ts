@@ -46,10 +46,13 @@ export function verdictOf({ up, down }: LocationTally): Verdict {
 export function decideVerdict(results: readonly ProbeResult[], now: Date = new Date()): VerdictDetails {
   const votes = locationVotes(results);
   const locations = tallyLocations(votes);
+  const verdict = verdictOf(locations);
+  const cause = mostCommonCause(votes.filter((vote) => vote.status === "down").map((vote) => vote.cause));
   return {
-    verdict: verdictOf(locations),
-    cause: mostCommonCause(votes.filter((vote) => vote.status === "down").map((vote) => vote.cause)),
-    warnings: roundWarnings(results, now),
+    verdict,
+    cause,
+    // A TLS outage is named by the result line itself; a warning would only repeat it.
+    warnings: roundWarnings(results, now, { tlsInLine: cause === "tls" && verdict !== "online" }),
     locations,
     failing: failingPlaces(votes),
   };

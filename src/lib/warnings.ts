@@ -1,5 +1,6 @@
-// Things worth telling a visitor that do not make the site down: certificate problems, and the
-// rules of ours that stopped a tester after the site had answered.
+// Things worth telling a visitor beside the result line: a certificate close to expiry, one that
+// browsers refuse where the line does not already say so (one location among many that reach the
+// site), and the rules of ours that stopped a tester after the site had answered.
 import { isCurrent } from "@/lib/location-votes";
 import type { Cause, ProbeResult, TlsDetails } from "@/lib/probe-result";
 
@@ -37,16 +38,16 @@ function expiryWarning(days: number): string {
   return `TLS certificate expires in ${days} ${days === 1 ? "day" : "days"}`;
 }
 
-function tlsWarnings(result: ProbeResult, now: Date): string[] {
+function tlsWarnings(result: ProbeResult, now: Date, tlsInLine: boolean): string[] {
   if (result.status === "error") return [];
   const tls = result.tls;
   if (!tls) {
     // 443 closed or silent (refused, timeout) means TLS does not apply; tcp and http explain it.
     const handshakeFailed = result.kind === "tls" && result.status === "down" && result.cause === "tls";
-    return handshakeFailed ? ["TLS handshake failed"] : [];
+    return handshakeFailed && !tlsInLine ? ["TLS handshake failed"] : [];
   }
   const warnings: string[] = [];
-  if (!tls.authorized) warnings.push(describeCertError(tls.error));
+  if (!tls.authorized && !tlsInLine) warnings.push(describeCertError(tls.error));
   const days = daysLeft(tls, now);
   // An expired certificate is already reported as not authorized.
   if (days !== null && days >= 0 && days <= EXPIRY_WARNING_DAYS) warnings.push(expiryWarning(days));
@@ -73,9 +74,14 @@ function policyNote(result: ProbeResult): string | null {
   return result.status === "up" ? note.answered : (note.unanswered ?? null);
 }
 
+export interface WarningOptions {
+  /** The result line names a TLS failure (an outage, everywhere or in some regions): not repeated here. */
+  tlsInLine?: boolean;
+}
+
 /** Distinct warnings of the round's current results, in first-seen order. */
-export function roundWarnings(results: readonly ProbeResult[], now: Date): string[] {
+export function roundWarnings(results: readonly ProbeResult[], now: Date, { tlsInLine = false }: WarningOptions = {}): string[] {
   const current = results.filter(isCurrent);
   const notes = current.flatMap((result) => policyNote(result) ?? []);
-  return [...new Set([...current.flatMap((result) => tlsWarnings(result, now)), ...notes])];
+  return [...new Set([...current.flatMap((result) => tlsWarnings(result, now, tlsInLine)), ...notes])];
 }

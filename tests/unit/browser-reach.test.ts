@@ -14,6 +14,16 @@ const table: [Verdict, BrowserReach, Cause | null, string][] = [
   ["global_outage", "reachable", "refused", `Your browser gets an answer from ${NAME}, though our testers did not: it may be coming back. Check again in a minute.`],
   ["global_outage", "unreachable", "http_5xx", `Your browser could not reach ${NAME} either.`],
   ["global_outage", "unreachable", "dns", `Your browser could not reach ${NAME} either.`],
+  // A certificate browsers refuse: the browser's own fetch fails on it too, so one that succeeds accepted it.
+  ["global_outage", "unreachable", "tls", `Your browser could not reach ${NAME} either: browsers refuse its secure connection (HTTPS).`],
+  [
+    "global_outage",
+    "reachable",
+    "tls",
+    `Your browser connects to ${NAME} securely, though our testers were refused: it may have been fixed, or your device trusts a certificate authority most do not. Check again in a minute.`,
+  ],
+  ["regional", "reachable", "tls", `Your browser reaches ${NAME}: where you are, it answers.`],
+  ["regional", "unreachable", "tls", `Your browser could not reach ${NAME} either: it is down where you are too.`],
   ["regional", "reachable", "timeout", `Your browser reaches ${NAME}: where you are, it answers.`],
   ["regional", "unreachable", "timeout", `Your browser could not reach ${NAME} either: it is down where you are too.`],
   ["unknown", "reachable", null, `Your browser gets an answer from ${NAME}.`],

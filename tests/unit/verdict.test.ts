@@ -4,6 +4,10 @@ import { CAUSES, type Cause, type ProbeResult, type ProbeStatus, type TlsDetails
 import { decideVerdict } from "@/lib/verdict";
 import { down, failed, locations, result, up } from "./support/results";
 
+/** An http tester that was shown a certificate browsers refuse. */
+const refusedAt = (at: string, error = "DEPTH_ZERO_SELF_SIGNED_CERT") =>
+  result({ kind: "http", status: "down", cause: "tls", at, tls: { authorized: false, error } });
+
 const verdictOf = (results: ProbeResult[]) => {
   const { verdict, cause } = decideVerdict(results);
   return { verdict, cause };
@@ -44,6 +48,9 @@ describe("decideVerdict over many locations", () => {
     ["lets http outvote dns in the same location", [up("http"), down("dns", "dns")], "online", null],
     ["lets http outvote a closed port in the same location", [up("http"), down("tcp", "refused")], "online", null],
     ["ignores tls for voting", [up("http"), down("tls", "tls")], "online", null],
+    // Browsers show nothing behind a certificate they refuse: the http testers vote it down.
+    ["is global outage tls when every location is refused the certificate", [refusedAt("Frankfurt"), refusedAt("Tokyo")], "global_outage", "tls"],
+    ["is regional tls when some locations are refused the certificate", [up("http", "Frankfurt"), refusedAt("Tokyo")], "regional", "tls"],
     ["is down with cause dns when every resolver fails and http errored", [failed("http"), down("dns", "dns"), down("dns", "timeout")], "global_outage", "dns"],
     ["does not vote dns down while one resolver answers", [failed("http"), down("dns", "dns"), up("dns")], "unknown", null],
     ["does not vote dns down when every resolver errored", [failed("http"), failed("dns"), failed("dns")], "unknown", null],
@@ -168,6 +175,23 @@ describe("decideVerdict warnings", () => {
         result({ kind: "tls", at: "C", tls: { daysLeft: 5 } }),
       ],
       ["TLS certificate expires in 5 days", "TLS certificate problem: certificate has been revoked (CERT_REVOKED)"],
+    ],
+    // The result line names a TLS outage ("its certificate is self-signed"): no warning repeats it.
+    [
+      "leaves a refused certificate to the result line when it is the outage",
+      [refusedAt("A"), tls({ authorized: false, error: "DEPTH_ZERO_SELF_SIGNED_CERT" }, "down", "tls"), refusedAt("B")],
+      [],
+    ],
+    ["leaves a failed handshake to the result line when it is the outage", [down("http", "tls"), down("tls", "tls")], []],
+    [
+      "leaves a refusal in some regions to the result line, keeping an expiry warning from elsewhere",
+      [up("http", "A"), result({ kind: "tls", at: "A", tls: { daysLeft: 5 } }), refusedAt("B", "CERT_HAS_EXPIRED")],
+      ["TLS certificate expires in 5 days"],
+    ],
+    [
+      "warns of a refusal the line does not name: one location among many that reach the site",
+      [...locations(8, "up"), refusedAt("Sydney", "CERT_HAS_EXPIRED")],
+      ["TLS certificate problem: certificate has expired (CERT_HAS_EXPIRED)"],
     ],
   ];
 
