@@ -215,15 +215,9 @@ describe("http tester redirects", () => {
 
 describe("http tester over TLS", () => {
   let trusted: CertificatePems;
-  let selfSigned: CertificatePems;
-  let expired: CertificatePems;
 
   beforeAll(async () => {
-    [trusted, selfSigned, expired] = await Promise.all([
-      makeCertificate({ hostname: HOST }),
-      makeCertificate({ hostname: HOST, selfSigned: true }),
-      makeCertificate({ hostname: HOST, expired: true }),
-    ]);
+    trusted = await makeCertificate({ hostname: HOST });
   });
 
   it("is up with non-null, ordered timings on a certificate it trusts", async () => {
@@ -240,22 +234,7 @@ describe("http tester over TLS", () => {
     expect(totalMs).toBeLessThan(2000);
   });
 
-  // A certificate problem is a warning, not an outage (as in Globalping's tests): the site answers.
-  it.each([
-    ["a self-signed certificate", HOST, () => selfSigned, "DEPTH_ZERO_SELF_SIGNED_CERT"],
-    ["an expired certificate", HOST, () => expired, "CERT_HAS_EXPIRED"],
-    ["a certificate for another name", "other.example.test", () => trusted, "ERR_TLS_CERT_ALTNAME_INVALID"],
-  ] as const)("is up with an untrusted-certificate warning on %s", async (_name, host, pems, code) => {
-    const cert = pems();
-    const server = await serveHttps(answering(200), cert);
-    const guard = createGuard({ connectTo: `${host}:443:127.0.0.1:${server.port},${host}:80:127.0.0.1:${(await refusing()).port}` });
-    const options = httpTesterKind.optionsSchema.parse({ userAgentUrl: USER_AGENT_URL, ca: cert.ca });
-    const [result] = await httpTesterKind
-      .create(options, settings)
-      .probe({ ascii: host, unicode: host }, { guard, signal: AbortSignal.timeout(3000) });
-    expect(result).toMatchObject({ status: "up", cause: null, statusCode: 200, tls: { authorized: false, error: code } });
-  });
-
+  // Certificates browsers refuse, and plain HTTP beside them: http-tester-certificates.test.ts.
   it("is down tls when the server does not speak TLS at all", async () => {
     const server = await serveHttp(answering(200));
     const result = await probe({ https: server });

@@ -152,17 +152,30 @@ describe("tls tester", () => {
   });
 
   // `trust`: whose CA the tester is given; a self-signed leaf fails even beside a trusted CA.
-  it.each<{ problem: string; server: string; trust: CertName | null; error: string | RegExp }>([
-    { problem: "a self-signed certificate", server: "selfSigned", trust: "valid", error: "DEPTH_ZERO_SELF_SIGNED_CERT" },
-    { problem: "an expired certificate", server: "expired", trust: "expired", error: "CERT_HAS_EXPIRED" },
-    { problem: "a certificate for another name", server: "otherHost", trust: "otherHost", error: "ERR_TLS_CERT_ALTNAME_INVALID" },
-    { problem: "a CA it does not trust", server: "valid", trust: null, error: "UNABLE_TO_VERIFY_LEAF_SIGNATURE" },
+  it.each<{ problem: string; server: string; trust: CertName | null; error: string | RegExp; reason?: string }>([
+    { problem: "a self-signed certificate", server: "selfSigned", trust: "valid", error: "DEPTH_ZERO_SELF_SIGNED_CERT", reason: "its certificate is self-signed" },
+    { problem: "an expired certificate", server: "expired", trust: "expired", error: "CERT_HAS_EXPIRED", reason: "its certificate expired 1 day ago" },
+    {
+      problem: "a certificate for another name",
+      server: "otherHost",
+      trust: "otherHost",
+      error: "ERR_TLS_CERT_ALTNAME_INVALID",
+      reason: "its certificate is for other.example.test, not this name",
+    },
+    { problem: "a CA it does not trust", server: "valid", trust: null, error: "UNABLE_TO_VERIFY_LEAF_SIGNATURE", reason: "its certificate is not from an authority browsers trust" },
     { problem: "a server that does not speak TLS", server: "plainHttp", trust: null, error: /^ERR_SSL_/ },
-  ])("is down (tls) and names the error for $problem", async ({ server, trust, error }) => {
+  ])("is down (tls) and names the error for $problem", async ({ server, trust, error, reason }) => {
     const result = await probeWith("tls", { 443: port[server] }, trust ? { ca: certs[trust].ca } : {});
     expect(result).toMatchObject({ status: "down", cause: "tls", tls: { authorized: false } });
     expect(result.tls?.error).toMatch(error);
     expect(result.message).toMatch(error);
+    // The reason in a visitor's words, as the result line gives it.
+    if (reason) expect(result.message).toContain(`: ${reason}; issued by`);
+  });
+
+  it("lists the names a certificate is for", async () => {
+    const result = await probeWith("tls", { 443: port.otherHost }, { ca: certs.otherHost.ca });
+    expect(result.tls?.names).toEqual(["other.example.test"]);
   });
 
   it("reports a negative number of days left for an expired certificate", async () => {

@@ -4,6 +4,7 @@ import tls from "node:tls";
 import { performance } from "node:perf_hooks";
 import { buildConnector } from "undici";
 import { parseIpLiteral } from "@/server/probe/address-policy";
+import { CertificateRefused, inspectCertificate } from "@/server/probe/certificate";
 import { ProbeError } from "@/server/probe/errors";
 import { phaseDeadline } from "@/server/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/probe/types";
@@ -11,7 +12,8 @@ import type { AddressGuard, GuardedAddress } from "@/server/probe/types";
 // An undici connector that applies the SSRF guard to every connection it opens, redirects
 // included. It resolves through the guard and connects to the address the guard approved (never
 // to the name, so a second DNS answer cannot slip in), while SNI and certificate checks still use
-// the host name. It also times the phases, which undici's diagnostics channels do not split.
+// the host name. It refuses a certificate browsers would refuse (certificate.ts), and times the
+// phases, which undici's diagnostics channels do not split.
 
 export interface ConnectionTimings {
   dnsMs: number;
@@ -21,11 +23,6 @@ export interface ConnectionTimings {
   /** performance.now() when the socket was handed to undici: the request goes out from here. */
   readyAt: number;
   remoteAddress: string;
-  /**
-   * OpenSSL's code when the certificate is not trusted (CERT_HAS_EXPIRED…), else null. The
-   * request still goes out: a certificate problem is a warning, not an outage (DESIGN.md).
-   */
-  certificateError: string | null;
 }
 
 export interface GuardedConnectorOptions {
@@ -39,8 +36,8 @@ export interface GuardedConnectorOptions {
   onConnected?: (timings: ConnectionTimings) => void;
 }
 
-// Errors after which the next address of the name is worth a try; anything later (TLS, the
-// guard) would fail the same way again.
+// Errors after which the next address of the name is worth a try; anything later (TLS, a refused
+// certificate, the guard) would fail the same way again.
 const TRY_NEXT_ADDRESS = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENETDOWN", "EHOSTDOWN"]);
 
 export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
@@ -81,9 +78,9 @@ async function connectWithin(
   let lastError: unknown = new ProbeError("dns", `${hostname} has no address`);
   for (const target of addresses) {
     try {
-      const { socket, connectMs, tlsMs, certificateError } = await attempt(target, { https, servername, deadline, options });
+      const { socket, connectMs, tlsMs } = await attempt(target, { https, hostname, servername, deadline, options });
       const remoteAddress = socket.remoteAddress ?? target.address;
-      options.onConnected?.({ dnsMs, connectMs, tlsMs, readyAt: performance.now(), remoteAddress, certificateError });
+      options.onConnected?.({ dnsMs, connectMs, tlsMs, readyAt: performance.now(), remoteAddress });
       return socket;
     } catch (error) {
       lastError = error;
@@ -95,6 +92,8 @@ async function connectWithin(
 
 interface Attempt {
   https: boolean;
+  /** The name (or literal) the certificate must be for. */
+  hostname: string;
   servername: string | undefined;
   deadline: AbortSignal;
   options: GuardedConnectorOptions;
@@ -102,8 +101,8 @@ interface Attempt {
 
 async function attempt(
   target: GuardedAddress,
-  { https, servername, deadline, options }: Attempt,
-): Promise<{ socket: Socket; connectMs: number; tlsMs: number | null; certificateError: string | null }> {
+  { https, hostname, servername, deadline, options }: Attempt,
+): Promise<{ socket: Socket; connectMs: number; tlsMs: number | null }> {
   const where = `${target.address}:${target.port}`;
   const started = performance.now();
   const tcp = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
@@ -119,14 +118,14 @@ async function attempt(
     tcp.destroy();
     throw error;
   }
-  if (!https) return { socket: tcp, connectMs, tlsMs: null, certificateError: null };
+  if (!https) return { socket: tcp, connectMs, tlsMs: null };
 
   const handshakeStarted = performance.now();
   // buildConnector upgrades our socket, so TLS keeps undici's defaults (ALPN, options) while SNI
   // and certificate checks use the host name rather than the address connected to.
   // Node's `ca` replaces the public roots, so extra CAs are appended to them, never substituted.
-  // The certificate is verified but not enforced: an untrusted one is reported, as Globalping
-  // does, because the site still answers (the tls tester gives the details).
+  // Node is told not to enforce the certificate so that, when it fails, the certificate can still
+  // be read for the reason (expired when, for which names); it is then refused here instead.
   const ca = options.ca ? { ca: [...tls.rootCertificates, ...[options.ca].flat()] } : {};
   const upgrade = buildConnector({ timeout: 0, maxCachedSessions: 0, rejectUnauthorized: false, ...ca });
   const socket = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
@@ -136,9 +135,14 @@ async function attempt(
     );
     return () => tcp.destroy();
   });
-  const secured = socket as tls.TLSSocket;
-  const certificateError = secured.authorized ? null : String(secured.authorizationError ?? "UNKNOWN_CERTIFICATE_ERROR");
-  return { socket, connectMs, tlsMs: performance.now() - handshakeStarted, certificateError };
+  const certificate = inspectCertificate(socket as tls.TLSSocket, hostname);
+  if (!certificate.authorized) {
+    // Nothing is sent over a connection browsers would not use.
+    socket.destroy();
+    tcp.destroy();
+    throw new CertificateRefused(certificate, hostname);
+  }
+  return { socket, connectMs, tlsMs: performance.now() - handshakeStarted };
 }
 
 /** Runs start() until it settles or the deadline passes; on the deadline, cancel() cleans up. */

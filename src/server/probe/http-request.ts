@@ -1,14 +1,18 @@
 import "server-only";
 import { performance } from "node:perf_hooks";
 import { Agent, request, type Dispatcher } from "undici";
-import type { Cause, ProbeTimings } from "@/lib/probe-result";
+import type { Cause, ProbeTimings, TlsDetails } from "@/lib/probe-result";
+import { refusedCertificateIn } from "@/server/probe/certificate";
+import { classify } from "@/server/probe/classify";
 import { createGuardedConnector, type ConnectionTimings } from "@/server/probe/connector";
-import { isProbeError, ProbeError } from "@/server/probe/errors";
+import { ProbeError } from "@/server/probe/errors";
+import { followRedirects, isRedirect, policyStop, type Hop, type PolicyStop } from "@/server/probe/redirects";
 import { PhaseClock, phaseDeadline } from "@/server/probe/timing";
 import type { AddressGuard } from "@/server/probe/types";
 
 // The protocol side of the http tester: GET https://<domain>/ (http:// when 443 refuses), follow
-// redirects by hand through the guarded connector, read a capped body, time every phase.
+// redirects by hand through the guarded connector, read a capped body, time every phase. A
+// certificate browsers refuse ends the probe (connector.ts); then plain HTTP is looked at.
 
 export interface PhaseTimeouts {
   /** DNS + TCP + TLS of one connection. */
@@ -20,7 +24,6 @@ export interface PhaseTimeouts {
 }
 
 export const DEFAULT_TIMEOUTS: PhaseTimeouts = { connectMs: 3000, headersMs: 5000, bodyMs: 2000 };
-export const MAX_REDIRECTS = 5;
 export const BODY_CAP_BYTES = 64 * 1024;
 
 export interface HttpProbeOptions {
@@ -34,63 +37,61 @@ export interface HttpProbeOptions {
   ca?: string | string[];
 }
 
-/** A rule of ours that stopped the probe after the site had answered (see probeHttp). */
-export interface PolicyStop {
-  cause: Extract<Cause, "bad_redirect" | "too_many_redirects" | "blocked_address">;
-  message: string;
-}
-
 export type HttpProbeOutcome =
-  | { ok: true; statusCode: number; url: string; timings: ProbeTimings; stoppedBy?: PolicyStop; certificateError: string | null }
-  /** `expected` is false for errors we cannot explain: the tester's fault, not the target's. */
-  | { ok: false; cause: Cause; message: string; expected: boolean; timings: ProbeTimings };
+  | { ok: true; statusCode: number; url: string; timings: ProbeTimings; stoppedBy?: PolicyStop }
+  /**
+   * `expected` is false for errors we cannot explain: the tester's fault, not the target's.
+   * `tls` is the certificate browsers refuse, when that is why (its plainHttp filled in).
+   */
+  | { ok: false; cause: Cause; message: string; expected: boolean; timings: ProbeTimings; tls?: TlsDetails };
 
-interface Hop {
-  url: URL;
-  statusCode: number;
-  location: string | null;
-}
+/** How long the look at plain HTTP after a refused certificate may take, within the round's deadline. */
+export const PLAIN_HTTP_LOOK_MS = 2000;
 
 export async function probeHttp(domain: string, options: HttpProbeOptions): Promise<HttpProbeOutcome> {
   const clock = new PhaseClock();
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  // The first untrusted certificate on the way: the page is served, with a warning.
-  let certificateError: string | null = null;
-  const fetchHop = (url: URL) =>
-    requestOnce(url, options, timeouts, clock, (error) => {
-      certificateError ??= error;
-    });
-  let hop: Hop | undefined;
+  const fetchHop = (url: URL) => requestOnce(url, options, timeouts, clock);
+  // The last hop that answered, for a rule of ours that stops the chain after it.
+  const chain: { last?: Hop } = {};
+  let secure = true;
   try {
-    hop = await fetchHop(startUrl("https:", domain)).catch((error: unknown) => {
+    const first = await fetchHop(startUrl("https:", domain)).catch((error: unknown) => {
       if (classify(error).cause !== "refused") throw error;
+      secure = false;
       return fetchHop(startUrl("http:", domain));
     });
-    const visited = new Set([hop.url.href]);
-    for (let redirects = 0; isRedirect(hop.statusCode) && hop.location !== null; redirects++) {
-      if (redirects === MAX_REDIRECTS) {
-        throw new ProbeError("too_many_redirects", `stopped after ${MAX_REDIRECTS} redirects, the last to ${hop.location}`);
-      }
-      const next = redirectTarget(hop.url, hop.location);
-      // A loop fails in every browser: that is the site's fault, not a limit of ours.
-      if (visited.has(next.href)) throw new ProbeError("redirect_loop", `redirects back to ${next.href}`);
-      visited.add(next.href);
-      hop = await fetchHop(next);
-    }
-    return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), certificateError };
+    const hop = await followRedirects(first, fetchHop, chain);
+    return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings() };
   } catch (error) {
+    const hop = chain.last;
     const stoppedBy = hop && policyStop(error);
     // The site answered (a redirect) before a rule of ours stopped us: it is up, with a note.
-    if (hop && stoppedBy) return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), stoppedBy, certificateError };
-    return { ok: false, ...classify(error), timings: clock.timings() };
+    if (hop && stoppedBy) return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), stoppedBy };
+    const timings = clock.timings();
+    const refused = refusedCertificateIn(error);
+    if (!refused) return { ok: false, ...classify(error), timings };
+    // Browsers refuse it; a visitor who types http:// may still get the site, so say whether it answers.
+    const plainHttp = secure ? await plainHttpAnswer(domain, options, timeouts) : null;
+    return { ok: false, ...classify(error), timings, tls: { ...refused, plainHttp } };
   }
 }
 
-const POLICY_STOPS = new Set<Cause>(["bad_redirect", "too_many_redirects", "blocked_address"]);
-
-function policyStop(error: unknown): PolicyStop | null {
-  if (!isProbeError(error) || !POLICY_STOPS.has(error.probeCause)) return null;
-  return { cause: error.probeCause as PolicyStop["cause"], message: error.message };
+/**
+ * http://<domain>/ when it serves the site (below 500, redirects followed: one to the refused
+ * https:// fails again), else null. Its own time is not the probe's, and it is kept short so a
+ * silent port 80 cannot keep the refused certificate's result past the round's deadline.
+ */
+async function plainHttpAnswer(domain: string, options: HttpProbeOptions, timeouts: PhaseTimeouts): Promise<string | null> {
+  const start = startUrl("http:", domain);
+  const look = { ...options, signal: AbortSignal.any([options.signal, AbortSignal.timeout(PLAIN_HTTP_LOOK_MS)]) };
+  const fetchHop = (url: URL) => requestOnce(url, look, timeouts, new PhaseClock());
+  try {
+    const hop = await followRedirects(await fetchHop(start), fetchHop, {});
+    return hop.statusCode < 500 ? start.href : null;
+  } catch {
+    return null;
+  }
 }
 
 function startUrl(protocol: "https:" | "http:", domain: string): URL {
@@ -101,36 +102,12 @@ function startUrl(protocol: "https:" | "http:", domain: string): URL {
   }
 }
 
-function isRedirect(statusCode: number): boolean {
-  return [301, 302, 303, 307, 308].includes(statusCode);
-}
-
-/** Only the web's own ports and schemes: a redirect must not turn the prober into a port scanner. */
-function redirectTarget(from: URL, location: string): URL {
-  let next: URL;
-  try {
-    next = new URL(location, from);
-  } catch {
-    throw new ProbeError("bad_redirect", `redirect to an invalid location: ${location.slice(0, 200)}`);
-  }
-  if (next.protocol !== "http:" && next.protocol !== "https:") {
-    throw new ProbeError("bad_redirect", `redirect to another scheme: ${next.protocol}`);
-  }
-  const port = Number(next.port) || (next.protocol === "https:" ? 443 : 80);
-  if (port !== 80 && port !== 443) throw new ProbeError("bad_redirect", `redirect to port ${port}: ${next.href}`);
-  next.username = "";
-  next.password = "";
-  next.hash = "";
-  return next;
-}
-
 // A new Agent per hop means a new connection per hop, so the connect and TLS timings are real.
 async function requestOnce(
   url: URL,
   options: HttpProbeOptions,
   timeouts: PhaseTimeouts,
   clock: PhaseClock,
-  onCertificateError: (code: string) => void,
 ): Promise<Hop> {
   const hopStarted = performance.now();
   let connection: ConnectionTimings | undefined;
@@ -148,7 +125,6 @@ async function requestOnce(
       ca: options.ca,
       onConnected: (timings) => {
         connection = timings;
-        if (timings.certificateError) onCertificateError(timings.certificateError);
         clock.add(timings);
         headers.arm(timeouts.headersMs);
       },
@@ -202,36 +178,4 @@ async function readCapped(body: Dispatcher.ResponseData["body"], bodyMs: number,
     deadline.clear();
     body.destroy();
   }
-}
-
-const CODES_BY_CAUSE: Partial<Record<Cause, string[]>> = {
-  refused: ["ECONNREFUSED"],
-  reset: ["ECONNRESET", "EPIPE", "ECONNABORTED", "UND_ERR_SOCKET", "UND_ERR_CLOSED"],
-  timeout: ["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_ABORTED", "ABORT_ERR"],
-  dns: ["ENOTFOUND", "EAI_AGAIN"],
-  unreachable: ["EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENETDOWN", "EHOSTDOWN"],
-};
-const CODE_CAUSES = new Map(
-  Object.entries(CODES_BY_CAUSE).flatMap(([cause, codes]) => codes.map((code) => [code, cause as Cause] as const)),
-);
-
-// OpenSSL's verification codes and Node's TLS errors.
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|INVALID_CA)/;
-
-/** Maps whatever undici, node:net or node:tls threw to a cause; unknown errors are not the target's. */
-export function classify(error: unknown): { cause: Cause; message: string; expected: boolean } {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    if (isProbeError(current)) return { cause: current.probeCause, message: current.message, expected: true };
-    const code = (current as NodeJS.ErrnoException).code ?? "";
-    const message = code && !current.message.includes(code) ? `${code}: ${current.message}` : current.message;
-    if (current.name === "AbortError" || current.name === "TimeoutError") {
-      return { cause: "timeout", message: "no answer before the deadline", expected: true };
-    }
-    const cause = CODE_CAUSES.get(code) ?? (TLS_CODE.test(code) ? "tls" : undefined);
-    if (cause) return { cause, message, expected: true };
-    // llhttp's parse errors: something answered, but not with HTTP.
-    if (code.startsWith("HPE_")) return { cause: "reset", message: `invalid HTTP response (${message})`, expected: true };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { cause: "tester_error", message, expected: false };
 }

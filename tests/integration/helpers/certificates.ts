@@ -15,16 +15,19 @@ export interface CertificateRequest {
   hostname: string;
   /** notAfter one day in the past. */
   expired?: boolean;
+  /** notAfter this many days in the past (overrides `expired`). */
+  expiredDaysAgo?: number;
   /** A leaf signed by its own key, with no CA a client could be given. */
   selfSigned?: boolean;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function makeCertificate({ hostname, expired = false, selfSigned = false }: CertificateRequest): Promise<CertificatePems> {
+export async function makeCertificate({ hostname, expired = false, expiredDaysAgo, selfSigned = false }: CertificateRequest): Promise<CertificatePems> {
   const now = Date.now();
-  const validity = expired
-    ? { notBeforeDate: new Date(now - 30 * DAY_MS), notAfterDate: new Date(now - DAY_MS) }
+  const daysAgo = expiredDaysAgo ?? (expired ? 1 : null);
+  const validity = daysAgo !== null
+    ? { notBeforeDate: new Date(now - 30 * DAY_MS), notAfterDate: new Date(now - daysAgo * DAY_MS) }
     : { notBeforeDate: new Date(now - DAY_MS), notAfterDate: new Date(now + 30 * DAY_MS) };
   const leafOptions = {
     keyType: "ec" as const,

@@ -1,14 +1,16 @@
 import "server-only";
 import { z } from "zod";
-import type { Location, ProbeResult, TlsDetails } from "@/lib/probe-result";
+import type { Location, ProbeResult } from "@/lib/probe-result";
+import { plainHttpNote } from "@/lib/verdict-certificate";
 import { getConfig } from "@/server/config";
 import { probeHttp, type HttpProbeOutcome, type PhaseTimeouts } from "@/server/probe/http-request";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
 
 // "Does the site serve a page?" One GET, redirects followed; any answer below 500 is up, since
-// 401, 403 and 429 prove the site answers ("blocked is not down"). An untrusted certificate is
-// a warning, as in Globalping's tests; a hop we refuse by rule after the site answered is up
-// with a note (http-request.ts).
+// 401, 403 and 429 prove the site answers ("blocked is not down"). A certificate browsers refuse
+// (expired, self-signed, untrusted, for another name) is down with cause tls, as browsers show
+// no page behind it, with the certificate's details and whether plain HTTP answers; a hop we
+// refuse by rule after the site answered is up with a note (http-request.ts).
 
 const milliseconds = z.number().int().positive().max(60_000);
 
@@ -68,8 +70,6 @@ export class HttpTester implements Tester {
         statusCode: outcome.statusCode,
         message: outcome.stoppedBy ? `${answered}; not followed: ${outcome.stoppedBy.message}` : answered,
         timings: outcome.timings,
-        // Served despite an untrusted certificate: a warning (roundWarnings), not an outage.
-        ...(outcome.certificateError ? { tls: untrusted(outcome.certificateError) } : {}),
       };
     }
     // A name that points to an address we may not reach was never asked: we cannot tell.
@@ -79,13 +79,12 @@ export class HttpTester implements Tester {
       status: reached ? "down" : "error",
       cause: outcome.expected ? outcome.cause : "tester_error",
       statusCode: null,
-      message: outcome.message,
+      message: `${outcome.message}${plainHttpNote(outcome.tls?.plainHttp ?? null)}`,
       timings: outcome.timings,
+      ...(outcome.tls ? { tls: outcome.tls } : {}),
     };
   }
 }
-
-const untrusted = (error: string): TlsDetails => ({ authorized: false, error, issuer: null, validTo: null, daysLeft: null });
 
 export const httpTesterKind: TesterKind<HttpTesterOptions> = {
   name: "http",

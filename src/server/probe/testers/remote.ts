@@ -40,6 +40,9 @@ const ProbeResultSchema = z.object({
       issuer: z.string().max(500).nullable(),
       validTo: z.string().max(100).nullable(),
       daysLeft: z.number().nullable(),
+      // A refused certificate's names and the plain-HTTP answer: the result line names both.
+      names: z.array(z.string().max(253)).max(20).optional(),
+      plainHttp: z.string().max(300).regex(/^http:\/\//).nullable().optional(),
     })
     .optional(),
 });

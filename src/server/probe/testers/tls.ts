@@ -3,6 +3,8 @@ import net from "node:net";
 import tls from "node:tls";
 import { z } from "zod";
 import type { Location, ProbeResult, ProbeTimings, TlsDetails } from "@/lib/probe-result";
+import { certificateReason } from "@/lib/verdict-certificate";
+import { inspectCertificate } from "@/server/probe/certificate";
 import { isProbeError } from "@/server/probe/errors";
 import {
   type GuardedConnection,
@@ -11,7 +13,6 @@ import {
   awaitSocketEvent,
   connectGuarded,
   elapsedSince,
-  errorCode,
 } from "@/server/probe/socket";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
 
@@ -22,41 +23,13 @@ export const tlsOptionsSchema = z.object({
 export type TlsOptions = z.infer<typeof tlsOptionsSchema>;
 
 const TLS_PORT = 443;
-const DAY_MS = 86_400_000;
-
-const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
-
-/** What the server's certificate says, judged against `host` (chain, expiry and name). */
-function inspectCertificate(socket: tls.TLSSocket, host: string): TlsDetails {
-  const certificate = socket.getPeerCertificate();
-  if (!certificate || Object.keys(certificate).length === 0) {
-    return { authorized: false, error: "NO_PEER_CERTIFICATE", issuer: null, validTo: null, daysLeft: null };
-  }
-  // authorizationError is OpenSSL's code as a string at run time, whatever the typings say.
-  let error: string | null = socket.authorized ? null : String(socket.authorizationError);
-  // Node checks the name only when it verifies a fresh session; check it every time.
-  if (error === null) {
-    const identityError = tls.checkServerIdentity(host, certificate);
-    if (identityError) error = errorCode(identityError) ?? identityError.message;
-  }
-  const validTo = new Date(certificate.valid_to);
-  const known = !Number.isNaN(validTo.getTime());
-  return {
-    authorized: error === null,
-    error,
-    issuer: firstValue(certificate.issuer?.O) ?? firstValue(certificate.issuer?.CN),
-    validTo: known ? validTo.toISOString() : null,
-    // Whole days towards zero: 29.9 days left is 29, expired 2.1 days ago is -2 (`|| 0` drops -0).
-    daysLeft: known ? Math.trunc((validTo.getTime() - Date.now()) / DAY_MS) || 0 : null,
-  };
-}
 
 function describe(details: TlsDetails, protocol: string | null): string {
   const validity = details.validTo
     ? `valid until ${details.validTo.slice(0, 10)} (${details.daysLeft} days left)`
     : "no validity date";
   const certificate = `issued by ${details.issuer ?? "unknown"}, ${validity}`;
-  return details.error ? `${details.error}: ${certificate}` : `${protocol ?? "TLS"}, ${certificate}`;
+  return details.error ? `${details.error}: ${certificateReason(details)}; ${certificate}` : `${protocol ?? "TLS"}, ${certificate}`;
 }
 
 export class TlsTester implements Tester {
