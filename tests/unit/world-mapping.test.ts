@@ -53,14 +53,30 @@ describe("a Globalping test in our words", () => {
     });
   });
 
+  // Globalping's test finishes past a bad certificate; browsers stop at it, so the site is down there.
   it.each([
-    ["CERT_HAS_EXPIRED", "CERT_HAS_EXPIRED"],
-    ["certificate has expired", "CERT_HAS_EXPIRED"],
-    ["self-signed certificate", "DEPTH_ZERO_SELF_SIGNED_CERT"],
-    [{ code: "UNABLE_TO_VERIFY_LEAF_SIGNATURE" }, "UNABLE_TO_VERIFY_LEAF_SIGNATURE"],
-  ])("keeps an untrusted certificate (%j) as a warning with code %s, not a down vote", (error, code) => {
-    const result = map(finished(200, { tls: { authorized: false, error, expiresAt: "2026-01-01T00:00:00.000Z", issuer: { O: "Test CA" } } }));
-    expect(result).toMatchObject({ status: "up", tls: { authorized: false, error: code, issuer: "Test CA", validTo: "2026-01-01T00:00:00.000Z" } });
+    ["CERT_HAS_EXPIRED", "CERT_HAS_EXPIRED", "its certificate expired 3 days ago"],
+    ["certificate has expired", "CERT_HAS_EXPIRED", "its certificate expired 3 days ago"],
+    ["self-signed certificate", "DEPTH_ZERO_SELF_SIGNED_CERT", "its certificate is self-signed"],
+    [{ code: "UNABLE_TO_VERIFY_LEAF_SIGNATURE" }, "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "its certificate is not from an authority browsers trust"],
+    ["Hostname/IP does not match certificate's altnames", "ERR_TLS_CERT_ALTNAME_INVALID", "its certificate is for another name"],
+    [undefined, "UNKNOWN_CERTIFICATE_ERROR", "browsers refuse its certificate"],
+  ])("takes a certificate browsers refuse (%j) as down tls with code %s", (error, code, reason) => {
+    // Expired three days and an hour before the measurement was read.
+    const tls = { authorized: false, error, expiresAt: "2026-11-20T11:00:00.000Z", issuer: { O: "Test CA" } };
+    const result = map(finished(200, { tls } as Partial<TestResult>));
+    expect(result).toMatchObject({
+      status: "down",
+      cause: "tls",
+      statusCode: null,
+      message: `${reason} (${code}); behind it HTTP 200`,
+      tls: { authorized: false, error: code, issuer: "Test CA", validTo: "2026-11-20T11:00:00.000Z", daysLeft: -3 },
+    });
+  });
+
+  it("keeps a certificate browsers accept as up, with its days left", () => {
+    const tls = { authorized: true, expiresAt: "2026-12-23T12:00:00.000Z", issuer: { O: "Test CA" } };
+    expect(map(finished(200, { tls } as Partial<TestResult>))).toMatchObject({ status: "up", statusCode: 200, tls: { authorized: true, error: null, daysLeft: 30 } });
   });
 
   it.each([

@@ -1,11 +1,13 @@
 import "server-only";
 import type { Cause, Continent, ProbeResult, ProbeStatus, TlsDetails } from "@/lib/probe-result";
 import { CONTINENTS } from "@/lib/probe-result";
+import { certificateReason } from "@/lib/verdict-certificate";
 import type { MeasurementItem, TestResult } from "./globalping-schema";
 
 // Globalping's answers in our words. Its semantics differ from our testers', so they are mapped:
 // - it does not follow redirects: a 3xx is the site answering, so up;
-// - a bad certificate does not fail its test: tls.authorized false is a warning, not down;
+// - a bad certificate does not fail its test, but browsers refuse it: tls.authorized false is
+//   down with cause tls, whatever the site answered behind it;
 // - below 500 is up, 5xx is down (http_5xx); we ask with HEAD, so a 501 ("HEAD not
 //   implemented") is the server answering, not failing;
 // - a failed test is down only when the target failed, with the cause read from rawOutput;
@@ -55,24 +57,31 @@ function certificateError(error: unknown): string | null {
   return CERT_CODES.find(([pattern]) => pattern.test(raw))?.[1] ?? raw.slice(0, 120);
 }
 
-function tlsDetails(tls: NonNullable<TestResult["tls"]>): TlsDetails {
+const DAY_MS = 86_400_000;
+
+function tlsDetails(tls: NonNullable<TestResult["tls"]>, measuredAt: string): TlsDetails {
   const issuer = tls.issuer ? (tls.issuer.O ?? tls.issuer.CN ?? null) : null;
+  const validTo = tls.expiresAt ? Date.parse(tls.expiresAt) : NaN;
   return {
+    // A certificate that fails the probe's check without naming why is still one browsers refuse.
     authorized: tls.authorized,
-    error: tls.authorized ? null : certificateError(tls.error),
+    error: tls.authorized ? null : (certificateError(tls.error) ?? "UNKNOWN_CERTIFICATE_ERROR"),
     issuer,
     validTo: tls.expiresAt ?? null,
-    daysLeft: null,
+    // Counted as our own tls tester counts, at the time the measurement was read.
+    daysLeft: Number.isNaN(validTo) ? null : Math.trunc((validTo - Date.parse(measuredAt)) / DAY_MS) || 0,
   };
 }
 
 const clip = (text: string | null | undefined, max = 300) => (text ? text.replace(/\s+/g, " ").trim().slice(0, max) : "");
 
-function verdictOfTest(test: TestResult): { status: ProbeStatus; cause: Cause | null; message: string } {
+function verdictOfTest(test: TestResult, tls: TlsDetails | null): { status: ProbeStatus; cause: Cause | null; message: string } {
   switch (test.status) {
     case "finished": {
       const code = test.statusCode ?? 0;
       const answered = `HTTP ${code}${test.statusCodeName ? ` ${test.statusCodeName}` : ""}`;
+      // Browsers stop at the certificate: what the server answered behind it never reaches a visitor.
+      if (tls && !tls.authorized) return { status: "down", cause: "tls", message: `${certificateReason(tls)} (${tls.error}); behind it ${answered}` };
       if (code === 0) return { status: "error", cause: "tester_error", message: "finished without a status code" };
       const down = code >= 500 && code !== 501;
       return { status: down ? "down" : "up", cause: down ? "http_5xx" : null, message: answered };
@@ -98,7 +107,8 @@ const continentOf = (code: string): Continent | null => (CONTINENTS as readonly 
 
 export function toProbeResult(item: MeasurementItem, index: number, { testerId, measuredAt }: MappingContext): ProbeResult {
   const { probe, result: test } = item;
-  const verdict = verdictOfTest(test);
+  const tls = test.status === "finished" && test.tls ? tlsDetails(test.tls, measuredAt) : null;
+  const verdict = verdictOfTest(test, tls);
   const timings = test.status === "finished" ? test.timings : null;
   const address = test.status === "finished" && test.resolvedAddress ? ` from ${test.resolvedAddress}` : "";
   return {
@@ -116,7 +126,8 @@ export function toProbeResult(item: MeasurementItem, index: number, { testerId, 
     server: "Globalping probe",
     status: verdict.status,
     cause: verdict.cause,
-    statusCode: test.status === "finished" ? (test.statusCode ?? null) : null,
+    // The code a browser would see: none past a refused certificate (as our own testers report).
+    statusCode: test.status === "finished" && verdict.cause !== "tls" ? (test.statusCode ?? null) : null,
     message: `${verdict.message}${verdict.status === "up" ? address : ""}`,
     timings: {
       dnsMs: timings?.dns ?? null,
@@ -125,7 +136,7 @@ export function toProbeResult(item: MeasurementItem, index: number, { testerId, 
       ttfbMs: timings?.firstByte ?? null,
       totalMs: timings?.total ?? 0,
     },
-    ...(test.status === "finished" && test.tls ? { tls: tlsDetails(test.tls) } : {}),
+    ...(tls ? { tls } : {}),
     measuredAt,
   };
 }
