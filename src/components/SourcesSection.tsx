@@ -6,14 +6,13 @@ import type { ProbeResult } from "@/lib/probe-result";
 import { SourcesTable } from "./SourcesTable";
 import { WorldMap, type MapMarker } from "./WorldMap";
 
-/** One marker per location of the round, where its coordinates are known. */
+/** One marker per location of the round; one without coordinates is named below the map. */
 function markersOf(results: ProbeResult[]): MapMarker[] {
-  return locationVotes(results).flatMap((vote) => {
-    const { latitude, longitude } = vote.location;
-    if (latitude == null || longitude == null) return [];
+  return locationVotes(results).map((vote) => {
+    const { latitude = null, longitude = null } = vote.location;
     const network = vote.network ? ` (${networkLabel(vote.network)})` : "";
     const status = vote.status === "inconclusive" ? "error" : vote.status;
-    return [{ id: vote.key, label: `${placeLabel(vote.location)}${network}`, latitude, longitude, status }];
+    return { id: vote.key, label: `${placeLabel(vote.location)}${network}`, latitude, longitude, status };
   });
 }
 

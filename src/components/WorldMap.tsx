@@ -1,107 +1,71 @@
 // Where a site was checked from: a server-rendered SVG world map (no tiles, no map library, no
-// client code) over a static image of the sea and land. Each location is a dot coloured by its
-// result and marked with a glyph, so the map reads without colour too; the sources table on the
-// page stays the full, accessible record.
-import type { CSSProperties } from "react";
+// client code) over a static image of the sea and land. Each location is a marker coloured by
+// its result and marked with a glyph (WorldMapMarker.tsx); markers that would cover each other
+// at the width the map is shown become one marker with their count. A location with no known
+// place is named below the map. The sources table on the page stays the full, accessible record.
+import { groupOverlapping, type MapPoint } from "@/lib/map-groups";
 import { projectPoint, worldMapBase } from "@/server/geo/world-map";
 import { worldMapImageUrl } from "@/server/geo/world-map-image";
+import { GROUP_RADIUS, RADIUS, SEVERITY, STATUS_ORDER, STATUS_TEXT, WorldMapMarker, worstStatus, type MarkerSpot, type Status } from "./WorldMapMarker";
 import styles from "./WorldMap.module.css";
 
 export interface MapMarker {
   id: string;
   label: string;
-  latitude: number;
-  longitude: number;
-  status: "up" | "down" | "error";
+  /** Null when the location's place is not known: it is named below the map instead. */
+  latitude: number | null;
+  longitude: number | null;
+  status: Status;
 }
-
-type Status = MapMarker["status"];
-
-const STATUS_TEXT: Readonly<Record<Status, { glyph: string; word: string; legend: string }>> = {
-  up: { glyph: "✓", word: "up", legend: "Up" },
-  down: { glyph: "✕", word: "down", legend: "Down" },
-  error: { glyph: "?", word: "inconclusive", legend: "Inconclusive" },
-};
-const STATUS_ORDER: readonly Status[] = ["up", "down", "error"];
-/** Drawing order: later is on top, so a down location is never hidden under an up one. */
-const PAINT_ORDER: Readonly<Record<Status, number>> = { up: 0, error: 1, down: 2 };
-
-/** Marker radius in viewBox units at full size; the CSS enlarges markers on narrow maps. */
-const RADIUS = 11;
-
-interface PlacedMarker extends MapMarker {
-  x: number;
-  y: number;
-  /** Offset from (x, y) in marker units: it grows with the marker on narrow maps (see the CSS). */
-  dx: number;
-  dy: number;
-}
-
-const round = (value: number) => Math.round(value * 10) / 10;
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
-/** Centre-to-centre distance kept between neighbours (at full size): each glyph stays uncovered. */
-const MIN_GAP = RADIUS * 1.5;
 
 /**
- * Where each marker goes. Locations at the same spot (several testers in one city) are set on a
- * small ring around it, in input order; then markers that still overlap are pushed apart along
- * the line between them, a few times over, so neighbours keep their bearing (Amsterdam stays
- * north of Frankfurt). Deterministic: the same markers always give the same picture.
+ * The map's widths, widest first, and the marker scale at each: SVG units shrink with the map,
+ * so a narrow map needs bigger markers to stay legible (17–26 CSS px across, glyphs 11 px or
+ * more; the 960-unit map is ~300 px wide on a 375 px phone, ~950 px in the 64rem page).
+ * WorldMap.module.css repeats these in its container queries; a test holds the two together.
  */
-function place(markers: readonly MapMarker[]): PlacedMarker[] {
-  const spots: { x: number; y: number; members: MapMarker[] }[] = [];
-  for (const marker of markers) {
-    const point = projectPoint(marker.latitude, marker.longitude);
-    if (!point) continue;
-    const [x, y] = point;
-    const spot = spots.find((s) => Math.hypot(s.x - x, s.y - y) < 1);
-    if (spot) spot.members.push(marker);
-    else spots.push({ x, y, members: [marker] });
-  }
-  const placed: PlacedMarker[] = spots.flatMap(({ x, y, members }) => {
-    // Neighbours on the ring are MIN_GAP apart: the chord between them.
-    const ring = members.length > 1 ? MIN_GAP / (2 * Math.sin(Math.PI / members.length)) : 0;
-    return members.map((marker, index) => {
-      const angle = Math.PI + (2 * Math.PI * index) / members.length;
-      return { ...marker, x, y, dx: ring * Math.cos(angle), dy: ring * Math.sin(angle) };
-    });
-  });
-  for (let pass = 0; pass < 40; pass++) {
-    let moved = false;
-    for (const [i, a] of placed.entries()) {
-      for (const b of placed.slice(i + 1)) {
-        const [vx, vy] = [b.x + b.dx - (a.x + a.dx), b.y + b.dy - (a.y + a.dy)];
-        const distance = Math.hypot(vx, vy);
-        if (distance >= MIN_GAP) continue;
-        const [ux, uy] = distance > 0 ? [vx / distance, vy / distance] : [1, 0];
-        const push = (MIN_GAP - distance) / 2 + 0.05;
-        [a.dx, a.dy, b.dx, b.dy] = [a.dx - ux * push, a.dy - uy * push, b.dx + ux * push, b.dy + uy * push];
-        moved = true;
-      }
+export const MAP_STEPS: readonly { scale: number; maxWidth: number }[] = [
+  { scale: 1, maxWidth: Infinity },
+  { scale: 1.5, maxWidth: 760 },
+  { scale: 2.1, maxWidth: 520 },
+  { scale: 2.7, maxWidth: 360 },
+];
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * The markers at every width: each width's groups, and each distinct group drawn once with the
+ * widths it shows at (most are the same at all widths), so the page carries few duplicates.
+ */
+function spotsOf(points: readonly MapPoint<MapMarker>[]): MarkerSpot[] {
+  const spots = new Map<string, MarkerSpot & { steps: number[] }>();
+  MAP_STEPS.forEach(({ scale }, step) => {
+    for (const group of groupOverlapping(points, (count) => (count > 1 ? GROUP_RADIUS : RADIUS) * scale)) {
+      const key = group.items.map((marker) => marker.id).join("\n");
+      const known = spots.get(key);
+      if (known) known.steps.push(step);
+      else spots.set(key, { key, x: group.x, y: group.y, markers: group.items, steps: [step] });
     }
-    if (!moved) break;
-  }
-  return placed.map((marker) => ({ ...marker, dx: round(marker.dx), dy: round(marker.dy) }));
+  });
+  // Later is on top: a down location is never hidden under an up one.
+  return [...spots.values()].sort((a, b) => SEVERITY[worstStatus(a.markers)] - SEVERITY[worstStatus(b.markers)]);
 }
 
-const namesOf = (markers: readonly MapMarker[], status: Status) =>
-  markers.filter((m) => m.status === status).map((m) => m.label);
-
-/** The picture in words: "4 locations: 3 up, 1 down (Sydney, Australia)." */
-function describeMap(markers: readonly MapMarker[], drawn: readonly MapMarker[]): string {
-  const hidden = markers.length - drawn.length;
-  const hiddenText = hidden > 0 ? ` ${plural(hidden, "location has", "locations have")} no place on the map.` : "";
-  if (drawn.length === 0) return `No locations on the map.${hiddenText}`;
+/** The picture in words: "4 locations: 3 up, 1 down (Sydney, Australia). Not on the map: This server." */
+function describeMap(markers: readonly MapMarker[], unplaced: readonly MapMarker[]): string {
+  const notOnMap = unplaced.length > 0 ? ` ${notOnMapText(unplaced)}` : "";
+  if (markers.length === 0) return "No locations on the map.";
   const parts = STATUS_ORDER.flatMap((status) => {
-    const names = namesOf(drawn, status);
+    const names = markers.filter((m) => m.status === status).map((m) => m.label);
     if (names.length === 0) return [];
     const count = `${names.length} ${STATUS_TEXT[status].word}`;
     // Every up location would be a long list; the exceptions are what a reader looks for.
     return status === "up" ? [count] : [`${count} (${names.join("; ")})`];
   });
-  return `${plural(drawn.length, "location", "locations")}: ${parts.join(", ")}.${hiddenText}`;
+  return `${plural(markers.length, "location", "locations")}: ${parts.join(", ")}.${notOnMap}`;
 }
+
+const notOnMapText = (unplaced: readonly MapMarker[]) => `Not on the map: ${unplaced.map((m) => m.label).join("; ")}.`;
 
 /** A stable id prefix from the title, so the ARIA references work without hooks or globals. */
 function idFor(title: string): string {
@@ -110,30 +74,17 @@ function idFor(title: string): string {
   return `world-map-${hash.toString(36)}`;
 }
 
-function Marker({ marker }: { marker: PlacedMarker }) {
-  const { glyph, word } = STATUS_TEXT[marker.status];
-  // The attribute places the marker without CSS; the CSS transform (same place, plus a scale
-  // for narrow maps) overrides it.
-  const position = { "--x": `${marker.x}px`, "--y": `${marker.y}px` } as CSSProperties;
-  return (
-    <g
-      className={`${styles.marker} ${styles[marker.status]}`}
-      data-status={marker.status}
-      transform={`translate(${marker.x} ${marker.y})`}
-      style={position}
-    >
-      <title>{`${marker.label}: ${word}`}</title>
-      <circle cx={marker.dx} cy={marker.dy} r={RADIUS} />
-      <text x={marker.dx} y={marker.dy} textAnchor="middle" dominantBaseline="central">
-        {glyph}
-      </text>
-    </g>
-  );
-}
-
 export function WorldMap({ markers, title }: { markers: MapMarker[]; title: string }) {
   const { width, height } = worldMapBase();
-  const placed = place(markers).sort((a, b) => PAINT_ORDER[a.status] - PAINT_ORDER[b.status]);
+  const points: MapPoint<MapMarker>[] = [];
+  const unplaced: MapMarker[] = [];
+  for (const marker of markers) {
+    const point = marker.latitude === null || marker.longitude === null ? null : projectPoint(marker.latitude, marker.longitude);
+    if (point) points.push({ x: point[0], y: point[1], item: marker });
+    else unplaced.push(marker);
+  }
+  const spots = spotsOf(points);
+  const groupedAt = MAP_STEPS.map((_, step) => step).filter((step) => spots.some((spot) => spot.markers.length > 1 && spot.steps.includes(step)));
   const id = idFor(title);
 
   return (
@@ -147,11 +98,11 @@ export function WorldMap({ markers, title }: { markers: MapMarker[]; title: stri
         aria-describedby={`${id}-desc`}
       >
         <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{describeMap(markers, placed)}</desc>
+        <desc id={`${id}-desc`}>{describeMap(markers, unplaced)}</desc>
         {/* Sea and land: one cached file for every page (world-map-image.ts says why). */}
         <image href={worldMapImageUrl()} x={0} y={0} width={width} height={height} />
-        {placed.map((marker) => (
-          <Marker key={marker.id} marker={marker} />
+        {spots.map((spot) => (
+          <WorldMapMarker key={spot.key} spot={spot} />
         ))}
       </svg>
       <figcaption>
@@ -164,7 +115,17 @@ export function WorldMap({ markers, title }: { markers: MapMarker[]; title: stri
               {STATUS_TEXT[status].legend}
             </li>
           ))}
+          {groupedAt.length > 0 ? (
+            // Only at the widths where some marker stands for several locations.
+            <li className={styles.stepped} data-steps={groupedAt.join(" ")}>
+              <span className={`${styles.key} ${styles.groupKey}`} aria-hidden="true">
+                2
+              </span>{" "}
+              Locations nearby, with their count
+            </li>
+          ) : null}
         </ul>
+        {unplaced.length > 0 ? <p className={styles.unplaced}>{notOnMapText(unplaced)}</p> : null}
       </figcaption>
     </figure>
   );

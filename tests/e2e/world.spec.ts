@@ -30,9 +30,23 @@ test("many locations: the verdict notes the one that failed, the map and the gro
 
     const map = page.getByRole("img", { name: `Where we checked ${targets.world} from` });
     await expect(map).toBeVisible();
-    await expect(map.locator("[data-status]")).toHaveCount(10); // our own location has no coordinates
-    await expect(map.locator('[data-status="down"] title')).toHaveText("Sydney, Australia (AS1221 Telstra Limited): down");
-    await expect(map.locator('[data-status="error"]')).toHaveCount(1);
+    // The ten probes are on the map (nearby ones as one marker with their count); our own
+    // location ("Test lab, ZZ") has no coordinates and is named below it.
+    const shown = map.locator("[data-count]:visible");
+    expect(await shown.evaluateAll((markers) => markers.reduce((sum, g) => sum + Number(g.getAttribute("data-count")), 0))).toBe(10);
+    await expect(page.locator(".sources figcaption")).toContainText("Not on the map: Test lab.");
+    await expect(map.locator('[data-status="down"]:visible title')).toHaveText("Sydney, Australia (AS1221 Telstra Limited): down");
+    await expect(map.locator('[data-status="error"]:visible')).toHaveCount(1);
+    // Readable at this width: no marker shown covers a quarter or more of another's radius.
+    const discs = await shown.evaluateAll((markers) =>
+      markers.map((g) => {
+        const box = g.querySelector(":scope > circle")!.getBoundingClientRect();
+        return { x: box.x + box.width / 2, y: box.y + box.height / 2, r: box.width / 2 };
+      }),
+    );
+    for (const [i, a] of discs.entries()) {
+      for (const b of discs.slice(i + 1)) expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThan(0.75 * (a.r + b.r) - 1);
+    }
 
     const groups = page.locator(".sources .place-row th");
     await expect(groups).toHaveText([
