@@ -42,9 +42,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         </footer>
         <CookieNotice />
         <noscript>
-          {/* Without JavaScript, React cannot move streamed sections into place: show them
-              where they arrive (at the end of the page) instead of their loading placeholders. */}
-          <style>{`[data-loading]{display:none}div[hidden][id^="S:"]{display:block}`}</style>
+          {/* What only a script can finish (the browser's own check) is not shown as under way. */}
+          <style>{`[data-loading]{display:none}`}</style>
         </noscript>
       </body>
     </html>

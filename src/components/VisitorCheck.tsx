@@ -49,7 +49,13 @@ export function VisitorCheck({
   const { text, downOnlyForYou } = browserReachSentence(reach, serverVerdict, serverCause, displayName);
   return (
     <div className="visitor-check" data-visitor={downOnlyForYou ? "down" : reach}>
-      <p role="status">
+      {/* Without JavaScript there is no browser check: say so instead of "Checking…" for good. */}
+      {reach === "checking" ? (
+        <noscript>
+          <p>{`Your browser's own check of ${displayName} needs JavaScript. If it does not open for you, say so below.`}</p>
+        </noscript>
+      ) : null}
+      <p role="status" data-loading={reach === "checking" ? "" : undefined}>
         {downOnlyForYou ? (
           <strong>
             {text} <a href="#troubleshooting">See what to try</a>.

@@ -160,4 +160,22 @@ describe("runRound with an escalating tester", () => {
     const [row] = (await runRound([world], target, guard, { deadlineMs: 1000 })).results;
     expect(row).toMatchObject({ testerId: "world", kind: "http", source: "world", status: "error", cause: "tester_error" });
   });
+
+  it("reports each tester's results as soon as that tester is done, before the round ends", async () => {
+    let releaseSlow: () => void = () => undefined;
+    const slowAnswer = new Promise<void>((resolve) => (releaseSlow = resolve));
+    const reported: string[][] = [];
+    const round = runRound(
+      [tester("slow", async () => (await slowAnswer, [result("up", "slow")])), tester("quick", async () => [result("up", "quick")])],
+      target,
+      guard,
+      { deadlineMs: 5000, onResults: (results) => reported.push(results.map((r) => r.testerId)) },
+    );
+    await vi.waitFor(() => expect(reported).toEqual([["quick"]]));
+    releaseSlow();
+    const outcome = await round;
+    expect(reported).toEqual([["quick"], ["slow"]]);
+    // The round's own list keeps the configured order.
+    expect(outcome.results.map((r) => r.testerId)).toEqual(["slow", "quick"]);
+  });
 });

@@ -2,10 +2,13 @@ import type { Metadata } from "next";
 import { notFound, permanentRedirect } from "next/navigation";
 import { Suspense } from "react";
 import { CheckResult } from "@/components/CheckResult";
+import { LiveCheck } from "@/components/LiveCheck";
 import { RatingSummary } from "@/components/RatingSummary";
 import { HelpSection, RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
 import { Troubleshooting } from "@/components/Troubleshooting";
 import { getConfig } from "@/server/config";
+import { worldMapBase } from "@/server/geo/world-map";
+import { worldMapImageUrl } from "@/server/geo/world-map-image";
 import { parseRequestedDomain } from "@/server/requested-domain";
 
 /**
@@ -66,13 +69,9 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
         {`We check the status of ${domain} from server locations in many parts of the world, so you can tell whether it is down only for you or there is a global outage.`}
       </p>
       <h1>{`Is ${domain} down or not?`}</h1>
-      <Suspense
-        fallback={
-          <p className="checking card" role="status" data-loading="">
-            {`Checking ${domain}…`}
-          </p>
-        }
-      >
+      {/* Each tester's answer as it comes; hidden once the result is on the page (globals.css). */}
+      <LiveCheck domain={target.ascii} displayName={domain} map={liveMap()} />
+      <Suspense fallback={<ReloadWithoutScript seconds={resultWithinSeconds()} say />}>
         <CheckResult target={target} />
       </Suspense>
       <div className="after-result">
@@ -105,11 +104,36 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
   );
 }
 
+/**
+ * Without JavaScript a streamed part cannot take its place on the page (React moves it there
+ * with a script), so a page that is still streaming asks to be loaded again once its round is
+ * over: by then it is cached whole, result in place. A complete page has no fallback, so it
+ * never reloads.
+ */
+function ReloadWithoutScript({ seconds, say = false }: { seconds: number; say?: boolean }) {
+  return (
+    <noscript>
+      <meta httpEquiv="refresh" content={String(seconds)} />
+      {say ? <p className="card">{`The result appears here within ${seconds} seconds: this page then loads again by itself.`}</p> : null}
+    </noscript>
+  );
+}
+
+/** The round's deadline and a moment to store it, in whole seconds. */
+const resultWithinSeconds = () => Math.ceil(getConfig().CHECK_DEADLINE_MS / 1000) + 2;
+
+function liveMap() {
+  const { width, height } = worldMapBase();
+  return { imageUrl: worldMapImageUrl(), width, height };
+}
+
 function SectionLoading({ title }: { title: string }) {
   return (
-    <section className="card" aria-busy="true" data-loading="">
+    <section className="card" aria-busy="true">
       <h2>{title}</h2>
       <p className="muted">Loading…</p>
+      {/* The same delay as the result's: a sooner reload would come back to a page still checking. */}
+      <ReloadWithoutScript seconds={resultWithinSeconds()} />
     </section>
   );
 }

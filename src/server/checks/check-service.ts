@@ -8,6 +8,7 @@ import type { AddressGuard, Target, Tester } from "@/server/probe/types";
 import type { Admission, ChargeRefusal } from "./admission";
 import { createRecentChecks } from "./recent-checks";
 import { notAdmitted, type RefusalError } from "./refusal";
+import type { LiveRounds } from "./live-rounds";
 import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
 import { createViewTickets } from "./view-tickets";
 
@@ -46,6 +47,8 @@ export interface CheckServiceOptions {
    * in memory may still be fresh there, so the store is asked.
    */
   storeIsShared?: boolean;
+  /** Where visitors follow a round while it runs (live-rounds.ts). */
+  live?: LiveRounds;
 }
 
 /**
@@ -68,7 +71,7 @@ const LEASE_MARGIN_MS = 5000;
  * decides who may start a new round. A refusal is thrown as a RefusalError (refusal.ts).
  */
 export function createCheckService(options: CheckServiceOptions) {
-  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds, storeIsShared = false } = options;
+  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds, storeIsShared = false, live } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
   const recent = createRecentChecks();
   const tickets = createViewTickets();
@@ -89,10 +92,17 @@ export function createCheckService(options: CheckServiceOptions) {
   async function runAndStore(target: Target, previous: CheckRecord | null): Promise<CheckRecord> {
     // The question is open when the last check did not find the site up, or visitors say it is down.
     const questionOpen = (previous !== null && previous.verdict !== "online") || (await visitorsReportDown(target.ascii));
-    const outcome = await runRound(testers, target, guard, { deadlineMs, previous: previous?.results ?? [], questionOpen });
-    const record = await store.save(target, outcome, decideVerdict(outcome.results));
-    recent.remember(record);
-    return record;
+    const watched = live?.begin(target.ascii, { startedAt: Date.now(), deadline: Date.now() + deadlineMs, testers: testers.length });
+    try {
+      const options = { deadlineMs, previous: previous?.results ?? [], questionOpen, onResults: watched?.report };
+      const outcome = await runRound(testers, target, guard, options);
+      const record = await store.save(target, outcome, decideVerdict(outcome.results));
+      recent.remember(record);
+      watched?.end(record.verdict);
+      return record;
+    } finally {
+      watched?.end(null);
+    }
   }
 
   /** Charges the payer for a new round of `target`: null when paid, else the refusal. */

@@ -12,6 +12,7 @@ import type { Target } from "@/server/probe/types";
 import { visitorAddress, visitorBucket } from "@/server/visitor/address";
 import { createAdmission } from "./admission";
 import { createCheckService, type CheckRecord, type CheckService } from "./check-service";
+import { createLiveRounds, type LiveRounds } from "./live-rounds";
 import { withMemoryFallback } from "./memory-fallback";
 import { optedOutMatcher } from "./opted-out";
 import { prismaCheckStore } from "./prisma-store";
@@ -27,6 +28,7 @@ export type StatusOutcome = { ok: true; record: CheckRecord; cached: boolean } |
 
 interface CheckState {
   service: CheckService;
+  live: LiveRounds;
   optedOut: (target: Target) => boolean;
 }
 
@@ -37,7 +39,9 @@ export function getCheckState(): CheckState {
   if (!holder.downcheckChecks) {
     const config = getConfig();
     const redis = sharedRedis(config.REDIS_URL);
+    const live = createLiveRounds();
     holder.downcheckChecks = {
+      live,
       service: createCheckService({
         store: withMemoryFallback(prismaCheckStore, config.CHECK_TTL_SECONDS * 1000),
         admission: createAdmission({
@@ -52,6 +56,7 @@ export function getCheckState(): CheckState {
         deadlineMs: config.CHECK_DEADLINE_MS,
         rounds: redis ? redisRounds(redis, { ttlMs: config.CHECK_TTL_SECONDS * 1000 }) : localRounds,
         storeIsShared: redis !== undefined || databaseProvider(config.DATABASE_URL) !== "sqlite",
+        live,
       }),
       optedOut: optedOutMatcher(commaList(config.PROBE_DENY_DOMAINS)),
     };

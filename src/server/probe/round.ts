@@ -12,6 +12,8 @@ export interface RoundOptions {
   previous?: readonly ProbeResult[];
   /** Something says the site may be down (see RoundInfo.questionOpen). */
   questionOpen?: boolean;
+  /** Called with each tester's results as soon as that tester is done: the live view (live-rounds.ts). */
+  onResults?: (results: ProbeResult[]) => void;
 }
 
 export interface RoundOutcome {
@@ -38,13 +40,18 @@ export async function runRound(
   testers: readonly Tester[],
   target: Target,
   guard: AddressGuard,
-  { deadlineMs, retryDelayMs = 250, previous = [], questionOpen = false }: RoundOptions,
+  { deadlineMs, retryDelayMs = 250, previous = [], questionOpen = false, onResults }: RoundOptions,
 ): Promise<RoundOutcome> {
   const startedAt = new Date();
   const deadline = startedAt.getTime() + deadlineMs;
   const signal = AbortSignal.timeout(deadlineMs);
 
   const runTester = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
+    const results = await runWithRetry(tester, round);
+    onResults?.(results);
+    return results;
+  };
+  const runWithRetry = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
     const runOnce = () => withinDeadline(tester, () => tester.probe(target, { signal, guard, deadline, round }), deadline);
     const first = await runOnce();
     const shouldRetry =

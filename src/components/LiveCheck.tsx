@@ -1,0 +1,125 @@
+"use client";
+import { useEffect, useState } from "react";
+
+// What a first visit shows while its round runs: each tester's answer as it comes (rows and map
+// markers), how many have answered, and how long the round may still take. Fed by the round's
+// Server-Sent Events (src/server/checks/live-stream.ts); the page's own result replaces all of
+// it once the round is decided. Without JavaScript, or when the round runs elsewhere, it stays
+// the plain "Checking…" line.
+
+/** As live-rows.ts sends it. */
+interface LiveRow {
+  id: string;
+  place: string;
+  network: string | null;
+  tester: string;
+  kind: string;
+  status: "up" | "down" | "error";
+  badge: "up" | "down" | "error" | "neutral";
+  text: string;
+  total: string;
+  point: [number, number] | null;
+}
+
+export interface LiveMap {
+  imageUrl: string;
+  width: number;
+  height: number;
+}
+
+interface RoundState {
+  /** The deadline on this browser's clock. */
+  deadline: number;
+  testers: number;
+  answered: number;
+  rows: LiveRow[];
+  done: boolean;
+  /** Once done: the round's verdict (null: the round failed). */
+  verdict?: string | null;
+}
+
+const VERDICT_WORDS: Record<string, string> = {
+  online: "it is up",
+  regional: "it is down in some places",
+  global_outage: "it is down for everyone",
+  inconclusive: "the answers do not agree",
+};
+
+function useLiveRound(domain: string): RoundState | null {
+  const [round, setRound] = useState<RoundState | null>(null);
+  useEffect(() => {
+    // A page that came with its result (from a cache) has no round to follow.
+    if (document.querySelector(".status-page .result")) return;
+    const source = new EventSource(`/api/v1/status/${encodeURIComponent(domain)}/live`);
+    const data = (event: Event) => JSON.parse((event as MessageEvent<string>).data);
+    source.addEventListener("round", (event) => {
+      const { deadline, now, testers } = data(event) as { deadline: number; now: number; testers: number };
+      setRound({ deadline: Date.now() + (deadline - now), testers, answered: 0, rows: [], done: false });
+    });
+    source.addEventListener("results", (event) => {
+      const { rows } = data(event) as { rows: LiveRow[] };
+      setRound((state) => state && { ...state, answered: state.answered + 1, rows: [...state.rows, ...rows] });
+    });
+    source.addEventListener("done", (event) => {
+      const { verdict } = data(event) as { verdict: string | null };
+      source.close();
+      setRound((state) => state && { ...state, done: true, verdict });
+    });
+    // A 204 (no round to follow here) or a lost connection: no retries, the result comes anyway.
+    source.onerror = () => source.close();
+    return () => source.close();
+  }, [domain]);
+  return round;
+}
+
+function useSecondsLeft(deadline: number | undefined): number | null {
+  // Read the clock only in the browser: a prerender must not depend on the time (Next refuses).
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    if (deadline === undefined) return;
+    const tick = () => setNow(Date.now());
+    tick();
+    const timer = setInterval(tick, 1000);
+    return () => clearInterval(timer);
+  }, [deadline]);
+  return deadline === undefined || now === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+function progressText(round: RoundState, secondsLeft: number | null): string {
+  const answered = `${Math.min(round.answered, round.testers)} of ${round.testers} testers have answered`;
+  if (round.done) return round.verdict ? `${answered}: ${VERDICT_WORDS[round.verdict] ?? round.verdict}. Showing the result…` : `${answered}.`;
+  return secondsLeft ? `${answered}; the result comes within ${secondsLeft} s.` : `${answered}; the result comes any moment.`;
+}
+
+export function LiveCheck({ domain, displayName, map }: { domain: string; displayName: string; map: LiveMap }) {
+  const round = useLiveRound(domain);
+  const secondsLeft = useSecondsLeft(round?.deadline);
+  const placed = round?.rows.filter((row) => row.point) ?? [];
+  return (
+    <section className="card checking live-check" aria-busy="true">
+      <p className="result-line" role="status">{`Checking ${displayName}…`}</p>
+      {round ? (
+        <>
+          <p className="live-progress">{progressText(round, secondsLeft)}</p>
+          {placed.length > 0 ? (
+            <svg className="live-map" viewBox={`0 0 ${map.width} ${map.height}`} width="100%" aria-hidden="true">
+              <image href={map.imageUrl} x={0} y={0} width={map.width} height={map.height} />
+              {placed.map((row) => (
+                <circle key={row.id} className={`live-marker live-marker-${row.status}`} cx={row.point![0]} cy={row.point![1]} r={11} />
+              ))}
+            </svg>
+          ) : null}
+          <ul className="live-rows" aria-label={`Answers so far for ${displayName}`}>
+            {round.rows.map((row) => (
+              <li key={row.id} data-status={row.status}>
+                <span className="live-place">{row.place}</span>
+                <span className={`badge badge-${row.badge}`}>{row.text}</span>
+                <span className="muted">{`${row.tester}, ${row.kind}${row.network ? `, ${row.network}` : ""}, ${row.total}`}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { describeCause } from "@/lib/format";
+import type { ProbeResult } from "@/lib/probe-result";
+
+// What one tester saw, in the words of the sources table; the live view of a running round
+// (live-rows.ts) says it the same way.
+
+const STATUS_WORDS = { up: "Up", down: "Down", error: "Inconclusive" } as const;
+/** A tls tester that found 443 closed says nothing about certificates: not a failure of its own. */
+export function tlsNotApplicable(result: ProbeResult): boolean {
+  return result.kind === "tls" && !result.tls && (result.cause === "refused" || result.cause === "timeout");
+}
+
+export function resultText(result: ProbeResult): string {
+  if (tlsNotApplicable(result)) return "Not applicable: port 443 does not answer";
+  // Up with a cause: the site answered before a rule of ours stopped the tester.
+  if (result.status === "up") return result.cause ? `Up: ${describeCause(result.cause)}, not followed` : result.message && result.kind !== "http" ? result.message : "Up";
+  // "Our tester failed" says less than the tester's own words: "the probe went offline".
+  const why = result.cause === "tester_error" && result.message ? clip(result.message) : describeCause(result.cause, result.statusCode);
+  return why ? `${STATUS_WORDS[result.status]}: ${why}` : STATUS_WORDS[result.status];
+}
+
+const clip = (text: string, max = 100) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Who ran the test: this server, an agent we deploy, or a public world probe. */
+export function testerLabel(result: ProbeResult): string {
+  switch (result.source ?? "local") {
+    case "local":
+      return "This server";
+    case "agent":
+      return `Agent ${result.server}`;
+    case "world":
+      return result.server;
+  }
+}

@@ -1,0 +1,93 @@
+import { createServer, type ServerResponse, type Server } from "node:http";
+import { expect, test } from "@playwright/test";
+import { startApp, type RunningApp } from "./support/app";
+import { refusedPort } from "../support/refused-port";
+
+// A first visit shows the check as it happens: each tester's answer appears while the others
+// are still out, with how many have answered, and the result replaces it once the round is
+// decided. The site under test holds its page until the spec lets it go, so "while the others
+// are still out" is a fact here, not a race against a pause.
+
+const NAME = "live.example.test";
+const NO_SCRIPT = "noscript.example.test";
+const IDLE = "idle.example.test";
+let site: Server;
+const held: ServerResponse[] = [];
+let app: RunningApp;
+
+test.beforeAll(async () => {
+  site = createServer((_req, res) => void held.push(res));
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  const port = (site.address() as { port: number }).port;
+  const closed = await refusedPort();
+  app = await startApp(
+    {
+      PROBE_CONNECT_TO: [NAME, NO_SCRIPT, IDLE].map((name) => `${name}:80:127.0.0.1:${port}`).concat(`::127.0.0.1:${closed}`).join(","),
+      // Long enough that the held page, not the deadline, decides when the round ends.
+      CHECK_DEADLINE_MS: "12000",
+      TESTER_LOCATION: "Test lab, ZZ",
+      GLOBALPING_URL: "off",
+    },
+    { name: "live", quiet: true },
+  );
+});
+test.afterAll(async () => {
+  await app?.stop();
+  site.closeAllConnections();
+  await new Promise((resolve) => site.close(resolve));
+});
+
+test("a first visit shows each tester's answer as it comes, then the result", async ({ page }) => {
+  test.setTimeout(60_000);
+  // The page streams until its round ends: look at it as soon as it starts arriving.
+  await page.goto(`${app.baseUrl}/${NAME}`, { waitUntil: "commit" });
+  const live = page.locator(".live-check");
+  // dns, tcp and tls answer at once; http waits for the held page.
+  await expect(live.locator(".live-rows li").first()).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => held.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect(live.locator(".live-progress")).toHaveText(/^[1-3] of 4 testers have answered; the result comes within \d+ s\.$/);
+  await expect(live.locator(".live-rows li[data-status=up]").first()).toContainText("Test lab");
+  await expect(page.locator(".result[data-verdict]")).toHaveCount(0);
+
+  for (const res of held.splice(0)) res.end("<!doctype html><title>up</title>ok");
+  await expect(page.locator(".result[data-verdict] .result-line")).toHaveText(`${NAME} is up from our location`);
+  await expect(live).toBeHidden();
+});
+
+test("the live feed answers 204 when no round of the domain runs, and 400 for a name that is no domain", async ({ request }) => {
+  const idle = await request.get(`${app.baseUrl}/api/v1/status/${IDLE}/live`, { timeout: 10_000 });
+  expect(idle.status()).toBe(204);
+  const bad = await request.get(`${app.baseUrl}/api/v1/status/not_a_domain/live`);
+  expect(bad.status()).toBe(400);
+  expect(await bad.json()).toMatchObject({ error: { code: "invalid_domain" } });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a first visit says when the result comes, then loads again with the result in its place", async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.goto(`${app.baseUrl}/${NO_SCRIPT}`, { waitUntil: "commit" });
+    await expect(page.locator(".live-check .result-line")).toHaveText(`Checking ${NO_SCRIPT}…`);
+    // Playwright's text selectors skip <noscript>; the page's rendered text does not.
+    await expect.poll(() => page.locator("main").innerText()).toContain("The result appears here within 14 seconds: this page then loads again by itself.");
+    await expect.poll(() => held.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    for (const res of held.splice(0)) res.end("<!doctype html><title>up</title>ok");
+
+    // The reload: the result where "Checking…" was, above the other sections and the footer.
+    const result = page.locator(".result[data-verdict]");
+    // It arrives hidden at the end of the streamed page first (React moves it with a script).
+    await expect(result).toBeVisible({ timeout: 30_000 });
+    await expect(result.locator(".result-line")).toHaveText(`${NO_SCRIPT} is up from our location`, { timeout: 30_000 });
+    await expect(page.locator(".live-check")).toBeHidden();
+    const [resultBox, ratingBox, footerBox] = await Promise.all(
+      [result, page.locator(".rating").first(), page.locator(".site-footer")].map(async (part) => (await part.boundingBox())!),
+    );
+    expect(resultBox.y).toBeLessThan(ratingBox.y);
+    expect(resultBox.y).toBeLessThan(footerBox.y);
+    // The browser's own check cannot run: it says so instead of "Checking…" for good.
+    const text = await page.locator("main").innerText();
+    expect(text).toContain(`Your browser's own check of ${NO_SCRIPT} needs JavaScript.`);
+    expect(text).not.toContain(`Checking whether your browser reaches ${NO_SCRIPT}`);
+  });
+});
