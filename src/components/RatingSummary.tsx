@@ -1,6 +1,7 @@
 import { getRatingView } from "@/server/page-data";
 import { RatingForm } from "./RatingForm";
 import { readOrNull, SectionUnavailable } from "./StatusSections";
+import { TextWithName } from "./TextWithName";
 
 /**
  * The rating block of /<domain>: the average and the count, the same for everyone and cached
@@ -11,7 +12,9 @@ export async function RatingSummary({ domain, displayName = domain }: { domain: 
   if (!summary) return <SectionUnavailable title={`Rate ${displayName}`} />;
   return (
     <section className="rating card" aria-labelledby="rating-heading">
-      <h2 id="rating-heading">Rate {displayName}</h2>
+      <h2 id="rating-heading">
+        <TextWithName text={`Rate ${displayName}`} name={displayName} />
+      </h2>
       <RatingForm domain={domain} displayName={displayName} summary={summary} />
     </section>
   );

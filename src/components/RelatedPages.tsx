@@ -1,5 +1,6 @@
 import { formatDate } from "@/lib/format";
 import type { RelatedPage } from "@/server/data/content";
+import { TextWithName } from "./TextWithName";
 
 /** The UTC day, so the machine-readable date matches the "22 November 2026" people read. */
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -9,7 +10,9 @@ export function RelatedPages({ domain, pages }: { domain: string; pages: readonl
   if (pages.length === 0) return null;
   return (
     <section className="card related-pages" aria-labelledby="related-pages-heading">
-      <h2 id="related-pages-heading">Related pages about {domain}</h2>
+      <h2 id="related-pages-heading">
+        <TextWithName text={`Related pages about ${domain}`} name={domain} />
+      </h2>
       <ul>
         {pages.map((page) => (
           <li key={page.url}>

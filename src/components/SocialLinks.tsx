@@ -1,4 +1,5 @@
 import type { SocialLink, SocialNetwork } from "@/server/data/content";
+import { TextWithName } from "./TextWithName";
 
 // Icons are inline paths (Simple Icons, CC0) so the page loads nothing from the networks.
 const NETWORKS: Record<SocialNetwork, { label: string; iconPath: string }> = {
@@ -27,7 +28,9 @@ export function SocialLinks({ domain, links }: { domain: string; links: readonly
   if (links.length === 0) return null;
   return (
     <section className="card social-links" aria-labelledby="social-links-heading">
-      <h2 id="social-links-heading">{`Contact ${domain}'s owner`}</h2>
+      <h2 id="social-links-heading">
+        <TextWithName text={`Contact ${domain}'s owner`} name={domain} />
+      </h2>
       <ul>
         {links.map((link) => (
           <li key={link.network}>

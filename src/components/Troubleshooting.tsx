@@ -1,4 +1,5 @@
 import type { Verdict } from "@/lib/probe-result";
+import { TextWithName } from "./TextWithName";
 
 type Step = { title: string; body: string };
 
@@ -66,7 +67,9 @@ export function Troubleshooting({ domain, verdict = null, emphasised = false }: 
       aria-labelledby="troubleshooting-heading"
       id="troubleshooting"
     >
-      <h2 id="troubleshooting-heading">{heading}</h2>
+      <h2 id="troubleshooting-heading">
+        <TextWithName text={heading} name={domain} />
+      </h2>
       <ol>
         {steps.map((step) => (
           <li key={step.title}>
