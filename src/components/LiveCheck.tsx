@@ -97,7 +97,7 @@ export function LiveCheck({ domain, displayName, map }: { domain: string; displa
   const placed = round?.rows.filter((row) => row.point) ?? [];
   return (
     <section className="card checking live-check" aria-busy="true">
-      <p className="result-line" role="status">{`Checking ${displayName}…`}</p>
+      <p className="live-line" role="status">{`Checking ${displayName}…`}</p>
       {round ? (
         <>
           <p className="live-progress">{progressText(round, secondsLeft)}</p>

@@ -79,7 +79,7 @@ function httpVote(group: ProbeResult[]): Vote {
   return { status: "down", cause: mostCommonCause(http.map((r) => r.cause)) };
 }
 
-/** Where no http result could answer, dns and tcp stand in; tls never votes (a certificate is a warning). */
+/** Where no http result could answer, dns and tcp stand in; tls never votes (the http testers count a refused certificate). */
 function fallbackVote(group: ProbeResult[]): Vote {
   const dns = group.filter((r) => r.kind === "dns" && isConclusive(r));
   // A name no resolver can find serves no page, whatever the cause each resolver reported.

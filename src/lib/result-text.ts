@@ -1,5 +1,6 @@
 import { describeCause } from "@/lib/format";
 import type { ProbeResult } from "@/lib/probe-result";
+import { certificateReason } from "@/lib/verdict-certificate";
 
 // What one tester saw, in the words of the sources table; the live view of a running round
 // (live-rows.ts) says it the same way.
@@ -15,7 +16,10 @@ export function resultText(result: ProbeResult): string {
   // Up with a cause: the site answered before a rule of ours stopped the tester.
   if (result.status === "up") return result.cause ? `Up: ${describeCause(result.cause)}, not followed` : result.message && result.kind !== "http" ? result.message : "Up";
   // "Our tester failed" says less than the tester's own words: "the probe went offline".
-  const why = result.cause === "tester_error" && result.message ? clip(result.message) : describeCause(result.cause, result.statusCode);
+  if (result.cause === "tester_error" && result.message) return `${STATUS_WORDS[result.status]}: ${clip(result.message)}`;
+  // A certificate browsers refuse, in the result line's words: "its certificate is self-signed".
+  if (result.cause === "tls" && result.tls && !result.tls.authorized) return `${STATUS_WORDS[result.status]}: ${certificateReason(result.tls)}`;
+  const why = describeCause(result.cause, result.statusCode);
   return why ? `${STATUS_WORDS[result.status]}: ${why}` : STATUS_WORDS[result.status];
 }
 

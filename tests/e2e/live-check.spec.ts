@@ -68,7 +68,7 @@ test.describe("without JavaScript", () => {
   test("a first visit says when the result comes, then loads again with the result in its place", async ({ page }) => {
     test.setTimeout(60_000);
     await page.goto(`${app.baseUrl}/${NO_SCRIPT}`, { waitUntil: "commit" });
-    await expect(page.locator(".live-check .result-line")).toHaveText(`Checking ${NO_SCRIPT}…`);
+    await expect(page.locator(".live-check .live-line")).toHaveText(`Checking ${NO_SCRIPT}…`);
     // Playwright's text selectors skip <noscript>; the page's rendered text does not.
     await expect.poll(() => page.locator("main").innerText()).toContain("The result appears here within 14 seconds: this page then loads again by itself.");
     await expect.poll(() => held.length, { timeout: 20_000 }).toBeGreaterThan(0);

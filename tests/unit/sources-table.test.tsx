@@ -90,7 +90,8 @@ describe("SourcesTable", () => {
     const tls = { authorized: false, error: "CERT_HAS_EXPIRED", issuer: "Test CA", validTo: "2026-01-01T00:00:00.000Z", daysLeft: -325 };
     renderTable([result({ kind: "tls", status: "down", cause: "tls", tls })]);
     const row = within(rowOf("tls"));
-    expect(row.getByText("Down: its TLS certificate or handshake failed")).toHaveClass("badge-down");
+    // In the result line's words, the code beside them for whoever reports it to the owner.
+    expect(row.getByText("Down: its certificate expired 325 days ago")).toHaveClass("badge-down");
     expect(row.getByText("(CERT_HAS_EXPIRED)")).toBeInTheDocument();
   });
 });

@@ -76,9 +76,10 @@ export async function runRound(
   return { startedAt, durationMs: Date.now() - startedAt.getTime(), results };
 }
 
-// tls results never vote (a certificate problem is a warning), so retrying them buys nothing
-// and would add the pause to every round of a site without TLS; nor do causes of our own rules.
-const votesDown = (result: ProbeResult) => isDownVote(result) && result.kind !== "tls";
+// tls results never vote (the http testers count a refused certificate), so retrying them buys
+// nothing and would add the pause to every round of a site without TLS; nor do causes of our own
+// rules. A certificate browsers refuse will not change in a quarter of a second either.
+const votesDown = (result: ProbeResult) => isDownVote(result) && result.kind !== "tls" && !(result.tls && !result.tls.authorized);
 
 async function withinDeadline(
   tester: Tester,
