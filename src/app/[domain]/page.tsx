@@ -5,6 +5,7 @@ import { CheckResult } from "@/components/CheckResult";
 import { LiveCheck } from "@/components/LiveCheck";
 import { RatingSummary } from "@/components/RatingSummary";
 import { HelpSection, RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
+import { TextWithName } from "@/components/TextWithName";
 import { Troubleshooting } from "@/components/Troubleshooting";
 import { getConfig } from "@/server/config";
 import { worldMapBase } from "@/server/geo/world-map";
@@ -68,38 +69,43 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
       <p className="intro">
         {`We check the status of ${domain} from server locations in many parts of the world, so you can tell whether it is down only for you or there is a global outage.`}
       </p>
-      <h1>{`Is ${domain} down or not?`}</h1>
+      <h1>
+        {/* The name as one box (TextWithName): it moves to the next line whole, never split at a hyphen. */}
+        <TextWithName text={`Is ${domain} down or not?`} name={domain} />
+      </h1>
       {/* Each tester's answer as it comes; hidden once the result is on the page (globals.css). */}
       <LiveCheck domain={target.ascii} displayName={domain} map={liveMap()} />
+      {/* The sections arrive with the result, not before it: nothing the visitor is reading is
+          pushed down when the result takes the live view's place (layout shift). */}
       <Suspense fallback={<ReloadWithoutScript seconds={resultWithinSeconds()} say />}>
         <CheckResult target={target} />
+        <div className="after-result">
+          <Suspense fallback={<SectionLoading title="Reports for the last 24 hours" />}>
+            <ReportsSection target={target} />
+          </Suspense>
+        </div>
+        {/* Shown only when there is something to show: no placeholder that would then vanish. */}
+        <div className="after-result">
+          <Suspense fallback={null}>
+            <RelatedSection target={target} />
+          </Suspense>
+        </div>
+        <div className="after-result troubleshooting-slot">
+          {/* The general steps first; the verdict's own once the round is decided. */}
+          <Suspense fallback={<Troubleshooting domain={domain} />}>
+            <HelpSection target={target} />
+          </Suspense>
+        </div>
+        <div className="after-result">
+          {/* Two quick reads, and a form that works without JavaScript. */}
+          <RatingSummary domain={target.ascii} displayName={domain} />
+        </div>
+        <div className="after-result">
+          <Suspense fallback={null}>
+            <SocialSection target={target} />
+          </Suspense>
+        </div>
       </Suspense>
-      <div className="after-result">
-        <Suspense fallback={<SectionLoading title="Reports for the last 24 hours" />}>
-          <ReportsSection target={target} />
-        </Suspense>
-      </div>
-      {/* Shown only when there is something to show: no placeholder that would then vanish. */}
-      <div className="after-result">
-        <Suspense fallback={null}>
-          <RelatedSection target={target} />
-        </Suspense>
-      </div>
-      <div className="after-result troubleshooting-slot">
-        {/* The general steps first; the verdict's own once the round is decided. */}
-        <Suspense fallback={<Troubleshooting domain={domain} />}>
-          <HelpSection target={target} />
-        </Suspense>
-      </div>
-      <div className="after-result">
-        {/* Not streamed: two quick reads, and the form must work without JavaScript. */}
-        <RatingSummary domain={target.ascii} displayName={domain} />
-      </div>
-      <div className="after-result">
-        <Suspense fallback={null}>
-          <SocialSection target={target} />
-        </Suspense>
-      </div>
     </article>
   );
 }
