@@ -98,28 +98,25 @@ export function LiveCheck({ domain, displayName, map }: { domain: string; displa
   return (
     <section className="card checking live-check" aria-busy="true">
       <p className="live-line" role="status">{`Checking ${displayName}…`}</p>
-      {round ? (
-        <>
-          <p className="live-progress">{progressText(round, secondsLeft)}</p>
-          {placed.length > 0 ? (
-            <svg className="live-map" viewBox={`0 0 ${map.width} ${map.height}`} width="100%" aria-hidden="true">
-              <image href={map.imageUrl} x={0} y={0} width={map.width} height={map.height} />
-              {placed.map((row) => (
-                <circle key={row.id} className={`live-marker live-marker-${row.status}`} cx={row.point![0]} cy={row.point![1]} r={11} />
-              ))}
-            </svg>
-          ) : null}
-          <ul className="live-rows" aria-label={`Answers so far for ${displayName}`}>
-            {round.rows.map((row) => (
-              <li key={row.id} data-status={row.status}>
-                <span className="live-place">{row.place}</span>
-                <span className={`badge badge-${row.badge}`}>{row.text}</span>
-                <span className="muted">{`${row.tester}, ${row.kind}${row.network ? `, ${row.network}` : ""}, ${row.total}`}</span>
-              </li>
-            ))}
-          </ul>
-        </>
+      <p className="live-progress">{round ? progressText(round, secondsLeft) : "Asking our testers…"}</p>
+      {/* The map from the first paint: the card does not grow when the first marker comes. */}
+      <svg className="live-map" viewBox={`0 0 ${map.width} ${map.height}`} width="100%" aria-hidden="true">
+        <image href={map.imageUrl} x={0} y={0} width={map.width} height={map.height} />
+        {placed.map((row) => (
+          <circle key={row.id} className={`live-marker live-marker-${row.status}`} cx={row.point![0]} cy={row.point![1]} r={11} />
+        ))}
+      </svg>
+      {round && round.rows.length > 0 ? (
+        <ul className="live-rows" aria-label={`Answers so far for ${displayName}`}>
+          {round.rows.map((row) => (
+            <li key={row.id} data-status={row.status}>
+              <span className="live-place">{row.place}</span>
+              <span className={`badge badge-${row.badge}`}>{row.text}</span>
+              <span className="muted">{`${row.tester}, ${row.kind}${row.network ? `, ${row.network}` : ""}, ${row.total}`}</span>
+            </li>
+          ))}
+        </ul>
       ) : null}
     </section>
-  );
+);
 }

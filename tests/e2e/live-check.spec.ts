@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse, type Server } from "node:http";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { startApp, type RunningApp } from "./support/app";
 import { refusedPort } from "../support/refused-port";
 
@@ -11,6 +11,7 @@ import { refusedPort } from "../support/refused-port";
 const NAME = "live.example.test";
 const NO_SCRIPT = "noscript.example.test";
 const IDLE = "idle.example.test";
+const SHIFT = (width: number) => `shift-${width}.example.test`;
 let site: Server;
 const held: ServerResponse[] = [];
 let app: RunningApp;
@@ -22,7 +23,7 @@ test.beforeAll(async () => {
   const closed = await refusedPort();
   app = await startApp(
     {
-      PROBE_CONNECT_TO: [NAME, NO_SCRIPT, IDLE].map((name) => `${name}:80:127.0.0.1:${port}`).concat(`::127.0.0.1:${closed}`).join(","),
+      PROBE_CONNECT_TO: [NAME, NO_SCRIPT, IDLE, SHIFT(375), SHIFT(1280)].map((name) => `${name}:80:127.0.0.1:${port}`).concat(`::127.0.0.1:${closed}`).join(","),
       // Long enough that the held page, not the deadline, decides when the round ends.
       CHECK_DEADLINE_MS: "12000",
       TESTER_LOCATION: "Test lab, ZZ",
@@ -61,6 +62,44 @@ test("the live feed answers 204 when no round of the domain runs, and 400 for a 
   expect(bad.status()).toBe(400);
   expect(await bad.json()).toMatchObject({ error: { code: "invalid_domain" } });
 });
+
+/** Sums the page's layout shifts not caused by input, as Lighthouse's CLS does (in one window). */
+async function watchLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    const total = { value: 0 };
+    (window as unknown as { layoutShift: typeof total }).layoutShift = total;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) total.value += entry.value;
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+const layoutShift = (page: Page) =>
+  page.evaluate(
+    // After two frames every shift of the last layout has been reported.
+    () => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve((window as unknown as { layoutShift: { value: number } }).layoutShift.value)))),
+  );
+
+for (const [width, height] of [[375, 812], [1280, 800]]) {
+  test(`at ${width} px neither a first visit nor a cached one shifts what the visitor sees (CLS < 0.05)`, async ({ page }) => {
+    test.setTimeout(60_000);
+    const name = SHIFT(width);
+    await page.setViewportSize({ width, height });
+    await watchLayoutShifts(page);
+    await page.goto(`${app.baseUrl}/${name}`, { waitUntil: "commit" });
+    await expect(page.locator(".live-check .live-rows li").first()).toBeVisible({ timeout: 20_000 });
+    await expect.poll(() => held.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    for (const res of held.splice(0)) res.end("<!doctype html><title>up</title>ok");
+    await expect(page.locator(".result[data-verdict]")).toBeVisible();
+    await expect(page.locator(".site-footer")).toBeAttached();
+    expect(await layoutShift(page)).toBeLessThan(0.05);
+
+    await page.reload();
+    await expect(page.locator(".result[data-verdict]")).toBeVisible();
+    expect(await layoutShift(page)).toBeLessThan(0.05);
+  });
+}
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });

@@ -75,35 +75,37 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
       </h1>
       {/* Each tester's answer as it comes; hidden once the result is on the page (globals.css). */}
       <LiveCheck domain={target.ascii} displayName={domain} map={liveMap()} />
+      {/* The sections arrive with the result, not before it: nothing the visitor is reading is
+          pushed down when the result takes the live view's place (layout shift). */}
       <Suspense fallback={<ReloadWithoutScript seconds={resultWithinSeconds()} say />}>
         <CheckResult target={target} />
+        <div className="after-result">
+          <Suspense fallback={<SectionLoading title="Reports for the last 24 hours" />}>
+            <ReportsSection target={target} />
+          </Suspense>
+        </div>
+        {/* Shown only when there is something to show: no placeholder that would then vanish. */}
+        <div className="after-result">
+          <Suspense fallback={null}>
+            <RelatedSection target={target} />
+          </Suspense>
+        </div>
+        <div className="after-result troubleshooting-slot">
+          {/* The general steps first; the verdict's own once the round is decided. */}
+          <Suspense fallback={<Troubleshooting domain={domain} />}>
+            <HelpSection target={target} />
+          </Suspense>
+        </div>
+        <div className="after-result">
+          {/* Two quick reads, and a form that works without JavaScript. */}
+          <RatingSummary domain={target.ascii} displayName={domain} />
+        </div>
+        <div className="after-result">
+          <Suspense fallback={null}>
+            <SocialSection target={target} />
+          </Suspense>
+        </div>
       </Suspense>
-      <div className="after-result">
-        <Suspense fallback={<SectionLoading title="Reports for the last 24 hours" />}>
-          <ReportsSection target={target} />
-        </Suspense>
-      </div>
-      {/* Shown only when there is something to show: no placeholder that would then vanish. */}
-      <div className="after-result">
-        <Suspense fallback={null}>
-          <RelatedSection target={target} />
-        </Suspense>
-      </div>
-      <div className="after-result troubleshooting-slot">
-        {/* The general steps first; the verdict's own once the round is decided. */}
-        <Suspense fallback={<Troubleshooting domain={domain} />}>
-          <HelpSection target={target} />
-        </Suspense>
-      </div>
-      <div className="after-result">
-        {/* Not streamed: two quick reads, and the form must work without JavaScript. */}
-        <RatingSummary domain={target.ascii} displayName={domain} />
-      </div>
-      <div className="after-result">
-        <Suspense fallback={null}>
-          <SocialSection target={target} />
-        </Suspense>
-      </div>
     </article>
   );
 }
