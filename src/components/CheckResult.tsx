@@ -6,6 +6,7 @@ import type { Target } from "@/server/probe/types";
 import { CheckAgainForm } from "./CheckAgainForm";
 import { ReportDownButton } from "./ReportDownButton";
 import { SourcesSection } from "./SourcesSection";
+import { TextWithName } from "./TextWithName";
 import { VisitorCheck } from "./VisitorCheck";
 import { WorldStatus } from "./WorldStatus";
 
@@ -34,7 +35,10 @@ export async function CheckResult({ target }: { target: Target }) {
     return (
       <section className="card result result-unknown" aria-labelledby="result-heading">
         <h2 id="result-heading" className="result-line">
-          {view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+          <TextWithName
+            text={view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+            name={target.unicode}
+          />
         </h2>
         <p>{message}</p>
       </section>
@@ -48,7 +52,10 @@ export async function CheckResult({ target }: { target: Target }) {
   return (
     <>
       <section className={`card result result-${check.verdict}`} aria-labelledby="result-heading" data-verdict={check.verdict}>
-        <h2 id="result-heading" className="result-line">{line}</h2>
+        {/* The name kept whole: it moves to the next line rather than break at a hyphen. */}
+        <h2 id="result-heading" className="result-line">
+          <TextWithName text={line} name={target.unicode} />
+        </h2>
         {check.warnings.length > 0 ? (
           <ul className="warnings">
             {check.warnings.map((warning) => (

@@ -1,5 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
+import { LiveMap, type LiveMapBase } from "./LiveMap";
+import { TextWithName } from "./TextWithName";
 
 // What a first visit shows while its round runs: each tester's answer as it comes (rows and map
 // markers), how many have answered, and how long the round may still take. Fed by the round's
@@ -21,18 +23,15 @@ interface LiveRow {
   point: [number, number] | null;
 }
 
-export interface LiveMap {
-  imageUrl: string;
-  width: number;
-  height: number;
-}
 
 interface RoundState {
   /** The deadline on this browser's clock. */
   deadline: number;
   testers: number;
-  answered: number;
-  rows: LiveRow[];
+  /** Each tester's rows so far, in the order the testers first answered. */
+  byTester: Map<string, LiveRow[]>;
+  /** Testers that have given their whole answer. */
+  answered: Set<string>;
   done: boolean;
   /** Once done: the round's verdict (null: the round failed). */
   verdict?: string | null;
@@ -54,11 +53,18 @@ function useLiveRound(domain: string): RoundState | null {
     const data = (event: Event) => JSON.parse((event as MessageEvent<string>).data);
     source.addEventListener("round", (event) => {
       const { deadline, now, testers } = data(event) as { deadline: number; now: number; testers: number };
-      setRound({ deadline: Date.now() + (deadline - now), testers, answered: 0, rows: [], done: false });
+      setRound({ deadline: Date.now() + (deadline - now), testers, byTester: new Map(), answered: new Set(), done: false });
     });
     source.addEventListener("results", (event) => {
-      const { rows } = data(event) as { rows: LiveRow[] };
-      setRound((state) => state && { ...state, answered: state.answered + 1, rows: [...state.rows, ...rows] });
+      const { tester, final, rows } = data(event) as { tester: string; final: boolean; rows: LiveRow[] };
+      setRound(
+        (state) =>
+          state && {
+            ...state,
+            byTester: new Map(state.byTester).set(tester, rows),
+            answered: final ? new Set(state.answered).add(tester) : state.answered,
+          },
+      );
     });
     source.addEventListener("done", (event) => {
       const { verdict } = data(event) as { verdict: string | null };
@@ -86,29 +92,26 @@ function useSecondsLeft(deadline: number | undefined): number | null {
 }
 
 function progressText(round: RoundState, secondsLeft: number | null): string {
-  const answered = `${Math.min(round.answered, round.testers)} of ${round.testers} testers have answered`;
+  const answered = `${Math.min(round.answered.size, round.testers)} of ${round.testers} testers have answered`;
   if (round.done) return round.verdict ? `${answered}: ${VERDICT_WORDS[round.verdict] ?? round.verdict}. Showing the result…` : `${answered}.`;
   return secondsLeft ? `${answered}; the result comes within ${secondsLeft} s.` : `${answered}; the result comes any moment.`;
 }
 
-export function LiveCheck({ domain, displayName, map }: { domain: string; displayName: string; map: LiveMap }) {
+export function LiveCheck({ domain, displayName, map }: { domain: string; displayName: string; map: LiveMapBase }) {
   const round = useLiveRound(domain);
   const secondsLeft = useSecondsLeft(round?.deadline);
-  const placed = round?.rows.filter((row) => row.point) ?? [];
+  const rows = round ? [...round.byTester.values()].flat() : [];
   return (
     <section className="card checking live-check" aria-busy="true">
-      <p className="live-line" role="status">{`Checking ${displayName}…`}</p>
+      <p className="live-line" role="status">
+        <TextWithName text={`Checking ${displayName}…`} name={displayName} />
+      </p>
       <p className="live-progress">{round ? progressText(round, secondsLeft) : "Asking our testers…"}</p>
       {/* The map from the first paint: the card does not grow when the first marker comes. */}
-      <svg className="live-map" viewBox={`0 0 ${map.width} ${map.height}`} width="100%" aria-hidden="true">
-        <image href={map.imageUrl} x={0} y={0} width={map.width} height={map.height} />
-        {placed.map((row) => (
-          <circle key={row.id} className={`live-marker live-marker-${row.status}`} cx={row.point![0]} cy={row.point![1]} r={11} />
-        ))}
-      </svg>
-      {round && round.rows.length > 0 ? (
+      <LiveMap map={map} points={rows.flatMap((row) => (row.point ? [{ id: row.id, point: row.point, status: row.status }] : []))} />
+      {rows.length > 0 ? (
         <ul className="live-rows" aria-label={`Answers so far for ${displayName}`}>
-          {round.rows.map((row) => (
+          {rows.map((row) => (
             <li key={row.id} data-status={row.status}>
               <span className="live-place">{row.place}</span>
               <span className={`badge badge-${row.badge}`}>{row.text}</span>

@@ -13,21 +13,22 @@ const answer = (testerId: string): ProbeResult => ({
   message: null,
   timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 5 },
 });
+const update = (testerId: string) => ({ testerId, results: [answer(testerId)], final: true });
 const start = { startedAt: 1000, deadline: 9000, testers: 3 };
 
 describe("live rounds", () => {
   it("give a late watcher what came before, then what comes after, and end with the verdict", () => {
     const live = createLiveRounds();
     const round = live.begin("a.example", start);
-    round.report([answer("dns")]);
+    round.report(update("dns"));
     const seen: LiveEvent[] = [];
     const watch = live.watch("a.example", (event) => seen.push(event))!;
     expect(watch.start).toEqual(start);
-    expect(watch.past).toEqual([{ type: "results", results: [answer("dns")] }]);
-    round.report([answer("http")]);
+    expect(watch.past).toEqual([{ type: "results", ...update("dns") }]);
+    round.report(update("http"));
     round.end("online");
     expect(seen).toEqual([
-      { type: "results", results: [answer("http")] },
+      { type: "results", ...update("http") },
       { type: "done", verdict: "online" },
     ]);
     // Over: nothing more to watch, and a second end changes nothing.
@@ -41,7 +42,7 @@ describe("live rounds", () => {
     const round = live.begin("a.example", start);
     const seen: LiveEvent[] = [];
     live.watch("a.example", (event) => seen.push(event))!.stop();
-    round.report([answer("dns")]);
+    round.report(update("dns"));
     expect(seen).toEqual([]);
   });
 
@@ -53,7 +54,7 @@ describe("live rounds", () => {
     });
     const seen: LiveEvent[] = [];
     live.watch("a.example", (event) => seen.push(event));
-    expect(() => round.report([answer("dns")])).not.toThrow();
+    expect(() => round.report(update("dns"))).not.toThrow();
     expect(seen).toHaveLength(1);
   });
 

@@ -169,7 +169,7 @@ describe("runRound with an escalating tester", () => {
       [tester("slow", async () => (await slowAnswer, [result("up", "slow")])), tester("quick", async () => [result("up", "quick")])],
       target,
       guard,
-      { deadlineMs: 5000, onResults: (results) => reported.push(results.map((r) => r.testerId)) },
+      { deadlineMs: 5000, onResults: ({ results }) => reported.push(results.map((r) => r.testerId)) },
     );
     await vi.waitFor(() => expect(reported).toEqual([["quick"]]));
     releaseSlow();

@@ -1,5 +1,6 @@
 import "server-only";
-import type { ProbeResult, Verdict } from "@/lib/probe-result";
+import type { Verdict } from "@/lib/probe-result";
+import type { TesterUpdate } from "@/server/probe/round";
 
 // A first check takes up to the round's deadline (the world's probes answer last). Visitors who
 // arrive meanwhile see each tester's results as they come in (the page's live view, fed by
@@ -16,11 +17,11 @@ export interface LiveRoundStart {
 }
 
 /** `done` with no verdict: the round failed (the page says so itself). */
-export type LiveEvent = { type: "results"; results: ProbeResult[] } | { type: "done"; verdict: Verdict | null };
+export type LiveEvent = ({ type: "results" } & TesterUpdate) | { type: "done"; verdict: Verdict | null };
 export type LiveListener = (event: LiveEvent) => void;
 
 export interface LiveRound {
-  report(results: ProbeResult[]): void;
+  report(update: TesterUpdate): void;
   end(verdict: Verdict | null): void;
 }
 
@@ -63,8 +64,8 @@ export function createLiveRounds() {
       waiting.delete(domain);
       let ended = false;
       return {
-        report(results) {
-          if (!ended) emit(round, { type: "results", results });
+        report(update) {
+          if (!ended) emit(round, { type: "results", ...update });
         },
         end(verdict) {
           if (ended) return;

@@ -1,12 +1,13 @@
 import "server-only";
 import { getCheckState } from "./index";
-import type { LiveEvent, LiveWatch } from "./live-rounds";
+import type { LiveEvent } from "./live-rounds";
 import { liveRows } from "./live-rows";
 
 // GET /api/v1/status/<domain>/live: a running round as Server-Sent Events (the page's live
 // view). It only watches: it never starts, joins or pays for a round, so it is as cheap as an
 // open response. Events: `round` (when it started, its deadline, how many testers), `results`
-// (each tester's rows as it answers), `done` (the verdict; the page's own result follows).
+// (a tester's rows so far, `final` once it has answered: the world's probes come one by one),
+// `done` (the verdict; the page's own result follows).
 
 /** Open live responses of this instance at most; beyond, a visitor simply waits for the result. */
 export const MAX_OPEN_LIVE_RESPONSES = 2000;
@@ -27,7 +28,9 @@ const SSE_HEADERS = {
 const encoder = new TextEncoder();
 const message = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 const toMessage = (event: LiveEvent) =>
-  event.type === "results" ? message("results", { rows: liveRows(event.results) }) : message("done", { verdict: event.verdict });
+  event.type === "results"
+    ? message("results", { tester: event.testerId, final: event.final, rows: liveRows(event.results) })
+    : message("done", { verdict: event.verdict });
 
 const noRound = () => new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 
@@ -40,34 +43,34 @@ export async function liveResponse(domain: string, signal: AbortSignal): Promise
   await live.whenBegun(domain, WAIT_FOR_ROUND_MS);
 
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let watch: LiveWatch | null = null;
-  let fuse: NodeJS.Timeout | undefined;
   let closed = false;
-  const close = () => {
+  const send = (event: LiveEvent) => {
+    if (closed) return;
+    controller.enqueue(toMessage(event));
+    if (event.type === "done") end();
+  };
+  const stream = new ReadableStream<Uint8Array>({ start: (given) => void (controller = given), cancel: () => finish() });
+  const watch = signal.aborted ? null : live.watch(domain, send);
+  if (!watch) {
+    open -= 1;
+    return noRound();
+  }
+  const fuse = setTimeout(() => end(), Math.max(0, watch.start.deadline - Date.now()) + AFTER_DEADLINE_MS);
+  /** Lets go of the round and the count; the stream is closed by its reader (cancel) or by end(). */
+  function finish() {
     if (closed) return;
     closed = true;
     open -= 1;
     clearTimeout(fuse);
-    watch?.stop();
-    signal.removeEventListener("abort", close);
-    controller.close();
-  };
-  const send = (event: LiveEvent) => {
-    if (closed) return;
-    controller.enqueue(toMessage(event));
-    if (event.type === "done") close();
-  };
-  const stream = new ReadableStream<Uint8Array>({
-    start: (given) => void (controller = given),
-    cancel: close,
-  });
-  watch = signal.aborted ? null : live.watch(domain, send);
-  if (!watch) {
-    close();
-    return noRound();
+    watch!.stop();
+    signal.removeEventListener("abort", end);
   }
-  fuse = setTimeout(close, Math.max(0, watch.start.deadline - Date.now()) + AFTER_DEADLINE_MS);
-  signal.addEventListener("abort", close, { once: true });
+  function end() {
+    if (closed) return;
+    finish();
+    controller.close();
+  }
+  signal.addEventListener("abort", end, { once: true });
   controller.enqueue(message("round", { ...watch.start, now: Date.now() }));
   for (const event of watch.past) send(event);
   return new Response(stream, { headers: SSE_HEADERS });

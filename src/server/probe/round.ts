@@ -12,8 +12,15 @@ export interface RoundOptions {
   previous?: readonly ProbeResult[];
   /** Something says the site may be down (see RoundInfo.questionOpen). */
   questionOpen?: boolean;
-  /** Called with each tester's results as soon as that tester is done: the live view (live-rounds.ts). */
-  onResults?: (results: ProbeResult[]) => void;
+  /** Called with each tester's results as soon as it has them: the live view (live-rounds.ts). */
+  onResults?: (update: TesterUpdate) => void;
+}
+
+/** A tester's results so far (`final: false`: more to come, e.g. the world's probes one by one) or its answer. */
+export interface TesterUpdate {
+  testerId: string;
+  results: ProbeResult[];
+  final: boolean;
 }
 
 export interface RoundOutcome {
@@ -47,8 +54,9 @@ export async function runRound(
   const signal = AbortSignal.timeout(deadlineMs);
 
   const runTester = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
-    const results = await runWithRetry(tester, round);
-    onResults?.(results);
+    const report = (results: ProbeResult[], final: boolean) => onResults?.({ testerId: tester.id, results, final });
+    const results = await runWithRetry(tester, { ...round, progress: (partial) => report(partial, false) });
+    report(results, true);
     return results;
   };
   const runWithRetry = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {

@@ -15,6 +15,11 @@ export interface RoundInfo {
   questionOpen: boolean;
   /** The results of the round's testers that do not escalate, once they are all in. */
   othersSettled: Promise<ProbeResult[]>;
+  /**
+   * For a tester whose answer comes in parts (the world's probes): what it has so far, for the
+   * page's live view. Its final answer is still what it returns.
+   */
+  progress?: (results: ProbeResult[]) => void;
 }
 
 /** What the round gives every tester: one abort signal for the round's deadline, and the guard. */

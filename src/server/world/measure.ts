@@ -49,8 +49,14 @@ const untilDeadline = (deadline: number) => AbortSignal.timeout(Math.max(1, dead
 /**
  * Reads a created measurement until it is final or our deadline comes, and returns the latest
  * state read. A failed read is tried again while time allows; the last good read stands.
+ * `onRead` sees each new state that is not yet final (the probes that have answered so far).
  */
-export async function pollMeasurement(client: GlobalpingClient, id: string, deadline: number): Promise<Measurement | null> {
+export async function pollMeasurement(
+  client: GlobalpingClient,
+  id: string,
+  deadline: number,
+  onRead?: (measurement: Measurement) => void,
+): Promise<Measurement | null> {
   const lastReadBy = deadline - FINISH_MARGIN_MS;
   const timeForAnother = () => Date.now() + POLL_INTERVAL_MS + READ_ALLOWANCE_MS <= lastReadBy;
   let latest: Measurement | null = null;
@@ -60,6 +66,7 @@ export async function pollMeasurement(client: GlobalpingClient, id: string, dead
       const read = await client.read(id, etag, untilDeadline(lastReadBy));
       if (read) ({ measurement: latest, etag } = read);
       if (latest && latest.status !== "in-progress") return latest;
+      if (read && latest) onRead?.(latest);
     } catch (error) {
       if (!timeForAnother()) {
         if (latest) return latest;

@@ -4,6 +4,7 @@ import { decideVerdict } from "@/lib/verdict";
 import type { ProbeContext, RoundInfo, Target } from "@/server/probe/types";
 import type { SpendPriority, WorldBudget } from "./budget";
 import { isGlobalpingFailure, type GlobalpingClient } from "./globalping-api";
+import type { Measurement } from "./globalping-schema";
 import { measurementBody, pollMeasurement } from "./measure";
 import { toProbeResult } from "./to-results";
 
@@ -97,7 +98,10 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
       created = true;
       await budget.refund(probes - answer.created.probesCount);
       if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
-      const measurement = await pollMeasurement(client, answer.created.id, deadline);
+      // Each probe's answer for the live view as it comes; a probe still running is left out.
+      const answered = (measurement: Measurement, measuredAt: string) =>
+        measurement.results.flatMap((item, i) => (item.result.status === "in-progress" ? [] : [toProbeResult(item, i, { testerId, measuredAt })]));
+      const measurement = await pollMeasurement(client, answer.created.id, deadline, (partial) => round.progress?.(answered(partial, new Date().toISOString())));
       if (!measurement) return { ok: false, cause: "tester_error", message: "Globalping did not answer before our deadline" };
       const measuredAt = new Date().toISOString();
       const results = measurement.results.map((item, i) => toProbeResult(item, i, { testerId, measuredAt }));
