@@ -1,14 +1,18 @@
+import { rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import type { TLSSocket } from "node:tls";
-import { makeCertificate } from "../../integration/helpers/certificates";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSecureContext, type SecureContext, type TLSSocket } from "node:tls";
+import { makeCertificate, makeCertificateAuthority, type CertificateAuthority } from "../../integration/helpers/certificates";
 import { startDnsServer, type TestDnsServer } from "../../integration/helpers/dns-server";
 import { startSilentTcpServer, type RunningServer } from "../../integration/helpers/servers";
 
 // The sites the app's testers probe, all on 127.0.0.1. A "site" is a pair of servers: HTTPS
-// for :443 (a self-signed certificate, which the testers report as a warning, not down) and
-// plain HTTP for :80. Every connection, TLS handshake and request is counted per host name
+// for :443 and plain HTTP for :80. Each name gets a certificate of its own, signed by a CA made
+// for the run that the app is told to trust (NODE_EXTRA_CA_CERTS, probeEnv): a certificate
+// browsers would refuse is an outage, and these sites are meant to be up. Every connection, TLS handshake and request is counted per host name
 // (SNI or Host), so a benchmark can tell exactly how many rounds reached a site.
 
 export interface SiteCounts {
@@ -26,6 +30,8 @@ export interface LoopbackSite {
   counts: SiteCounts;
   /** `host:443:127.0.0.1:<https>,host:80:127.0.0.1:<http>`; with no host, routes every name. */
   routes(host?: string): string;
+  /** A PEM file with the CA of the site's certificates, for the app's NODE_EXTRA_CA_CERTS. */
+  caFile: string;
   close(): Promise<void>;
 }
 
@@ -51,6 +57,17 @@ async function listen(server: net.Server): Promise<number> {
 }
 
 /** A site answering every GET with a small page: at once, or after `delayMs` (a slow site). */
+/** One CA for every site of the process, so an app started with one file trusts them all. */
+let sitesAuthority: Promise<{ authority: CertificateAuthority; caFile: string }> | undefined;
+
+async function makeSitesAuthority() {
+  const authority = await makeCertificateAuthority("downcheck test sites CA");
+  const caFile = join(tmpdir(), `downcheck-sites-ca-${process.pid}.pem`);
+  writeFileSync(caFile, authority.cert);
+  process.once("exit", () => rmSync(caFile, { force: true }));
+  return { authority, caFile };
+}
+
 export async function startInstantSite({ delayMs = 0 } = {}): Promise<LoopbackSite> {
   const counts: SiteCounts = { connections: { https: 0, http: 0 }, handshakes: new Map(), requests: new Map() };
   const page = "<!doctype html><title>bench site</title><p>up</p>";
@@ -63,8 +80,26 @@ export async function startInstantSite({ delayMs = 0 } = {}): Promise<LoopbackSi
     if (delayMs > 0) setTimeout(send, delayMs);
     else send();
   };
-  const cert = await makeCertificate({ hostname: "bench-site.invalid", selfSigned: true });
-  const secure = https.createServer({ key: cert.key, cert: cert.cert }, answer);
+  const { authority, caFile } = await (sitesAuthority ??= makeSitesAuthority());
+  // One certificate per name asked for (SNI), made on its first handshake and kept.
+  const contexts = new Map<string, Promise<SecureContext>>();
+  const contextFor = (name: string) => {
+    let context = contexts.get(name);
+    if (!context) {
+      context = makeCertificate({ hostname: name, authority }).then((pems) => createSecureContext({ key: pems.key, cert: pems.cert }));
+      contexts.set(name, context);
+    }
+    return context;
+  };
+  const fallback = await makeCertificate({ hostname: "bench-site.invalid", authority });
+  const secure = https.createServer(
+    {
+      key: fallback.key,
+      cert: fallback.cert,
+      SNICallback: (name, done) => void contextFor(name.toLowerCase()).then((context) => done(null, context), done),
+    },
+    answer,
+  );
   secure.on("secureConnection", (socket: TLSSocket) => {
     const name = (socket as TLSSocket & { servername?: string | false }).servername;
     add(counts.handshakes, typeof name === "string" ? name.toLowerCase() : "");
@@ -79,6 +114,7 @@ export async function startInstantSite({ delayMs = 0 } = {}): Promise<LoopbackSi
     httpPort,
     counts,
     routes: (host = "") => `${host}:443:127.0.0.1:${httpsPort},${host}:80:127.0.0.1:${httpPort}`,
+    caFile,
     async close() {
       for (const set of sockets) for (const socket of set) socket.destroy();
       await Promise.all([secure, plain].map((server) => new Promise((done) => server.close(done))));
@@ -108,8 +144,10 @@ export async function startNoNamesDns(): Promise<TestDnsServer> {
  * (never a TESTERS_FILE from a .env file), `routes` for every name probed, loopback allowed,
  * and a loopback resolver. Routes are matched in order, so specific ones go before a catch-all.
  */
-export function probeEnv(routes: string[], dns: TestDnsServer): Record<string, string> {
+export function probeEnv(routes: string[], dns: TestDnsServer, caFile?: string): Record<string, string> {
   return {
+    // Node reads it at start: the test sites' CA joins the public roots (targets above).
+    ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}),
     GLOBALPING_URL: "off",
     TESTERS_FILE: "",
     PROBE_CONNECT_TO: routes.join(","),

@@ -19,11 +19,18 @@ export interface CertificateRequest {
   expiredDaysAgo?: number;
   /** A leaf signed by its own key, with no CA a client could be given. */
   selfSigned?: boolean;
+  /** The CA that signs the leaf (many leaves, one CA to trust); by default a new one per leaf. */
+  authority?: CertificateAuthority;
+}
+
+export interface CertificateAuthority {
+  key: string;
+  cert: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function makeCertificate({ hostname, expired = false, expiredDaysAgo, selfSigned = false }: CertificateRequest): Promise<CertificatePems> {
+export async function makeCertificate({ hostname, expired = false, expiredDaysAgo, selfSigned = false, authority }: CertificateRequest): Promise<CertificatePems> {
   const now = Date.now();
   const daysAgo = expiredDaysAgo ?? (expired ? 1 : null);
   const validity = daysAgo !== null
@@ -45,7 +52,15 @@ export async function makeCertificate({ hostname, expired = false, expiredDaysAg
     const leaf = await generate(subject, leafOptions);
     return { key: leaf.private, cert: leaf.cert };
   }
-  const ca = await generate([{ name: "commonName", value: `downcheck test CA for ${hostname}` }], {
+  const ca = authority ?? (await makeCertificateAuthority(`downcheck test CA for ${hostname}`));
+  const leaf = await generate(subject, { ...leafOptions, ca: { key: ca.key, cert: ca.cert } });
+  return { key: leaf.private, cert: leaf.cert, ca: ca.cert };
+}
+
+/** A CA valid for two months either side of now, to sign test leaves with. */
+export async function makeCertificateAuthority(name = "downcheck test CA"): Promise<CertificateAuthority> {
+  const now = Date.now();
+  const ca = await generate([{ name: "commonName", value: name }], {
     keyType: "ec",
     algorithm: "sha256",
     notBeforeDate: new Date(now - 60 * DAY_MS),
@@ -55,6 +70,5 @@ export async function makeCertificate({ hostname, expired = false, expiredDaysAg
       { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
     ],
   });
-  const leaf = await generate(subject, { ...leafOptions, ca: { key: ca.private, cert: ca.cert } });
-  return { key: leaf.private, cert: leaf.cert, ca: ca.cert };
+  return { key: ca.private, cert: ca.cert };
 }

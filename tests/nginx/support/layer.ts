@@ -28,7 +28,7 @@ export async function startLayer(instances: number, env: Record<string, string> 
   try {
     const [site, dns]: [LoopbackSite, TestDnsServer] = await Promise.all([startInstantSite({ delayMs: SITE_DELAY_MS }), startNoNamesDns()]);
     stops.push(() => site.close(), () => dns.close());
-    const appEnv = { ...probeEnv([site.routes()], dns), TRUST_PROXY_HOPS: "2", CHECK_DEADLINE_MS: "4000", ...env };
+    const appEnv = { ...probeEnv([site.routes()], dns, site.caFile), TRUST_PROXY_HOPS: "2", CHECK_DEADLINE_MS: "4000", ...env };
     const apps = await Promise.all(Array.from({ length: instances }, (_, i) => startApp(`nginx-${instances}-${i}`, appEnv, { nodeOptions: "" })));
     stops.push(() => Promise.all(apps.map((app) => app.stop())));
     const nginx = await startNginx(apps.map((app) => `127.0.0.1:${app.port}`));

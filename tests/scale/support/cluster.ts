@@ -51,7 +51,7 @@ export async function startCluster(instances = 3): Promise<Cluster> {
     // at once, as in a rollout (the migration lock keeps them from colliding).
     const databaseUrl = postgres.url.replace(/\/postgres$/, "/downcheck_scale");
     await withPostgresClient(postgres.url, (client) => client.query("CREATE DATABASE downcheck_scale"));
-    const env = instanceEnv(databaseUrl, redis.url, probeEnv([site.routes()], dns));
+    const env = instanceEnv(databaseUrl, redis.url, probeEnv([site.routes()], dns, site.caFile));
     const apps = await Promise.all(Array.from({ length: instances }, (_, i) => startApp(`scale-${i}`, env, { nodeOptions: "" })));
     stops.push(async () => void (await Promise.all(apps.map((app) => app.stop()))));
     return {
