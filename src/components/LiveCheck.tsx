@@ -115,7 +115,7 @@ export function LiveCheck({ domain, displayName, map }: { domain: string; displa
             <li key={row.id} data-status={row.status}>
               <span className="live-place">{row.place}</span>
               <span className={`badge badge-${row.badge}`}>{row.text}</span>
-              <span className="muted">{`${row.tester}, ${row.kind}${row.network ? `, ${row.network}` : ""}, ${row.total}`}</span>
+              <span className="muted">{[row.tester === row.place ? null : row.tester, row.kind, row.network, row.total].filter(Boolean).join(", ")}</span>
             </li>
           ))}
         </ul>

@@ -1,14 +1,18 @@
 import { Fragment } from "react";
 import styles from "./TextWithName.module.css";
 
-/** "w-down.example.com" as the boxes it may break between: "w-down", ".example", ".com". */
-function Name({ name }: { name: string }) {
+/**
+ * "w-down.example.com" as the boxes it may break between: "w-down", ".example", ".com". What
+ * follows the name without a space ("…", "?", ":") joins its last box, so it never starts a line.
+ */
+function Name({ name, trailing }: { name: string; trailing: string }) {
   const labels = name.split(/(?=\.)/);
   return (
     <span className={styles.name}>
       {labels.map((label, index) => (
         <span key={index} className={styles.label}>
           {label}
+          {index === labels.length - 1 ? trailing : null}
         </span>
       ))}
     </span>
@@ -21,14 +25,14 @@ function Name({ name }: { name: string }) {
  */
 export function TextWithName({ text, name }: { text: string; name: string }) {
   if (name === "") return text;
-  return text.split(name).map((part, index) =>
-    index === 0 ? (
-      part
-    ) : (
+  return text.split(name).map((part, index) => {
+    if (index === 0) return part;
+    const [, trailing, rest] = /^(\S*)([\s\S]*)$/.exec(part)!;
+    return (
       <Fragment key={index}>
-        <Name name={name} />
-        {part}
+        <Name name={name} trailing={trailing} />
+        {rest}
       </Fragment>
-    ),
-  );
+    );
+  });
 }

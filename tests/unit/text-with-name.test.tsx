@@ -42,6 +42,13 @@ describe("TextWithName", () => {
     ]);
   });
 
+  it("keeps what follows the name without a space in its last box, so '…' never starts a line", () => {
+    const { container } = render(<p>{<TextWithName text={`Checking ${NAME}… now`} name={NAME} />}</p>);
+
+    expect(container.querySelector("p")!.textContent).toBe(`Checking ${NAME}… now`);
+    expect(labelBoxes(nameBoxes(container)[0]).at(-1)).toEqual(["label", ".com…"]);
+  });
+
   it("leaves a text alone when the name is empty", () => {
     const { container } = render(<p>{<TextWithName text="Checking…" name="" />}</p>);
     expect(container.innerHTML).toBe("<p>Checking…</p>");
@@ -53,20 +60,23 @@ describe("headings that name the site keep its name whole", () => {
     render(<Troubleshooting domain={NAME} verdict={verdict} />);
     const heading = screen.getByRole("heading", { level: 2 });
 
-    expect(nameBoxes(heading).map((span) => span.textContent)).toEqual([NAME]);
+    // The name, and what follows it without a space ("’s", ":") in its last box.
+    expect(nameBoxes(heading).map((span) => span.textContent!.startsWith(NAME))).toEqual([true]);
   });
 
   it("related pages", () => {
     render(<RelatedPages domain={NAME} pages={[{ title: "Outage", url: "https://news.example/o", publishedAt: new Date(0), excerpt: "" }]} />);
     const heading = screen.getByRole("heading", { level: 2, name: `Related pages about ${NAME}` });
 
-    expect(nameBoxes(heading).map((span) => span.textContent)).toEqual([NAME]);
+    // The name, and what follows it without a space ("’s", ":") in its last box.
+    expect(nameBoxes(heading).map((span) => span.textContent!.startsWith(NAME))).toEqual([true]);
   });
 
   it("the owner's contacts", () => {
     render(<SocialLinks domain={NAME} links={[{ network: "x", url: "https://x.com/shop", handle: null }]} />);
     const heading = screen.getByRole("heading", { level: 2, name: `Contact ${NAME}'s owner` });
 
-    expect(nameBoxes(heading).map((span) => span.textContent)).toEqual([NAME]);
+    // The name, and what follows it without a space ("’s", ":") in its last box.
+    expect(nameBoxes(heading).map((span) => span.textContent!.startsWith(NAME))).toEqual([true]);
   });
 });
