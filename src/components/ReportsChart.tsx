@@ -124,7 +124,8 @@ export function ReportsChart({ buckets, domain }: { buckets: readonly HourBucket
     <section className="card reports" aria-labelledby="reports-heading" id="reports">
       <h2 id="reports-heading">Reports for the last 24 hours</h2>
       {isEmpty ? (
-        <p>No checks or reports for {domain} in the last 24 hours yet.</p>
+        // Checks that could not tell (verdict unknown) are not counted: the page may show one just above.
+        <p>{`No check found ${domain} up or down, and no visitor reported a problem, in the last 24 hours.`}</p>
       ) : (
         <>
           <Chart buckets={buckets} domain={domain} />

@@ -1,6 +1,6 @@
 import { formatDuration } from "@/lib/format";
 import { networkLabel } from "@/lib/failing-places";
-import { locationVotes } from "@/lib/location-votes";
+import { hasPlace, locationVotes } from "@/lib/location-votes";
 import { placeLabel } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
 import { SourcesTable } from "./SourcesTable";
@@ -27,8 +27,15 @@ export function SourcesSection({ domain, results, checkedAt }: { domain: string;
   return (
     <section className="card sources" aria-labelledby="sources-heading">
       <h2 id="sources-heading">Sources of this check</h2>
-      <WorldMap markers={markersOf(current)} title={`Where we checked ${domain} from`} />
-      <SourcesTable results={current} caption="Results of each tester, by place" />
+      {current.some(hasPlace) ? (
+        <>
+          <WorldMap markers={markersOf(current)} title={`Where we checked ${domain} from`} />
+          <SourcesTable results={current} caption="Results of each tester, by place" />
+        </>
+      ) : (
+        // No location answered (the world unavailable, no other tester): a sentence, not an empty map and table.
+        <p className="muted">{`No location could check ${domain} this time; the result above says why.`}</p>
+      )}
       {stale.length > 0 ? (
         <details className="stale-results">
           <summary>

@@ -224,15 +224,4 @@ test.describe("without JavaScript, streamed parts", () => {
   });
 });
 
-for (const width of [375, 1280]) {
-  test(`at ${width} px what every location saw is in view, whole, without scrolling sideways`, async ({ page }) => {
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${baseUrl}/${targets.up}`);
-    const region = page.locator(".sources .table-scroll");
-    await expect(page.locator(".sources tbody tr[data-status]").first()).toBeVisible();
-    const regionBox = (await region.boundingBox())!;
-    const badges = await page.locator(".sources td.result-cell .badge").evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().right));
-    expect(badges.length).toBeGreaterThan(4);
-    for (const right of badges) expect(right).toBeLessThanOrEqual(Math.min(regionBox.x + regionBox.width, width) + 0.5);
-  });
-}
+// What every location saw, in view at 320, 375 and 1280 px: pages-quality.spec.ts, for each verdict.

@@ -89,7 +89,8 @@ describe("ReportsChart", () => {
   it("says plainly that nothing is known yet instead of drawing an empty chart", () => {
     const { container } = renderChart(hours());
 
-    expect(screen.getByText(`No checks or reports for ${DOMAIN} in the last 24 hours yet.`)).toBeInTheDocument();
+    // Not "no checks": a check that could not tell (unknown) is not counted, and may be on the page.
+    expect(screen.getByText(`No check found ${DOMAIN} up or down, and no visitor reported a problem, in the last 24 hours.`)).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Reports for the last 24 hours" })).toBeInTheDocument();
     expect(container.querySelector("svg")).toBeNull();
     expect(container.querySelector("table")).toBeNull();

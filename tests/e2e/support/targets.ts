@@ -27,6 +27,8 @@ export interface TargetNames {
   hanging: string;
   /** Up; visited only by the hot-page spec, which counts the rounds its cached page costs. */
   hot: string;
+  /** Up here; the Globalping stand-in's three European probes time out: down in some regions. */
+  regional: string;
 }
 
 /** Where a target name is served on loopback: its routed port 80 and port 443. */
@@ -60,6 +62,7 @@ export async function startTargets() {
     noProbes: "noprobes.example.test",
     hanging: "hanging.example.test",
     hot: "hot.example.test",
+    regional: "regional.example.test",
   };
   const handlers: Record<keyof TargetNames, RequestListener> = {
     up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
@@ -75,6 +78,7 @@ export async function startTargets() {
     noProbes: (_req, res) => res.end("ok"),
     hanging: () => undefined,
     hot: (_req, res) => res.end("ok"),
+    regional: (_req, res) => res.end("ok"),
   };
   const hits: Record<string, number> = {};
   const ports: Record<string, TargetPorts> = {};

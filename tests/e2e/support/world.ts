@@ -7,7 +7,7 @@ import type { TargetNames, TargetPorts } from "./targets";
 
 // The world for the end-to-end app: the Globalping stand-in on loopback. Its ten probes really
 // ask the local target sites, as Globalping's do (HEAD /, no redirects followed, an untrusted
-// certificate reported, not refused), except for two names with scripted answers.
+// certificate reported, not refused), except for three names with scripted answers.
 
 export const WORLD_PROBE_USER_AGENT = "globalping-probe (stand-in)";
 
@@ -47,11 +47,17 @@ const SCRIPTED: StandInTest[] = TEN_PROBES.map((probe) => {
   return finished(200, { tls: { authorized: true } });
 });
 
+/** Europe's three probes time out, the other seven see 200: down in some regions. */
+const EUROPE_DOWN: StandInTest[] = TEN_PROBES.map((probe) =>
+  probe.continent === "EU" ? { status: "failed", failureSource: "target", rawOutput: "Request timeout." } : finished(200, { tls: { authorized: true } }),
+);
+
 export function startWorld(names: TargetNames, portsOf: (name: string) => TargetPorts): Promise<GlobalpingStandIn> {
   return startGlobalpingStandIn({
     scenario: ({ target, body }) => {
       if (target === names.noProbes) return { tests: [] };
       if (target === names.world) return { tests: TEN_PROBES.map((probe, i) => ({ probe, test: SCRIPTED[i], afterMs: 100 })) };
+      if (target === names.regional) return { tests: TEN_PROBES.map((probe, i) => ({ probe, test: EUROPE_DOWN[i], afterMs: 100 })) };
       const protocol = (body as { measurementOptions?: { protocol?: string } }).measurementOptions?.protocol ?? "HTTPS";
       const test = probeTarget(target, protocol, portsOf(target));
       return { tests: TEN_PROBES.map((probe) => ({ probe, test })) };
