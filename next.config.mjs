@@ -3,10 +3,12 @@
 // of the server (SWC and its threads: tens of MB resident).
 import { createRequire } from "node:module";
 import { ACTION_BODY_LIMIT_BYTES } from "./src/lib/action-body-limit.mjs";
-import { securityHeaders } from "./src/lib/security-headers.mjs";
+import { LIVE_FRAME_SOURCE, securityHeaders } from "./src/lib/security-headers.mjs";
 
 const require = createRequire(import.meta.url);
-const headers = Object.entries(securityHeaders({ development: process.env.NODE_ENV === "development" })).map(([key, value]) => ({ key, value }));
+const development = process.env.NODE_ENV === "development";
+const asList = (/** @type {Record<string, string>} */ record) => Object.entries(record).map(([key, value]) => ({ key, value }));
+const headers = asList(securityHeaders({ development }));
 
 /** @type {import("next").NextConfig} */
 const nextConfig = {
@@ -36,7 +38,11 @@ const nextConfig = {
   // the cache handlers (loaded outside the bundles) and the server code share one connection of.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "ioredis"],
   async headers() {
-    return [{ source: "/:path*", headers }];
+    // A later rule's header replaces an earlier one's: the live page may be framed by our pages.
+    return [
+      { source: "/:path*", headers },
+      { source: LIVE_FRAME_SOURCE, headers: asList(securityHeaders({ development, framedBySelf: true })) },
+    ];
   },
 };
 

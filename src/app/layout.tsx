@@ -42,8 +42,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         </footer>
         <CookieNotice />
         <noscript>
-          {/* What only a script can finish (the browser's own check) is not shown as under way. */}
-          <style>{`[data-loading]{display:none}`}</style>
+          {/* What only a script can finish (the browser's own check, the live view) is not shown
+              as under way; a page still checking shows its answers in a frame instead (page.tsx). */}
+          <style>{`[data-loading],.live-check{display:none}`}</style>
         </noscript>
       </body>
     </html>

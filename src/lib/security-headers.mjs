@@ -6,10 +6,11 @@
 // Next streams its React payload in inline <script> tags whose content differs per page, so
 // script-src needs 'unsafe-inline' unless every page renders per request with a nonce, which
 // would make no page cacheable (README, Security). Everything else is as strict as the app
-// allows: no plugins, frames, inline event handlers or foreign scripts, styles or fonts. The
-// visitor's own check fetches https://<domain>/ (no-cors), hence connect-src https:.
+// allows: no plugins, inline event handlers or foreign scripts, styles or fonts, and no frames
+// but our own live answers page (framed for a browser without JavaScript). The visitor's own
+// check fetches https://<domain>/ (no-cors), hence connect-src https:.
 /** @returns {string} */
-export function contentSecurityPolicy({ development = false } = {}) {
+export function contentSecurityPolicy({ development = false, framedBySelf = false } = {}) {
   return [
     "default-src 'self'",
     `script-src 'self' 'unsafe-inline'${development ? " 'unsafe-eval'" : ""}`,
@@ -20,23 +21,29 @@ export function contentSecurityPolicy({ development = false } = {}) {
     "connect-src 'self' https:",
     "media-src 'none'",
     "object-src 'none'",
-    "frame-src 'none'",
+    "frame-src 'self'",
     "worker-src 'self'",
     "manifest-src 'self'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${framedBySelf ? "'self'" : "'none'"}`,
   ].join("; ");
 }
 
-/** @returns {Record<string, string>} */
-export function securityHeaders({ development = false } = {}) {
+/**
+ * `framedBySelf`: the one response our own pages may frame (the live answers page, LIVE_FRAME_SOURCE).
+ * @returns {Record<string, string>}
+ */
+export function securityHeaders({ development = false, framedBySelf = false } = {}) {
   return {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
-    "X-Frame-Options": "DENY",
+    "X-Frame-Options": framedBySelf ? "SAMEORIGIN" : "DENY",
     // Browsers honour it only over HTTPS, where it keeps later visits off plain HTTP.
     "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
-    "Content-Security-Policy": contentSecurityPolicy({ development }),
+    "Content-Security-Policy": contentSecurityPolicy({ development, framedBySelf }),
   };
 }
+
+/** The path of the live answers page our status pages frame without JavaScript (next.config.mjs). */
+export const LIVE_FRAME_SOURCE = "/api/v1/status/:domain/live";

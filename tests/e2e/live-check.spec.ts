@@ -58,6 +58,13 @@ test("a first visit shows each tester's answer as it comes, then the result", as
 test("the live feed answers 204 when no round of the domain runs, and 400 for a name that is no domain", async ({ request }) => {
   const idle = await request.get(`${app.baseUrl}/api/v1/status/${IDLE}/live`, { timeout: 10_000 });
   expect(idle.status()).toBe(204);
+  // The page a browser without JavaScript frames: plain HTML, framable by our own pages only.
+  const html = await request.get(`${app.baseUrl}/api/v1/status/${IDLE}/live?view=html`, { timeout: 10_000 });
+  expect(html.status()).toBe(200);
+  expect(await html.text()).toContain(`No check of ${IDLE} is running here right now.`);
+  expect(html.headers()).toMatchObject({ "x-frame-options": "SAMEORIGIN", "content-security-policy": expect.stringContaining("frame-ancestors 'self'") });
+  const page = await request.get(`${app.baseUrl}/`);
+  expect(page.headers()).toMatchObject({ "x-frame-options": "DENY", "content-security-policy": expect.stringContaining("frame-ancestors 'none'") });
   const bad = await request.get(`${app.baseUrl}/api/v1/status/not_a_domain/live`);
   expect(bad.status()).toBe(400);
   expect(await bad.json()).toMatchObject({ error: { code: "invalid_domain" } });
@@ -104,12 +111,16 @@ for (const [width, height] of [[375, 812], [1280, 800]]) {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a first visit says when the result comes, then loads again with the result in its place", async ({ page }) => {
+  test("a first visit shows the answers as they come in a frame, then loads again with the result in its place", async ({ page }) => {
     test.setTimeout(60_000);
     await page.goto(`${app.baseUrl}/${NO_SCRIPT}`, { waitUntil: "commit" });
-    await expect(page.locator(".live-check .live-line")).toHaveText(`Checking ${NO_SCRIPT}…`);
+    await expect(page.locator(".no-script-live .live-line")).toHaveText(`Checking ${NO_SCRIPT}…`);
+    await expect(page.locator(".live-check")).toBeHidden();
     // Playwright's text selectors skip <noscript>; the page's rendered text does not.
     await expect.poll(() => page.locator("main").innerText()).toContain("The result appears here within 14 seconds: this page then loads again by itself.");
+    // The frame is a plain page streamed in order: this server's quick answers while http waits.
+    const frame = page.frameLocator("iframe.live-frame");
+    await expect(frame.locator("li").first()).toContainText("Test lab", { timeout: 20_000 });
     await expect.poll(() => held.length, { timeout: 20_000 }).toBeGreaterThan(0);
     for (const res of held.splice(0)) res.end("<!doctype html><title>up</title>ok");
 

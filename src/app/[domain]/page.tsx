@@ -77,7 +77,7 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
       <LiveCheck domain={target.ascii} displayName={domain} map={liveMap()} />
       {/* The sections arrive with the result, not before it: nothing the visitor is reading is
           pushed down when the result takes the live view's place (layout shift). */}
-      <Suspense fallback={<ReloadWithoutScript seconds={resultWithinSeconds()} say />}>
+      <Suspense fallback={<ReloadWithoutScript seconds={resultWithinSeconds()} live={{ domain: target.ascii, displayName: domain }} />}>
         <CheckResult target={target} />
         <div className="after-result">
           <Suspense fallback={<SectionLoading title="Reports for the last 24 hours" />}>
@@ -112,15 +112,24 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
 
 /**
  * Without JavaScript a streamed part cannot take its place on the page (React moves it there
- * with a script), so a page that is still streaming asks to be loaded again once its round is
- * over: by then it is cached whole, result in place. A complete page has no fallback, so it
- * never reloads.
+ * with a script), so a page that is still streaming shows the round's answers in a frame that
+ * is a plain page streamed in order (the live feed's `?view=html`), and asks to be loaded again
+ * once the round is over: by then it is cached whole, result in place. A complete page has no
+ * fallback, so it never reloads.
  */
-function ReloadWithoutScript({ seconds, say = false }: { seconds: number; say?: boolean }) {
+function ReloadWithoutScript({ seconds, live }: { seconds: number; live?: { domain: string; displayName: string } }) {
   return (
     <noscript>
       <meta httpEquiv="refresh" content={String(seconds)} />
-      {say ? <p className="card">{`The result appears here within ${seconds} seconds: this page then loads again by itself.`}</p> : null}
+      {live ? (
+        <section className="card no-script-live">
+          <p className="live-line">
+            <TextWithName text={`Checking ${live.displayName}…`} name={live.displayName} />
+          </p>
+          <p>{`The result appears here within ${seconds} seconds: this page then loads again by itself. The answers so far:`}</p>
+          <iframe className="live-frame" src={`/api/v1/status/${live.domain}/live?view=html`} title={`Answers so far for ${live.displayName}`} />
+        </section>
+      ) : null}
     </noscript>
   );
 }
