@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
+import "./LiveCheck.css";
 import { LiveMap, type LiveMapBase } from "./LiveMap";
 import { TextWithName } from "./TextWithName";
 

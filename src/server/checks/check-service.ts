@@ -5,11 +5,12 @@ import type { WorldSummary } from "@/lib/world-summary";
 import { runRound, type RoundOutcome } from "@/server/probe/round";
 import { runOutsideRequest } from "@/server/async-context";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
-import type { Admission, ChargeRefusal } from "./admission";
+import type { Admission } from "./admission";
 import { createRecentChecks } from "./recent-checks";
 import { notAdmitted, type RefusalError } from "./refusal";
 import type { LiveRounds } from "./live-rounds";
 import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
+import { createViewCharges } from "./view-charges";
 import { createViewTickets } from "./view-tickets";
 
 /** One stored probe round, as every reader (API, page) sees it. */
@@ -75,8 +76,8 @@ export function createCheckService(options: CheckServiceOptions) {
   const inFlight = new Map<string, Promise<CheckRecord>>();
   const recent = createRecentChecks();
   const tickets = createViewTickets();
-  /** Per domain, the view charge awaiting its answer from the (possibly shared) limiters. */
-  const charging = new Map<string, Promise<ChargeRefusal | null>>();
+  const issueTicket = (domain: string) => tickets.issue(domain, Date.now() + deadlineMs + ttlMs);
+  const chargeOnce = createViewCharges(admission, (target) => issueTicket(target.ascii));
   const isFresh = (record: CheckRecord, now = Date.now()) => now - record.checkedAt.getTime() < ttlMs;
 
   /** The latest round of `domain`: from memory when fresh there, else from the store. */
@@ -111,34 +112,11 @@ export function createCheckService(options: CheckServiceOptions) {
     return tickets.redeem(target.ascii) ? null : notAdmitted(target);
   }
 
-  /**
-   * Charges `visitor` for a new round of `target` and leaves a ticket for its render, unless a
-   * charge for it is already out: then the view waits for that one. In a rush every view
-   * arrives before the first charge has come back from a shared limiter, and a charge per view
-   * would spend the site's whole limit on one herd (and refuse an instance whose views all lost).
-   */
-  async function chargeOnce(target: Target, visitor: string): Promise<RefusalError | null> {
-    for (let pending = charging.get(target.ascii); pending; pending = charging.get(target.ascii)) {
-      const refusal = await pending;
-      if (!refusal || refusal.forEveryone) return refusal;
-      // Refused for that one visitor: the next view in line pays.
-    }
-    const charge = admission
-      .charge(target, visitor)
-      .then((refusal) => {
-        if (!refusal) tickets.issue(target.ascii, Date.now() + deadlineMs + ttlMs);
-        return refusal;
-      })
-      .finally(() => charging.delete(target.ascii));
-    charging.set(target.ascii, charge);
-    return charge;
-  }
-
   /** Gives a charge back: the round it paid for did not run here (joined, or refused a slot). */
   async function refund(target: Target, payer: Payer): Promise<void> {
     // A view's charge stays with its domain: the next render may still use it.
     if ("visitor" in payer) await admission.refund(target, payer.visitor);
-    else tickets.issue(target.ascii, Date.now() + deadlineMs + ttlMs);
+    else issueTicket(target.ascii);
   }
 
   return {
