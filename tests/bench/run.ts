@@ -34,6 +34,8 @@ const SETTINGS = {
   distinct: { checkpoints: (quick ? [100, 400] : [500, 2000]) as [number, number], window: quick ? 50 : 250, concurrency: 16 },
   freshness: { ttlSeconds: 3, durationMs: quick ? 8000 : 15_000, intervalMs: 250 },
   deadlineMs: 8000,
+  /** Lighthouse runs per page and preset; the median one is reported. */
+  lighthouseRuns: quick ? 1 : 3,
   // Long enough that no round of the throughput group outlives its page (40 s a round, plus warm-up).
   ttlSeconds: 120,
 };
@@ -72,7 +74,7 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   const herd = { alone: { lone: name("lone"), herd: name("herd") }, nginx: { lone: name("nlone"), herd: name("nherd") } };
   const herdRoutes = [herd.alone.lone, herd.alone.herd, herd.nginx.lone, herd.nginx.herd].map((domain) => herdSite.routes(domain));
   const routes = [...blackholed.map((domain) => hole.routes(domain)), ...herdRoutes, site.routes()];
-  const base = { ...probeEnv(routes, dns), TRUST_PROXY_HOPS: "1", CHECK_DEADLINE_MS: String(SETTINGS.deadlineMs), CHECK_TTL_SECONDS: String(SETTINGS.ttlSeconds) };
+  const base = { ...probeEnv(routes, dns, site.caFile), TRUST_PROXY_HOPS: "1", CHECK_DEADLINE_MS: String(SETTINGS.deadlineMs), CHECK_TTL_SECONDS: String(SETTINGS.ttlSeconds) };
   const hot = names("hot", SETTINGS.throughput.repeats);
 
   report.section("Next alone (npm start)");
@@ -103,6 +105,19 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   const { ttlSeconds, ...freshness } = SETTINGS.freshness;
   await group("4 freshness", () =>
     withApp(report, "fresh", { ...base, CHECK_TTL_SECONDS: String(ttlSeconds) }, (app) => freshnessGroup(app, report, { ttlSeconds, domain: name("fresh"), ...freshness })),
+  );
+
+  report.section("In the browser (Lighthouse 12, the e2e layer's Chromium)");
+  await group("10 lighthouse", () =>
+    withApp(report, "lighthouse", base, async (app) => {
+      const { lighthouseGroup } = await import("./groups/lighthouse");
+      await lighthouseGroup(app, report, {
+        runs: SETTINGS.lighthouseRuns,
+        name: (preset, i) => name(`lh-${preset}${i}`),
+        // Every name is routed to the instant site: the visitor's browser reaches it too.
+        reach: { hosts: `bench-${run}-*.com`, port: site.httpsPort },
+      });
+    }),
   );
 
   report.section("Behind nginx (deploy/nginx.conf)");
