@@ -116,6 +116,30 @@ test("unknown: with no location to show, the sources say so instead of an empty 
   await expect(sources.locator("table, svg")).toHaveCount(0);
 });
 
+// Non-text contrast (WCAG 1.4.11), which axe leaves out: an empty rating star must stand out
+// 3:1 from its card, drawn as a fill or as an outline.
+test("up: an empty rating star stands out 3:1 from the card, light and dark", async ({ page }) => {
+  await open(page, VERDICTS[0]);
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const ratio = await page.locator(".rating-star").first().evaluate((star) => {
+      const rgb = (color: string) => color.match(/[\d.]+/g)!.map(Number);
+      const luminance = (color: string) => {
+        const [r, g, b] = rgb(color).slice(0, 3).map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const style = getComputedStyle(star);
+      const visible = (color: string) => (rgb(color)[3] ?? 1) > 0;
+      const outlined = parseFloat(style.webkitTextStrokeWidth) > 0 && visible(style.webkitTextStrokeColor);
+      const drawn = visible(style.color) ? style.color : outlined ? style.webkitTextStrokeColor : null;
+      if (!drawn) return 0; // not drawn at all
+      const [a, b] = [luminance(drawn), luminance(getComputedStyle(star.closest(".card")!).backgroundColor)];
+      return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    });
+    expect(ratio, colorScheme).toBeGreaterThanOrEqual(3);
+  }
+});
+
 test.describe("as first painted (without JavaScript the streamed parts stay unplaced)", () => {
   test.use({ javaScriptEnabled: false });
 
