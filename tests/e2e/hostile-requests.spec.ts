@@ -3,6 +3,7 @@ import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { root, startApp, type RunningApp } from "./support/app";
 import { e2eEnv } from "./support/env";
+import { pageText } from "../support/page-text";
 
 // Requests a browser would never send, against the built app: each gets a clear 4xx (or the
 // action's own error state) with our security headers, never a bare 500, and nothing is logged
@@ -82,7 +83,7 @@ test.describe("a page kept for every visitor", () => {
     const ordinary = await request.get(`${app.baseUrl}/${targets.down}`);
     expect(ordinary.status()).toBe(200);
     const html = await ordinary.text();
-    expect(html).toContain(`${targets.down} is down`);
+    expect(pageText(html)).toContain(`${targets.down} is down`);
     expect(html.trimEnd()).toMatch(/<\/html>$/);
   });
 });

@@ -6,7 +6,6 @@ import { LiveCheck } from "@/components/LiveCheck";
 import { RatingSummary } from "@/components/RatingSummary";
 import { HelpSection, RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
 import { TextWithName } from "@/components/TextWithName";
-import { Troubleshooting } from "@/components/Troubleshooting";
 import { getConfig } from "@/server/config";
 import { worldMapBase } from "@/server/geo/world-map";
 import { worldMapImageUrl } from "@/server/geo/world-map-image";
@@ -73,37 +72,28 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
         {/* The name as one box (TextWithName): it moves to the next line whole, never split at a hyphen. */}
         <TextWithName text={`Is ${domain} down or not?`} name={domain} />
       </h1>
-      {/* Each tester's answer as it comes; hidden once the result is on the page (globals.css). */}
+      {/* Each tester's answer as it comes; hidden once the result is on the page (LiveCheck.css). */}
       <LiveCheck domain={target.ascii} displayName={domain} map={liveMap()} />
-      {/* The sections arrive with the result, not before it: nothing the visitor is reading is
-          pushed down when the result takes the live view's place (layout shift). */}
-      <Suspense fallback={<ReloadWithoutScript seconds={resultWithinSeconds()} live={{ domain: target.ascii, displayName: domain }} />}>
+      {/* One part, revealed at once: the sections come with the result, not before it, so nothing
+          the visitor is reading is pushed down when the result takes the live view's place. Each
+          section's reads are quick beside the round, and one that fails says so (readOrNull). */}
+      <Suspense fallback={<LiveWithoutScript domain={target.ascii} displayName={domain} seconds={resultWithinSeconds()} />}>
         <CheckResult target={target} />
         <div className="after-result">
-          <Suspense fallback={<SectionLoading title="Reports for the last 24 hours" />}>
-            <ReportsSection target={target} />
-          </Suspense>
+          <ReportsSection target={target} />
         </div>
-        {/* Shown only when there is something to show: no placeholder that would then vanish. */}
         <div className="after-result">
-          <Suspense fallback={null}>
-            <RelatedSection target={target} />
-          </Suspense>
+          <RelatedSection target={target} />
         </div>
         <div className="after-result troubleshooting-slot">
-          {/* The general steps first; the verdict's own once the round is decided. */}
-          <Suspense fallback={<Troubleshooting domain={domain} />}>
-            <HelpSection target={target} />
-          </Suspense>
+          <HelpSection target={target} />
         </div>
         <div className="after-result">
           {/* Two quick reads, and a form that works without JavaScript. */}
           <RatingSummary domain={target.ascii} displayName={domain} />
         </div>
         <div className="after-result">
-          <Suspense fallback={null}>
-            <SocialSection target={target} />
-          </Suspense>
+          <SocialSection target={target} />
         </div>
       </Suspense>
     </article>
@@ -111,44 +101,29 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
 }
 
 /**
- * Without JavaScript a streamed part cannot take its place on the page (React moves it there
- * with a script), so a page that is still streaming shows the round's answers in a frame that
- * is a plain page streamed in order (the live feed's `?view=html`), and asks to be loaded again
- * once the round is over: by then it is cached whole, result in place. A complete page has no
- * fallback, so it never reloads.
+ * What a browser without JavaScript shows while the round runs: the live view needs a script,
+ * so the round's answers come in a frame that is a plain page streamed in order (the live feed's
+ * `?view=html`). The layout's no-script styles put the result where this stands once it comes,
+ * and hide this then.
  */
-function ReloadWithoutScript({ seconds, live }: { seconds: number; live?: { domain: string; displayName: string } }) {
+function LiveWithoutScript({ domain, displayName, seconds }: { domain: string; displayName: string; seconds: number }) {
   return (
     <noscript>
-      <meta httpEquiv="refresh" content={String(seconds)} />
-      {live ? (
-        <section className="card no-script-live">
-          <p className="live-line">
-            <TextWithName text={`Checking ${live.displayName}…`} name={live.displayName} />
-          </p>
-          <p>{`The result appears here within ${seconds} seconds: this page then loads again by itself. The answers so far:`}</p>
-          <iframe className="live-frame" src={`/api/v1/status/${live.domain}/live?view=html`} title={`Answers so far for ${live.displayName}`} />
-        </section>
-      ) : null}
+      <section className="card no-script-live">
+        <p className="live-line">
+          <TextWithName text={`Checking ${displayName}…`} name={displayName} />
+        </p>
+        <p>{`The result appears here when every tester has answered, within ${seconds} seconds. The answers so far:`}</p>
+        <iframe className="live-frame" src={`/api/v1/status/${domain}/live?view=html`} title={`Answers so far for ${displayName}`} />
+      </section>
     </noscript>
   );
 }
 
-/** The round's deadline and a moment to store it, in whole seconds. */
+/** The round's deadline, and a moment to store it, in whole seconds. */
 const resultWithinSeconds = () => Math.ceil(getConfig().CHECK_DEADLINE_MS / 1000) + 2;
 
 function liveMap() {
   const { width, height } = worldMapBase();
   return { imageUrl: worldMapImageUrl(), width, height };
-}
-
-function SectionLoading({ title }: { title: string }) {
-  return (
-    <section className="card" aria-busy="true">
-      <h2>{title}</h2>
-      <p className="muted">Loading…</p>
-      {/* The same delay as the result's: a sooner reload would come back to a page still checking. */}
-      <ReloadWithoutScript seconds={resultWithinSeconds()} />
-    </section>
-  );
 }
