@@ -56,5 +56,7 @@ export async function SocialSection({ target }: { target: Target }) {
 /** What to try, for the verdict of the domain's latest round (the general steps until it is known). */
 export async function HelpSection({ target }: { target: Target }) {
   const status = await readOrNull("status", () => getStatusView(target));
-  return <Troubleshooting domain={target.unicode} verdict={status?.ok ? status.check.verdict : null} />;
+  const check = status?.ok ? status.check : null;
+  const onePlace = check !== null && check.locations.up + check.locations.down === 1;
+  return <Troubleshooting domain={target.unicode} verdict={check?.verdict ?? null} onePlace={onePlace} />;
 }

@@ -45,10 +45,20 @@ const REGIONAL_STEP: Step = {
   body: "Some locations cannot reach it while others can: switch between Wi-Fi and mobile data, or use a VPN to reach it by another route.",
 };
 
-/** What helps, and its heading, for the verdict at hand (null: not known yet). */
-function helpFor(verdict: Verdict | null, domain: string): { heading: string; steps: readonly Step[] } {
+/** With one location checked, it failed from there: not known to be down for everyone. */
+const ONE_PLACE_STEP: Step = {
+  title: "It fails from our server too",
+  body: "So it is probably not your device or network. Only one place checked it, though: it may still work from elsewhere.",
+};
+
+/**
+ * What helps, and its heading, for the verdict at hand (null: not known yet). `onePlace`: one
+ * location answered, so the result line says "from our location", and so does this.
+ */
+function helpFor(verdict: Verdict | null, domain: string, onePlace: boolean): { heading: string; steps: readonly Step[] } {
   switch (verdict) {
     case "global_outage":
+      if (onePlace) return { heading: `${domain} is down from our location: what you can do`, steps: [ONE_PLACE_STEP, ...OUTAGE_STEPS.slice(1)] };
       return { heading: `${domain} is down for everyone: what you can do`, steps: OUTAGE_STEPS };
     case "regional":
       return { heading: `${domain} is down in some places: if it fails for you, try this`, steps: [REGIONAL_STEP, ...STEPS] };
@@ -59,8 +69,18 @@ function helpFor(verdict: Verdict | null, domain: string): { heading: string; st
   }
 }
 
-export function Troubleshooting({ domain, verdict = null, emphasised = false }: { domain: string; verdict?: Verdict | null; emphasised?: boolean }) {
-  const { heading, steps } = helpFor(verdict, domain);
+export function Troubleshooting({
+  domain,
+  verdict = null,
+  onePlace = false,
+  emphasised = false,
+}: {
+  domain: string;
+  verdict?: Verdict | null;
+  onePlace?: boolean;
+  emphasised?: boolean;
+}) {
+  const { heading, steps } = helpFor(verdict, domain, onePlace);
   return (
     <section
       className={emphasised ? "card troubleshooting emphasised" : "card troubleshooting"}

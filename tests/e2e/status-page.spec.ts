@@ -35,8 +35,8 @@ test("a site that is down: down from our location with the server error in words
   await page.goto(`${baseUrl}/${targets.down}`);
   await expect(page.locator(".result-line")).toHaveText(`${targets.down} is down from our location: server error 503`);
   await expect(page.locator(".visitor-check")).not.toHaveAttribute("data-visitor", "down");
-  // Down for everyone: what helps then, not the "only for you" steps.
-  await expect(page.locator("#troubleshooting h2")).toHaveText(`${targets.down} is down for everyone: what you can do`);
+  // Down where we checked, in the result line's words: what helps then, not the "only for you" steps.
+  await expect(page.locator("#troubleshooting h2")).toHaveText(`${targets.down} is down from our location: what you can do`);
   await expect(page.getByText("Use another browser")).toHaveCount(0);
 });
 

@@ -24,4 +24,10 @@ describe("Troubleshooting", () => {
     // The "See what to try" link of the browser check lands here whatever the verdict.
     expect(screen.getByRole("region", { name: heading })).toHaveAttribute("id", "troubleshooting");
   });
+
+  it("says what one location saw when only one answered, as the result line does", () => {
+    render(<Troubleshooting domain="shop.example" verdict="global_outage" onePlace />);
+    expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("shop.example is down from our location: what you can do");
+    expect(stepsOf()).toEqual(["It fails from our server too", "Check again in a few minutes", "Hear it from the owner"]);
+  });
 });

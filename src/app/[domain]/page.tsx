@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound, permanentRedirect } from "next/navigation";
 import { Suspense } from "react";
+import { preload } from "react-dom";
 import { CheckResult } from "@/components/CheckResult";
 import { LiveCheck } from "@/components/LiveCheck";
 import { RatingSummary } from "@/components/RatingSummary";
@@ -61,6 +62,9 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
   const { target, raw } = await resolveDomain(params);
   if (raw !== target.ascii) permanentRedirect(`/${target.ascii}`);
   const domain = target.unicode;
+  const map = liveMap();
+  // The live view's largest picture: fetched at once, not when the parser reaches it.
+  preload(map.imageUrl, { as: "image", fetchPriority: "high" });
 
   return (
     <article className="status-page">
@@ -73,7 +77,7 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
         <TextWithName text={`Is ${domain} down or not?`} name={domain} />
       </h1>
       {/* Each tester's answer as it comes; hidden once the result is on the page (LiveCheck.css). */}
-      <LiveCheck domain={target.ascii} displayName={domain} map={liveMap()} />
+      <LiveCheck domain={target.ascii} displayName={domain} map={map} />
       {/* One part, revealed at once: the sections come with the result, not before it, so nothing
           the visitor is reading is pushed down when the result takes the live view's place. Each
           section's reads are quick beside the round, and one that fails says so (readOrNull). */}
