@@ -212,7 +212,7 @@ describe("globalping tester: spending the budget", () => {
   it("asks over plain HTTP when our own tester found the site there, and excuses port 443 refused meanwhile", async () => {
     standIn.setScenario(everyProbe({ status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED 1.2.3.4:443" }));
     const first = await round([local(), world()]);
-    expect(worldRows(first.results).every((r) => r.status === "error" && /serves plain HTTP/.test(r.message ?? ""))).toBe(true);
+    expect(worldRows(first.results).every((r) => r.status === "error" && r.message === "it asked over HTTPS, which the site refuses; the site serves plain HTTP, which this probe did not try")).toBe(true);
     const stale = first.results.map((r) => (r.source === "world" ? { ...r, measuredAt: new Date(Date.now() - 3_600_000).toISOString() } : r));
     await round([local(), world()], UP, { previous: stale });
     expect((posts()[1].body as { measurementOptions: { protocol: string } }).measurementOptions.protocol).toBe("HTTP");

@@ -161,7 +161,8 @@ async function excusePlainHttpSites(results: ProbeResult[], round: RoundInfo): P
   if (!servesPlainHttp(await round.othersSettled)) return results;
   return results.map((r) =>
     r.status === "down" && r.cause === "refused"
-      ? { ...r, status: "error", cause: "tester_error", message: `${r.message}; the site serves plain HTTP, which this probe did not try` }
+      ? // In a visitor's words: the probe's own ("connect ECONNREFUSED 1.2.3.4:443") says less.
+        { ...r, status: "error", cause: "tester_error", message: "it asked over HTTPS, which the site refuses; the site serves plain HTTP, which this probe did not try" }
       : r,
   );
 }
