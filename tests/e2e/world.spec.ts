@@ -92,5 +92,5 @@ test("when the world has no probes the page answers from our location and says w
   await page.route(`https://${targets.noProbes}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
   await page.goto(`${baseUrl}/${targets.noProbes}`);
   await expect(page.locator(".result-line")).toHaveText(`${targets.noProbes} is up from our location`);
-  await expect(page.locator(".world-status")).toContainText("World check unavailable: Globalping has no probes for the configured locations");
+  await expect(page.locator(".world-status")).toContainText("World check unavailable: Globalping, which runs them, has no probes in the places we ask for right now.");
 });

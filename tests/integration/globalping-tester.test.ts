@@ -139,7 +139,7 @@ describe("globalping tester: when the world is unavailable", () => {
   });
 
   it.each<[name: string, scenario: Scenario, cause: string, message: RegExp]>([
-    ["a 422 as no probes", () => ({ tests: [] }), "no_probes", /no probes for the configured locations/],
+    ["a 422 as no probes", () => ({ tests: [] }), "no_probes", /^World check unavailable: Globalping, which runs them, has no probes in the places we ask for right now$/],
     ["a 400 as a refused request", () => ({ error: { status: 400, type: "validation_error", message: "Parameter validation failed." } }), "tester_error", /^World check unavailable: Globalping, which runs them, refused our request$/],
     ["a 500 as unavailable", () => ({ error: { status: 500, type: "api_error", message: "Internal Server Error" } }), "tester_error", /^World check unavailable: Globalping, which runs them, cannot be reached right now$/],
   ])("reports %s, never as down", async (_name, scenario, cause, message) => {

@@ -116,7 +116,8 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
           return { ok: false, cause: "rate_limited", message: `Globalping's hourly limit is reached (until ${clock(until)})` };
         }
         case "no_probes":
-          return { ok: false, cause: "no_probes", message: `Globalping has no probes for the configured locations (${error.message})` };
+          logOnce(`globalping has no probes for the configured locations: ${error.message}`);
+          return { ok: false, cause: "no_probes", message: "Globalping, which runs them, has no probes in the places we ask for right now" };
         // What went wrong in detail is for the operator's log (once per distinct detail), not
         // for a visitor's page: "getaddrinfo ENOTFOUND api.globalping.io" helps nobody there.
         case "refused_request":
