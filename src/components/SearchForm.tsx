@@ -12,7 +12,7 @@ export function SearchForm({ defaultValue = "" }: { defaultValue?: string }) {
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
-          placeholder="example.com or https://example.com/"
+          placeholder="example.com, or paste a link"
           defaultValue={defaultValue}
           required
         />
