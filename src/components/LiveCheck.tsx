@@ -42,7 +42,7 @@ const VERDICT_WORDS: Record<string, string> = {
   online: "it is up",
   regional: "it is down in some places",
   global_outage: "it is down for everyone",
-  inconclusive: "the answers do not agree",
+  unknown: "the answers do not tell",
 };
 
 function useLiveRound(domain: string): RoundState | null {
