@@ -1,12 +1,13 @@
 import type http from "node:http";
 import { performance } from "node:perf_hooks";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
 import { PLAIN_HTTP_LOOK_MS } from "@/server/probe/http-request";
 import { createGuard } from "@/server/probe/guard";
 import { httpTesterKind } from "@/server/probe/testers/http";
 import { makeCertificate, type CertificatePems } from "./helpers/certificates";
-import { closedPort, startHttpServer, startHttpsServer, startSilentTcpServer, type RunningServer } from "./helpers/servers";
+import { closedPort, startHttpServer, startHttpsServer, startSilentTcpServer } from "./helpers/servers";
+import { closedAfterEachTest } from "./helpers/tracked-servers";
 
 // The http tester shown certificates browsers refuse, by real HTTPS servers on loopback with
 // certificates made here. Every name's 443 and 80 are routed, so nothing goes to real DNS.
@@ -26,14 +27,8 @@ beforeAll(async () => {
   certs = { trusted, selfSigned, expired, otherName };
 });
 
-const running: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
-async function track(server: Promise<RunningServer>): Promise<RunningServer> {
-  running.push(await server);
-  return running[running.length - 1];
-}
+/** Servers a test starts, closed after it. */
+const track = closedAfterEachTest();
 
 /** A site that answers 200 and counts the requests that reached it. */
 function counting(): { handler: http.RequestListener; hits: () => number } {

@@ -1,11 +1,12 @@
 import type http from "node:http";
 import { performance } from "node:perf_hooks";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
 import { createGuard } from "@/server/probe/guard";
 import { httpTesterKind } from "@/server/probe/testers/http";
 import { makeCertificate, type CertificatePems } from "./helpers/certificates";
 import { closedPort, startHttpServer, startHttpsServer, startSilentTcpServer, type RunningServer } from "./helpers/servers";
+import { closedAfterEachTest } from "./helpers/tracked-servers";
 
 // Every test routes both 443 and 80 of HOST to loopback: an unrouted name would go to real DNS.
 
@@ -13,15 +14,8 @@ const HOST = "shop.example.test";
 const USER_AGENT_URL = "https://downcheck.test/";
 const settings = { id: "local-http", location: { city: "Testville", country: "TT" } };
 
-const running: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
-
-async function track(server: Promise<RunningServer>): Promise<RunningServer> {
-  running.push(await server);
-  return running[running.length - 1];
-}
+/** Servers a test starts, closed after it. */
+const track = closedAfterEachTest();
 const serveHttp = (handler: http.RequestListener) => track(startHttpServer(handler));
 const serveHttps = (handler: http.RequestListener, cert: CertificatePems) => track(startHttpsServer(handler, cert));
 const refusing = () => track(closedPort());
