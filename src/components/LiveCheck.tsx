@@ -1,5 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
+import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
+import type { Verdict } from "@/lib/probe-result";
 import "./LiveCheck.css";
 import { LiveMap, type LiveMapBase } from "./LiveMap";
 import { TextWithName } from "./TextWithName";
@@ -35,15 +37,8 @@ interface RoundState {
   answered: Set<string>;
   done: boolean;
   /** Once done: the round's verdict (null: the round failed). */
-  verdict?: string | null;
+  verdict?: Verdict | null;
 }
-
-const VERDICT_WORDS: Record<string, string> = {
-  online: "it is up",
-  regional: "it is down in some places",
-  global_outage: "it is down for everyone",
-  unknown: "the answers do not tell",
-};
 
 function useLiveRound(domain: string): RoundState | null {
   const [round, setRound] = useState<RoundState | null>(null);
@@ -68,7 +63,7 @@ function useLiveRound(domain: string): RoundState | null {
       );
     });
     source.addEventListener("done", (event) => {
-      const { verdict } = data(event) as { verdict: string | null };
+      const { verdict } = data(event) as { verdict: Verdict | null };
       source.close();
       setRound((state) => state && { ...state, done: true, verdict });
     });
@@ -94,7 +89,7 @@ function useSecondsLeft(deadline: number | undefined): number | null {
 
 function progressText(round: RoundState, secondsLeft: number | null): string {
   const answered = `${Math.min(round.answered.size, round.testers)} of ${round.testers} testers have answered`;
-  if (round.done) return round.verdict ? `${answered}: ${VERDICT_WORDS[round.verdict] ?? round.verdict}. Showing the result…` : `${answered}.`;
+  if (round.done) return round.verdict ? `${answered}: ${VERDICT_IN_WORDS[round.verdict]}. Showing the result…` : `${answered}.`;
   return secondsLeft ? `${answered}; the result comes within ${secondsLeft} s.` : `${answered}; the result comes any moment.`;
 }
 

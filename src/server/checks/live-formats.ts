@@ -1,4 +1,5 @@
 import "server-only";
+import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
 import type { LiveEvent } from "./live-rounds";
 import { liveRows, type LiveRow } from "./live-rows";
 import type { LiveFormat } from "./live-stream";
@@ -31,12 +32,6 @@ const STYLE = `:root{color-scheme:light dark;font:14px/1.5 system-ui,sans-serif}
 li{padding:.3rem 0;border-top:1px solid #8884}b{margin-right:.5rem}.up{color:#11703a}.down{color:#b3261e}.error{color:#8a5100}
 @media (prefers-color-scheme:dark){.up{color:#7ddc9f}.down{color:#ff9d94}.error{color:#f5c26b}}`;
 
-const VERDICT_WORDS: Record<string, string> = {
-  online: "it is up",
-  regional: "it is down in some places",
-  global_outage: "it is down for everyone",
-};
-
 /**
  * A plain HTML page that grows as testers answer, for a browser without JavaScript: the status
  * page frames it while its round runs (page.tsx). Streamed in order, so nothing needs a script;
@@ -56,7 +51,7 @@ export function htmlPage(displayName: string, resultPath: string): LiveFormat {
     start: () => `${head}<ul>\n`,
     event(event: LiveEvent) {
       if (event.type === "done") {
-        const verdict = event.verdict ? `: ${VERDICT_WORDS[event.verdict] ?? "the answers do not agree"}` : "";
+        const verdict = event.verdict ? `: ${VERDICT_IN_WORDS[event.verdict]}` : "";
         return `</ul><p>Every tester has answered${verdict}. ${link}</p></body></html>`;
       }
       const fresh = liveRows(event.results).filter((r) => !written.has(r.id));
