@@ -1,4 +1,5 @@
 import http from "node:http";
+import { pageText } from "../../support/page-text";
 
 // Raw node:http requests with their timings, as a browser or CDN would see them: when the
 // headers arrived, when the first byte of the body arrived, when the response ended.
@@ -12,7 +13,7 @@ export interface Timed {
   /** ms from sending to the first byte of the body (= headersMs for an empty body). */
   firstByteMs: number;
   totalMs: number;
-  /** ms from sending until the body held `mark` (when asked for and seen). */
+  /** ms from sending until the body's text held `mark` (when asked for and seen). */
   markMs?: number;
 }
 
@@ -46,7 +47,8 @@ export function get(url: string, { headers = {}, agent, keepBytes = Infinity, ti
           kept += chunk.length;
         }
         // Uncompressed (no Accept-Encoding), so the text is in the bytes as sent.
-        if (mark !== undefined && markMs === undefined && Buffer.concat(chunks).includes(mark)) markMs = performance.now() - started;
+        // In the text, not the markup: a domain name is set in spans of its own (TextWithName).
+        if (mark !== undefined && markMs === undefined && pageText(Buffer.concat(chunks).toString()).includes(mark)) markMs = performance.now() - started;
       });
       response.on("end", () =>
         resolve({
