@@ -46,9 +46,25 @@ const EnvSchema = z.object({
   GLOBALPING_TTL_SECONDS: seconds(600),
   /** Tests (probes) an hour; unset: Globalping's free limit, 250 anonymous or 500 with a token. */
   GLOBALPING_HOURLY_BUDGET: z.coerce.number().int().positive().optional(),
+  /** How often a watched domain without an open incident is re-checked in the background (server/watch). */
+  WATCH_INTERVAL_SECONDS: seconds(300),
+  /** Background rounds one instance runs at once (visitors' rounds keep the rest of CHECK_MAX_ROUNDS). */
+  WATCH_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(4),
+  /** Raw checks (every tester's row) are kept this long; incidents' evidence is kept for good. */
+  KEEP_CHECKS_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Hourly and daily roll-ups behind the history: at least 400 days, so a year compares with the last. */
+  KEEP_ROLLUPS_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
+  /** Web Push (VAPID) keys, base64url; unset: generated once and kept beside the database (server/push). */
+  VAPID_PUBLIC_KEY: z.string().trim().min(80).optional(),
+  VAPID_PRIVATE_KEY: z.string().trim().min(40).optional(),
+  /** Who push services may contact about our notifications: mailto: or https: (default PUBLIC_BASE_URL). */
+  VAPID_SUBJECT: z.string().trim().regex(/^(mailto:|https?:\/\/)/, "use mailto:you@example.com or an https:// URL").optional(),
   /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
 }).superRefine((env, context) => {
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+    context.addIssue({ code: "custom", path: ["VAPID_PRIVATE_KEY"], message: "set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (npx web-push generate-vapid-keys)" });
+  }
   // The generated secret is a file beside the SQLite database. A server database has no such
   // folder, and several instances must hash visitors alike: they share one secret.
   if (!env.VISITOR_SECRET && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {

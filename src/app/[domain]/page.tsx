@@ -5,6 +5,9 @@ import { preload } from "react-dom";
 import { CheckResult } from "@/components/CheckResult";
 import { LiveCheck } from "@/components/LiveCheck";
 import { RatingSummary } from "@/components/RatingSummary";
+import { HistorySection } from "@/components/HistorySection";
+import { IncidentsSection } from "@/components/IncidentsSection";
+import { NotifySection } from "@/components/NotifySection";
 import { HelpSection, RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
 import { TextWithName } from "@/components/TextWithName";
 import { getConfig } from "@/server/config";
@@ -84,7 +87,16 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
       <Suspense fallback={<LiveWithoutScript domain={target.ascii} displayName={domain} seconds={resultWithinSeconds()} />}>
         <CheckResult target={target} />
         <div className="after-result">
+          <IncidentsSection target={target} />
+        </div>
+        <div className="after-result">
+          <NotifySection target={target} />
+        </div>
+        <div className="after-result">
           <ReportsSection target={target} />
+        </div>
+        <div className="after-result">
+          <HistorySection target={target} />
         </div>
         <div className="after-result">
           <RelatedSection target={target} />

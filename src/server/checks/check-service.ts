@@ -50,6 +50,8 @@ export interface CheckServiceOptions {
   storeIsShared?: boolean;
   /** Where visitors follow a round while it runs (live-rounds.ts). */
   live?: LiveRounds;
+  /** What follows a stored round (after-round.ts: history, incidents, notifications). */
+  onStored?: (record: CheckRecord, previous: CheckRecord | null) => Promise<void>;
 }
 
 /**
@@ -72,7 +74,7 @@ const LEASE_MARGIN_MS = 5000;
  * decides who may start a new round. A refusal is thrown as a RefusalError (refusal.ts).
  */
 export function createCheckService(options: CheckServiceOptions) {
-  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds, storeIsShared = false, live } = options;
+  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds, storeIsShared = false, live, onStored } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
   const recent = createRecentChecks();
   const tickets = createViewTickets();
@@ -100,6 +102,7 @@ export function createCheckService(options: CheckServiceOptions) {
       const record = await store.save(target, outcome, decideVerdict(outcome.results));
       recent.remember(record);
       watched?.end(record.verdict);
+      await onStored?.(record, previous);
       return record;
     } finally {
       watched?.end(null);

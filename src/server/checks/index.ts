@@ -11,6 +11,7 @@ import { redisRounds } from "@/server/redis/round-lease";
 import type { Target } from "@/server/probe/types";
 import { visitorAddress, visitorBucket } from "@/server/visitor/address";
 import { createAdmission } from "./admission";
+import { afterRoundStored } from "./after-round";
 import { createCheckService, type CheckRecord, type CheckService } from "./check-service";
 import { createLiveRounds, type LiveRounds } from "./live-rounds";
 import { withMemoryFallback } from "./memory-fallback";
@@ -57,6 +58,7 @@ export function getCheckState(): CheckState {
         rounds: redis ? redisRounds(redis, { ttlMs: config.CHECK_TTL_SECONDS * 1000 }) : localRounds,
         storeIsShared: redis !== undefined || databaseProvider(config.DATABASE_URL) !== "sqlite",
         live,
+        onStored: afterRoundStored,
       }),
       optedOut: optedOutMatcher(commaList(config.PROBE_DENY_DOMAINS)),
     };
