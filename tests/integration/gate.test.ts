@@ -79,6 +79,25 @@ describe("the page proxy", () => {
     expect(new URL(response.headers.get("location") ?? "", "http://x").pathname).toBe(canonical);
   });
 
+  it.each(["/example.com/incidents/12", "/example.com/checks/3", "/example.com/history", "/example.com/history/90d", "/example.com/feed.xml", "/example.com/badge.svg", "/sw.js", "/manifest.webmanifest", "/methodology"])(
+    "lets a domain's own page or file %s through to Next, charging no round",
+    async (path) => {
+      expect(passes(await visit(path, { from: "198.51.100.90" }))).toBe(true);
+    },
+  );
+
+  it.each([
+    ["/Example.COM/feed.xml", "/example.com/feed.xml"],
+    ["/b%C3%BCcher.de/incidents/7", "/xn--bcher-kva.de/incidents/7"],
+    // Not one of a domain's own paths: a pasted address, so its host's page.
+    ["/example.com/incidents/0", "/example.com"],
+    ["/example.com/history/1y", "/example.com"],
+  ])("redirects %s to %s", async (path, location) => {
+    const response = await visit(path);
+    expect(response.status).toBe(308);
+    expect(new URL(response.headers.get("location") ?? "", "http://x").pathname).toBe(location);
+  });
+
   it.each(["/cookies/extra", "/bench/page-size.html", "/.well-known/security.txt"])("leaves %s, which names no site, to Next", async (path) => {
     expect(passes(await visit(path))).toBe(true);
   });

@@ -6,7 +6,16 @@ import { notADomainPage, refusedCheckPage } from "@/server/plain-pages";
 import { parseRequestedDomain } from "@/server/requested-domain";
 
 /** First path segments that are the app's own pages and files, never a domain. */
-const APP_PATHS = new Set(["", "cookies", "search", "favicon.svg", "robots.txt", "sitemap.xml", "consent.css", "world-map.svg"]);
+const APP_PATHS = new Set([
+  ...["", "cookies", "search", "methodology", "unsubscribe"],
+  ...["favicon.svg", "robots.txt", "sitemap.xml", "consent.css", "world-map.svg", "sw.js", "manifest.webmanifest"],
+]);
+
+/**
+ * A domain's own pages and files below its status page (`/github.com/feed.xml`). Next routes
+ * them and each checks its domain again; none starts a round, so none is charged here.
+ */
+const DOMAIN_SUBPATHS = [/^incidents\/[1-9]\d{0,11}$/, /^checks\/[1-9]\d{0,11}$/, /^history(?:\/(?:24h|7d|30d|90d))?$/, /^feed\.xml$/, /^badge\.svg$/];
 
 export type PageAdmission =
   /** Not a status page, or a POST that could not pay for a round: Next serves it as it is. */
@@ -27,9 +36,14 @@ type PagePath =
 function pagePath(pathname: string): PagePath {
   const segments = pathname.split("/").slice(1);
   if (APP_PATHS.has(segments[0])) return { kind: "app" };
-  // A whole address after the slash (`/github.com/login`, `/https://shop.example.com/a`): its
-  // host's page, if it has one; anything else is Next's (a file of public/, or its 404).
   if (segments.length > 1) {
+    const rest = segments.slice(1).join("/");
+    const domain = parseRequestedDomain(segments[0]);
+    if (domain.ok && DOMAIN_SUBPATHS.some((pattern) => pattern.test(rest))) {
+      return segments[0] === domain.ascii ? { kind: "app" } : { kind: "redirect", location: `/${domain.ascii}/${rest}` };
+    }
+    // A whole address after the slash (`/github.com/login`, `/https://shop.example.com/a`): its
+    // host's page, if it has one; anything else is Next's (a file of public/, or its 404).
     const pasted = parseRequestedDomain(segments.join("/"));
     return pasted.ok ? { kind: "redirect", location: `/${pasted.ascii}` } : { kind: "app" };
   }

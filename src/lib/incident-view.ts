@@ -1,0 +1,53 @@
+// Incidents as every reader gets them (the page, the permalink, the feed, the JSON API): plain,
+// serialisable data, so it can be cached and handed to client parts.
+import type { Cause, ProbeResult, Verdict } from "./probe-result";
+
+/** Which round of an incident a piece of evidence froze. */
+export type EvidenceRole = "first" | "worst" | "recovery";
+
+/** Where an incident failed, summed over its rounds (names as the pages show them). */
+export interface IncidentPlaces {
+  continents: string[];
+  countries: string[];
+  cities: string[];
+  /** "AS7922 Comcast" */
+  networks: string[];
+}
+
+export interface IncidentView {
+  id: number;
+  domain: string;
+  /** ISO 8601: the first failing round's start. */
+  startedAt: string;
+  /** ISO 8601: when the rule opened it (the second failing round). */
+  detectedAt: string;
+  /** ISO 8601: the first of the two online rounds that closed it; null while open. */
+  endedAt: string | null;
+  /** The worst verdict seen (global outage over regional problems). */
+  worstVerdict: Exclude<Verdict, "online">;
+  causes: Cause[];
+  places: IncidentPlaces;
+}
+
+/** One round, frozen when the incident reached it; kept for good (the raw check is pruned). */
+export interface EvidenceSnapshot {
+  role: EvidenceRole;
+  /** The raw check while it is kept (`/<domain>/checks/<id>`). */
+  checkId: number;
+  /** ISO 8601 */
+  startedAt: string;
+  durationMs: number;
+  verdict: Verdict;
+  cause: Cause | null;
+  warnings: string[];
+  /** Every tester's row as stored, with `detail` (headers we saw, Globalping's raw result). */
+  results: ProbeResult[];
+  /** Visitors' "down for me" reports of the site in the hour before this round. */
+  reports: { since: string; until: string; count: number };
+  /** The verdict rule that applied, in words ("7 of 10 locations failed: at least 80 %: down for everyone"). */
+  rule: string;
+}
+
+export interface IncidentDetail extends IncidentView {
+  evidence: EvidenceSnapshot[];
+}
