@@ -1,0 +1,87 @@
+// The incident rule, round by round. A site's state is "incident open" or not; a streak counts the
+// rounds in a row that disagree with that state. Two disagreeing rounds at least a minute apart
+// flip it, so one noisy round (a probe's hiccup, a deploy's restart) opens or closes nothing.
+import type { Verdict } from "@/lib/probe-result";
+
+/** The rounds that make a streak flip the state must span at least this long. */
+export const MIN_STREAK_SPAN_MS = 60_000;
+
+/** What the rule remembers between rounds (Site.streak* and whether an incident is open). */
+export interface TrackingState {
+  openIncident: boolean;
+  /** Rounds in a row that disagreed with the state; 0 when none. */
+  streakRounds: number;
+  /** The first such round's start. */
+  streakSince: Date | null;
+  /** The first such round's check. */
+  streakCheckId: number | null;
+}
+
+export interface TrackedRound {
+  checkId: number;
+  startedAt: Date;
+  verdict: Verdict;
+}
+
+export interface Streak {
+  rounds: number;
+  since: Date | null;
+  checkId: number | null;
+}
+
+export const NO_STREAK: Streak = { rounds: 0, since: null, checkId: null };
+
+export type RuleDecision =
+  /** Nothing to remember: an inconclusive round, or one that agrees with the state and had no streak to break. */
+  | { kind: "none" }
+  /** The streak grows, starts or is broken. */
+  | { kind: "streak"; streak: Streak }
+  /** Open an incident that started with the streak's first round; the streak starts over. */
+  | { kind: "open"; startedAt: Date; firstCheckId: number }
+  /** Close the open incident at the streak's first online round; the streak starts over. */
+  | { kind: "close"; endedAt: Date; recoveryCheckId: number };
+
+/** Global outage or regional problems; "unknown" is neither up nor down. */
+export const isNotOnline = (verdict: Verdict): verdict is "global_outage" | "regional" =>
+  verdict === "global_outage" || verdict === "regional";
+
+/** The state's streak, when it has a whole one. */
+function streakOf(state: TrackingState): { rounds: number; since: Date; checkId: number } | null {
+  const { streakRounds: rounds, streakSince: since, streakCheckId: checkId } = state;
+  return rounds > 0 && since !== null && checkId !== null ? { rounds, since, checkId } : null;
+}
+
+/** What a new round does to the site's state. Rounds older than the streak's start are late: ignored. */
+export function decideIncident(state: TrackingState, round: TrackedRound): RuleDecision {
+  // "unknown": no location could tell, so it says nothing about the site either way.
+  if (round.verdict === "unknown") return { kind: "none" };
+  const streak = streakOf(state);
+  if (streak && round.startedAt.getTime() < streak.since.getTime()) return { kind: "none" };
+
+  const disagrees = state.openIncident ? round.verdict === "online" : isNotOnline(round.verdict);
+  if (!disagrees) {
+    const anyStreak = state.streakRounds !== 0 || state.streakSince !== null || state.streakCheckId !== null;
+    return anyStreak ? { kind: "streak", streak: NO_STREAK } : { kind: "none" };
+  }
+  if (!streak) return { kind: "streak", streak: { rounds: 1, since: round.startedAt, checkId: round.checkId } };
+  if (round.startedAt.getTime() - streak.since.getTime() < MIN_STREAK_SPAN_MS) {
+    return { kind: "streak", streak: { ...streak, rounds: streak.rounds + 1 } };
+  }
+  return state.openIncident
+    ? { kind: "close", endedAt: streak.since, recoveryCheckId: streak.checkId }
+    : { kind: "open", startedAt: streak.since, firstCheckId: streak.checkId };
+}
+
+/** The state after a decision. */
+export function applyDecision(state: TrackingState, decision: RuleDecision): TrackingState {
+  switch (decision.kind) {
+    case "none":
+      return state;
+    case "streak":
+      return { ...state, streakRounds: decision.streak.rounds, streakSince: decision.streak.since, streakCheckId: decision.streak.checkId };
+    case "open":
+      return { openIncident: true, streakRounds: 0, streakSince: null, streakCheckId: null };
+    case "close":
+      return { openIncident: false, streakRounds: 0, streakSince: null, streakCheckId: null };
+  }
+}

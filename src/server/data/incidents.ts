@@ -1,0 +1,76 @@
+import "server-only";
+import type { EvidenceRole, EvidenceSnapshot, IncidentDetail, IncidentPlaces, IncidentView } from "@/lib/incident-view";
+import type { Cause } from "@/lib/probe-result";
+import { getDb } from "@/server/db";
+
+// A site's incidents as plain data (ISO strings), for the page, the permalink, the history
+// timeline, the Atom feed and the JSON API. Every list reads Incident by (siteId, startedAt).
+
+interface IncidentRow {
+  id: number;
+  startedAt: Date;
+  detectedAt: Date;
+  endedAt: Date | null;
+  worstVerdict: string;
+  causes: string;
+  places: string;
+}
+
+const EMPTY_PLACES: IncidentPlaces = { continents: [], countries: [], cities: [], networks: [] };
+
+function toView(domain: string, row: IncidentRow): IncidentView {
+  return {
+    id: row.id,
+    domain,
+    startedAt: row.startedAt.toISOString(),
+    detectedAt: row.detectedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    worstVerdict: row.worstVerdict as IncidentView["worstVerdict"],
+    causes: JSON.parse(row.causes) as Cause[],
+    places: { ...EMPTY_PLACES, ...(JSON.parse(row.places) as Partial<IncidentPlaces>) },
+  };
+}
+
+const ROLE_ORDER: readonly EvidenceRole[] = ["first", "worst", "recovery"];
+
+/** The open incident of `domain`, or null (also for a domain never checked). */
+export async function currentIncident(domain: string): Promise<IncidentView | null> {
+  const row = await getDb().incident.findFirst({
+    where: { site: { domain }, endedAt: null },
+    orderBy: { startedAt: "desc" },
+  });
+  return row ? toView(domain, row) : null;
+}
+
+/** The latest incidents of `domain`, open or closed, newest first; `before`: only those that started earlier (paging). */
+export async function recentIncidents(domain: string, limit: number, before?: Date): Promise<IncidentView[]> {
+  const rows = await getDb().incident.findMany({
+    where: { site: { domain }, ...(before ? { startedAt: { lt: before } } : {}) },
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: Math.max(0, Math.floor(limit)),
+  });
+  return rows.map((row) => toView(domain, row));
+}
+
+/** Incidents of `domain` that overlap [from, to) (still open counts as ongoing), oldest first. */
+export async function incidentsBetween(domain: string, from: Date, to: Date): Promise<IncidentView[]> {
+  const rows = await getDb().incident.findMany({
+    where: { site: { domain }, startedAt: { lt: to }, OR: [{ endedAt: null }, { endedAt: { gt: from } }] },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map((row) => toView(domain, row));
+}
+
+/** One incident of `domain` with its frozen evidence (first, worst, recovery); null when the id is not that domain's. */
+export async function incidentDetail(domain: string, id: number): Promise<IncidentDetail | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const row = await getDb().incident.findFirst({
+    where: { id, site: { domain } },
+    include: { evidence: true },
+  });
+  if (!row) return null;
+  const evidence = row.evidence
+    .map((piece) => JSON.parse(piece.snapshot) as EvidenceSnapshot)
+    .sort((a, b) => ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role));
+  return { ...toView(domain, row), evidence };
+}
