@@ -98,6 +98,15 @@ export interface ProbeResult {
   measuredAt?: string | null;
   /** An old result shown for context (with its age) that does not vote. */
   stale?: boolean;
+  /** Evidence as seen, capped (lib/evidence-caps.ts): shown on the check and incident pages, not in the API. */
+  detail?: ProbeDetail;
+}
+
+export interface ProbeDetail {
+  /** The final response's headers (lower-case names; Set-Cookie values left out). */
+  headers?: Record<string, string>;
+  /** A measurement service's result for this probe as received (Globalping's JSON). */
+  raw?: unknown;
 }
 
 export const VERDICTS = ["online", "global_outage", "regional", "unknown"] as const;

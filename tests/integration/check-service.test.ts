@@ -202,7 +202,7 @@ describe("check service", () => {
   it("prunes checks older than 30 days with their tester results", async () => {
     const db = modules.db.getDb();
     const site = await db.site.findUniqueOrThrow({ where: { domain: "up.example.test" } });
-    const old = new Date(Date.now() - modules.store.KEEP_CHECKS_MS - 60_000);
+    const old = new Date(Date.now() - modules.store.KEEP_CHECKS_MS() - 60_000);
     await db.check.create({
       data: { siteId: site.id, startedAt: old, durationMs: 5, verdict: "online", results: { create: [{ testerId: "x", kind: "http", city: "", country: "", server: "local", status: "up", totalMs: 5 }] } },
     });

@@ -234,3 +234,27 @@ function fakeWorldRow(i: number): ProbeResult {
     timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 10 },
   };
 }
+
+describe("globalping tester: evidence as received", () => {
+  it("keeps each probe's result as Globalping sent it, fields we do not read included", async () => {
+    standIn.setScenario(everyProbe(finished(200)));
+    const rows = worldRows((await round([world()])).results);
+    const chicago = rows.find((r) => r.location.city === "Chicago");
+    const raw = chicago?.detail?.raw as { probe: { tags: string[]; state: string }; result: { status: string; statusCode: number } };
+    expect(raw.probe).toMatchObject({ city: "Chicago", state: "IL", tags: ["eyeball-network"] });
+    expect(raw.result).toMatchObject({ status: "finished", statusCode: 200 });
+  });
+
+  it("keeps a probe's raw result within 16 KiB of JSON when its output is longer", async () => {
+    const output = `connect ECONNREFUSED ${"x".repeat(40_000)}`;
+    standIn.setScenario(everyProbe({ status: "failed", failureSource: "target", rawOutput: output }));
+    const rows = worldRows((await round([world()], DOWN)).results);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const json = JSON.stringify(row.detail?.raw);
+      expect(Buffer.byteLength(json)).toBeLessThanOrEqual(16 * 1024);
+      expect(json).toContain("connect ECONNREFUSED xxx");
+      expect(json).toContain("more characters not kept");
+    }
+  });
+});

@@ -235,3 +235,47 @@ describe("http tester over TLS", () => {
     expect(result).toMatchObject({ status: "down", cause: "tls", statusCode: null });
   });
 });
+
+describe("http tester evidence", () => {
+  it("keeps the final response's headers with lower-case names, and no Set-Cookie values", async () => {
+    const site = await serveHttp((_req, res) => {
+      res.setHeader("X-Served-By", "edge-7");
+      res.setHeader("Set-Cookie", ["session=secret-token; HttpOnly", "tracking=abc"]);
+      res.writeHead(503, { "Retry-After": "120" }).end("maintenance");
+    });
+    const result = await probe({ http: site });
+    expect(result).toMatchObject({ status: "down", statusCode: 503 });
+    expect(result.detail?.headers).toMatchObject({ "x-served-by": "edge-7", "retry-after": "120", "set-cookie": "(2 cookies, values not kept)" });
+    expect(JSON.stringify(result.detail)).not.toContain("secret-token");
+  });
+
+  it("keeps the headers of the answer a redirect chain ended at, not of its hops", async () => {
+    const site = await serveHttp((req, res) => {
+      if (req.url === "/") res.writeHead(302, { location: "/home", "x-hop": "first" }).end();
+      else res.writeHead(200, { "x-page": "home" }).end("home");
+    });
+    const headers = (await probe({ http: site })).detail?.headers ?? {};
+    expect(headers["x-page"]).toBe("home");
+    expect(headers["x-hop"]).toBeUndefined();
+  });
+
+  it("keeps at most 40 headers and 8 KiB of them, cutting long values", async () => {
+    const site = await serveHttp((_req, res) => {
+      for (let i = 0; i < 60; i++) res.setHeader(`x-filler-${i}`, "v".repeat(i === 0 ? 2000 : 150));
+      res.end("ok");
+    });
+    // 11 KiB in all: within what Node's parser takes (16 KiB), beyond what we keep.
+    const result = await probe({ http: site });
+    expect(result).toMatchObject({ status: "up", statusCode: 200 });
+    const headers = result.detail?.headers ?? {};
+    const size = Object.entries(headers).reduce((sum, [name, value]) => sum + name.length + value.length, 0);
+    expect(Object.keys(headers).length).toBeLessThanOrEqual(41);
+    expect(size).toBeLessThanOrEqual(8 * 1024 + 100);
+    expect(headers["x-filler-0"]).toHaveLength(512);
+    expect(headers["x-downcheck-omitted"]).toMatch(/^\d+ more headers not kept$/);
+  });
+
+  it("keeps no headers when nothing answered", async () => {
+    expect((await probe({})).detail).toBeUndefined();
+  });
+});

@@ -1,13 +1,15 @@
 import "server-only";
-import type { Cause, Continent, ProbeKind, ProbeResult, ProbeStatus, ResultSource, TlsDetails, Verdict } from "@/lib/probe-result";
+import type { Cause, Continent, ProbeDetail, ProbeKind, ProbeResult, ProbeStatus, ResultSource, TlsDetails, Verdict } from "@/lib/probe-result";
 import { displayName } from "@/lib/idn-display";
 import { placesOf } from "@/lib/verdict";
 import { summarizeWorld } from "@/lib/world-summary";
+import { getConfig } from "@/server/config";
 import { getDb } from "@/server/db";
 import type { CheckRecord, CheckStore } from "./check-service";
 
-/** Checks older than this are pruned (DESIGN.md: keep 30 days). */
-export const KEEP_CHECKS_MS = 30 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Checks older than this are pruned: KEEP_CHECKS_DAYS (30 by default); incidents keep their evidence. */
+export const KEEP_CHECKS_MS = () => getConfig().KEEP_CHECKS_DAYS * DAY_MS;
 // Pruning is a bulk delete: once an hour per process is plenty.
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 let lastPrunedAt = 0;
@@ -24,7 +26,19 @@ function findLatest(domain: string) {
 
 type ResultRow = CheckRow["results"][number];
 
-function toResult(r: ResultRow): ProbeResult {
+/** A stored detail that no longer reads (a hand-edited row) costs the evidence, never the round. */
+function readDetail(json: string | null): ProbeDetail | null {
+  if (!json) return null;
+  try {
+    const detail = JSON.parse(json) as unknown;
+    return detail !== null && typeof detail === "object" ? (detail as ProbeDetail) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function toResult(r: ResultRow): ProbeResult {
+  const detail = readDetail(r.detail);
   return {
     testerId: r.testerId,
     kind: r.kind as ProbeKind,
@@ -40,6 +54,7 @@ function toResult(r: ResultRow): ProbeResult {
     ...(r.tls ? { tls: JSON.parse(r.tls) as TlsDetails } : {}),
     measuredAt: r.measuredAt?.toISOString() ?? null,
     ...(r.stale ? { stale: true } : {}),
+    ...(detail ? { detail } : {}),
   };
 }
 
@@ -68,12 +83,13 @@ function toRow(r: ProbeResult) {
     ttfbMs: roundMs(r.timings.ttfbMs),
     totalMs: Math.round(r.timings.totalMs),
     tls: r.tls ? JSON.stringify(r.tls) : null,
+    detail: r.detail ? JSON.stringify(r.detail) : null,
   };
 }
 
 // The counts, places and world summary are derived from the stored results on every read, so
 // they can never disagree with the rows shown beside them.
-function toRecord(row: CheckRow): CheckRecord {
+export function toRecord(row: CheckRow): CheckRecord {
   const results = row.results.map(toResult);
   return {
     id: row.id,
@@ -128,10 +144,10 @@ export const prismaCheckStore: CheckStore = {
 
 const roundMs = (ms: number | null) => (ms === null ? null : Math.round(ms));
 
-/** Deletes checks older than 30 days (their results go with them); at most once an hour. */
+/** Deletes checks older than KEEP_CHECKS_DAYS (their results go with them); at most once an hour. */
 export async function pruneOldChecks(now = Date.now(), force = false): Promise<number> {
   if (!force && now - lastPrunedAt < PRUNE_EVERY_MS) return 0;
   lastPrunedAt = now;
-  const { count } = await getDb().check.deleteMany({ where: { startedAt: { lt: new Date(now - KEEP_CHECKS_MS) } } });
+  const { count } = await getDb().check.deleteMany({ where: { startedAt: { lt: new Date(now - KEEP_CHECKS_MS()) } } });
   return count;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { performance } from "node:perf_hooks";
 import { Agent, request, type Dispatcher } from "undici";
+import { capHeaders } from "@/lib/evidence-caps";
 import type { Cause, ProbeTimings, TlsDetails } from "@/lib/probe-result";
 import { refusedCertificateIn } from "@/server/probe/certificate";
 import { classify } from "@/server/probe/classify";
@@ -38,7 +39,8 @@ export interface HttpProbeOptions {
 }
 
 export type HttpProbeOutcome =
-  | { ok: true; statusCode: number; url: string; timings: ProbeTimings; stoppedBy?: PolicyStop }
+  /** `headers`: the answering response's, capped. */
+  | { ok: true; statusCode: number; url: string; timings: ProbeTimings; stoppedBy?: PolicyStop; headers?: Record<string, string> }
   /**
    * `expected` is false for errors we cannot explain: the tester's fault, not the target's.
    * `tls` is the certificate browsers refuse, when that is why (its plainHttp filled in).
@@ -62,12 +64,12 @@ export async function probeHttp(domain: string, options: HttpProbeOptions): Prom
       return fetchHop(startUrl("http:", domain));
     });
     const hop = await followRedirects(first, fetchHop, chain);
-    return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings() };
+    return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), headers: hop.headers };
   } catch (error) {
     const hop = chain.last;
     const stoppedBy = hop && policyStop(error);
     // The site answered (a redirect) before a rule of ours stopped us: it is up, with a note.
-    if (hop && stoppedBy) return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), stoppedBy };
+    if (hop && stoppedBy) return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), stoppedBy, headers: hop.headers };
     const timings = clock.timings();
     const refused = refusedCertificateIn(error);
     if (!refused) return { ok: false, ...classify(error), timings };
@@ -144,7 +146,7 @@ async function requestOnce(
     clock.add({ ttfbMs: performance.now() - (connection?.readyAt ?? hopStarted) });
     const location = isRedirect(response.statusCode) ? headerValue(response.headers.location) : null;
     if (location === null) await readCapped(response.body, timeouts.bodyMs, options.signal);
-    return { url, statusCode: response.statusCode, location };
+    return { url, statusCode: response.statusCode, location, headers: capHeaders(response.headers) };
   } finally {
     headers.clear();
     // Destroying (not closing) drops the socket even when the body was left unread.

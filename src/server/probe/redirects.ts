@@ -12,6 +12,8 @@ export interface Hop {
   url: URL;
   statusCode: number;
   location: string | null;
+  /** Its response headers, capped (lib/evidence-caps.ts): evidence for the check's page. */
+  headers?: Record<string, string>;
 }
 
 /** A rule of ours that stopped the probe after the site had answered (see probeHttp). */

@@ -70,6 +70,11 @@ export const TestResultSchema = z.object({
   tls: TlsSchema.nullable().optional(),
 });
 
+/** A copy of the item as received, beside the fields we read from it. */
+function withRaw(item: unknown): unknown {
+  return item !== null && typeof item === "object" && !Array.isArray(item) ? { ...item, raw: item } : item;
+}
+
 export const MeasurementSchema = z.object({
   id: z.string(),
   // We only ask for HTTP measurements; another type's results have other fields (a ping's
@@ -79,7 +84,8 @@ export const MeasurementSchema = z.object({
   status: text(40),
   // "Smaller or equal to limit" (the spec), and a limit is at most 500.
   probesCount: z.number().int().min(0).max(500),
-  results: z.array(z.object({ probe: ProbeSchema, result: TestResultSchema })).max(500),
+  // Each probe's result is also kept as received (`raw`), for the check's evidence (to-results.ts).
+  results: z.array(z.preprocess(withRaw, z.object({ probe: ProbeSchema, result: TestResultSchema, raw: z.unknown().optional() }))).max(500),
 });
 
 export const ErrorBodySchema = z.object({

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Cause, Continent, ProbeResult, ProbeStatus, TlsDetails } from "@/lib/probe-result";
 import { CONTINENTS } from "@/lib/probe-result";
+import { capRaw } from "@/lib/evidence-caps";
 import { certificateReason } from "@/lib/verdict-certificate";
 import type { MeasurementItem, TestResult } from "./globalping-schema";
 
@@ -138,5 +139,7 @@ export function toProbeResult(item: MeasurementItem, index: number, { testerId, 
     },
     ...(tls ? { tls } : {}),
     measuredAt,
+    // As Globalping sent it (its body already capped by Globalping), kept to RAW_CAP_BYTES of JSON.
+    ...(item.raw !== undefined ? { detail: { raw: capRaw(item.raw) } } : {}),
   };
 }

@@ -70,6 +70,7 @@ export class HttpTester implements Tester {
         statusCode: outcome.statusCode,
         message: outcome.stoppedBy ? `${answered}; not followed: ${outcome.stoppedBy.message}` : answered,
         timings: outcome.timings,
+        ...(outcome.headers ? { detail: { headers: outcome.headers } } : {}),
       };
     }
     // A name that points to an address we may not reach was never asked: we cannot tell.

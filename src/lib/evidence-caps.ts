@@ -1,0 +1,85 @@
+// Evidence kept with every tester row (the response headers we saw, Globalping's raw result) is
+// stored with each round and frozen for good in incidents, so it is capped here: a site or a
+// measurement service decides how much it sends, not how much we keep.
+
+export const HEADER_CAPS = { count: 40, totalBytes: 8 * 1024, valueChars: 512 } as const;
+export const RAW_CAP_BYTES = 16 * 1024;
+
+export type HeaderInput = Record<string, string | string[] | number | undefined>;
+
+/**
+ * Lower-case names, repeated headers joined, long values cut, at most HEADER_CAPS.count headers
+ * and HEADER_CAPS.totalBytes in all (what does not fit is left out, and says so).
+ * Set-Cookie values are never kept: a site may hand whoever asks a session or tracking id, and
+ * these pages are public and kept for good; that a cookie was set is all the evidence needs.
+ */
+export function capHeaders(input: HeaderInput): Record<string, string> {
+  const kept: Record<string, string> = {};
+  let bytes = 0;
+  let count = 0;
+  let left = 0;
+  for (const [rawName, rawValue] of Object.entries(input)) {
+    if (rawValue === undefined) continue;
+    const name = rawName.toLowerCase();
+    const values = Array.isArray(rawValue) ? rawValue : [String(rawValue)];
+    const value = name === "set-cookie" ? `(${values.length} cookie${values.length === 1 ? "" : "s"}, values not kept)` : clip(values.join(", "), HEADER_CAPS.valueChars);
+    const size = utf8Bytes(name) + utf8Bytes(value);
+    if (count >= HEADER_CAPS.count || bytes + size > HEADER_CAPS.totalBytes || name in kept) {
+      left += 1;
+      continue;
+    }
+    kept[name] = value;
+    bytes += size;
+    count += 1;
+  }
+  if (left > 0) kept["x-downcheck-omitted"] = `${left} more header${left === 1 ? "" : "s"} not kept`;
+  return kept;
+}
+
+const encoder = new TextEncoder();
+const utf8Bytes = (text: string) => encoder.encode(text).length;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * `value` when its JSON fits in `maxBytes`; else the same value with its long strings cut
+ * shorter and shorter (Globalping's rawOutput is the usual culprit) until it fits; else its
+ * JSON text cut, marked as such. Never throws: a value JSON cannot write is kept as null.
+ */
+export function capRaw(value: unknown, maxBytes = RAW_CAP_BYTES): unknown {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return null;
+  }
+  if (json === undefined) return null;
+  if (utf8Bytes(json) <= maxBytes) return value;
+  for (const limit of [4096, 1024, 256, 64]) {
+    const shorter = clipStrings(JSON.parse(json) as unknown, limit);
+    if (utf8Bytes(JSON.stringify(shorter)) <= maxBytes) return shorter;
+  }
+  // The text is escaped once more inside the wrapper's JSON, so shrink until the whole fits.
+  for (let budget = maxBytes - 32; budget > 0; budget = Math.floor(budget * 0.9)) {
+    const wrapped = { truncated: true, json: clipBytes(json, budget) };
+    if (utf8Bytes(JSON.stringify(wrapped)) <= maxBytes) return wrapped;
+  }
+  return null;
+}
+
+function clipStrings(value: unknown, limit: number): unknown {
+  if (typeof value === "string") return value.length > limit ? `${value.slice(0, limit)}… (${value.length - limit} more characters not kept)` : value;
+  if (Array.isArray(value)) return value.map((item) => clipStrings(item, limit));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipStrings(item, limit)]));
+  }
+  return value;
+}
+
+function clipBytes(text: string, maxBytes: number): string {
+  let end = Math.min(text.length, maxBytes);
+  while (utf8Bytes(text.slice(0, end)) > maxBytes) end -= 1;
+  return text.slice(0, end);
+}

@@ -1,0 +1,34 @@
+import "server-only";
+import type { Verdict } from "@/lib/probe-result";
+import type { CheckRecord } from "@/server/checks/check-service";
+import { KEEP_CHECKS_MS, toRecord } from "@/server/checks/prisma-store";
+import { getDb } from "@/server/db";
+
+// One stored round read back for its own page (/<domain>/checks/<id>) and the latest verdict for
+// the badge, neither starting a round. Rows read as the check store reads them (prisma-store.ts).
+
+/**
+ * Round `id` of `domain` with every tester row and its evidence, or null: another domain's id,
+ * never stored, or older than KEEP_CHECKS_DAYS (pruning runs hourly, so a round past its time
+ * may still be in the table: it is gone for readers all the same).
+ */
+export async function storedCheck(domain: string, id: number, now = Date.now()): Promise<CheckRecord | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const row = await getDb().check.findFirst({
+    where: { id, site: { domain }, startedAt: { gte: new Date(now - KEEP_CHECKS_MS()) } },
+    include: { site: true, results: { orderBy: { id: "asc" } } },
+  });
+  return row ? toRecord(row) : null;
+}
+
+export interface LatestVerdict {
+  verdict: Verdict;
+  checkedAt: Date;
+}
+
+/** The verdict of the latest stored round (the site's summary row), or null when never checked. */
+export async function latestVerdict(domain: string): Promise<LatestVerdict | null> {
+  const site = await getDb().site.findUnique({ where: { domain }, select: { lastVerdict: true, lastCheckedAt: true } });
+  if (!site?.lastVerdict || !site.lastCheckedAt) return null;
+  return { verdict: site.lastVerdict as Verdict, checkedAt: site.lastCheckedAt };
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProbeResult } from "@/lib/probe-result";
+import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+import { startHttpServer, closedPort, type RunningServer } from "./helpers/servers";
+
+// Evidence (headers we saw, a world probe's raw result) goes into TesterResult.detail with the
+// round and comes back out for the check's page, on a real SQLite file (or the PostgreSQL pass).
+
+const HOST = "evidence.example.test";
+let database: TestDatabase;
+let site: RunningServer;
+let refused: RunningServer;
+let modules: {
+  store: typeof import("@/server/checks/prisma-store");
+  checks: typeof import("@/server/data/checks");
+  db: typeof import("@/server/db");
+  http: typeof import("@/server/probe/testers/http");
+  guard: typeof import("@/server/probe/guard");
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  site = await startHttpServer((_req, res) => res.writeHead(200, { "x-served-by": "edge-3", "set-cookie": "sid=private" }).end("ok"));
+  refused = await closedPort();
+  modules = {
+    store: await import("@/server/checks/prisma-store"),
+    checks: await import("@/server/data/checks"),
+    db: await import("@/server/db"),
+    http: await import("@/server/probe/testers/http"),
+    guard: await import("@/server/probe/guard"),
+  };
+});
+afterAll(async () => {
+  await Promise.all([site.close(), refused.close()]);
+  await modules.db.getDb().$disconnect();
+  await removeTestDatabase(database);
+});
+
+const target = { ascii: HOST, unicode: HOST };
+const worldRow = (raw: unknown): ProbeResult => ({
+  testerId: "world:1", kind: "http", source: "world", location: { city: "Tokyo", country: "JP", continent: "AS" }, network: { asn: 2516, name: "KDDI" },
+  server: "Globalping probe", status: "down", cause: "timeout", statusCode: null, message: "Request timeout.",
+  timings: { dnsMs: 12, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 5000 }, measuredAt: new Date().toISOString(), detail: { raw },
+});
+
+async function probedRound(): Promise<ProbeResult[]> {
+  const { httpTesterKind } = modules.http;
+  const tester = httpTesterKind.create(httpTesterKind.optionsSchema.parse({ userAgentUrl: "https://downcheck.test/" }), { id: "local-http", location: { city: "Testville", country: "TT" } });
+  const guard = modules.guard.createGuard({ connectTo: `${HOST}:443:127.0.0.1:${refused.port},${HOST}:80:127.0.0.1:${site.port}` });
+  return tester.probe(target, { guard, signal: AbortSignal.timeout(3000) });
+}
+
+describe("evidence in the check store", () => {
+  it("stores the headers a real probe saw and a world probe's raw result, and reads both back by the round's id", async () => {
+    const raw = { probe: { city: "Tokyo", tags: ["eyeball-network"] }, result: { status: "failed", rawOutput: "Request timeout." } };
+    const results = [...(await probedRound()), worldRow(raw)];
+    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 40, results }, { verdict: "regional", cause: "timeout", warnings: [] });
+    const read = await modules.checks.storedCheck(HOST, saved.id);
+    expect(read?.results.find((r) => r.testerId === "local-http")?.detail?.headers).toMatchObject({ "x-served-by": "edge-3", "set-cookie": "(1 cookie, values not kept)" });
+    expect(read?.results.find((r) => r.testerId === "world:1")?.detail).toEqual({ raw });
+    expect((await modules.store.prismaCheckStore.latest(HOST))?.results.map((r) => r.detail)).toEqual(read?.results.map((r) => r.detail));
+  });
+
+  it("reads a round with no evidence as rows without detail", async () => {
+    const row = { ...worldRow(null), detail: undefined };
+    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [row] }, { verdict: "global_outage", cause: "timeout", warnings: [] });
+    const read = await modules.checks.storedCheck(HOST, saved.id);
+    expect(read?.results).toHaveLength(1);
+    expect(read?.results[0]).not.toHaveProperty("detail");
+  });
+
+  it("finds no round under another domain, an id never stored, or one older than KEEP_CHECKS_DAYS", async () => {
+    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [worldRow({})] }, { verdict: "global_outage", cause: "timeout", warnings: [] });
+    expect(await modules.checks.storedCheck("other.example.test", saved.id)).toBeNull();
+    expect(await modules.checks.storedCheck(HOST, saved.id + 1000)).toBeNull();
+    expect(await modules.checks.storedCheck(HOST, 0)).toBeNull();
+    const later = Date.now() + modules.store.KEEP_CHECKS_MS() + 60_000;
+    expect(await modules.checks.storedCheck(HOST, saved.id, later)).toBeNull();
+    expect(await modules.checks.storedCheck(HOST, saved.id)).not.toBeNull();
+  });
+
+  it("prunes by KEEP_CHECKS_DAYS from the settings", async () => {
+    const { getConfig } = await import("@/server/config");
+    expect(modules.store.KEEP_CHECKS_MS()).toBe(getConfig().KEEP_CHECKS_DAYS * 86_400_000);
+    const db = modules.db.getDb();
+    const siteRow = await db.site.findUniqueOrThrow({ where: { domain: HOST } });
+    const justKept = new Date(Date.now() - modules.store.KEEP_CHECKS_MS() + 60_000);
+    const justGone = new Date(Date.now() - modules.store.KEEP_CHECKS_MS() - 60_000);
+    const kept = await db.check.create({ data: { siteId: siteRow.id, startedAt: justKept, durationMs: 1, verdict: "online" } });
+    const gone = await db.check.create({ data: { siteId: siteRow.id, startedAt: justGone, durationMs: 1, verdict: "online" } });
+    expect(await modules.store.pruneOldChecks(Date.now(), true)).toBe(1);
+    expect(await db.check.findUnique({ where: { id: gone.id } })).toBeNull();
+    expect(await db.check.findUnique({ where: { id: kept.id } })).not.toBeNull();
+  });
+
+  it("gives the badge the latest round's verdict without running one, and nothing for a domain never checked", async () => {
+    expect(await modules.checks.latestVerdict("never.example.test")).toBeNull();
+    const latest = await modules.checks.latestVerdict(HOST);
+    expect(latest?.verdict).toBe("global_outage");
+  });
+});
