@@ -65,6 +65,17 @@ const EnvSchema = z.object({
   if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
     context.addIssue({ code: "custom", path: ["VAPID_PRIVATE_KEY"], message: "set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (npx web-push generate-vapid-keys)" });
   }
+  // The forms web-push signs with; anything else would fail at the first notification, not at start.
+  if (env.VAPID_PUBLIC_KEY && !/^[A-Za-z0-9_-]{87}$/.test(env.VAPID_PUBLIC_KEY)) {
+    context.addIssue({ code: "custom", path: ["VAPID_PUBLIC_KEY"], message: "use the base64url public key (87 characters) of npx web-push generate-vapid-keys" });
+  }
+  if (env.VAPID_PRIVATE_KEY && !/^[A-Za-z0-9_-]{43}$/.test(env.VAPID_PRIVATE_KEY)) {
+    context.addIssue({ code: "custom", path: ["VAPID_PRIVATE_KEY"], message: "use the base64url private key (43 characters) of npx web-push generate-vapid-keys" });
+  }
+  // Push services (and web-push) take only https: and mailto: subjects.
+  if (env.VAPID_SUBJECT?.startsWith("http://")) {
+    context.addIssue({ code: "custom", path: ["VAPID_SUBJECT"], message: "push services accept only mailto: or https:// subjects" });
+  }
   // The generated secret is a file beside the SQLite database. A server database has no such
   // folder, and several instances must hash visitors alike: they share one secret.
   if (!env.VISITOR_SECRET && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {

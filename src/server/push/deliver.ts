@@ -1,10 +1,100 @@
 import "server-only";
+import { getConfig } from "@/server/config";
+import {
+  claimNotification,
+  deleteGoneSubscriptions,
+  getNotifyState,
+  listSubscriptionBatch,
+  markSubscriptionsSent,
+  type SubscriptionRow,
+} from "@/server/data/push-subscriptions";
+import { getJobQueue } from "@/server/jobs/queue";
+import { guardFromConfig } from "@/server/probe/guard";
+import { notificationPayload } from "./payload";
+import { createPushSender, pushTopic, type PushSender, type SendOptions } from "./send";
+import { getVapidKeys } from "./vapid";
 
-/**
- * Sends a site's subscribers its current state, when it differs from what they were last told
- * (a "notify" job, server/jobs). (Stub: filled by the push work.)
- */
-export async function deliverNotifications(siteId: number): Promise<{ sent: number; deferredUntil: Date | null }> {
-  void siteId;
-  return { sent: 0, deferredUntil: null };
+// Tells a site's subscribers its current state when it differs from what they were last told.
+// A job carries only the site's id and this reads the truth now, so a job that runs late or
+// twice does the right thing. At most one notification per site in NOTIFY_GAP_MS: a change
+// inside the gap is sent when it ends (a delayed job), as the state then is, so flapping gives
+// one message and the last state always arrives.
+
+export const NOTIFY_GAP_MS = 10 * 60_000;
+/** Rows read at a time: a 10,000-subscriber site never sits in memory whole. */
+const BATCH_SIZE = 500;
+/** Requests in flight at once, over a few keep-alive connections per push service. */
+const CONCURRENCY = 64;
+/** Old news after this: the page tells the truth, the notification no longer would. */
+const TTL_SECONDS = 4 * 60 * 60;
+
+export interface Delivery {
+  sent: number;
+  deferredUntil: Date | null;
+  /** Subscriptions deleted because their push service said they are gone (404/410). */
+  gone: number;
+  failed: number;
+}
+
+const nothing = (deferredUntil: Date | null = null): Delivery => ({ sent: 0, deferredUntil, gone: 0, failed: 0 });
+
+export async function deliverNotifications(
+  siteId: number,
+  { now = new Date(), sender }: { now?: Date; sender?: PushSender } = {},
+): Promise<Delivery> {
+  const site = await getNotifyState(siteId);
+  if (!site) return nothing();
+  const state = site.current.state;
+  // Never told anything: subscribers assume it is up (they subscribed from a page saying so, or
+  // will hear "down" first); nothing to say until it is down.
+  if (state === (site.notifiedState ?? "up")) return nothing();
+
+  if (site.notifiedAt && now.getTime() - site.notifiedAt.getTime() < NOTIFY_GAP_MS) {
+    const deferredUntil = new Date(site.notifiedAt.getTime() + NOTIFY_GAP_MS);
+    // One job per gap's end, however many changes fall inside it.
+    await getJobQueue().add({ name: "notify", siteId }, { id: `notify:${siteId}:after:${deferredUntil.getTime()}`, delayMs: deferredUntil.getTime() - now.getTime() });
+    return nothing(deferredUntil);
+  }
+  // Claimed before sending: two instances running this at once send once.
+  if (!(await claimNotification(siteId, site.notifiedAt, state, now))) return nothing();
+
+  const config = getConfig();
+  const own = sender ?? createPushSender({ vapid: getVapidKeys(config), guard: guardFromConfig(config) });
+  const options: SendOptions = { ttlSeconds: TTL_SECONDS, urgency: state === "down" ? "high" : "normal", topic: pushTopic(site.domain) };
+  const failures = new Map<string, number>();
+  const result = nothing();
+  try {
+    for (let afterId = 0; ; ) {
+      const batch = await listSubscriptionBatch(siteId, afterId, BATCH_SIZE);
+      if (batch.length === 0) break;
+      afterId = batch[batch.length - 1].id;
+      const sentIds: number[] = [];
+      const goneIds: number[] = [];
+      await eachAtMost(CONCURRENCY, batch, async (row: SubscriptionRow) => {
+        const payload = notificationPayload({ domain: site.domain, displayName: site.displayName, site: site.current, baseUrl: config.PUBLIC_BASE_URL, token: row.token, now });
+        const outcome = await own.send({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, payload, options);
+        if (outcome.kind === "sent") sentIds.push(row.id);
+        else if (outcome.kind === "gone") goneIds.push(row.id);
+        else failures.set(outcome.reason, (failures.get(outcome.reason) ?? 0) + 1);
+      });
+      result.sent += sentIds.length;
+      result.gone += await deleteGoneSubscriptions(goneIds);
+      await markSubscriptionsSent(sentIds, now);
+    }
+  } finally {
+    if (!sender) await own.close();
+  }
+  result.failed = [...failures.values()].reduce((sum, count) => sum + count, 0);
+  // Not retried: a push service that refuses now is asked again at the next change.
+  if (result.failed > 0) console.warn(`push: ${site.domain} "${state}" not delivered to ${result.failed}: ${[...failures].map(([why, n]) => `${why} ×${n}`).join(", ")}`);
+  return result;
+}
+
+/** Runs `work` over `items` with at most `limit` at a time. */
+async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

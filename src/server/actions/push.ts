@@ -1,0 +1,125 @@
+"use server";
+
+import { z } from "zod";
+import {
+  addPushSubscription,
+  hasPushSubscription,
+  MAX_PER_VISITOR,
+  MAX_SITES_PER_ENDPOINT,
+  removePushSubscription,
+  removeSubscriptionByToken,
+} from "@/server/data/push-subscriptions";
+import { MAX_ENDPOINT_LENGTH, PushSubscriptionSchema } from "@/server/push/subscription";
+import { configuredLimiter } from "@/server/redis/limits";
+import { parseRequestedDomain } from "@/server/requested-domain";
+import { currentVisitor } from "@/server/visitor/identity";
+import { formFields, NOT_A_FORM } from "./form-fields";
+
+// "Tell me when it's back": public endpoints, one shape (STYLE.md §4): checked input, the data
+// layer, a typed answer. The button calls them with plain values (the browser's subscription
+// JSON is not a form); the unsubscribe page posts a form. Nothing cached changes (the page shows
+// no subscriber counts), so nothing is revalidated.
+
+export interface PushState {
+  status: "idle" | "success" | "error";
+  message: string;
+  /** Whether this browser now follows the domain. */
+  subscribed?: boolean;
+  /** Sites this browser still follows after an unsubscribe: at 0 it may drop its push subscription. */
+  remaining?: number;
+}
+
+const Domain = z.string({ error: "The page lost its website; reload the page." }).min(1).max(2048);
+const Endpoint = z.string({ error: "The subscription has no endpoint." }).min(1).max(MAX_ENDPOINT_LENGTH);
+const SubscribeInput = z.object({ domain: Domain, subscription: PushSubscriptionSchema });
+const EndpointInput = z.object({ domain: Domain, endpoint: Endpoint });
+const TokenInput = z.object({ token: z.string({ error: "This link has no token." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This link's token is not one we issue.") });
+
+// A browser subscribes once per page and click; this stops a script from cycling endpoints.
+const pushLimiter = configuredLimiter({ name: "push", points: 20, durationSeconds: 60 });
+
+const failed = (message: string): PushState => ({ status: "error", message });
+const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? "That request was not valid.";
+
+async function admitted(): Promise<{ ok: true; visitorHash: string } | { ok: false; state: PushState }> {
+  const visitor = await currentVisitor();
+  const allowed = await pushLimiter.take(visitor.bucket);
+  if (!allowed.ok) return { ok: false, state: failed(`Too many requests at once; try again in ${allowed.retryAfterSeconds} seconds.`) };
+  return { ok: true, visitorHash: visitor.addressHash };
+}
+
+/** Follows `domain` with this browser's push subscription (PushSubscription.toJSON()). */
+export async function subscribeAction(domain: unknown, subscription: unknown): Promise<PushState> {
+  const gate = await admitted();
+  if (!gate.ok) return gate.state;
+  const parsed = SubscribeInput.safeParse({ domain, subscription });
+  if (!parsed.success) return failed(firstIssue(parsed.error));
+  const target = parseRequestedDomain(parsed.data.domain);
+  if (!target.ok) return failed(target.message);
+  try {
+    const outcome = await addPushSubscription({
+      domain: target.ascii,
+      displayName: target.unicode,
+      subscription: parsed.data.subscription,
+      visitorHash: gate.visitorHash,
+    });
+    if (!outcome.ok) {
+      return failed(
+        outcome.code === "endpoint_limit"
+          ? `This browser already gets notifications for ${MAX_SITES_PER_ENDPOINT} sites; stop one of them first.`
+          : `Your network has subscribed ${MAX_PER_VISITOR} times today; try again tomorrow.`,
+      );
+    }
+  } catch (error) {
+    console.error("subscribeAction: could not store a subscription", error);
+    return failed("Notifications could not be turned on; please try again.");
+  }
+  return { status: "success", subscribed: true, message: `We will tell you when ${target.unicode} goes down or comes back.` };
+}
+
+/** Stops `domain`'s notifications for this browser's endpoint. */
+export async function unsubscribeAction(domain: unknown, endpoint: unknown): Promise<PushState> {
+  const gate = await admitted();
+  if (!gate.ok) return gate.state;
+  const parsed = EndpointInput.safeParse({ domain, endpoint });
+  if (!parsed.success) return failed(firstIssue(parsed.error));
+  const target = parseRequestedDomain(parsed.data.domain);
+  if (!target.ok) return failed(target.message);
+  try {
+    const { remaining } = await removePushSubscription(target.ascii, parsed.data.endpoint);
+    return { status: "success", subscribed: false, remaining, message: `No more notifications about ${target.unicode}.` };
+  } catch (error) {
+    console.error("unsubscribeAction: could not remove a subscription", error);
+    return failed("Notifications could not be stopped; please try again.");
+  }
+}
+
+/** Whether this browser's endpoint follows `domain` (the page is cached for everyone; this is not). */
+export async function pushStatusAction(domain: unknown, endpoint: unknown): Promise<PushState> {
+  const parsed = EndpointInput.safeParse({ domain, endpoint });
+  if (!parsed.success) return failed(firstIssue(parsed.error));
+  const target = parseRequestedDomain(parsed.data.domain);
+  if (!target.ok) return failed(target.message);
+  try {
+    return { status: "idle", message: "", subscribed: await hasPushSubscription(target.ascii, parsed.data.endpoint) };
+  } catch (error) {
+    console.error("pushStatusAction: could not read a subscription", error);
+    return failed("Whether you get notifications could not be read.");
+  }
+}
+
+/** The unsubscribe page's one button: a form with the notification link's `token`. */
+export async function unsubscribeTokenAction(_prev: PushState, formData: FormData): Promise<PushState> {
+  const fields = formFields(formData, ["token"]);
+  if (!fields) return failed(NOT_A_FORM);
+  const parsed = TokenInput.safeParse(fields);
+  if (!parsed.success) return failed(firstIssue(parsed.error));
+  try {
+    const site = await removeSubscriptionByToken(parsed.data.token);
+    if (!site) return { status: "success", subscribed: false, message: "These notifications were already stopped." };
+    return { status: "success", subscribed: false, message: `Done: no more notifications about ${site.displayName}.` };
+  } catch (error) {
+    console.error("unsubscribeTokenAction: could not remove a subscription", error);
+    return failed("Notifications could not be stopped; please try again.");
+  }
+}

@@ -1,0 +1,64 @@
+import { formatDuration } from "@/lib/format";
+
+// What a notification says. Pure, so its words are tested on their own (tests/unit/push-payload).
+// Times are UTC and say so: the reader may be anywhere.
+
+export interface NotificationPayload {
+  title: string;
+  body: string;
+  /** The domain's page: where a click on the notification goes. */
+  url: string;
+  /** One click, one button: the unsubscribe page for this subscription. */
+  unsubscribeUrl: string;
+}
+
+export type SiteState =
+  | { state: "down"; startedAt: Date; worstVerdict: string }
+  | { state: "up"; lastIncident: { startedAt: Date; endedAt: Date } | null };
+
+const pad = (value: number) => String(value).padStart(2, "0");
+
+/** "14:02 UTC", or "25 Nov 14:02 UTC" when it was not today (UTC) at `now`. */
+export function formatSince(at: Date, now: Date): string {
+  const time = `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())} UTC`;
+  if (at.toISOString().slice(0, 10) === now.toISOString().slice(0, 10)) return time;
+  const month = at.toLocaleString("en", { month: "short", timeZone: "UTC" });
+  return `${at.getUTCDate()} ${month} ${time}`;
+}
+
+const DOWN_WORDS: Record<string, string> = {
+  global_outage: "is down for everyone",
+  regional: "is down in some places",
+  unknown: "is not answering our checks",
+};
+
+/** The words of a change of state, for a domain as people read it. */
+export function describeChange(displayName: string, site: SiteState, now: Date): { title: string; body: string } {
+  if (site.state === "down") {
+    const words = DOWN_WORDS[site.worstVerdict] ?? DOWN_WORDS.global_outage;
+    return { title: `${displayName} is down`, body: `${displayName} ${words} since ${formatSince(site.startedAt, now)}` };
+  }
+  const incident = site.lastIncident;
+  const body = incident
+    ? `${displayName} is back (down ${formatDuration(incident.endedAt.getTime() - incident.startedAt.getTime())})`
+    : `${displayName} is back`;
+  return { title: `${displayName} is back`, body };
+}
+
+/** The payload one subscriber receives (their own unsubscribe link in it). */
+export function notificationPayload(input: {
+  domain: string;
+  displayName: string;
+  site: SiteState;
+  baseUrl: string;
+  token: string;
+  now: Date;
+}): NotificationPayload {
+  const { title, body } = describeChange(input.displayName, input.site, input.now);
+  return {
+    title,
+    body,
+    url: new URL(`/${input.domain}`, input.baseUrl).toString(),
+    unsubscribeUrl: new URL(`/unsubscribe?token=${encodeURIComponent(input.token)}`, input.baseUrl).toString(),
+  };
+}

@@ -1,0 +1,87 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { Agent, request } from "undici";
+import webpush from "web-push";
+import { createGuardedConnector } from "@/server/probe/connector";
+import type { AddressGuard } from "@/server/probe/types";
+import type { NotificationPayload } from "./payload";
+import type { VapidKeys } from "./vapid";
+
+// One encrypted message to one push service (RFC 8030/8291/8292). web-push encrypts and signs
+// (generateRequestDetails); the request itself goes through undici, because web-push's own
+// sendNotification speaks only https through node:https, and a push endpoint is an address a
+// stranger gave us: it is reached through the probes' guarded connector, which refuses private
+// and loopback addresses (unless PROBE_ALLOW_CIDRS allows them, as tests do).
+
+export type SendOutcome =
+  | { kind: "sent" }
+  /** 404/410: the browser unsubscribed or the subscription expired; forget it. */
+  | { kind: "gone"; status: number }
+  | { kind: "failed"; reason: string };
+
+export interface PushTarget {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+export interface SendOptions {
+  /** Seconds the push service keeps an undelivered message (a device offline). */
+  ttlSeconds: number;
+  urgency: "normal" | "high";
+  /** A later message with the same topic replaces an undelivered earlier one. */
+  topic: string;
+}
+
+export interface PushSender {
+  send(target: PushTarget, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome>;
+  close(): Promise<void>;
+}
+
+const CONNECT_TIMEOUT_MS = 5000;
+const RESPONSE_TIMEOUT_MS = 10_000;
+
+/** A topic for the domain: RFC 8030 allows at most 32 base64url characters. */
+export function pushTopic(domain: string): string {
+  return createHash("sha256").update(domain).digest("base64url").slice(0, 32);
+}
+
+export function createPushSender({ vapid, guard, connections = 32 }: { vapid: VapidKeys; guard: AddressGuard; connections?: number }): PushSender {
+  // Keep-alive connections per push service: a big site's notifications go to a few origins
+  // (FCM, Mozilla, Apple), thousands each.
+  const dispatcher = new Agent({
+    connections,
+    keepAliveTimeout: 30_000,
+    headersTimeout: RESPONSE_TIMEOUT_MS,
+    bodyTimeout: RESPONSE_TIMEOUT_MS,
+    connect: createGuardedConnector({ guard, connectTimeoutMs: CONNECT_TIMEOUT_MS }),
+  });
+  const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
+
+  async function send(target: PushTarget, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome> {
+    let details: webpush.RequestDetails;
+    try {
+      details = webpush.generateRequestDetails(target, JSON.stringify(payload), {
+        vapidDetails,
+        TTL: options.ttlSeconds,
+        urgency: options.urgency,
+        topic: options.topic,
+        contentEncoding: "aes128gcm",
+      });
+    } catch (error) {
+      return { kind: "failed", reason: `could not encrypt: ${(error as Error).message}` };
+    }
+    const headers = Object.fromEntries(Object.entries(details.headers).map(([name, value]) => [name, String(value)]));
+    try {
+      const response = await request(details.endpoint, { method: "POST", headers, body: details.body ?? undefined, dispatcher });
+      await response.body.dump();
+      if (response.statusCode >= 200 && response.statusCode < 300) return { kind: "sent" };
+      if (response.statusCode === 404 || response.statusCode === 410) return { kind: "gone", status: response.statusCode };
+      return { kind: "failed", reason: `HTTP ${response.statusCode}` };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return { kind: "failed", reason: code ?? (error as Error).message };
+    }
+  }
+
+  return { send, close: () => dispatcher.close() };
+}

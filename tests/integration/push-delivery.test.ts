@@ -1,0 +1,151 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+import { startPushService, type BrowserSubscription, type PushService } from "./push-testing-service";
+
+// "Tell me when it's back", end to end against a real push service on loopback
+// (web-push-testing): a subscription stored through the data layer, incidents as rows, and
+// deliverNotifications encrypting, signing and sending; the service decrypts what arrives.
+// Times are passed in (`now`), so the 10-minute rule is tested without waiting.
+
+let database: TestDatabase;
+let service: PushService;
+let data: typeof import("@/server/data/push-subscriptions");
+let deliver: typeof import("@/server/push/deliver");
+let vapid: typeof import("@/server/push/vapid");
+let db: ReturnType<typeof import("@/server/db").getDb>;
+
+const BASE_URL = "https://downcheck.example.test";
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.PUBLIC_BASE_URL = BASE_URL;
+  // The push service is on loopback, which the sender's guard refuses unless allowed.
+  process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8";
+  service = await startPushService();
+  data = await import("@/server/data/push-subscriptions");
+  deliver = await import("@/server/push/deliver");
+  vapid = await import("@/server/push/vapid");
+  db = (await import("@/server/db")).getDb();
+});
+
+afterAll(async () => {
+  await service?.close();
+  const { closeDb } = await import("@/server/db");
+  await closeDb();
+  await removeTestDatabase(database);
+});
+
+let sites = 0;
+const newDomain = () => `push-${++sites}.example.test`;
+const at = (time: string) => new Date(`2026-11-26T${time}:00.000Z`);
+
+/** A browser subscribed to `domain` (with the site's public key), stored as the action stores it. */
+async function subscribe(domain: string): Promise<BrowserSubscription> {
+  const browser = await service.subscribe(vapid.getVapidKeys().publicKey);
+  const outcome = await data.addPushSubscription({ domain, displayName: domain, subscription: browser, visitorHash: `visitor-${domain}` });
+  expect(outcome.ok).toBe(true);
+  return browser;
+}
+
+const siteId = async (domain: string) => (await db.site.findUniqueOrThrow({ where: { domain } })).id;
+const openIncident = async (domain: string, startedAt: Date) =>
+  db.incident.create({ data: { siteId: await siteId(domain), startedAt, detectedAt: new Date(startedAt.getTime() + 60_000), worstVerdict: "global_outage" } });
+const closeIncident = (id: number, endedAt: Date) => db.incident.update({ where: { id }, data: { endedAt } });
+const received = async (browser: BrowserSubscription) => (await service.messages(browser.clientHash)).map((text) => JSON.parse(text));
+
+describe("deliverNotifications against a local push service", () => {
+  it("keeps generated VAPID keys in a file beside the SQLite database", () => {
+    if (database.provider !== "sqlite") return expect(database.provider).toBe("postgresql");
+    const file = path.join(path.dirname(database.url.slice("file:".length)), "vapid-keys.json");
+    vapid.getVapidKeys();
+    expect(existsSync(file)).toBe(true);
+    expect(JSON.parse(readFileSync(file, "utf8")).publicKey).toBe(vapid.getVapidKeys().publicKey);
+  });
+
+  it("tells a subscriber the site is down, then that it is back, with a decryptable payload", async () => {
+    const domain = newDomain();
+    const browser = await subscribe(domain);
+    const incident = await openIncident(domain, at("14:02"));
+
+    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("14:04") })).toMatchObject({ sent: 1, deferredUntil: null });
+    const [down] = await received(browser);
+    expect(down).toMatchObject({ title: `${domain} is down`, body: `${domain} is down for everyone since 14:02 UTC`, url: `${BASE_URL}/${domain}` });
+    const token = new URL(down.unsubscribeUrl).searchParams.get("token");
+    expect(await data.findSubscriptionByToken(token!)).toMatchObject({ domain });
+
+    await closeIncident(incident.id, at("14:25"));
+    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("14:26") })).toMatchObject({ sent: 1 });
+    const messages = await received(browser);
+    expect(messages.map((message) => message.body)).toEqual([`${domain} is down for everyone since 14:02 UTC`, `${domain} is back (down 23 minutes)`]);
+  });
+
+  it("sends nothing when the subscribers already know the state", async () => {
+    const domain = newDomain();
+    const browser = await subscribe(domain);
+    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("09:00") })).toMatchObject({ sent: 0, deferredUntil: null });
+    expect(await service.messages(browser.clientHash)).toEqual([]);
+  });
+
+  it("holds a second change within 10 minutes until the 10 minutes end, then sends the state of that time", async () => {
+    const domain = newDomain();
+    const browser = await subscribe(domain);
+    const id = await siteId(domain);
+    const incident = await openIncident(domain, at("10:00"));
+    await deliver.deliverNotifications(id, { now: at("10:02") });
+    await closeIncident(incident.id, at("10:05"));
+
+    const held = await deliver.deliverNotifications(id, { now: at("10:06") });
+    expect(held).toMatchObject({ sent: 0, deferredUntil: at("10:12") });
+    expect(await received(browser)).toHaveLength(1);
+
+    // The delayed job runs at 10:12: the state then (up) is what arrives.
+    expect(await deliver.deliverNotifications(id, { now: at("10:12") })).toMatchObject({ sent: 1, deferredUntil: null });
+    expect((await received(browser)).map((message) => message.title)).toEqual([`${domain} is down`, `${domain} is back`]);
+  });
+
+  it("stops sending to a subscription removed with its token", async () => {
+    const domain = newDomain();
+    const stays = await subscribe(domain);
+    const leaves = await subscribe(domain);
+    await openIncident(domain, at("11:00"));
+    await deliver.deliverNotifications(await siteId(domain), { now: at("11:01") });
+    const [first] = await received(leaves);
+    const token = new URL(first.unsubscribeUrl).searchParams.get("token")!;
+
+    expect(await data.removeSubscriptionByToken(token)).toMatchObject({ domain });
+    expect(await data.findSubscriptionByToken(token)).toBeNull();
+    await db.incident.updateMany({ where: { siteId: await siteId(domain) }, data: { endedAt: at("11:30") } });
+    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("11:31") })).toMatchObject({ sent: 1 });
+    expect(await received(leaves)).toHaveLength(1);
+    expect(await received(stays)).toHaveLength(2);
+  });
+
+  it("deletes a subscription its push service says is gone (410) and keeps the others", async () => {
+    const domain = newDomain();
+    const expired = await subscribe(domain);
+    const live = await subscribe(domain);
+    await service.expire(expired.clientHash);
+    await openIncident(domain, at("12:00"));
+
+    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("12:01") })).toMatchObject({ sent: 1, gone: 1, failed: 0 });
+    expect(await data.hasPushSubscription(domain, expired.endpoint)).toBe(false);
+    expect(await data.hasPushSubscription(domain, live.endpoint)).toBe(true);
+  });
+
+  it("refuses to send to an endpoint on a private address, keeping the row for the next change", async () => {
+    const domain = newDomain();
+    const browser = await subscribe(domain);
+    await openIncident(domain, at("13:00"));
+    process.env.PROBE_ALLOW_CIDRS = "";
+    try {
+      expect(await deliver.deliverNotifications(await siteId(domain), { now: at("13:01") })).toMatchObject({ sent: 0, failed: 1, gone: 0 });
+    } finally {
+      process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8";
+    }
+    expect(await service.messages(browser.clientHash)).toEqual([]);
+    expect(await data.hasPushSubscription(domain, browser.endpoint)).toBe(true);
+  });
+});

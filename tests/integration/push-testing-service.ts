@@ -1,0 +1,69 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+
+// A local push service: web-push-testing (npm), which verifies the VAPID signature, decrypts
+// each message (RFC 8291) and keeps it for the test to read. Its own startServer() listens on
+// every interface and exits the process on an error, so its request handlers are mounted on a
+// server of ours, on a free loopback port. Its quirk: `userVisibleOnly` must be the string "true".
+
+const require = createRequire(import.meta.url);
+type Model = { notifyUrl: string };
+type TestingServer = { _app: Parameters<typeof createServer>[1]; setRequestHandlers(): void };
+const WebPushTestingServer = require("web-push-testing/src/server.js") as new (model: Model, port: number) => TestingServer;
+const { PushApiModel } = require("web-push-testing/src/PushApiModel.js") as { PushApiModel: new () => Model };
+
+export interface BrowserSubscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  /** The push service's id of this subscription: how its messages are read back. */
+  clientHash: string;
+}
+
+export interface PushService {
+  origin: string;
+  /** What a browser's pushManager.subscribe() would get for this application server key. */
+  subscribe(applicationServerKey: string): Promise<BrowserSubscription>;
+  /** The decrypted payloads delivered to a subscription, oldest first. */
+  messages(clientHash: string): Promise<string[]>;
+  /** Marks a subscription expired: the service answers its next message with 410. */
+  expire(clientHash: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function post<T>(url: string, body: unknown): Promise<T> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${text}`);
+  // Some answers are a bare "OK" (express's sendStatus), not JSON.
+  return (response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : null) as T;
+}
+
+export async function startPushService(): Promise<PushService> {
+  const model = new PushApiModel();
+  const testing = new WebPushTestingServer(model, 0);
+  testing.setRequestHandlers();
+  const server: Server = createServer(testing._app);
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  model.notifyUrl = `${origin}/notify/`;
+  return {
+    origin,
+    async subscribe(applicationServerKey) {
+      const { data } = await post<{ data: BrowserSubscription }>(`${origin}/subscribe`, { applicationServerKey, userVisibleOnly: "true" });
+      return data;
+    },
+    async messages(clientHash) {
+      const { data } = await post<{ data: { messages: string[] } }>(`${origin}/get-notifications`, { clientHash });
+      return data.messages;
+    },
+    async expire(clientHash) {
+      await post(`${origin}/expire-subscription/${clientHash}`, {});
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
