@@ -59,8 +59,11 @@ export interface CheckServiceOptions {
  * - `{ visitor }`: a visitor's own request (the API, an action): charged now.
  * - `{ view: true }`: a page render, which knows no visitor: it may start a round only with the
  *   ticket its view's admission left (admitView, view-tickets.ts).
+ * - `{ background: true }`: a watched domain's scheduled round (server/watch): charged to no
+ *   visitor and no site limit (the schedule bounds it), but it still needs a round slot and
+ *   shares the round a visitor may have started.
  */
-export type Payer = { visitor: string } | { view: true };
+export type Payer = { visitor: string } | { view: true } | { background: true };
 
 /** What admitView decided: the view may render (`fresh`: it shows a fresh result at once), or not. */
 export type ViewAdmission = { admitted: true; fresh: boolean } | { admitted: false; refusal: RefusalError };
@@ -112,6 +115,7 @@ export function createCheckService(options: CheckServiceOptions) {
   /** Charges the payer for a new round of `target`: null when paid, else the refusal. */
   async function pay(target: Target, payer: Payer): Promise<RefusalError | null> {
     if ("visitor" in payer) return admission.charge(target, payer.visitor);
+    if ("background" in payer) return null;
     return tickets.redeem(target.ascii) ? null : notAdmitted(target);
   }
 
@@ -119,7 +123,7 @@ export function createCheckService(options: CheckServiceOptions) {
   async function refund(target: Target, payer: Payer): Promise<void> {
     // A view's charge stays with its domain: the next render may still use it.
     if ("visitor" in payer) await admission.refund(target, payer.visitor);
-    else issueTicket(target.ascii);
+    else if ("view" in payer) issueTicket(target.ascii);
   }
 
   return {

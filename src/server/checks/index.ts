@@ -10,9 +10,10 @@ import { configuredLimiter } from "@/server/redis/limits";
 import { redisRounds } from "@/server/redis/round-lease";
 import type { Target } from "@/server/probe/types";
 import { visitorAddress, visitorBucket } from "@/server/visitor/address";
+import { recordPageView } from "@/server/watch/page-views";
 import { createAdmission } from "./admission";
 import { afterRoundStored } from "./after-round";
-import { createCheckService, type CheckRecord, type CheckService } from "./check-service";
+import { createCheckService, type CheckRecord, type CheckService, type Payer } from "./check-service";
 import { createLiveRounds, type LiveRounds } from "./live-rounds";
 import { withMemoryFallback } from "./memory-fallback";
 import { optedOutMatcher } from "./opted-out";
@@ -75,6 +76,8 @@ export async function admitPageView(target: Target, headers: Headers): Promise<(
   const { service, optedOut } = getCheckState();
   if (optedOut(target)) return { ok: true, fresh: true }; // nothing to check: the page says so itself
   const admission = await service.admitView(target, visitorBucket(visitorAddress(headers)));
+  // A viewed domain is watched for an hour (server/watch); a refused view does not count.
+  if (admission.admitted) void recordPageView(target);
   return admission.admitted ? { ok: true, fresh: admission.fresh } : { ok: false, ...admission.refusal.refusal };
 }
 
@@ -83,10 +86,22 @@ export async function admitPageView(target: Target, headers: Headers): Promise<(
  * starts only if a view of the page paid for it (admitPageView).
  */
 export async function statusForPage(target: Target): Promise<StatusOutcome> {
+  return statusPaidBy(target, { view: true });
+}
+
+/**
+ * A watched domain's scheduled round (server/watch): charged to no visitor and no site limit,
+ * but it needs a round slot, joins a round already running and reuses a fresh result.
+ */
+export async function backgroundCheck(target: Target): Promise<StatusOutcome> {
+  return statusPaidBy(target, { background: true });
+}
+
+async function statusPaidBy(target: Target, payer: Payer): Promise<StatusOutcome> {
   const { service, optedOut } = getCheckState();
   if (optedOut(target)) return optedOutRefusal(target);
   try {
-    const { record, cached } = await service.status(target, { view: true });
+    const { record, cached } = await service.status(target, payer);
     return { ok: true, record, cached };
   } catch (error) {
     const refusal = refusalOf(error);
@@ -105,14 +120,5 @@ const optedOutRefusal = (target: Target): StatusOutcome => ({
 
 /** The status of a domain for one visitor's request: cached, joined, or a new limited round. */
 export async function checkStatus(target: Target, headers: Headers): Promise<StatusOutcome> {
-  const { service, optedOut } = getCheckState();
-  if (optedOut(target)) return optedOutRefusal(target);
-  try {
-    const { record, cached } = await service.status(target, { visitor: visitorBucket(visitorAddress(headers)) });
-    return { ok: true, record, cached };
-  } catch (error) {
-    const refusal = refusalOf(error);
-    if (refusal) return { ok: false, ...refusal };
-    throw error;
-  }
+  return statusPaidBy(target, { visitor: visitorBucket(visitorAddress(headers)) });
 }

@@ -1,7 +1,101 @@
 import "server-only";
-import type { JobQueue } from "./types";
+import { getConfig } from "@/server/config";
+import { createBullQueue, startBullWorker, type BullQueue, type BullWorker } from "./bullmq-queue";
+import { runJob } from "./handlers";
+import { createMemoryQueue, type MemoryQueue } from "./memory-queue";
+import type { Job, JobOptions, JobQueue } from "./types";
 
-/** The process's job queue. (Stub: filled by the jobs work; until then jobs are dropped.) */
+// The process's job queue. With REDIS_URL, BullMQ over Redis: every instance adds to one queue,
+// a job with an id runs once whichever instances add it, and each instance's worker takes
+// WATCH_CONCURRENCY jobs at once. Without, the same jobs run in this process (memory-queue.ts).
+// Kept on globalThis: Next bundles route handlers and pages apart, and one process must hold
+// one queue, not one per bundle.
+
+interface Jobs {
+  queue: JobQueue;
+  local: MemoryQueue;
+  shared?: BullQueue;
+  worker?: BullWorker;
+  timers: NodeJS.Timeout[];
+}
+
+const HOLDER = Symbol.for("downcheck.jobs");
+const holder = globalThis as typeof globalThis & { [HOLDER]?: Jobs };
+
+/** Redis slower than this to take a job: the job runs here instead (its handler tolerates twice). */
+const SHARED_ADD_TIMEOUT_MS = 2000;
+
+function jobs(): Jobs {
+  if (holder[HOLDER]) return holder[HOLDER];
+  const config = getConfig();
+  const local = createMemoryQueue({ concurrency: config.WATCH_CONCURRENCY, run: runJob });
+  const shared = config.REDIS_URL ? createBullQueue({ url: config.REDIS_URL }) : undefined;
+  const queue = shared ? withFallback(shared, local) : local;
+  return (holder[HOLDER] = { queue, local, shared, timers: [] });
+}
+
+/**
+ * Redis is a helper, never a dependency (redis/client.mjs): a job it cannot take now runs in
+ * this process, so a notification is not lost while Redis is away.
+ */
+function withFallback(shared: JobQueue, local: JobQueue, log = console.error): JobQueue {
+  return {
+    async add(job: Job, options?: JobOptions) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer in ${SHARED_ADD_TIMEOUT_MS} ms`)), SHARED_ADD_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([shared.add(job, options), timeout]);
+      } catch (error) {
+        log(`jobs: Redis did not take a ${job.name} job (${error instanceof Error ? error.message : String(error)}); running it here`);
+        await local.add(job, options);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: async () => {
+      await Promise.allSettled([shared.close(), local.close()]);
+    },
+  };
+}
+
 export function getJobQueue(): JobQueue {
-  return { add: async () => {}, close: async () => {} };
+  return jobs().queue;
+}
+
+/**
+ * Adds `job` every `everyMs`. Shared: one schedule in Redis (BullMQ's job scheduler), whichever
+ * instances ask, so one tick runs per period. In process: a timer, and the first tick at once.
+ */
+export async function repeatJob(schedulerId: string, job: Job, everyMs: number): Promise<void> {
+  const state = jobs();
+  if (state.shared) return state.shared.repeat(schedulerId, job, everyMs);
+  const addOne = () => void state.local.add(job, { id: `${schedulerId}-${Math.floor(Date.now() / everyMs)}` });
+  addOne();
+  const timer = setInterval(addOne, everyMs);
+  // The schedule does not keep alive a process that is otherwise done.
+  timer.unref();
+  state.timers.push(timer);
+}
+
+/**
+ * Runs shared jobs in this instance too (BullMQ's worker), WATCH_CONCURRENCY at once; none when
+ * it is 0. The in-process queue runs its jobs from the start and needs no worker.
+ */
+export function startJobWorker(): void {
+  const state = jobs();
+  const config = getConfig();
+  if (!state.shared || state.worker || config.WATCH_CONCURRENCY === 0) return;
+  state.worker = startBullWorker({ url: config.REDIS_URL!, concurrency: config.WATCH_CONCURRENCY, run: runJob });
+}
+
+/** Stops the schedule and the worker (which finishes the jobs it runs) and closes the queue. */
+export async function closeJobs(): Promise<void> {
+  const state = holder[HOLDER];
+  if (!state) return;
+  holder[HOLDER] = undefined;
+  for (const timer of state.timers) clearInterval(timer);
+  await state.worker?.close();
+  await state.queue.close();
 }

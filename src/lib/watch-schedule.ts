@@ -1,0 +1,48 @@
+// When a watched domain is due for a background round (server/watch). Pure: the scheduler and
+// the "check" job's handler ask the same rule, so a job that runs late or twice can tell whether
+// its round is still due.
+
+/** A domain viewed this recently is watched. */
+export const VIEWED_WATCH_MS = 60 * 60_000;
+
+export interface WatchIntervals {
+  /** CHECK_TTL_SECONDS: how long a round's result is reused, and the pace during an incident. */
+  checkTtlSeconds: number;
+  /** WATCH_INTERVAL_SECONDS: the pace of a watched domain without an open incident. */
+  watchIntervalSeconds: number;
+}
+
+export interface WatchedSite {
+  domain: string;
+  lastCheckedAt: Date | null;
+  openIncident: boolean;
+}
+
+/**
+ * Time between background rounds: the TTL during an open incident, else the watch interval,
+ * never shorter than the TTL (within it a round's result is reused, so a shorter pace would ask
+ * for rounds that never run).
+ */
+export function watchIntervalMs(openIncident: boolean, intervals: WatchIntervals): number {
+  const ttlMs = intervals.checkTtlSeconds * 1000;
+  return openIncident ? ttlMs : Math.max(ttlMs, intervals.watchIntervalSeconds * 1000);
+}
+
+/** When the next background round is due: the last check plus the interval; never checked, at once. */
+export function dueAt(site: WatchedSite, intervals: WatchIntervals): Date {
+  if (!site.lastCheckedAt) return new Date(0);
+  return new Date(site.lastCheckedAt.getTime() + watchIntervalMs(site.openIncident, intervals));
+}
+
+export function isDue(site: WatchedSite, intervals: WatchIntervals, now: Date): boolean {
+  return dueAt(site, intervals).getTime() <= now.getTime();
+}
+
+/**
+ * One id per domain and due time: every instance that finds the same round due adds the same
+ * job, which the queue keeps once. Once the round is stored the due time moves, and so does the id.
+ * (BullMQ refuses ids with ":" in them.)
+ */
+export function checkJobId(domain: string, due: Date): string {
+  return `check-${due.getTime()}-${domain}`;
+}

@@ -1,0 +1,33 @@
+import "server-only";
+import { deliverNotifications } from "@/server/push/deliver";
+import { addDueChecks } from "@/server/watch/due-checks";
+import { runWatchedCheck } from "@/server/watch/run-check";
+import { getJobQueue } from "./queue";
+import type { Job, JobName } from "./types";
+
+// Every job the queue runs, by name: one list, so what runs in the background is read in one
+// place. A handler reads the current state rather than trusting the job's, so it may run late or
+// twice: a check no longer due is skipped, a notification already sent is not sent again.
+
+type Handlers = { [Name in JobName]: (job: Extract<Job, { name: Name }>) => Promise<void> };
+
+export const JOB_HANDLERS: Handlers = {
+  tick: async () => {
+    await addDueChecks(getJobQueue());
+  },
+  check: (job) => runWatchedCheck(job.domain),
+  notify: async (job) => {
+    const { deferredUntil } = await deliverNotifications(job.siteId);
+    // Held back by the one-per-10-minutes rule: try again when it allows, once per due time.
+    if (deferredUntil) {
+      await getJobQueue().add(job, { id: `notify-${job.siteId}-${deferredUntil.getTime()}`, delayMs: deferredUntil.getTime() - Date.now() });
+    }
+  },
+};
+
+export async function runJob(job: Job): Promise<void> {
+  const handler = JOB_HANDLERS[job.name] as ((job: Job) => Promise<void>) | undefined;
+  // A job from Redis may come from another version of the app: fail it rather than guess.
+  if (!handler) throw new Error(`no handler for a job named "${job.name}"`);
+  await handler(job);
+}

@@ -1,0 +1,49 @@
+import "server-only";
+import { getDb } from "@/server/db";
+import type { Target } from "@/server/probe/types";
+
+// Site.lastViewedAt: a domain viewed in the last hour is watched. Written at most once a minute
+// per domain by each process, so a rush of views (a thousand a second on one page) costs one
+// write, not one per view; an hour's window does not need the minute.
+
+export const VIEW_WRITE_EVERY_MS = 60_000;
+/** Domains remembered before the old ones are dropped: a bound on memory, not a limit on sites. */
+const MAX_REMEMBERED = 20_000;
+
+const HOLDER = Symbol.for("downcheck.pageViews");
+// On globalThis: the proxy and the pages are bundled apart, and the throttle is per process.
+const holder = globalThis as typeof globalThis & { [HOLDER]?: Map<string, number> };
+
+/** Notes a visitor's admitted view of `target`'s page; never awaited by the page, never throws. */
+export function recordPageView(target: Target, now = Date.now()): Promise<void> {
+  const written = (holder[HOLDER] ??= new Map());
+  const last = written.get(target.ascii);
+  if (last !== undefined && now - last < VIEW_WRITE_EVERY_MS) return Promise.resolve();
+  if (written.size >= MAX_REMEMBERED) forgetOlderThan(written, now - VIEW_WRITE_EVERY_MS);
+  written.delete(target.ascii);
+  written.set(target.ascii, now);
+  const viewedAt = new Date(now);
+  // The first view comes before the first round, which would create the row: create it here.
+  return getDb()
+    .site.upsert({
+      where: { domain: target.ascii },
+      create: { domain: target.ascii, displayName: target.unicode, lastViewedAt: viewedAt },
+      update: { lastViewedAt: viewedAt },
+    })
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        // Not written: the next view within the throttle's minute tries again.
+        written.delete(target.ascii);
+        console.error(`watch: could not note a view of ${target.ascii}`, error);
+      },
+    );
+}
+
+/** Drops the domains written before `cutoff` (insertion order is write order). */
+function forgetOlderThan(written: Map<string, number>, cutoff: number) {
+  for (const [domain, at] of written) {
+    if (at >= cutoff) break;
+    written.delete(domain);
+  }
+}

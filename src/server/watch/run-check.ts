@@ -1,0 +1,21 @@
+import "server-only";
+import { displayName } from "@/lib/idn-display";
+import { isDue } from "@/lib/watch-schedule";
+import { backgroundCheck } from "@/server/checks";
+import { watchIntervals } from "./due-checks";
+import { watchedSite } from "./watched-sites";
+
+/**
+ * A "check" job: one background round of `domain`, if it is still watched and still due. A job
+ * that runs late finds a domain no longer watched, and one that runs twice finds it checked.
+ * A round that found no free slot fails the job, which the queue tries again.
+ */
+export async function runWatchedCheck(domain: string, now = new Date()): Promise<void> {
+  const site = await watchedSite(domain, now);
+  if (!site || !isDue(site, watchIntervals(), now)) return;
+  // The domain came from our own table, stored from a parsed target: its ASCII form.
+  const outcome = await backgroundCheck({ ascii: domain, unicode: displayName(domain) });
+  if (!outcome.ok && (outcome.code === "busy" || outcome.code === "rate_limited")) {
+    throw new Error(`no round of ${domain} now: ${outcome.message}`);
+  }
+}
