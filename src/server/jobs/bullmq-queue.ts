@@ -21,6 +21,12 @@ export interface BullConnection {
  * a command after a second, and a worker's blocking wait for the next job lasts longer. BullMQ
  * requires `maxRetriesPerRequest: null` on them, and opens and closes them itself.
  */
+/**
+ * BullMQ refuses ids with ":" in them (they name its keys); the app's ids are opaque strings, so
+ * each ":" becomes a "|", which no domain or number holds.
+ */
+export const bullJobId = (id: string | undefined) => id?.replaceAll(":", "|");
+
 const connection = (url: string, name: string): ConnectionOptions => ({ url, connectionName: name, maxRetriesPerRequest: null });
 
 /** One line when Redis fails, not one per retry: ioredis reports every reconnection attempt. */
@@ -59,7 +65,7 @@ export function createBullQueue({ url, prefix, log = console.error }: BullConnec
   queue.on("error", report.error);
   return {
     async add(job: Job, options: JobOptions = {}) {
-      await queue.add(job.name, job, { jobId: options.id, delay: options.delayMs });
+      await queue.add(job.name, job, { jobId: bullJobId(options.id), delay: options.delayMs });
     },
     async repeat(schedulerId, job, everyMs) {
       await queue.upsertJobScheduler(schedulerId, { every: everyMs }, { name: job.name, data: job });

@@ -16,12 +16,9 @@ export const JOB_HANDLERS: Handlers = {
     await addDueChecks(getJobQueue());
   },
   check: (job) => runWatchedCheck(job.domain),
+  // A delivery held back by the one-per-10-minutes rule queues its own later job (deliver.ts).
   notify: async (job) => {
-    const { deferredUntil } = await deliverNotifications(job.siteId);
-    // Held back by the one-per-10-minutes rule: try again when it allows, once per due time.
-    if (deferredUntil) {
-      await getJobQueue().add(job, { id: `notify-${job.siteId}-${deferredUntil.getTime()}`, delayMs: deferredUntil.getTime() - Date.now() });
-    }
+    await deliverNotifications(job.siteId);
   },
 };
 
