@@ -6,10 +6,10 @@ const SHARE = `${Math.round(GLOBAL_OUTAGE_SHARE * 100)} %`;
 
 const locations = (n: number) => `${n} location${n === 1 ? "" : "s"}`;
 
-/** "2 more could not tell", said only when some could not. */
-function inconclusiveNote(inconclusive: number): string {
-  if (inconclusive === 0) return "";
-  return inconclusive === 1 ? " (1 more could not tell)" : ` (${inconclusive} more could not tell)`;
+/** "(80 % or more; 2 more could not tell)": the reasons, then who could not tell, if any could not. */
+function reasons(inconclusive: number, ...why: string[]): string {
+  const all = inconclusive === 0 ? why : [...why, `${inconclusive} more could not tell`];
+  return all.length === 0 ? "" : ` (${all.join("; ")})`;
 }
 
 /**
@@ -19,8 +19,7 @@ function inconclusiveNote(inconclusive: number): string {
 export function verdictRuleWords(tally: LocationTally): string {
   const { up, down, inconclusive } = tally;
   const conclusive = up + down;
-  const note = inconclusiveNote(inconclusive);
-  const failed = `${down} of ${locations(conclusive)} that could tell failed${note}`;
+  const failed = `${down} of ${locations(conclusive)} that could tell failed`;
   switch (verdictOf(tally)) {
     case "unknown":
       return inconclusive === 0
@@ -28,13 +27,13 @@ export function verdictRuleWords(tally: LocationTally): string {
         : `None of the ${locations(inconclusive)} could tell whether the site works (each tester failed itself): unknown`;
     case "online":
       return down === 0
-        ? `${conclusive === 1 ? "The only location" : `All ${conclusive} locations`} that could tell reached the site${note}: online`
-        : `${failed}; with ${MIN_LOCATIONS_TO_IGNORE_ONE} or more locations, a single failure is noise: online`;
+        ? `${conclusive === 1 ? "The only location" : `All ${conclusive} locations`} that could tell reached the site${reasons(inconclusive)}: online`
+        : `${failed}${reasons(inconclusive, `with ${MIN_LOCATIONS_TO_IGNORE_ONE} or more, a single failure is noise`)}: online`;
     case "global_outage":
-      return `${failed} (${SHARE} or more): down for everyone`;
+      return `${failed}${reasons(inconclusive, `${SHARE} or more`)}: down for everyone`;
     case "regional":
       return down === 1
-        ? `${failed} (fewer than ${MIN_LOCATIONS_TO_IGNORE_ONE} could tell, so one failure counts; less than ${SHARE}): down in some places`
-        : `${failed} (more than one, less than ${SHARE}): down in some places`;
+        ? `${failed}${reasons(inconclusive, `with fewer than ${MIN_LOCATIONS_TO_IGNORE_ONE}, a single failure counts`, `less than ${SHARE}`)}: down in some places`
+        : `${failed}${reasons(inconclusive, `less than ${SHARE}`)}: down in some places`;
   }
 }

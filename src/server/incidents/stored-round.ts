@@ -1,10 +1,11 @@
 import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
-import type { Cause, Continent, ProbeKind, ProbeResult, ProbeStatus, ResultSource, TlsDetails, Verdict } from "@/lib/probe-result";
+import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
+import { toResult } from "@/server/checks/prisma-store";
 
 // A stored round read back by its id, with every tester row as stored (also `detail`: the headers
-// we saw, Globalping's raw result), for the incident rule and the evidence it freezes. The rows
-// are read as checks/prisma-store.ts reads them for the page.
+// we saw, Globalping's raw result), for the incident rule and the evidence it freezes. Each row
+// is read as the check store reads it for the page (prisma-store.ts toResult).
 
 export interface StoredRound {
   id: number;
@@ -17,29 +18,6 @@ export interface StoredRound {
 }
 
 type Db = Prisma.TransactionClient;
-type ResultRow = Awaited<ReturnType<Db["testerResult"]["findMany"]>>[number];
-
-export function resultOfRow(r: ResultRow): ProbeResult {
-  return {
-    testerId: r.testerId,
-    kind: r.kind as ProbeKind,
-    source: r.source as ResultSource,
-    location: { city: r.city, country: r.country, continent: r.continent as Continent | null, latitude: r.latitude, longitude: r.longitude },
-    network: r.asn === null ? null : { asn: r.asn, name: r.networkName ?? "" },
-    server: r.server,
-    status: r.status as ProbeStatus,
-    cause: r.cause as Cause | null,
-    statusCode: r.statusCode,
-    message: r.message,
-    timings: { dnsMs: r.dnsMs, connectMs: r.connectMs, tlsMs: r.tlsMs, ttfbMs: r.ttfbMs, totalMs: r.totalMs },
-    ...(r.tls ? { tls: JSON.parse(r.tls) as TlsDetails } : {}),
-    measuredAt: r.measuredAt?.toISOString() ?? null,
-    ...(r.stale ? { stale: true } : {}),
-    // The evidence as received (headers, a world probe's raw result): shaped by the tester that stored it.
-    ...(r.detail ? { detail: JSON.parse(r.detail) } : {}),
-  };
-}
-
 const WITH_RESULTS = { results: { orderBy: { id: "asc" } } } as const;
 type CheckRow = NonNullable<Awaited<ReturnType<typeof findCheck>>>;
 
@@ -53,7 +31,7 @@ function roundOfRow(row: CheckRow): StoredRound {
     verdict: row.verdict as Verdict,
     cause: row.cause as Cause | null,
     warnings: JSON.parse(row.warnings) as string[],
-    results: row.results.map(resultOfRow),
+    results: row.results.map(toResult),
   };
 }
 
