@@ -1,5 +1,6 @@
 "use server";
 
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import {
   addPushSubscription,
@@ -108,18 +109,23 @@ export async function pushStatusAction(domain: unknown, endpoint: unknown): Prom
   }
 }
 
-/** The unsubscribe page's one button: a form with the notification link's `token`. */
+/**
+ * The unsubscribe page's one button: a form with the notification link's `token`. Done, it
+ * goes to the page's confirmation (a redirect, so a browser without JavaScript gets it too and
+ * a reload posts nothing again); the token is gone by then, so the page could not show it.
+ */
 export async function unsubscribeTokenAction(_prev: PushState, formData: FormData): Promise<PushState> {
   const fields = formFields(formData, ["token"]);
   if (!fields) return failed(NOT_A_FORM);
   const parsed = TokenInput.safeParse(fields);
   if (!parsed.success) return failed(firstIssue(parsed.error));
+  let site: { domain: string } | null;
   try {
-    const site = await removeSubscriptionByToken(parsed.data.token);
-    if (!site) return { status: "success", subscribed: false, message: "These notifications were already stopped." };
-    return { status: "success", subscribed: false, message: `Done: no more notifications about ${site.displayName}.` };
+    site = await removeSubscriptionByToken(parsed.data.token);
   } catch (error) {
     console.error("unsubscribeTokenAction: could not remove a subscription", error);
     return failed("Notifications could not be stopped; please try again.");
   }
+  // Outside the try: redirect() throws Next's own signal.
+  redirect(`/unsubscribe?done=${encodeURIComponent(site?.domain ?? "")}`);
 }

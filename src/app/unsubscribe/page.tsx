@@ -1,0 +1,57 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { findSubscriptionByToken } from "@/server/data/push-subscriptions";
+import { parseRequestedDomain } from "@/server/requested-domain";
+import { UnsubscribeForm } from "./UnsubscribeForm";
+import "@/components/NotifyButton.css";
+
+// /unsubscribe?token=…: the link in every notification. Opening it changes nothing (mail and
+// chat link scanners fetch links); the one button does. /unsubscribe?done=<domain> is where the
+// button's action goes after.
+
+export const metadata: Metadata = {
+  title: "Stop notifications",
+  robots: { index: false, follow: false },
+};
+
+/** The page answers per request (a token is one subscriber's): it may block for it. */
+export const instant = false;
+
+const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+const one = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
+
+export default async function UnsubscribePage({ searchParams }: PageProps<"/unsubscribe">) {
+  const params = await searchParams;
+  const done = one(params.done);
+  if (done !== undefined) return <Done domain={done} />;
+
+  const token = one(params.token);
+  // Unknown, used or malformed: not-found.tsx says so, with a 404.
+  const site = token && TOKEN.test(token) ? await findSubscriptionByToken(token) : null;
+  if (!token || !site) notFound();
+  return (
+    <article className="prose">
+      <h1>Stop notifications</h1>
+      <p>{`This browser gets a notification when ${site.displayName} goes down or comes back.`}</p>
+      <UnsubscribeForm token={token} displayName={site.displayName} />
+      <p>
+        <Link href={`/${site.domain}`}>{`Back to ${site.displayName}'s status`}</Link>
+      </p>
+    </article>
+  );
+}
+
+function Done({ domain }: { domain: string }) {
+  // Only a name we could check is repeated back; anything else gets the general sentence.
+  const parsed = domain ? parseRequestedDomain(domain) : null;
+  return (
+    <article className="prose">
+      <h1>Notifications stopped</h1>
+      <p role="status">
+        {parsed?.ok ? `This browser gets no more notifications about ${parsed.unicode}.` : "This browser gets no more of these notifications."}
+      </p>
+      <p>{parsed?.ok ? <Link href={`/${parsed.ascii}`}>{`Back to ${parsed.unicode}'s status`}</Link> : <Link href="/">Back to the home page</Link>}</p>
+    </article>
+  );
+}

@@ -1,0 +1,173 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { pushStatusAction, subscribeAction, unsubscribeAction, type PushState } from "@/server/actions/push";
+import "./NotifyButton.css";
+
+// The browser half of "Tell me when it's back": a service worker (/sw.js) shows what the push
+// service delivers. A browser has one push subscription per site (origin), whatever the domains
+// it follows here: the server keeps which domains (one row each), so stopping one domain drops the
+// browser's subscription only when no domain is left.
+
+export type NotifyPhase = "starting" | "unsupported" | "ios-install" | "blocked" | "ready" | "subscribed";
+
+interface NotifyButtonProps {
+  /** ASCII: what the actions receive. */
+  domain: string;
+  displayName: string;
+  /** The latest verdict is "online": offer "if it goes down" rather than "when it's back". */
+  online: boolean;
+  /** The site's VAPID public key, base64url (the same for every visitor). */
+  publicKey: string;
+}
+
+const IOS_INSTALL = "On iPhone and iPad, add this site to your Home Screen first (Share → Add to Home Screen), then open it from there.";
+
+function isIos(): boolean {
+  return /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+}
+
+function isInstalled(): boolean {
+  return (navigator as Navigator & { standalone?: boolean }).standalone === true || matchMedia("(display-mode: standalone)").matches;
+}
+
+const pushSupported = () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+
+/** base64url → bytes, as pushManager.subscribe takes the key in every browser. */
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4)), (char) => char.charCodeAt(0));
+}
+
+function sameKey(subscription: PushSubscription, publicKey: string): boolean {
+  const key = subscription.options?.applicationServerKey;
+  if (!key) return true; // not told: assume ours rather than drop a working subscription
+  const bytes = new Uint8Array(key);
+  const ours = keyBytes(publicKey);
+  return bytes.length === ours.length && bytes.every((byte, index) => byte === ours[index]);
+}
+
+async function existingSubscription(): Promise<PushSubscription | null> {
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  return (await registration?.pushManager.getSubscription()) ?? null;
+}
+
+/** This browser's push subscription for the site's key, made if there is none. */
+async function browserSubscription(publicKey: string): Promise<PushSubscription> {
+  await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  const registration = await navigator.serviceWorker.ready;
+  const current = await registration.pushManager.getSubscription();
+  if (current && sameKey(current, publicKey)) return current;
+  // Made for a key the site no longer has (keys replaced): push services would refuse our sends.
+  await current?.unsubscribe();
+  return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+}
+
+async function firstPhase(domain: string): Promise<NotifyPhase> {
+  if (isIos() && !isInstalled()) return "ios-install";
+  if (!pushSupported()) return "unsupported";
+  if (Notification.permission === "denied") return "blocked";
+  const subscription = await existingSubscription();
+  if (!subscription) return "ready";
+  const answer = await pushStatusAction(domain, subscription.endpoint);
+  return answer.subscribed ? "subscribed" : "ready";
+}
+
+export function NotifyButton({ domain, displayName, online, publicKey }: NotifyButtonProps) {
+  const [phase, setPhase] = useState<NotifyPhase>("starting");
+  const [busy, setBusy] = useState(false);
+  const [answer, setAnswer] = useState<PushState | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    firstPhase(domain).then(
+      (found) => current && setPhase(found),
+      () => current && setPhase("ready"),
+    );
+    return () => {
+      current = false;
+    };
+  }, [domain]);
+
+  async function act(work: () => Promise<PushState>) {
+    setBusy(true);
+    try {
+      const result = await work();
+      setAnswer(result);
+      if (result.subscribed !== undefined) setPhase(result.subscribed ? "subscribed" : "ready");
+    } catch {
+      setAnswer({ status: "error", message: "Something went wrong in the browser; please try again." });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const subscribe = () =>
+    act(async () => {
+      const permission = await Notification.requestPermission();
+      if (permission !== "granted") {
+        if (permission === "denied") setPhase("blocked");
+        return { status: "error", message: "Notifications were not allowed, so none can be sent." };
+      }
+      const subscription = await browserSubscription(publicKey);
+      return subscribeAction(domain, subscription.toJSON());
+    });
+
+  const unsubscribe = () =>
+    act(async () => {
+      const subscription = await existingSubscription();
+      if (!subscription) return { status: "success", subscribed: false, message: `No more notifications about ${displayName}.` };
+      const result = await unsubscribeAction(domain, subscription.endpoint);
+      // The last domain gone: the browser's own subscription goes too.
+      if (result.status === "success" && result.remaining === 0) await subscription.unsubscribe();
+      return result;
+    });
+
+  return <NotifyControls phase={phase} busy={busy} answer={answer} online={online} onSubscribe={subscribe} onUnsubscribe={unsubscribe} />;
+}
+
+/** What shows for a given phase; NotifyButton supplies the live one. */
+export function NotifyControls({
+  phase,
+  busy,
+  answer,
+  online,
+  onSubscribe,
+  onUnsubscribe,
+}: {
+  phase: NotifyPhase;
+  busy: boolean;
+  answer: PushState | null;
+  online: boolean;
+  onSubscribe: () => void;
+  onUnsubscribe: () => void;
+}) {
+  const offer = online ? "Tell me if it goes down" : "Tell me when it's back";
+  let control: React.ReactNode;
+  if (phase === "ios-install") control = <p className="notify-note">{IOS_INSTALL}</p>;
+  else if (phase === "unsupported") control = <p className="notify-note">This browser cannot show notifications from websites.</p>;
+  else if (phase === "blocked") {
+    control = <p className="notify-note">Notifications are blocked for this site; allow them in your browser&apos;s site settings to subscribe.</p>;
+  } else if (phase === "subscribed") {
+    control = (
+      <button type="button" className="secondary" onClick={onUnsubscribe} disabled={busy}>
+        Stop notifications
+      </button>
+    );
+  } else {
+    // Disabled until the browser's support is known (and without JavaScript: see the section's note).
+    control = (
+      <button type="button" onClick={onSubscribe} disabled={busy || phase === "starting"}>
+        {offer}
+      </button>
+    );
+  }
+  return (
+    <div className="notify-controls" data-phase={phase}>
+      {control}
+      <p role="status" className={`notify-message${answer?.status === "error" ? " is-error" : ""}`}>
+        {answer?.message ?? ""}
+      </p>
+    </div>
+  );
+}

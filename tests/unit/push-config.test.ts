@@ -1,0 +1,31 @@
+import webpush from "web-push";
+import { describe, expect, it } from "vitest";
+import { getConfig } from "@/server/config";
+import { vapidSubject } from "@/server/push/vapid";
+
+const keys = webpush.generateVAPIDKeys();
+
+describe("VAPID settings", () => {
+  it("takes a pair made by web-push generate-vapid-keys", () => {
+    const config = getConfig({ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey });
+    expect([config.VAPID_PUBLIC_KEY, config.VAPID_PRIVATE_KEY]).toEqual([keys.publicKey, keys.privateKey]);
+  });
+
+  it.each([
+    [{ VAPID_PUBLIC_KEY: keys.publicKey }, "VAPID_PRIVATE_KEY: set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together"],
+    [{ VAPID_PUBLIC_KEY: `${keys.publicKey.slice(1)}+`, VAPID_PRIVATE_KEY: keys.privateKey }, "VAPID_PUBLIC_KEY: use the base64url public key"],
+    [{ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: `${keys.privateKey}AAAA` }, "VAPID_PRIVATE_KEY: use the base64url private key"],
+    [{ VAPID_SUBJECT: "http://downcheck.example" }, "VAPID_SUBJECT: push services accept only mailto: or https:// subjects"],
+  ])("names the variable of a bad VAPID setting %j", (env, expected) => {
+    expect(() => getConfig(env)).toThrow(expected);
+  });
+
+  it.each([
+    [{ VAPID_SUBJECT: "mailto:ops@downcheck.example", PUBLIC_BASE_URL: "https://downcheck.example" }, "mailto:ops@downcheck.example"],
+    [{ PUBLIC_BASE_URL: "https://downcheck.example/" }, "https://downcheck.example"],
+    // web-push refuses an http subject; a development site on http still sends.
+    [{ PUBLIC_BASE_URL: "http://localhost:3000" }, "mailto:webmaster@localhost"],
+  ])("signs as VAPID_SUBJECT, else an https base URL, else a mailto at its host (%j)", (settings, subject) => {
+    expect(vapidSubject(settings)).toBe(subject);
+  });
+});
