@@ -1,0 +1,92 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, permanentRedirect } from "next/navigation";
+import { HistoryShares } from "@/components/HistoryShares";
+import { HistoryTimeline } from "@/components/HistoryTimeline";
+import { readOrNull, SectionUnavailable } from "@/components/StatusSections";
+import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES, isHistoryRange, RANGE_SPECS, type HistoryRange } from "@/lib/history-view";
+import { incidentSentence, totalsSentence } from "@/lib/history-words";
+import { getConfig } from "@/server/config";
+import { getHistoryView, observationCapMinutes } from "@/server/history/view";
+import { parseRequestedDomain } from "@/server/requested-domain";
+import type { Target } from "@/server/probe/types";
+
+// What /<domain>/history and /<domain>/history/<range> share: the domain and range checked
+// first (a 404 for anything else, as /<domain> does), their metadata, and the page itself.
+
+const pathOf = (ascii: string, range: HistoryRange) => (range === DEFAULT_HISTORY_RANGE ? `/${ascii}/history` : `/${ascii}/history/${range}`);
+
+/** The domain and range of the URL, or a 404; a name not in its canonical form goes to the one that is. */
+export async function resolveHistoryParams(params: Promise<{ domain: string; range?: string }>): Promise<{ target: Target; range: HistoryRange; raw: string }> {
+  const { domain: raw, range = DEFAULT_HISTORY_RANGE } = await params;
+  const parsed = parseRequestedDomain(raw);
+  if (!parsed.ok || !isHistoryRange(range)) notFound();
+  return { target: { ascii: parsed.ascii, unicode: parsed.unicode }, range, raw };
+}
+
+export async function historyMetadata(ascii: string, unicode: string, range: HistoryRange): Promise<Metadata> {
+  "use cache";
+  const words = RANGE_SPECS[range].words;
+  const title = `History of ${unicode}: the last ${words}`;
+  const description = `How much of the last ${words} ${unicode} was online, when it was down, and how fast it answered, from our checks.`;
+  const url = new URL(pathOf(ascii, range), getConfig().PUBLIC_BASE_URL).toString();
+  return {
+    title: { absolute: `${title} · downcheck` },
+    description,
+    alternates: { canonical: url },
+    openGraph: { type: "website", siteName: "downcheck", title, description, url },
+  };
+}
+
+export function HistoryPage({ target, range, raw }: { target: Target; range: HistoryRange; raw: string }) {
+  if (raw !== target.ascii) permanentRedirect(pathOf(target.ascii, range));
+  const words = RANGE_SPECS[range].words;
+  return (
+    <article className="history-page">
+      <p>
+        <Link href={`/${target.ascii}`}>{`Status of ${target.unicode} now`}</Link>
+      </p>
+      <h1>{`History of ${target.unicode}: the last ${words}`}</h1>
+      <nav aria-label="Range">
+        <ul className="history-ranges">
+          {HISTORY_RANGES.map((each) => (
+            <li key={each}>
+              <Link href={pathOf(target.ascii, each)} aria-current={each === range ? "page" : undefined}>
+                {RANGE_SPECS[each].words}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <RangeHistory target={target} range={range} />
+    </article>
+  );
+}
+
+async function RangeHistory({ target, range }: { target: Target; range: HistoryRange }) {
+  const view = await readOrNull("history", () => getHistoryView(target.ascii, range));
+  if (!view) return <SectionUnavailable title="History" />;
+  return (
+    <>
+      <section className="card history" aria-labelledby="history-heading">
+        <h2 id="history-heading">{totalsSentence(view.totals, range)}</h2>
+        <HistoryShares totals={{ [range]: view.totals }} />
+        {view.totals.rounds > 0 && <HistoryTimeline view={view} domain={target.unicode} ascii={target.ascii} capMinutes={observationCapMinutes()} tableOpen />}
+      </section>
+      <section className="card history" aria-labelledby="history-incidents-heading">
+        <h2 id="history-incidents-heading">Incidents</h2>
+        {view.incidents.length === 0 ? (
+          <p className="empty">{`No incident in the last ${RANGE_SPECS[range].words}.`}</p>
+        ) : (
+          <ul className="history-incidents">
+            {[...view.incidents].reverse().map((incident) => (
+              <li key={incident.id}>
+                <Link href={`/${target.ascii}/incidents/${incident.id}`}>{incidentSentence(incident)}</Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

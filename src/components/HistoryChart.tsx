@@ -1,0 +1,120 @@
+// The history as a server-rendered SVG (no chart library, no client code), like the 24-hour
+// chart: one bar per hour or day, as tall as the share of it that was observed (a day nobody
+// looked at stays an empty track: never 100 % of nothing) and coloured by the share of that
+// time online; the incidents as marks on a strip below. The same numbers are in HistoryTable.
+import { formatShare, RANGE_SPECS, type HistoryView } from "@/lib/history-view";
+import { bucketLabel, bucketSentence, incidentSentence, shareLevel, type ShareLevel } from "@/lib/history-words";
+import { PERIOD_MS } from "@/lib/observed-time";
+
+const VIEW_WIDTH = 720;
+const VIEW_HEIGHT = 190;
+const PAD = { top: 10, right: 8, bottom: 56, left: 8 };
+const PLOT_WIDTH = VIEW_WIDTH - PAD.left - PAD.right;
+const PLOT_HEIGHT = VIEW_HEIGHT - PAD.top - PAD.bottom;
+const BASELINE = PAD.top + PLOT_HEIGHT;
+const STRIP_Y = BASELINE + 8;
+const STRIP_HEIGHT = 10;
+/** A sliver observed still shows as a bar. */
+const MIN_BAR = 3;
+
+export const LEVEL_FILL: Record<ShareLevel, string> = {
+  up: "var(--up)",
+  partly: "var(--warn)",
+  down: "var(--down)",
+  none: "transparent",
+};
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** What the picture says, in words: the SVG's accessible name. */
+export function describeHistory(view: HistoryView, domain: string): string {
+  const { totals } = view;
+  const words = RANGE_SPECS[view.range].words;
+  const incidents = view.incidents.length === 1 ? "1 incident" : `${view.incidents.length} incidents`;
+  if (totals.onlineShare === null) return `${domain} over the last ${words}: not observed; ${incidents}`;
+  return `${domain} over the last ${words}: online ${formatShare(totals.onlineShare)} of observed time, observed ${formatShare(totals.observedShare)} of the time; ${incidents}`;
+}
+
+/** About six labels along the axis, counted back from the newest bar; a week's hours at midnight. */
+export function isLabelled(view: HistoryView, index: number): boolean {
+  if (view.range === "7d") return new Date(view.buckets[index].start).getUTCHours() === 0;
+  const every = Math.max(1, Math.round(view.buckets.length / 6));
+  return (view.buckets.length - 1 - index) % every === 0;
+}
+
+export function HistoryChart({ view, domain, incidentHref }: { view: HistoryView; domain: string; incidentHref: (id: number) => string }) {
+  const slot = PLOT_WIDTH / view.buckets.length;
+  const barWidth = round(Math.max(1, slot * (view.buckets.length > 100 ? 1 : 0.72)));
+  const from = new Date(view.from).getTime();
+  const span = new Date(view.to).getTime() - from;
+  const xOfTime = (time: number) => round(PAD.left + (Math.min(Math.max(time, from), from + span) - from) / span * PLOT_WIDTH);
+  const last = view.buckets.length - 1;
+  const size = PERIOD_MS[view.period];
+
+  return (
+    <svg
+      className="history-chart"
+      viewBox={`0 0 ${VIEW_WIDTH} ${VIEW_HEIGHT}`}
+      width="100%"
+      role="img"
+      aria-label={describeHistory(view, domain)}
+      fontSize={12}
+      // Text inherits this; without it SVG text is black, unreadable on the dark theme.
+      style={{ fill: "var(--muted)" }}
+    >
+      {view.buckets.map((bucket, index) => {
+        const x = round(PAD.left + slot * index + (slot - barWidth) / 2);
+        const observed = Math.min(1, bucket.observedMs / size);
+        const height = bucket.observedMs > 0 ? round(Math.max(MIN_BAR, observed * PLOT_HEIGHT)) : 0;
+        const level = shareLevel(bucket.onlineShare);
+        return (
+          <g key={bucket.start} data-level={level}>
+            <title>{bucketSentence(bucket, view.period)}</title>
+            <rect className="history-track" x={x} y={PAD.top} width={barWidth} height={PLOT_HEIGHT} />
+            {height > 0 && <rect x={x} y={round(BASELINE - height)} width={barWidth} height={height} style={{ fill: LEVEL_FILL[level] }} />}
+            {isLabelled(view, index) && (
+              <text className="history-label" x={round(PAD.left + slot * index + slot / 2)} y={VIEW_HEIGHT - 8} textAnchor={index === last ? "end" : "middle"}>
+                {bucketLabel(bucket.start, view.range === "7d" ? "day" : view.period)}
+              </text>
+            )}
+          </g>
+        );
+      })}
+      <line x1={PAD.left} x2={VIEW_WIDTH - PAD.right} y1={BASELINE} y2={BASELINE} style={{ stroke: "var(--muted)" }} />
+      {view.incidents.map((incident) => {
+        const start = xOfTime(new Date(incident.startedAt).getTime());
+        const end = xOfTime(incident.endedAt ? new Date(incident.endedAt).getTime() : new Date(view.now).getTime());
+        const width = round(Math.max(4, end - start));
+        return (
+          <a key={incident.id} href={incidentHref(incident.id)} className="history-incident">
+            <title>{incidentSentence(incident)}</title>
+            <rect x={round(Math.min(start, VIEW_WIDTH - PAD.right - width))} y={STRIP_Y} width={width} height={STRIP_HEIGHT} rx={2} style={{ fill: "var(--down)" }} />
+          </a>
+        );
+      })}
+    </svg>
+  );
+}
+
+/** What the colours mean (the table says it in words). */
+export function HistoryLegend() {
+  return (
+    <ul className="history-legend" aria-hidden="true">
+      <li>
+        <span className="history-swatch" style={{ background: LEVEL_FILL.up }} /> Online 99.9 % or more
+      </li>
+      <li>
+        <span className="history-swatch" style={{ background: LEVEL_FILL.partly }} /> 95–99.9 %
+      </li>
+      <li>
+        <span className="history-swatch" style={{ background: LEVEL_FILL.down }} /> Below 95 %
+      </li>
+      <li>
+        <span className="history-swatch history-swatch-track" /> Not observed
+      </li>
+      <li>
+        <span className="history-swatch history-swatch-strip" style={{ background: "var(--down)" }} /> Incident
+      </li>
+    </ul>
+  );
+}

@@ -1,0 +1,33 @@
+import { formatShare, HISTORY_RANGES, RANGE_SPECS, type HistoryRange, type HistoryTotals } from "@/lib/history-view";
+
+/**
+ * Each range's share of observed time online, and how much of the range was observed: rounds
+ * happen when someone looks or the site is watched, so a range may be observed only in part,
+ * and one nobody observed says so instead of a share of nothing.
+ */
+export function HistoryShares({ totals }: { totals: Partial<Record<HistoryRange, HistoryTotals>> }) {
+  return (
+    <dl className="history-shares">
+      {HISTORY_RANGES.flatMap((range) => {
+        const rangeTotals = totals[range];
+        if (!rangeTotals) return [];
+        const words = RANGE_SPECS[range].words;
+        return [
+          <div key={range}>
+            <dt>{`Last ${words}`}</dt>
+            {rangeTotals.onlineShare === null ? (
+              <dd>Not observed: nobody looked and it was not watched.</dd>
+            ) : (
+              <>
+                <dd>
+                  <span className="history-share">{`Online ${formatShare(rangeTotals.onlineShare)}`}</span> of observed time
+                </dd>
+                <dd>{`Observed ${formatShare(rangeTotals.observedShare)} of the time`}</dd>
+              </>
+            )}
+          </div>,
+        ];
+      })}
+    </dl>
+  );
+}

@@ -1,0 +1,165 @@
+// A site's history over 24 hours, 7, 30 or 90 days, as the page, the history pages and the JSON
+// API (GET /api/v1/status/<domain>/history) give it: plain, serialisable data, built from the
+// hourly or daily roll-ups by a pure function so the numbers can be tested without a database.
+import { mergeHistograms, parseHistogram, quantile, type LatencyHistogram } from "./latency-histogram";
+import { PERIOD_MS, periodStart, type RollupPeriod } from "./observed-time";
+import type { Verdict } from "./probe-result";
+
+export const HISTORY_RANGES = ["24h", "7d", "30d", "90d"] as const;
+export type HistoryRange = (typeof HISTORY_RANGES)[number];
+export const DEFAULT_HISTORY_RANGE: HistoryRange = "90d";
+
+export const isHistoryRange = (value: unknown): value is HistoryRange => HISTORY_RANGES.includes(value as HistoryRange);
+
+/** Hourly bars for the short ranges, daily for the long ones (hourly rows go with the raw checks). */
+export const RANGE_SPECS: Record<HistoryRange, { period: RollupPeriod; buckets: number; words: string }> = {
+  "24h": { period: "hour", buckets: 24, words: "24 hours" },
+  "7d": { period: "hour", buckets: 7 * 24, words: "7 days" },
+  "30d": { period: "day", buckets: 30, words: "30 days" },
+  "90d": { period: "day", buckets: 90, words: "90 days" },
+};
+
+export interface HistoryBucket {
+  /** ISO 8601: the UTC hour or day; the bucket covers [start, start + 1 hour or day). */
+  start: string;
+  rounds: number;
+  observedMs: number;
+  onlineMs: number;
+  /** onlineMs / observedMs; null when nothing was observed. */
+  onlineShare: number | null;
+  /** Response time of the http testers that got a page, median and 95th percentile (±5 %). */
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+export interface HistoryIncident {
+  id: number;
+  /** ISO 8601 */
+  startedAt: string;
+  /** ISO 8601; null while it lasts. */
+  endedAt: string | null;
+  worstVerdict: Exclude<Verdict, "online">;
+}
+
+export interface HistoryTotals {
+  /** The range so far: from the first bucket's start to now. */
+  spanMs: number;
+  observedMs: number;
+  onlineMs: number;
+  /** observedMs / spanMs: rounds happen when someone looks or the site is watched. */
+  observedShare: number;
+  /** Share of the observed time online; null when nothing was observed (never 100 % of nothing). */
+  onlineShare: number | null;
+  rounds: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+export interface HistoryView {
+  domain: string;
+  range: HistoryRange;
+  period: RollupPeriod;
+  /** ISO 8601: the first bucket's start and the end of the last (the current hour or day). */
+  from: string;
+  to: string;
+  /** ISO 8601: when the view was made; the current bucket is counted up to here. */
+  now: string;
+  totals: HistoryTotals;
+  /** Every hour or day of the range, oldest first, observed or not. */
+  buckets: HistoryBucket[];
+  /** The incidents that overlap the range, oldest first. */
+  incidents: HistoryIncident[];
+}
+
+/** What the status page shows: every range's totals and the 90 days, day by day. */
+export interface HistorySummary {
+  totals: Record<HistoryRange, HistoryTotals>;
+  days: HistoryView;
+}
+
+/** [from, to) of a range ending with the current UTC hour or day. */
+export function historyWindow(range: HistoryRange, now: Date): { period: RollupPeriod; from: number; to: number } {
+  const { period, buckets } = RANGE_SPECS[range];
+  const current = periodStart(now.getTime(), period);
+  return { period, from: current - (buckets - 1) * PERIOD_MS[period], to: current + PERIOD_MS[period] };
+}
+
+export interface RollupRow {
+  start: Date;
+  rounds: number;
+  observedMs: number;
+  onlineMs: number;
+  /** JSON of a LatencyHistogram */
+  latency: string;
+}
+
+const share = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : null);
+
+/** The view of `range` from the roll-up rows of its period (rows outside the window are ignored). */
+export function buildHistoryView(input: { domain: string; range: HistoryRange; now: Date; rows: readonly RollupRow[]; incidents: HistoryIncident[] }): HistoryView {
+  const { period, from, to } = historyWindow(input.range, input.now);
+  const size = PERIOD_MS[period];
+  const histograms: LatencyHistogram[] = [];
+  const buckets: HistoryBucket[] = Array.from({ length: RANGE_SPECS[input.range].buckets }, (_, index) => ({
+    start: new Date(from + index * size).toISOString(),
+    rounds: 0,
+    observedMs: 0,
+    onlineMs: 0,
+    onlineShare: null,
+    p50Ms: null,
+    p95Ms: null,
+  }));
+  for (const row of input.rows) {
+    const index = Math.floor((row.start.getTime() - from) / size);
+    const bucket = buckets[index];
+    if (!bucket || row.start.getTime() >= to) continue;
+    bucket.rounds += row.rounds;
+    bucket.observedMs += row.observedMs;
+    bucket.onlineMs += row.onlineMs;
+    histograms[index] = mergeHistograms(histograms[index] ?? {}, parseHistogram(row.latency));
+  }
+  let all: LatencyHistogram = {};
+  buckets.forEach((bucket, index) => {
+    bucket.onlineShare = share(bucket.onlineMs, bucket.observedMs);
+    const histogram = histograms[index];
+    if (!histogram) return;
+    bucket.p50Ms = quantile(histogram, 0.5);
+    bucket.p95Ms = quantile(histogram, 0.95);
+    all = mergeHistograms(all, histogram);
+  });
+  const observedMs = buckets.reduce((sum, bucket) => sum + bucket.observedMs, 0);
+  const onlineMs = buckets.reduce((sum, bucket) => sum + bucket.onlineMs, 0);
+  const spanMs = Math.max(0, Math.min(to, input.now.getTime()) - from);
+  return {
+    domain: input.domain,
+    range: input.range,
+    period,
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    now: input.now.toISOString(),
+    totals: {
+      spanMs,
+      observedMs,
+      onlineMs,
+      observedShare: share(observedMs, spanMs) ?? 0,
+      onlineShare: share(onlineMs, observedMs),
+      rounds: buckets.reduce((sum, bucket) => sum + bucket.rounds, 0),
+      p50Ms: quantile(all, 0.5),
+      p95Ms: quantile(all, 0.95),
+    },
+    buckets,
+    incidents: input.incidents,
+  };
+}
+
+/**
+ * "99.2 %": rounded down to a tenth, so only a share that is whole says 100 %, and a share above
+ * nothing never says 0 % ("< 0.1 %").
+ */
+export function formatShare(value: number): string {
+  if (value >= 1) return "100 %";
+  if (value <= 0) return "0 %";
+  // The epsilon keeps 0.992 (992.0000000000001 or 991.9999999999999 in floating point) at 99.2.
+  const tenths = Math.min(99.9, Math.floor(value * 1000 + 1e-9) / 10);
+  return tenths === 0 ? "< 0.1 %" : `${tenths.toFixed(1)} %`;
+}
