@@ -189,6 +189,8 @@ describe("incidents from real rounds", () => {
     const [incident] = await data.recentIncidents(DOMAIN, 1);
     expect(await data.recentIncidents(DOMAIN, 10, new Date(incident.startedAt))).toEqual([]);
     expect(await data.incidentsBetween(DOMAIN, new Date(T0), new Date(T0 + 3600_000))).toEqual([incident]);
+    // A range that begins mid-incident still shows it; one after its end does not.
+    expect(await data.incidentsBetween(DOMAIN, new Date(T0 + 300_000), new Date(T0 + 3600_000))).toEqual([incident]);
     expect(await data.incidentsBetween(DOMAIN, new Date(T0 + 600_000), new Date(T0 + 3600_000))).toEqual([]);
     expect(await data.incidentDetail("other.example.test", incident.id)).toBeNull();
     expect(await data.incidentDetail(DOMAIN, incident.id + 1000)).toBeNull();

@@ -52,13 +52,19 @@ export async function recentIncidents(domain: string, limit: number, before?: Da
   return rows.map((row) => toView(domain, row));
 }
 
-/** Incidents of `domain` that overlap [from, to) (still open counts as ongoing), oldest first. */
+/**
+ * Incidents of `domain` that overlap [from, to) (an open one counts as ongoing), oldest first.
+ * A site's incidents follow one another without overlapping, so of those that started before
+ * `from` only the latest can reach into the range: two index range reads, however long the past.
+ */
 export async function incidentsBetween(domain: string, from: Date, to: Date): Promise<IncidentView[]> {
-  const rows = await getDb().incident.findMany({
-    where: { site: { domain }, startedAt: { lt: to }, OR: [{ endedAt: null }, { endedAt: { gt: from } }] },
-    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
-  });
-  return rows.map((row) => toView(domain, row));
+  const db = getDb();
+  const [earlier, within] = await Promise.all([
+    db.incident.findFirst({ where: { site: { domain }, startedAt: { lt: from } }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] }),
+    db.incident.findMany({ where: { site: { domain }, startedAt: { gte: from, lt: to } }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] }),
+  ]);
+  const reachesIn = earlier !== null && from < to && (earlier.endedAt === null || earlier.endedAt > from);
+  return (reachesIn ? [earlier, ...within] : within).map((row) => toView(domain, row));
 }
 
 /** One incident of `domain` with its frozen evidence (first, worst, recovery); null when the id is not that domain's. */
