@@ -14,6 +14,8 @@ export interface WatchIntervals {
 
 export interface WatchedSite {
   domain: string;
+  /** When its row was made: by a first view or subscription, before any round. */
+  createdAt: Date;
   lastCheckedAt: Date | null;
   openIncident: boolean;
 }
@@ -28,10 +30,14 @@ export function watchIntervalMs(openIncident: boolean, intervals: WatchIntervals
   return openIncident ? ttlMs : Math.max(ttlMs, intervals.watchIntervalSeconds * 1000);
 }
 
-/** When the next background round is due: the last check plus the interval; never checked, at once. */
+/**
+ * When the next background round is due: the last check plus the interval. A domain never
+ * checked counts from when its row was made: its first view starts a visitor's round at once,
+ * which the background must not race for a round slot.
+ */
 export function dueAt(site: WatchedSite, intervals: WatchIntervals): Date {
-  if (!site.lastCheckedAt) return new Date(0);
-  return new Date(site.lastCheckedAt.getTime() + watchIntervalMs(site.openIncident, intervals));
+  const since = site.lastCheckedAt ?? site.createdAt;
+  return new Date(since.getTime() + watchIntervalMs(site.openIncident, intervals));
 }
 
 export function isDue(site: WatchedSite, intervals: WatchIntervals, now: Date): boolean {

@@ -90,6 +90,11 @@ export function startJobWorker(): void {
   state.worker = startBullWorker({ url: config.REDIS_URL!, concurrency: config.WATCH_CONCURRENCY, run: runJob });
 }
 
+/** Resolves once the in-process queue has nothing waiting or running (tests, benchmarks). */
+export function inProcessJobsIdle(): Promise<void> {
+  return jobs().local.idle();
+}
+
 /** Stops the schedule and the worker (which finishes the jobs it runs) and closes the queue. */
 export async function closeJobs(): Promise<void> {
   const state = holder[HOLDER];

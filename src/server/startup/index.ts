@@ -2,9 +2,12 @@ import "server-only";
 import { rememberStartContext } from "@/server/async-context";
 import { getConfig } from "@/server/config";
 import { warmDatabase } from "@/server/db";
+import { startWatching, stopWatching } from "@/server/watch/start";
 import { trustForwardedHeadersOf } from "./forwarded-headers";
 import { boundShutdown } from "./shutdown";
 import { validateStartupConfig } from "./validate";
+
+const PHASE_PRODUCTION_BUILD = "phase-production-build";
 
 /**
  * What the server does once, before its first request (instrumentation.ts): stop at once on a
@@ -19,8 +22,11 @@ export async function startServer(): Promise<void> {
   await warmDatabase();
   const config = getConfig();
   trustForwardedHeadersOf(config.TRUST_PROXY_HOPS);
+  // Watched domains are checked in the background by a running server, never while `next build`
+  // renders pages (Next sets NEXT_PHASE there; instrumentation does not run in a build today).
+  if (process.env.NEXT_PHASE !== PHASE_PRODUCTION_BUILD) startWatching();
   // `next dev` restarts its server on its own; only a production server is stopped by a signal.
-  if (process.env.NODE_ENV === "production") boundShutdown(config.SHUTDOWN_GRACE_MS);
+  if (process.env.NODE_ENV === "production") boundShutdown(config.SHUTDOWN_GRACE_MS, { onStop: stopWatching });
   // Next rewrites the process title over the command line (`ps` shows "next-server"): say here
   // which flags the server runs with (npm start's come from src/scripts/prepare.mjs).
   console.log(`downcheck: Node ${process.version}, flags: ${process.execArgv.join(" ") || "none"}`);

@@ -12,17 +12,30 @@ const MAX_REMEMBERED = 20_000;
 
 const HOLDER = Symbol.for("downcheck.pageViews");
 // On globalThis: the proxy and the pages are bundled apart, and the throttle is per process.
-const holder = globalThis as typeof globalThis & { [HOLDER]?: Map<string, number> };
+const holder = globalThis as typeof globalThis & { [HOLDER]?: Map<string, Write> };
 
-/** Notes a visitor's admitted view of `target`'s page; never awaited by the page, never throws. */
+/** The last write of a domain's view: when, and its promise (what a view within the minute shares). */
+interface Write {
+  at: number;
+  done: Promise<void>;
+}
+
+/**
+ * Notes a visitor's admitted view of `target`'s page; never awaited by the page, never throws.
+ * A view within a minute of the last write shares that write.
+ */
 export function recordPageView(target: Target, now = Date.now()): Promise<void> {
   const written = (holder[HOLDER] ??= new Map());
   const last = written.get(target.ascii);
-  if (last !== undefined && now - last < VIEW_WRITE_EVERY_MS) return Promise.resolve();
+  if (last !== undefined && now - last.at < VIEW_WRITE_EVERY_MS) return last.done;
   if (written.size >= MAX_REMEMBERED) forgetOlderThan(written, now - VIEW_WRITE_EVERY_MS);
   written.delete(target.ascii);
-  written.set(target.ascii, now);
-  const viewedAt = new Date(now);
+  const done = write(target, new Date(now), () => written.get(target.ascii)?.at === now && written.delete(target.ascii));
+  written.set(target.ascii, { at: now, done });
+  return done;
+}
+
+function write(target: Target, viewedAt: Date, forget: () => unknown): Promise<void> {
   // The first view comes before the first round, which would create the row: create it here.
   return getDb()
     .site.upsert({
@@ -33,16 +46,16 @@ export function recordPageView(target: Target, now = Date.now()): Promise<void> 
     .then(
       () => undefined,
       (error: unknown) => {
-        // Not written: the next view within the throttle's minute tries again.
-        written.delete(target.ascii);
+        // Not written: the next view tries again.
+        forget();
         console.error(`watch: could not note a view of ${target.ascii}`, error);
       },
     );
 }
 
 /** Drops the domains written before `cutoff` (insertion order is write order). */
-function forgetOlderThan(written: Map<string, number>, cutoff: number) {
-  for (const [domain, at] of written) {
+function forgetOlderThan(written: Map<string, Write>, cutoff: number) {
+  for (const [domain, { at }] of written) {
     if (at >= cutoff) break;
     written.delete(domain);
   }

@@ -15,13 +15,14 @@ const watchedWhere = (now: Date) => ({
 
 const SELECT = {
   domain: true,
+  createdAt: true,
   lastCheckedAt: true,
   // One open incident is enough to know there is one.
   incidents: { where: { endedAt: null }, select: { id: true }, take: 1 },
 } as const;
 
-type Row = { domain: string; lastCheckedAt: Date | null; incidents: { id: number }[] };
-const toWatched = (row: Row): WatchedSite => ({ domain: row.domain, lastCheckedAt: row.lastCheckedAt, openIncident: row.incidents.length > 0 });
+type Row = { domain: string; createdAt: Date; lastCheckedAt: Date | null; incidents: { id: number }[] };
+const toWatched = ({ incidents, ...row }: Row): WatchedSite => ({ ...row, openIncident: incidents.length > 0 });
 
 /** Every watched domain now, with what its schedule depends on. */
 export async function watchedSites(now: Date): Promise<WatchedSite[]> {

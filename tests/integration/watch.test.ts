@@ -1,0 +1,179 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
+import { createTestDatabase } from "./helpers/database";
+
+// Watching, end to end in one process: real sites on loopback, a real SQLite file, the real
+// check service. A domain is watched while it has an open incident, push subscribers, or a view
+// in the last hour; the tick adds a check for each one that is due, and the in-process queue
+// runs them as background rounds (CHECK_TTL_SECONDS 60 in an incident, else every 300 s).
+
+const MINUTE = 60_000;
+/** Each test's "now", hours apart: the check service's memory of an earlier test's rounds is stale by then. */
+let T0 = new Date("2026-11-26T12:00:00Z");
+const later = (ms: number) => new Date(T0.getTime() + ms);
+
+/** Each site's situation (milliseconds before now), and whether the tick must find it due. */
+const SITES = {
+  "viewed-due.example.test": { due: true, created: 60 * MINUTE, viewed: 10 * MINUTE, checked: 6 * MINUTE },
+  "viewed-fresh.example.test": { due: false, created: 60 * MINUTE, viewed: MINUTE, checked: 2 * MINUTE },
+  "viewed-long-ago.example.test": { due: false, created: 3 * 60 * MINUTE, viewed: 2 * 60 * MINUTE, checked: 2 * 60 * MINUTE },
+  "viewed-never-checked.example.test": { due: false, created: MINUTE, viewed: MINUTE, checked: null },
+  "incident.example.test": { due: true, created: 60 * MINUTE, viewed: null, checked: 90_000, incident: "open" },
+  "incident-closed.example.test": { due: false, created: 60 * MINUTE, viewed: null, checked: 60 * MINUTE, incident: "closed" },
+  "subscribed.example.test": { due: true, created: 60 * MINUTE, viewed: null, checked: 10 * MINUTE, subscribed: true },
+} as const;
+type Name = keyof typeof SITES;
+const NAMES = Object.keys(SITES) as Name[];
+const DUE = NAMES.filter((name) => SITES[name].due);
+
+const hits = new Map<string, number>();
+const servers: RunningServer[] = [];
+let db: import("@/server/db").Db;
+let jobs: typeof import("@/server/jobs/queue");
+let handlers: typeof import("@/server/jobs/handlers");
+
+const ago = (ms: number) => new Date(T0.getTime() - ms);
+const agoOrNull = (ms: number | null) => (ms === null ? null : ago(ms));
+
+/** A new "now" and the sites as SITES says at it; the clock (Date only) stands at it. */
+async function seed() {
+  T0 = new Date(T0.getTime() + 6 * 60 * MINUTE);
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(T0);
+  await db.site.deleteMany();
+  for (const name of NAMES) {
+    const { created, viewed, checked, ...rest } = SITES[name];
+    const data = { domain: name, displayName: name, createdAt: ago(created), lastViewedAt: agoOrNull(viewed), lastCheckedAt: agoOrNull(checked) };
+    const site = await db.site.create({ data });
+    if ("incident" in rest) {
+      const endedAt = rest.incident === "closed" ? ago(30 * MINUTE) : null;
+      await db.incident.create({ data: { siteId: site.id, startedAt: ago(5 * MINUTE), detectedAt: ago(4 * MINUTE), endedAt, worstVerdict: "down" } });
+    }
+    if ("subscribed" in rest) {
+      await db.pushSubscription.create({ data: { siteId: site.id, endpoint: "https://push.example.test/1", p256dh: "key", auth: "auth", visitorHash: "visitor", token: `token-${site.id}` } });
+    }
+  }
+  hits.clear();
+}
+
+const storedChecks = async (name: string) => db.check.count({ where: { site: { domain: name } } });
+const site = (name: string) => db.site.findUniqueOrThrow({ where: { domain: name } });
+
+beforeAll(async () => {
+  const closed = await closedPort();
+  servers.push(closed);
+  const routes: string[] = [];
+  for (const name of NAMES) {
+    const server = await startHttpServer((_req, res) => {
+      hits.set(name, (hits.get(name) ?? 0) + 1);
+      res.end("ok");
+    });
+    servers.push(server);
+    routes.push(`${name}:443:127.0.0.1:${closed.port}`, `${name}:80:127.0.0.1:${server.port}`);
+  }
+  Object.assign(process.env, {
+    DATABASE_URL: (await createTestDatabase()).url,
+    PROBE_CONNECT_TO: routes.join(","),
+    CHECK_TTL_SECONDS: "60",
+    WATCH_INTERVAL_SECONDS: "300",
+    WATCH_CONCURRENCY: "2",
+  });
+  db = (await import("@/server/db")).getDb();
+  jobs = await import("@/server/jobs/queue");
+  handlers = await import("@/server/jobs/handlers");
+});
+
+afterEach(async () => {
+  await jobs.closeJobs();
+  vi.useRealTimers();
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  await (await import("@/server/db")).closeDb();
+});
+
+describe("watching in the background", () => {
+  it("the tick checks exactly the watched domains that are due, each once however often it ticks", async () => {
+    await seed();
+    await handlers.runJob({ name: "tick" });
+    await handlers.runJob({ name: "tick" }); // a second tick (or instance) before the rounds end
+    await jobs.inProcessJobsIdle();
+    await handlers.runJob({ name: "tick" }); // and one after: the rounds moved the due times
+    await jobs.inProcessJobsIdle();
+
+    for (const name of NAMES) {
+      expect({ name, checks: await storedChecks(name) }).toEqual({ name, checks: SITES[name].due ? 1 : 0 });
+      expect({ name, probed: (hits.get(name) ?? 0) > 0 }).toEqual({ name, probed: SITES[name].due });
+    }
+  });
+
+  it("a background round goes through the check service, is stored, and does not count as a view", async () => {
+    await seed();
+    const name: Name = "viewed-due.example.test";
+    const { runWatchedCheck } = await import("@/server/watch/run-check");
+    await runWatchedCheck(name);
+    const after = await site(name);
+    expect(after.lastCheckedAt!.getTime()).toBeGreaterThanOrEqual(T0.getTime());
+    expect(after.lastVerdict).toBe("online");
+    expect(after.lastViewedAt).toEqual(ago(SITES[name].viewed));
+    const check = await db.check.findFirstOrThrow({ where: { siteId: after.id }, include: { results: true } });
+    expect(check.results.length).toBeGreaterThan(0);
+
+    // Run twice (a job added again): the domain is no longer due, so no second round.
+    const probes = hits.get(name);
+    await runWatchedCheck(name);
+    expect(hits.get(name)).toBe(probes);
+    expect(await storedChecks(name)).toBe(1);
+  });
+
+  it("a check job that runs late, once its domain is no longer watched, starts no round", async () => {
+    await seed();
+    vi.setSystemTime(later(60 * MINUTE)); // the view is now 70 minutes old
+    const { runWatchedCheck } = await import("@/server/watch/run-check");
+    await runWatchedCheck("viewed-due.example.test");
+    expect(hits.get("viewed-due.example.test")).toBeUndefined();
+    expect(await storedChecks("viewed-due.example.test")).toBe(0);
+  });
+
+  it("with WATCH_CONCURRENCY=0 this instance runs no background round", async () => {
+    await seed();
+    process.env.WATCH_CONCURRENCY = "0";
+    try {
+      await handlers.runJob({ name: "tick" });
+      await jobs.inProcessJobsIdle();
+      for (const name of DUE) expect({ name, checks: await storedChecks(name) }).toEqual({ name, checks: 0 });
+      expect(hits.size).toBe(0);
+    } finally {
+      process.env.WATCH_CONCURRENCY = "2";
+    }
+  });
+
+  it("a visitor's admitted page view marks the domain viewed, written at most once a minute", async () => {
+    await seed();
+    const { admitPageView } = await import("@/server/checks");
+    const name = "viewed-long-ago.example.test";
+    const view = () => admitPageView({ ascii: name, unicode: name }, new Headers({ "x-forwarded-for": "203.0.113.7" }));
+    const { recordPageView } = await import("@/server/watch/page-views");
+    expect(await view()).toMatchObject({ ok: true });
+    // The view does not wait for its write; a view within the minute shares that write, which waits.
+    await recordPageView({ ascii: name, unicode: name });
+    expect((await site(name)).lastViewedAt).toEqual(T0);
+
+    vi.setSystemTime(later(30_000));
+    for (let i = 0; i < 50; i++) await view(); // a rush within the minute: no write
+    expect((await site(name)).lastViewedAt).toEqual(T0);
+
+    vi.setSystemTime(later(61_000));
+    await recordPageView({ ascii: name, unicode: name });
+    expect((await site(name)).lastViewedAt).toEqual(later(61_000));
+  });
+
+  it("a first view creates the domain's row, so it is watched before its first round is stored", async () => {
+    await seed();
+    const { recordPageView } = await import("@/server/watch/page-views");
+    const { watchedSites } = await import("@/server/watch/watched-sites");
+    await recordPageView({ ascii: "new.example.test", unicode: "new.example.test" });
+    expect((await watchedSites(T0)).map((s) => s.domain)).toContain("new.example.test");
+  });
+});

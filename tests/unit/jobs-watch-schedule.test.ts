@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { checkJobId, dueAt, isDue, watchIntervalMs, type WatchedSite } from "@/lib/watch-schedule";
+import { shutdownHandler } from "@/server/startup/shutdown";
+
+// When a watched domain's background round is due, and what its job is called.
+
+const intervals = { checkTtlSeconds: 60, watchIntervalSeconds: 300 };
+const NOW = new Date("2026-11-26T12:00:00Z");
+const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
+const site = (overrides: Partial<WatchedSite>): WatchedSite => ({ domain: "a.example", createdAt: ago(86_400), lastCheckedAt: null, openIncident: false, ...overrides });
+
+describe("watch schedule", () => {
+  it.each([
+    { case: "checked 6 minutes ago, no incident", site: site({ lastCheckedAt: ago(360) }), due: true },
+    { case: "checked 4 minutes ago, no incident", site: site({ lastCheckedAt: ago(240) }), due: false },
+    { case: "checked 5 minutes ago exactly", site: site({ lastCheckedAt: ago(300) }), due: true },
+    { case: "checked 90 s ago during an incident", site: site({ lastCheckedAt: ago(90), openIncident: true }), due: true },
+    { case: "checked 30 s ago during an incident", site: site({ lastCheckedAt: ago(30), openIncident: true }), due: false },
+    { case: "never checked, row made a minute ago", site: site({ createdAt: ago(60) }), due: false },
+    { case: "never checked, row made 10 minutes ago", site: site({ createdAt: ago(600) }), due: true },
+  ])("isDue() is $due when $case", ({ site: watched, due }) => {
+    expect(isDue(watched, intervals, NOW)).toBe(due);
+  });
+
+  it("watchIntervalMs() never paces faster than the TTL, within which a result is reused", () => {
+    expect(watchIntervalMs(false, { checkTtlSeconds: 60, watchIntervalSeconds: 30 })).toBe(60_000);
+    expect(watchIntervalMs(true, { checkTtlSeconds: 60, watchIntervalSeconds: 30 })).toBe(60_000);
+    expect(watchIntervalMs(false, intervals)).toBe(300_000);
+    expect(watchIntervalMs(true, intervals)).toBe(60_000);
+  });
+
+  it("checkJobId() names the domain and its due time, and changes once a round is stored", () => {
+    const before = site({ lastCheckedAt: ago(360) });
+    const after = site({ lastCheckedAt: NOW });
+    const id = checkJobId(before.domain, dueAt(before, intervals));
+    expect(id).toBe(`check-${ago(60).getTime()}-a.example`);
+    expect(id).not.toContain(":");
+    expect(checkJobId(after.domain, dueAt(after, intervals))).not.toBe(id);
+  });
+});
+
+describe("a stop signal and the background work", () => {
+  it("starts stopping the background work on the first signal only, without waiting for it", () => {
+    let stops = 0;
+    const exits: number[] = [];
+    const handler = shutdownHandler(4000, {
+      exit: (code) => exits.push(code),
+      log: () => undefined,
+      later: () => undefined,
+      onStop: () => {
+        stops += 1;
+        return new Promise<void>(() => undefined); // a job that never finishes holds nothing up
+      },
+    });
+    handler("SIGTERM");
+    expect(stops).toBe(1);
+    handler("SIGTERM");
+    expect(stops).toBe(1);
+    expect(exits).toEqual([143]);
+  });
+});
