@@ -42,12 +42,19 @@ export async function currentIncident(domain: string): Promise<IncidentView | nu
   return row ? toView(domain, row) : null;
 }
 
+/** The most one read returns: a page of a list, not a site's whole past. */
+export const MAX_RECENT_INCIDENTS = 100;
+
+const isValidDate = (date: Date) => Number.isFinite(date.getTime());
+
 /** The latest incidents of `domain`, open or closed, newest first; `before`: only those that started earlier (paging). */
 export async function recentIncidents(domain: string, limit: number, before?: Date): Promise<IncidentView[]> {
+  const take = Number.isFinite(limit) ? Math.min(MAX_RECENT_INCIDENTS, Math.max(0, Math.floor(limit))) : 0;
+  if (take === 0 || (before && !isValidDate(before))) return [];
   const rows = await getDb().incident.findMany({
     where: { site: { domain }, ...(before ? { startedAt: { lt: before } } : {}) },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-    take: Math.max(0, Math.floor(limit)),
+    take,
   });
   return rows.map((row) => toView(domain, row));
 }
@@ -58,12 +65,13 @@ export async function recentIncidents(domain: string, limit: number, before?: Da
  * `from` only the latest can reach into the range: two index range reads, however long the past.
  */
 export async function incidentsBetween(domain: string, from: Date, to: Date): Promise<IncidentView[]> {
+  if (!isValidDate(from) || !isValidDate(to) || from >= to) return [];
   const db = getDb();
   const [earlier, within] = await Promise.all([
     db.incident.findFirst({ where: { site: { domain }, startedAt: { lt: from } }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] }),
     db.incident.findMany({ where: { site: { domain }, startedAt: { gte: from, lt: to } }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] }),
   ]);
-  const reachesIn = earlier !== null && from < to && (earlier.endedAt === null || earlier.endedAt > from);
+  const reachesIn = earlier !== null && (earlier.endedAt === null || earlier.endedAt > from);
   return (reachesIn ? [earlier, ...within] : within).map((row) => toView(domain, row));
 }
 
