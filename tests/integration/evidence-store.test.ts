@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
+import { decideVerdict } from "@/lib/verdict";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 import { startHttpServer, closedPort, type RunningServer } from "./helpers/servers";
 
@@ -55,7 +56,7 @@ describe("evidence in the check store", () => {
   it("stores the headers a real probe saw and a world probe's raw result, and reads both back by the round's id", async () => {
     const raw = { probe: { city: "Tokyo", tags: ["eyeball-network"] }, result: { status: "failed", rawOutput: "Request timeout." } };
     const results = [...(await probedRound()), worldRow(raw)];
-    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 40, results }, { verdict: "regional", cause: "timeout", warnings: [] });
+    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 40, results }, decideVerdict(results));
     const read = await modules.checks.storedCheck(HOST, saved.id);
     expect(read?.results.find((r) => r.testerId === "local-http")?.detail?.headers).toMatchObject({ "x-served-by": "edge-3", "set-cookie": "(1 cookie, values not kept)" });
     expect(read?.results.find((r) => r.testerId === "world:1")?.detail).toEqual({ raw });
@@ -64,14 +65,14 @@ describe("evidence in the check store", () => {
 
   it("reads a round with no evidence as rows without detail", async () => {
     const row = { ...worldRow(null), detail: undefined };
-    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [row] }, { verdict: "global_outage", cause: "timeout", warnings: [] });
+    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [row] }, decideVerdict([row]));
     const read = await modules.checks.storedCheck(HOST, saved.id);
     expect(read?.results).toHaveLength(1);
     expect(read?.results[0]).not.toHaveProperty("detail");
   });
 
   it("finds no round under another domain, an id never stored, or one older than KEEP_CHECKS_DAYS", async () => {
-    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [worldRow({})] }, { verdict: "global_outage", cause: "timeout", warnings: [] });
+    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [worldRow({})] }, decideVerdict([worldRow({})]));
     expect(await modules.checks.storedCheck("other.example.test", saved.id)).toBeNull();
     expect(await modules.checks.storedCheck(HOST, saved.id + 1000)).toBeNull();
     expect(await modules.checks.storedCheck(HOST, 0)).toBeNull();

@@ -53,10 +53,12 @@ async function metadataFor(ascii: string, unicode: string): Promise<Metadata> {
   const title = `Is ${unicode} down? Check if it is down for everyone or just you`;
   const description = `Live status of ${unicode} checked from testers in many parts of the world, with reports for the last 24 hours and what to do when it is down only for you.`;
   const url = new URL(`/${ascii}`, getConfig().PUBLIC_BASE_URL).toString();
+  const feed = new URL(`/${ascii}/feed.xml`, getConfig().PUBLIC_BASE_URL).toString();
   return {
     title: { absolute: `${title} · downcheck` },
     description,
-    alternates: { canonical: url },
+    // The incidents' Atom feed, found by feed readers from the page itself.
+    alternates: { canonical: url, types: { "application/atom+xml": feed } },
     openGraph: { type: "website", siteName: "downcheck", title, description, url },
   };
 }

@@ -32,3 +32,14 @@ export async function latestVerdict(domain: string): Promise<LatestVerdict | nul
   if (!site?.lastVerdict || !site.lastCheckedAt) return null;
   return { verdict: site.lastVerdict as Verdict, checkedAt: site.lastCheckedAt };
 }
+
+/** Of `ids`, the rounds of `domain` still kept (not pruned), for links to their pages. */
+export async function keptCheckIds(domain: string, ids: readonly number[], now = Date.now()): Promise<number[]> {
+  const wanted = ids.filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (wanted.length === 0) return [];
+  const rows = await getDb().check.findMany({
+    where: { id: { in: wanted }, site: { domain }, startedAt: { gte: new Date(now - KEEP_CHECKS_MS()) } },
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,41 @@
+import { STALE_WINDOW_SECONDS } from "@/lib/caching";
+import { BADGE_LABELS, BADGE_SHARES, statusBadge, type BadgeShare } from "@/lib/status-badge";
+import { getConfig } from "@/server/config";
+import { latestVerdict } from "@/server/data/checks";
+import { onlineShare } from "@/server/history/query";
+import { parseRequestedDomain } from "@/server/requested-domain";
+
+// The latest verdict as a badge, read from the latest stored round: a badge on someone's README
+// is fetched by every reader, so it never starts a round. `?share=30d` adds the share of observed
+// time online; `?label=status` says "status" instead of the domain.
+
+const plainText = (status: number, text: string) =>
+  new Response(`${text}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+
+export async function GET(request: Request, { params }: RouteContext<"/[domain]/badge.svg">) {
+  const parsed = parseRequestedDomain((await params).domain);
+  if (!parsed.ok) return plainText(404, parsed.message);
+  const query = new URL(request.url).searchParams;
+  const share = query.get("share");
+  if (share !== null && !(BADGE_SHARES as readonly string[]).includes(share)) return plainText(400, `share must be one of ${BADGE_SHARES.join(", ")}`);
+  const label = query.get("label") ?? "domain";
+  if (!(BADGE_LABELS as readonly string[]).includes(label)) return plainText(400, `label must be one of ${BADGE_LABELS.join(", ")}`);
+
+  const [latest, history] = await Promise.all([
+    latestVerdict(parsed.ascii),
+    share === null ? null : onlineShare(parsed.ascii, share as BadgeShare),
+  ]);
+  const svg = statusBadge({
+    label: label === "status" ? "status" : parsed.unicode,
+    verdict: latest?.verdict ?? null,
+    ...(share !== null ? { share: { range: share as BadgeShare, value: history?.onlineShare ?? null } } : {}),
+  });
+  const ttl = getConfig().CHECK_TTL_SECONDS;
+  return new Response(svg, {
+    headers: {
+      "Content-Type": "image/svg+xml; charset=utf-8",
+      // A CDN may keep it as long as the page's result is fresh, and serve it while it asks again.
+      "Cache-Control": `public, max-age=${ttl}, s-maxage=${ttl}, stale-while-revalidate=${STALE_WINDOW_SECONDS}`,
+    },
+  });
+}

@@ -1,0 +1,100 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, permanentRedirect } from "next/navigation";
+import { EvidenceRound } from "@/components/EvidenceRound";
+import type { EvidenceRole } from "@/lib/incident-view";
+import { causesInWords, incidentSummary, incidentTitle, placesInWords, utcDateTime } from "@/lib/incident-words";
+import { getConfig } from "@/server/config";
+import { getIncidentPageView, parsePermalink } from "@/server/incidents-view";
+
+// An incident's permalink: what happened, when, where, and the rounds it froze as evidence
+// (kept for good, unlike the raw checks). Plain server-rendered, cached (incidents-view.ts).
+
+/** Read params before anything, as the domain page does: its shell may block for them. */
+export const instant = false;
+
+/** Cache Components asks for one prerendered page; "-" is no domain, so the build renders a 404. */
+export function generateStaticParams() {
+  return [{ domain: "-", id: "0" }];
+}
+
+async function resolve(params: Promise<{ domain: string; id: string }>) {
+  const { domain, id } = await params;
+  const target = parsePermalink(domain, id);
+  if (!target) notFound();
+  return target;
+}
+
+const ROLE_HEADINGS: Record<EvidenceRole, string> = {
+  first: "First failing round",
+  worst: "Worst round",
+  recovery: "Recovering round",
+};
+
+export async function generateMetadata({ params }: PageProps<"/[domain]/incidents/[id]">): Promise<Metadata> {
+  const target = await resolve(params);
+  const view = await getIncidentPageView(target.ascii, target.id);
+  if (!view) notFound();
+  const title = incidentTitle(view.incident, target.unicode);
+  const description = incidentSummary(view.incident, target.unicode);
+  const url = new URL(`/${target.ascii}/incidents/${target.id}`, getConfig().PUBLIC_BASE_URL).toString();
+  return {
+    title: { absolute: `${title} · downcheck` },
+    description,
+    alternates: { canonical: url },
+    openGraph: { type: "article", siteName: "downcheck", title, description, url },
+  };
+}
+
+export default async function IncidentPage({ params }: PageProps<"/[domain]/incidents/[id]">) {
+  const target = await resolve(params);
+  if (!target.canonical) permanentRedirect(`/${target.ascii}/incidents/${target.id}`);
+  const view = await getIncidentPageView(target.ascii, target.id);
+  if (!view) notFound();
+  const { incident, keptChecks } = view;
+  const causes = causesInWords(incident);
+  const places = placesInWords(incident);
+  return (
+    <article className="incident-page">
+      <p>
+        <Link href={`/${target.ascii}`}>{`Is ${target.unicode} down? Its current status`}</Link>
+      </p>
+      <h1>{incidentTitle(incident, target.unicode)}</h1>
+      <section className="card" aria-labelledby="incident-facts-heading">
+        <h2 id="incident-facts-heading">What happened</h2>
+        <dl className="incident-facts">
+          <dt>Started</dt>
+          <dd>
+            <time dateTime={incident.startedAt}>{utcDateTime(incident.startedAt)}</time> (the first failing round)
+          </dd>
+          <dt>Detected</dt>
+          <dd>
+            <time dateTime={incident.detectedAt}>{utcDateTime(incident.detectedAt)}</time> (a second failing round, at least a minute later)
+          </dd>
+          <dt>Ended</dt>
+          <dd>{incident.endedAt ? <time dateTime={incident.endedAt}>{utcDateTime(incident.endedAt)}</time> : "Ongoing"}</dd>
+          <dt>Causes</dt>
+          <dd>{causes || "None recorded"}</dd>
+          <dt>Where it failed</dt>
+          <dd>{places || "Not known"}</dd>
+        </dl>
+      </section>
+      {incident.evidence.map((piece) => (
+        <EvidenceRound
+          key={piece.role}
+          heading={ROLE_HEADINGS[piece.role]}
+          headingId={`evidence-${piece.role}`}
+          startedAt={piece.startedAt}
+          durationMs={piece.durationMs}
+          verdict={piece.verdict}
+          cause={piece.cause}
+          warnings={piece.warnings}
+          results={piece.results}
+          rule={piece.rule}
+          reports={piece.reports}
+          checkHref={keptChecks.includes(piece.checkId) ? `/${target.ascii}/checks/${piece.checkId}` : null}
+        />
+      ))}
+    </article>
+  );
+}

@@ -1,0 +1,59 @@
+import Link from "next/link";
+import { describeCause, formatMs } from "@/lib/format";
+import { utcDateTime, utcTime, verdictName } from "@/lib/incident-words";
+import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
+import { EvidenceTable } from "./EvidenceTable";
+
+export interface EvidenceRoundProps {
+  /** "First failing round" */
+  heading: string;
+  headingId: string;
+  startedAt: string;
+  durationMs: number;
+  verdict: Verdict;
+  cause: Cause | null;
+  warnings: string[];
+  results: readonly ProbeResult[];
+  /** The verdict rule that applied, in words (frozen with the incident's evidence). */
+  rule?: string;
+  reports?: { since: string; until: string; count: number };
+  /** The raw check's page, while raw checks are kept. */
+  checkHref?: string | null;
+}
+
+/** One stored round: when, the verdict and the rule behind it, the visitors' reports, every tester's row. */
+export function EvidenceRound(props: EvidenceRoundProps) {
+  const { heading, headingId, startedAt, durationMs, verdict, cause, warnings, results, rule, reports, checkHref } = props;
+  const why = describeCause(cause);
+  return (
+    <section className="card evidence-round" aria-labelledby={headingId} data-verdict={verdict}>
+      <h2 id={headingId}>{heading}</h2>
+      <p className="muted">{`Started ${utcDateTime(startedAt)}, took ${formatMs(durationMs)}.`}</p>
+      <p>
+        <span className="evidence-verdict">{`Verdict: ${verdictName(verdict)}${why ? ` (${why})` : ""}.`}</span>
+        {rule ? <span className="evidence-rule">{` Rule: ${rule}.`}</span> : null}
+      </p>
+      {warnings.length > 0 ? (
+        <ul className="warnings">
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      ) : null}
+      {reports ? <p>{reportsLine(reports)}</p> : null}
+      {checkHref ? (
+        <p>
+          <Link href={checkHref}>The raw check of this round</Link>
+          <span className="muted"> (kept while raw checks are kept)</span>
+        </p>
+      ) : null}
+      {results.length > 0 ? <EvidenceTable results={results} caption={`${heading}: every tester's result`} /> : <p>No tester answered in this round.</p>}
+    </section>
+  );
+}
+
+function reportsLine({ since, until, count }: { since: string; until: string; count: number }): string {
+  const span = `between ${utcTime(since)} and ${utcTime(until)}`;
+  if (count === 0) return `No visitor reported it down ${span}.`;
+  return `${count} visitor report${count === 1 ? "" : "s"} of it being down ${span}.`;
+}

@@ -1,0 +1,118 @@
+import { networkLabel } from "@/lib/failing-places";
+import { formatMs } from "@/lib/format";
+import { groupByPlace } from "@/lib/group-by-place";
+import { countryName } from "@/lib/places";
+import type { ProbeResult } from "@/lib/probe-result";
+import { resultText, testerLabel, tlsNotApplicable } from "@/lib/result-text";
+import "./Evidence.css";
+
+const COLUMNS = ["Location", "Result", "Source", "Kind", "Code", "DNS", "Connect", "TLS", "First byte", "Total"];
+
+/**
+ * Every tester row of one stored round as it was seen: place and network, who ran it, what it
+ * saw and each phase's time; below each row, its own words, the headers we saw and Globalping's
+ * raw result as received. The sources table's order (groupByPlace), so the pages read alike.
+ */
+export function EvidenceTable({ results, caption }: { results: readonly ProbeResult[]; caption: string }) {
+  const groups = groupByPlace(results);
+  const placed = new Set(groups.flatMap((group) => group.results));
+  // A row without a place (a tester that said nowhere) is still evidence: it is listed last.
+  const unplaced = results.filter((result) => !placed.has(result));
+  const all = [...groups, ...(unplaced.length ? [{ key: "unplaced", heading: "No location", results: unplaced }] : [])];
+  return (
+    // Focusable so keyboard users can scroll a table wider than the screen.
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
+      <table className="evidence">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        {all.map((group) => (
+          <tbody key={group.key}>
+            {group.results.map((result, index) => (
+              <EvidenceRows key={`${result.testerId}-${index}`} result={result} />
+            ))}
+          </tbody>
+        ))}
+      </table>
+    </div>
+  );
+}
+
+function EvidenceRows({ result }: { result: ProbeResult }) {
+  const { city, country } = result.location;
+  const place = [city, country && country !== "--" ? countryName(country) : ""].filter(Boolean).join(", ") || "—";
+  const detail = result.detail;
+  const hasEvidence = Boolean(result.message) || Boolean(detail?.headers && Object.keys(detail.headers).length) || detail?.raw !== undefined;
+  return (
+    <>
+      <tr data-status={result.status} data-source={result.source ?? "local"}>
+        <td className="place-cell">
+          {place}
+          {result.network ? <small>{networkLabel(result.network)}</small> : null}
+        </td>
+        <td className="result-cell">
+          <span className={`badge badge-${tlsNotApplicable(result) ? "neutral" : result.status}`}>{resultText(result)}</span>
+        </td>
+        <td>{testerLabel(result)}</td>
+        <td>{result.kind}</td>
+        <td>{result.statusCode ?? "—"}</td>
+        <td>{formatMs(result.timings.dnsMs)}</td>
+        <td>{formatMs(result.timings.connectMs)}</td>
+        <td>{formatMs(result.timings.tlsMs)}</td>
+        <td>{formatMs(result.timings.ttfbMs)}</td>
+        <td>{formatMs(result.timings.totalMs)}</td>
+      </tr>
+      {hasEvidence ? (
+        <tr className="evidence-row">
+          <td colSpan={COLUMNS.length}>
+            <div>
+              {result.message ? <p className="evidence-message">{result.message}</p> : null}
+              <EvidenceDetails result={result} />
+            </div>
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}
+
+function EvidenceDetails({ result }: { result: ProbeResult }) {
+  const headers = result.detail?.headers;
+  const raw = result.detail?.raw;
+  return (
+    <>
+      {headers && Object.keys(headers).length > 0 ? (
+        <details>
+          <summary>{`Headers we saw (${Object.keys(headers).length})`}</summary>
+          <dl className="headers-list">
+            {Object.entries(headers).map(([name, value]) => (
+              <HeaderPair key={name} name={name} value={value} />
+            ))}
+          </dl>
+        </details>
+      ) : null}
+      {raw !== undefined ? (
+        <details>
+          <summary>Globalping&apos;s result as received</summary>
+          <pre>{JSON.stringify(raw, null, 2)}</pre>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+function HeaderPair({ name, value }: { name: string; value: string }) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+// The status badge (/<domain>/badge.svg) in words and colour, shields.io's style (badge-maker).
+// Pure: the route reads the latest verdict and, when asked, the share of time online.
+import { makeBadge } from "badge-maker";
+import type { Verdict } from "@/lib/probe-result";
+
+/** What the badge says of the latest verdict, and of a domain never checked. */
+export const BADGE_WORDS: Readonly<Record<Verdict | "not_checked", { message: string; color: string }>> = {
+  online: { message: "up", color: "#1a7f37" },
+  global_outage: { message: "down", color: "#c5221f" },
+  regional: { message: "regional issues", color: "#b35900" },
+  unknown: { message: "unknown", color: "#6e7781" },
+  not_checked: { message: "not checked", color: "#6e7781" },
+};
+
+export const BADGE_LABELS = ["domain", "status"] as const;
+export const BADGE_SHARES = ["24h", "7d", "30d", "90d"] as const;
+export type BadgeShare = (typeof BADGE_SHARES)[number];
+
+const SHARE_WORDS: Readonly<Record<BadgeShare, string>> = { "24h": "24 h", "7d": "7 d", "30d": "30 d", "90d": "90 d" };
+
+/** "99.2 %": rounded down, so a site that was down at all never reads 100 %. */
+export function formatShare(share: number): string {
+  return `${(Math.floor(share * 1000) / 10).toFixed(1)} %`;
+}
+
+export interface BadgeInput {
+  label: string;
+  verdict: Verdict | null;
+  /** Asked for and known: the share of observed time online over `range`. */
+  share?: { range: BadgeShare; value: number | null };
+}
+
+export function badgeText({ verdict, share }: BadgeInput): { message: string; color: string } {
+  const words = BADGE_WORDS[verdict ?? "not_checked"];
+  if (!share) return words;
+  const figure = share.value === null ? "no data" : formatShare(share.value);
+  return { ...words, message: `${words.message} · ${figure} (${SHARE_WORDS[share.range]})` };
+}
+
+export function statusBadge(input: BadgeInput): string {
+  const { message, color } = badgeText(input);
+  return makeBadge({ label: input.label, message, color, labelColor: "#555" });
+}

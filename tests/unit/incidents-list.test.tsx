@@ -1,0 +1,36 @@
+// @vitest-environment jsdom
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { IncidentsList } from "@/components/IncidentsList";
+import type { IncidentView } from "@/lib/incident-view";
+
+const incident = (id: number, overrides: Partial<IncidentView> = {}): IncidentView => ({
+  id, domain: "github.com", startedAt: "2026-11-26T14:02:00.000Z", detectedAt: "2026-11-26T14:03:00.000Z", endedAt: "2026-11-26T14:25:00.000Z",
+  worstVerdict: "global_outage", causes: ["timeout"], places: { continents: [], countries: [], cities: [], networks: [] }, ...overrides,
+});
+
+const props = { domain: "github.com", displayName: "github.com", now: Date.parse("2026-11-26T14:25:00.000Z") };
+
+describe("IncidentsList", () => {
+  it("renders nothing at all when the domain never had an incident", () => {
+    const { container } = render(<IncidentsList {...props} current={null} recent={[]} />);
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it("says the current incident in one line, counted to the shown result's time, linking its permalink", () => {
+    render(<IncidentsList {...props} current={incident(9, { endedAt: null })} recent={[]} />);
+    const link = screen.getByRole("link", { name: "Down for everyone since 14:02 UTC, 23 minutes" });
+    expect(link).toHaveAttribute("href", "/github.com/incidents/9");
+    expect(screen.queryByRole("heading", { name: "Recent incidents" })).toBeNull();
+  });
+
+  it("lists recent incidents with start, length and worst verdict, each linking its permalink", () => {
+    render(<IncidentsList {...props} current={null} recent={[incident(4, { worstVerdict: "regional", startedAt: "2026-11-20T08:00:00.000Z", endedAt: "2026-11-20T10:30:00.000Z" }), incident(3)]} />);
+    const items = screen.getAllByRole("listitem");
+    expect(items.map((item) => item.textContent)).toEqual([
+      "20 November 2026, 08:00 UTC: problems in some regions for 2 hours",
+      "26 November 2026, 14:02 UTC: down for everyone for 23 minutes",
+    ]);
+    expect(screen.getByRole("link", { name: "20 November 2026, 08:00 UTC" })).toHaveAttribute("href", "/github.com/incidents/4");
+  });
+});
