@@ -1,18 +1,18 @@
 import "server-only";
 import { buildHistoryView, historyWindow, type HistoryIncident, type HistoryRange, type HistoryView } from "@/lib/history-view";
-import type { Verdict } from "@/lib/probe-result";
+import { incidentsBetween } from "@/server/data/incidents";
 import { getDb } from "@/server/db";
 
 export { HISTORY_RANGES, type HistoryRange } from "@/lib/history-view";
 
-/** More than any range shows; a site that flaps all day keeps the page and the JSON bounded. */
+/** The latest this many on the timeline: a site that flapped all quarter keeps the page and the JSON bounded. */
 const MAX_INCIDENTS = 500;
 
 /**
  * A domain's history over `range`: per hour (24h, 7d) or day (30d, 90d), the observed and
- * online time and the response times, with the incidents on the timeline. Three indexed reads:
- * the site, its roll-ups of the period in the window (the Rollup key), and the incidents that
- * overlap it (Incident's [siteId, startedAt] index). A domain never checked has an empty view.
+ * online time and the response times, with the incidents on the timeline. Indexed reads: the
+ * site, its roll-ups of the period in the window (the Rollup key), and the incidents that
+ * overlap it (incidentsBetween). A domain never checked has an empty view.
  */
 export async function historyOf(domain: string, range: HistoryRange, now = new Date()): Promise<HistoryView> {
   const db = getDb();
@@ -24,19 +24,9 @@ export async function historyOf(domain: string, range: HistoryRange, now = new D
       where: { siteId: site.id, period, start: { gte: new Date(from), lt: new Date(to) } },
       select: { start: true, rounds: true, observedMs: true, onlineMs: true, latency: true },
     }),
-    db.incident.findMany({
-      where: { siteId: site.id, startedAt: { lt: new Date(to) }, OR: [{ endedAt: null }, { endedAt: { gte: new Date(from) } }] },
-      select: { id: true, startedAt: true, endedAt: true, worstVerdict: true },
-      orderBy: { startedAt: "desc" },
-      take: MAX_INCIDENTS,
-    }),
+    incidentsBetween(domain, new Date(from), new Date(to)),
   ]);
-  const onTimeline: HistoryIncident[] = incidents.reverse().map((incident) => ({
-    id: incident.id,
-    startedAt: incident.startedAt.toISOString(),
-    endedAt: incident.endedAt?.toISOString() ?? null,
-    worstVerdict: incident.worstVerdict as Exclude<Verdict, "online">,
-  }));
+  const onTimeline: HistoryIncident[] = incidents.slice(-MAX_INCIDENTS).map(({ id, startedAt, endedAt, worstVerdict }) => ({ id, startedAt, endedAt, worstVerdict }));
   return buildHistoryView({ domain, range, now, rows, incidents: onTimeline });
 }
 
