@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 import { createTestDatabase } from "./helpers/database";
+import type { Job, JobOptions } from "@/server/jobs/types";
 
 // Watching, end to end in one process: real sites on loopback, a real SQLite file, the real
 // check service. A domain is watched while it has an open incident, push subscribers, or a view
@@ -106,6 +107,17 @@ describe("watching in the background", () => {
       expect({ name, checks: await storedChecks(name) }).toEqual({ name, checks: SITES[name].due ? 1 : 0 });
       expect({ name, probed: (hits.get(name) ?? 0) > 0 }).toEqual({ name, probed: SITES[name].due });
     }
+  });
+
+  it("a domain due before the next tick is added at once, delayed until its due time", async () => {
+    await seed();
+    const soon = "viewed-soon.example.test";
+    await db.site.create({ data: { domain: soon, displayName: soon, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(290_000) } });
+    const added: { job: Job; options?: JobOptions }[] = [];
+    const { addDueChecks } = await import("@/server/watch/due-checks");
+    await addDueChecks({ add: async (job, options) => void added.push({ job, options }), close: async () => undefined }, T0);
+    expect(added.find(({ job }) => job.name === "check" && job.domain === soon)?.options).toEqual({ id: `check-${later(10_000).getTime()}-${soon}`, delayMs: 10_000 });
+    expect(added.map(({ job }) => (job.name === "check" ? job.domain : job.name)).sort()).toEqual([...DUE, soon].sort());
   });
 
   it("a background round goes through the check service, is stored, and does not count as a view", async () => {

@@ -1,8 +1,11 @@
 import "server-only";
-import { checkJobId, dueAt, isDue, type WatchIntervals } from "@/lib/watch-schedule";
+import { checkJobId, dueAt, type WatchIntervals } from "@/lib/watch-schedule";
 import { getConfig } from "@/server/config";
 import type { JobQueue } from "@/server/jobs/types";
 import { watchedSites } from "./watched-sites";
+
+/** How often the scheduler looks for due checks; the intervals it serves are a minute and more. */
+export const TICK_EVERY_MS = 15_000;
 
 export const watchIntervals = (config = getConfig()): WatchIntervals => ({
   checkTtlSeconds: config.CHECK_TTL_SECONDS,
@@ -10,12 +13,18 @@ export const watchIntervals = (config = getConfig()): WatchIntervals => ({
 });
 
 /**
- * The scheduler's tick: one "check" job for every watched domain that is due, its id made of
- * the domain and its due time, so instances that tick alike add each check once. Returns the
- * domains found due.
+ * The scheduler's tick: one "check" job for every watched domain due before the next tick,
+ * delayed until its due time, so a domain is checked when due rather than up to a tick late.
+ * Its id is made of the domain and its due time, so instances (and ticks) that find the same
+ * round due add it once. Returns the domains added.
  */
-export async function addDueChecks(queue: JobQueue, now = new Date(), intervals = watchIntervals()): Promise<string[]> {
-  const due = (await watchedSites(now)).filter((site) => isDue(site, intervals, now));
-  await Promise.all(due.map((site) => queue.add({ name: "check", domain: site.domain }, { id: checkJobId(site.domain, dueAt(site, intervals)) })));
-  return due.map((site) => site.domain);
+export async function addDueChecks(queue: JobQueue, now = new Date(), { intervals = watchIntervals(), aheadMs = TICK_EVERY_MS } = {}): Promise<string[]> {
+  const horizon = now.getTime() + aheadMs;
+  const due = (await watchedSites(now)).map((site) => ({ site, at: dueAt(site, intervals) })).filter(({ at }) => at.getTime() < horizon);
+  await Promise.all(
+    due.map(({ site, at }) =>
+      queue.add({ name: "check", domain: site.domain }, { id: checkJobId(site.domain, at), delayMs: Math.max(0, at.getTime() - now.getTime()) }),
+    ),
+  );
+  return due.map(({ site }) => site.domain);
 }

@@ -1,9 +1,7 @@
 import "server-only";
 import { getConfig } from "@/server/config";
 import { closeJobs, repeatJob, startJobWorker } from "@/server/jobs/queue";
-
-/** How often the scheduler looks for due checks; the intervals it serves are a minute and more. */
-export const TICK_EVERY_MS = 15_000;
+import { TICK_EVERY_MS } from "./due-checks";
 
 /**
  * Starts the background work of a server: the tick that adds due checks and the worker that runs
