@@ -12,12 +12,18 @@ import type { CheckRecord } from "./check-service";
  */
 export async function afterRoundStored(record: CheckRecord, previous: CheckRecord | null): Promise<void> {
   if (!record.stored) return;
+  // Each step on its own: a failed roll-up must not keep an incident from opening. The round
+  // itself is stored and shown whatever happens here.
+  await logged("roll-up", record, () => recordRollup(record, previous?.stored ? previous.checkedAt : null));
+  const change = await logged("incident", record, () => trackIncident(record));
+  if (change) await logged("notification", record, () => onIncidentChange(change));
+}
+
+async function logged<T>(step: string, record: CheckRecord, run: () => Promise<T>): Promise<T | null> {
   try {
-    await recordRollup(record, previous?.stored ? previous.checkedAt : null);
-    const change = await trackIncident(record);
-    if (change) await onIncidentChange(change);
+    return await run();
   } catch (error) {
-    // The round itself is stored and shown; its history catches up with the next one.
-    console.error(`after-round: ${record.domain} round ${record.id} was not fully recorded`, error);
+    console.error(`after-round: the ${step} of ${record.domain}'s round ${record.id} failed`, error);
+    return null;
   }
 }
