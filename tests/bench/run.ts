@@ -71,6 +71,8 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
     (await import("./groups/agents")).agentsGroup(report, { site, agents: 8, answerAfterMs: 200, samples: 9, name: (i) => name(`agent${i}`) }),
   );
 
+  await group("11 push", async () => (await import("./groups/push")).pushGroup(report, { subscribers: quick ? 1000 : 10_000 }));
+
   const blackholed = names("hole", 9);
   const herd = { alone: { lone: name("lone"), herd: name("herd") }, nginx: { lone: name("nlone"), herd: name("nherd") } };
   const herdRoutes = [herd.alone.lone, herd.alone.herd, herd.nginx.lone, herd.nginx.herd].map((domain) => herdSite.routes(domain));

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 // server of ours, on a free loopback port. Its quirk: `userVisibleOnly` must be the string "true".
 
 const require = createRequire(import.meta.url);
-type Model = { notifyUrl: string };
+type Model = { notifyUrl: string; messages: Record<string, string[]> };
 type TestingServer = { _app: Parameters<typeof createServer>[1]; setRequestHandlers(): void };
 const WebPushTestingServer = require("web-push-testing/src/server.js") as new (model: Model, port: number) => TestingServer;
 const { PushApiModel } = require("web-push-testing/src/PushApiModel.js") as { PushApiModel: new () => Model };
@@ -26,6 +26,8 @@ export interface PushService {
   subscribe(applicationServerKey: string): Promise<BrowserSubscription>;
   /** The decrypted payloads delivered to a subscription, oldest first. */
   messages(clientHash: string): Promise<string[]>;
+  /** Messages delivered to all subscriptions so far (read in process: a bench counts thousands). */
+  deliveredCount(): number;
   /** Marks a subscription expired: the service answers its next message with 410. */
   expire(clientHash: string): Promise<void>;
   close(): Promise<void>;
@@ -57,6 +59,7 @@ export async function startPushService(): Promise<PushService> {
       const { data } = await post<{ data: { messages: string[] } }>(`${origin}/get-notifications`, { clientHash });
       return data.messages;
     },
+    deliveredCount: () => Object.values(model.messages).reduce((sum, list) => sum + list.length, 0),
     async expire(clientHash) {
       await post(`${origin}/expire-subscription/${clientHash}`, {});
     },
