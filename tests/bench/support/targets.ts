@@ -32,6 +32,8 @@ export interface LoopbackSite {
   routes(host?: string): string;
   /** A PEM file with the CA of the site's certificates, for the app's NODE_EXTRA_CA_CERTS. */
   caFile: string;
+  /** Host names answered 503 while they are in the set: a test takes a site down and back. */
+  failing: Set<string>;
   close(): Promise<void>;
 }
 
@@ -71,10 +73,12 @@ async function makeSitesAuthority() {
 export async function startInstantSite({ delayMs = 0 } = {}): Promise<LoopbackSite> {
   const counts: SiteCounts = { connections: { https: 0, http: 0 }, handshakes: new Map(), requests: new Map() };
   const page = "<!doctype html><title>bench site</title><p>up</p>";
+  const failing = new Set<string>();
   const answer: http.RequestListener = (req, res) => {
-    add(counts.requests, hostOf(req.headers.host));
+    const host = hostOf(req.headers.host);
+    add(counts.requests, host);
     const send = () => {
-      res.writeHead(200, { "content-type": "text/html", "content-length": Buffer.byteLength(page) });
+      res.writeHead(failing.has(host) ? 503 : 200, { "content-type": "text/html", "content-length": Buffer.byteLength(page) });
       res.end(page);
     };
     if (delayMs > 0) setTimeout(send, delayMs);
@@ -115,6 +119,7 @@ export async function startInstantSite({ delayMs = 0 } = {}): Promise<LoopbackSi
     counts,
     routes: (host = "") => `${host}:443:127.0.0.1:${httpsPort},${host}:80:127.0.0.1:${httpPort}`,
     caFile,
+    failing,
     async close() {
       for (const set of sockets) for (const socket of set) socket.destroy();
       await Promise.all([secure, plain].map((server) => new Promise((done) => server.close(done))));

@@ -25,6 +25,13 @@ export interface Cluster {
 /** Shared by every instance (PostgreSQL requires one): the tests recompute vote keys with it. */
 export const VISITOR_SECRET = "scale-visitor-secret-0123456789abcdef0123";
 
+/** Web Push keys shared by every instance (PostgreSQL has no folder to keep generated ones in). */
+export const VAPID_KEYS = {
+  VAPID_PUBLIC_KEY: "BJQ449lz-pIxL-Taf-Wj3in09XkEagI_IZSgJkH4yD2zCB9iGCro-pE77ycD7hIM5Jp63AnDW7O26NEl1Dms9w0",
+  VAPID_PRIVATE_KEY: "Ta2d9wxbqV52JdK7xU4Kupn6Ou1SsjjQ6UE1rwriqFM",
+  VAPID_SUBJECT: "mailto:operators@example.test",
+};
+
 /** One instance's environment beyond the bench's defaults. */
 export function instanceEnv(databaseUrl: string, redisUrl: string, routes: Record<string, string>): Record<string, string> {
   return {
@@ -32,6 +39,7 @@ export function instanceEnv(databaseUrl: string, redisUrl: string, routes: Recor
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     VISITOR_SECRET,
+    ...VAPID_KEYS,
     // Each request names its visitor in X-Forwarded-For, as a load balancer in front would.
     TRUST_PROXY_HOPS: "1",
     CHECK_DEADLINE_MS: "4000",
@@ -39,7 +47,8 @@ export function instanceEnv(databaseUrl: string, redisUrl: string, routes: Recor
   };
 }
 
-export async function startCluster(instances = 3): Promise<Cluster> {
+/** `settings`: the instances' own values over instanceEnv's (e.g. a faster watch schedule). */
+export async function startCluster(instances = 3, settings: Record<string, string> = {}): Promise<Cluster> {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
@@ -51,7 +60,7 @@ export async function startCluster(instances = 3): Promise<Cluster> {
     // at once, as in a rollout (the migration lock keeps them from colliding).
     const databaseUrl = postgres.url.replace(/\/postgres$/, "/downcheck_scale");
     await withPostgresClient(postgres.url, (client) => client.query("CREATE DATABASE downcheck_scale"));
-    const env = instanceEnv(databaseUrl, redis.url, probeEnv([site.routes()], dns, site.caFile));
+    const env = { ...instanceEnv(databaseUrl, redis.url, probeEnv([site.routes()], dns, site.caFile)), ...settings };
     const apps = await Promise.all(Array.from({ length: instances }, (_, i) => startApp(`scale-${i}`, env, { nodeOptions: "" })));
     stops.push(async () => void (await Promise.all(apps.map((app) => app.stop()))));
     return {
