@@ -6,6 +6,7 @@ import type { Target } from "@/server/probe/types";
 import { HistoryShares } from "./HistoryShares";
 import { HistoryTimeline } from "./HistoryTimeline";
 import { readOrNull, SectionUnavailable } from "./StatusSections";
+import { TextWithName } from "./TextWithName";
 
 const TITLE = "History";
 
@@ -32,7 +33,9 @@ export async function HistorySection({ target }: { target: Target }) {
         </>
       )}
       <p>
-        <Link href={`/${target.ascii}/history`}>{`Full history of ${target.unicode}`}</Link>
+        <Link href={`/${target.ascii}/history`}>
+          <TextWithName text={`Full history of ${target.unicode}: 24 hours, 7, 30 and 90 days`} name={target.unicode} />
+        </Link>
       </p>
     </section>
   );

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
-import { HistoryShares } from "@/components/HistoryShares";
 import { HistoryTimeline } from "@/components/HistoryTimeline";
 import { readOrNull, SectionUnavailable } from "@/components/StatusSections";
+import { TextWithName } from "@/components/TextWithName";
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES, isHistoryRange, RANGE_SPECS, type HistoryRange } from "@/lib/history-view";
 import { incidentSentence, totalsSentence } from "@/lib/history-words";
 import { getConfig } from "@/server/config";
@@ -44,9 +44,14 @@ export function HistoryPage({ target, range, raw }: { target: Target; range: His
   return (
     <article className="history-page">
       <p>
-        <Link href={`/${target.ascii}`}>{`Status of ${target.unicode} now`}</Link>
+        <Link href={`/${target.ascii}`}>
+          <TextWithName text={`Status of ${target.unicode} now`} name={target.unicode} />
+        </Link>
       </p>
-      <h1>{`History of ${target.unicode}: the last ${words}`}</h1>
+      <h1>
+        {/* The name as one box (TextWithName): long names break at their dots, never past 320 px. */}
+        <TextWithName text={`History of ${target.unicode}: the last ${words}`} name={target.unicode} />
+      </h1>
       <nav aria-label="Range">
         <ul className="history-ranges">
           {HISTORY_RANGES.map((each) => (
@@ -69,8 +74,8 @@ async function RangeHistory({ target, range }: { target: Target; range: HistoryR
   return (
     <>
       <section className="card history" aria-labelledby="history-heading">
-        <h2 id="history-heading">{totalsSentence(view.totals, range)}</h2>
-        <HistoryShares totals={{ [range]: view.totals }} />
+        <h2 id="history-heading">{`Last ${RANGE_SPECS[range].words}`}</h2>
+        <p>{totalsSentence(view.totals, range)}</p>
         {view.totals.rounds > 0 && <HistoryTimeline view={view} domain={target.unicode} ascii={target.ascii} capMinutes={observationCapMinutes()} tableOpen />}
       </section>
       <section className="card history" aria-labelledby="history-incidents-heading">
