@@ -109,6 +109,7 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   await group("4 freshness", () =>
     withApp(report, "fresh", { ...base, CHECK_TTL_SECONDS: String(ttlSeconds) }, (app) => freshnessGroup(app, report, { ttlSeconds, domain: name("fresh"), ...freshness })),
   );
+  await group("12 watch", async () => (await import("./groups/watch")).watchBench(report, { base, names, quick }));
 
   report.section("In the browser (Lighthouse 12, the e2e layer's Chromium)");
   await group("10 lighthouse", () =>

@@ -15,6 +15,7 @@ const EARLY_MS = 2000;
  * A "check" job: one background round of `domain`, if it is still watched and still due. A job
  * that runs late finds a domain no longer watched, and one that runs twice finds it checked.
  * A round that found no free slot fails the job, which the queue tries again.
+ * A domain checked since the job was added is not due: the job ends without a round.
  */
 export async function runWatchedCheck(domain: string, now = new Date()): Promise<void> {
   const site = await watchedSite(domain, now);
@@ -23,5 +24,11 @@ export async function runWatchedCheck(domain: string, now = new Date()): Promise
   const outcome = await backgroundCheck({ ascii: domain, unicode: displayName(domain) });
   if (!outcome.ok && (outcome.code === "busy" || outcome.code === "rate_limited")) {
     throw new Error(`no round of ${domain} now: ${outcome.message}`);
+  }
+  // Due by the table but fresh in the service (a job let go early, or a round stored only in
+  // memory): no round ran, so the due time, and the job's id, did not move. Failing lets the
+  // queue try again in a few seconds, by when the result is stale, rather than keep the id.
+  if (outcome.ok && outcome.cached) {
+    throw new Error(`${domain} was checked ${outcome.record.checkedAt.toISOString()}, still fresh; trying again`);
   }
 }
