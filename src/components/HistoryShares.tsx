@@ -16,7 +16,7 @@ export function HistoryShares({ totals }: { totals: Partial<Record<HistoryRange,
           <div key={range}>
             <dt>{`Last ${words}`}</dt>
             {rangeTotals.onlineShare === null ? (
-              <dd>Not observed: nobody looked and it was not watched.</dd>
+              <dd>Not observed: no check that could tell whether it was up.</dd>
             ) : (
               <>
                 <dd>

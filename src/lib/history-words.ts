@@ -27,7 +27,7 @@ export function shareLevel(share: number | null): ShareLevel {
 /** "Online 99.2 % of observed time over 30 days; observed 41.0 % of the time" (or that nothing was). */
 export function totalsSentence(totals: HistoryTotals, range: HistoryView["range"]): string {
   const words = RANGE_SPECS[range].words;
-  if (totals.onlineShare === null) return `Not observed in the last ${words}: nobody looked and it was not watched.`;
+  if (totals.onlineShare === null) return `Not observed in the last ${words}: no check that could tell whether it was up.`;
   return `Online ${formatShare(totals.onlineShare)} of observed time over ${words}; observed ${formatShare(totals.observedShare)} of the time.`;
 }
 

@@ -93,6 +93,6 @@ describe("HistoryShares", () => {
     const terms = screen.getAllByRole("term").map((term) => term.textContent);
     expect(terms).toEqual(["Last 24 hours", "Last 90 days"]);
     const definitions = screen.getAllByRole("definition").map((definition) => definition.textContent);
-    expect(definitions).toEqual(["Not observed: nobody looked and it was not watched.", "Online 100 % of observed time", "Observed 0.5 % of the time"]);
+    expect(definitions).toEqual(["Not observed: no check that could tell whether it was up.", "Online 100 % of observed time", "Observed 0.5 % of the time"]);
   });
 });
