@@ -81,6 +81,15 @@ describe("evidence in the check store", () => {
     expect(await modules.checks.storedCheck(HOST, saved.id)).not.toBeNull();
   });
 
+  it("tells the gate whether a check page has something to show, by domain, id and age", async () => {
+    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [worldRow({})] }, decideVerdict([worldRow({})]));
+    expect(await modules.checks.permalinkExists(HOST, "checks", saved.id)).toBe(true);
+    expect(await modules.checks.permalinkExists("other.example.test", "checks", saved.id)).toBe(false);
+    expect(await modules.checks.permalinkExists(HOST, "checks", saved.id, Date.now() + modules.store.KEEP_CHECKS_MS() + 60_000)).toBe(false);
+    expect(await modules.checks.permalinkExists(HOST, "incidents", saved.id)).toBe(false);
+    expect(await modules.checks.permalinkExists(HOST, "checks", -1)).toBe(false);
+  });
+
   it("prunes by KEEP_CHECKS_DAYS from the settings", async () => {
     const { getConfig } = await import("@/server/config");
     expect(modules.store.KEEP_CHECKS_MS()).toBe(getConfig().KEEP_CHECKS_DAYS * 86_400_000);

@@ -43,3 +43,18 @@ export async function keptCheckIds(domain: string, ids: readonly number[], now =
   });
   return rows.map((row) => row.id);
 }
+
+/**
+ * Whether `/<domain>/incidents/<id>` or `/<domain>/checks/<id>` has something to show: for the
+ * gate, which alone can answer a real 404 (a page's status is sent with its prerendered shell,
+ * before the page reads its data). One primary-key read.
+ */
+export async function permalinkExists(domain: string, kind: "incidents" | "checks", id: number, now = Date.now()): Promise<boolean> {
+  if (!Number.isSafeInteger(id) || id <= 0) return false;
+  const db = getDb();
+  const count =
+    kind === "incidents"
+      ? await db.incident.count({ where: { id, site: { domain } } })
+      : await db.check.count({ where: { id, site: { domain }, startedAt: { gte: new Date(now - KEEP_CHECKS_MS()) } } });
+  return count > 0;
+}
