@@ -6,14 +6,14 @@ import "./History.css";
 
 /**
  * One range's bars, response times and table: the status page's 90 days (table folded) and the
- * history pages (table open). `ascii` names the domain in links; `domain` is what people read.
+ * history pages (table open). `domain` is the name people read.
  */
-export function HistoryTimeline({ view, domain, ascii, capMinutes, tableOpen = false }: { view: HistoryView; domain: string; ascii: string; capMinutes: number; tableOpen?: boolean }) {
+export function HistoryTimeline({ view, domain, capMinutes, tableOpen = false }: { view: HistoryView; domain: string; capMinutes: number; tableOpen?: boolean }) {
   const unit = view.period === "day" ? "Days" : "Hours";
   const table = <HistoryTable view={view} domain={domain} />;
   return (
     <>
-      <HistoryChart view={view} domain={domain} incidentHref={(id) => `/${ascii}/incidents/${id}`} />
+      <HistoryChart view={view} domain={domain} />
       <HistoryLegend />
       <p className="history-note">
         {`${unit} in UTC, the newest last. A bar's height is the share of its time observed: each check covers the time since the one before it, up to ${capMinutes} minutes; time between checks further apart is not counted either way.`}

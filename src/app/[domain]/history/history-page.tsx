@@ -76,7 +76,7 @@ async function RangeHistory({ target, range }: { target: Target; range: HistoryR
       <section className="card history" aria-labelledby="history-heading">
         <h2 id="history-heading">{`Last ${RANGE_SPECS[range].words}`}</h2>
         <p>{totalsSentence(view.totals, range)}</p>
-        {view.totals.rounds > 0 && <HistoryTimeline view={view} domain={target.unicode} ascii={target.ascii} capMinutes={observationCapMinutes()} tableOpen />}
+        {view.totals.rounds > 0 && <HistoryTimeline view={view} domain={target.unicode} capMinutes={observationCapMinutes()} tableOpen />}
       </section>
       <section className="card history" aria-labelledby="history-incidents-heading">
         <h2 id="history-incidents-heading">Incidents</h2>
