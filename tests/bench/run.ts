@@ -66,7 +66,7 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   report.section("In-process: the check path");
   // First, while nothing else runs. Loaded only now: they bring Prisma.
   await group("9 database", async () => (await import("./groups/database")).databaseGroup(report, { saves: 50, queries: 50 }));
-  await group("11 history", async () => (await import("./groups/history")).historyGroup(report, { queries: quick ? 100 : 400 }));
+  await group("13 history", async () => (await import("./groups/history")).historyGroup(report, { queries: quick ? 100 : 400 }));
   await group("6 agents", async () =>
     (await import("./groups/agents")).agentsGroup(report, { site, agents: 8, answerAfterMs: 200, samples: 9, name: (i) => name(`agent${i}`) }),
   );

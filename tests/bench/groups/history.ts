@@ -5,7 +5,7 @@ import { withTestDatabase } from "../support/in-process";
 import { median, ms, percentile, progress, type Report } from "../support/report";
 import { fillBusySite } from "./database-fill";
 
-// Group 11 (BENCH_ONLY=history): the 90-day history query (historyOf, what /<domain>/history and
+// Group 13 (BENCH_ONLY=history or 13): the 90-day history query (historyOf, what /<domain>/history and
 // its JSON read) on a site with 400 days of daily roll-ups, 30 days of hourly ones and 30 days
 // of raw checks at one a minute, among other sites' roll-ups, on a fresh SQLite file through
 // the app's own Prisma client. The goal is on the median of the timed runs, as the other groups'
@@ -72,7 +72,7 @@ async function timeRuns(runs: number, fn: () => Promise<unknown>): Promise<numbe
 export async function historyGroup(report: Report, { queries }: { queries: number }): Promise<void> {
   await withTestDatabase(async (database) => {
     const busy = "history-busy.example.com";
-    progress("11 filling 30 days of checks at one a minute, and 400 days of roll-ups");
+    progress("13 filling 30 days of checks at one a minute, and 400 days of roll-ups");
     const checks = fillBusySite(database.file, busy, { days: 30, resultsPerCheck: 4 });
     const now = Date.now();
     const rollups = fillRollups(database.file, busy, now);
@@ -84,13 +84,13 @@ export async function historyGroup(report: Report, { queries }: { queries: numbe
     }
     await timeRuns(20, () => historyOf(busy, "90d")); // warm: the query plans compiled, pages cached
     const times = await timeRuns(queries, () => historyOf(busy, "90d"));
-    report.atMost(`11 90-day history query, median of ${queries} (p95 ${ms(percentile(times, 95))})`, median(times), GOAL_MS, "ms", 2);
+    report.atMost(`13 90-day history query, median of ${queries} (p95 ${ms(percentile(times, 95))})`, median(times), GOAL_MS, "ms", 2);
     for (const range of ["24h", "7d", "30d"] as const) {
       const other = await timeRuns(queries / 4, () => historyOf(busy, range));
-      report.info(`11 ${range} history query`, `${ms(median(other))} (p95 ${ms(percentile(other, 95))})`);
+      report.info(`13 ${range} history query`, `${ms(median(other))} (p95 ${ms(percentile(other, 95))})`);
     }
     report.note(
-      `11: ${checks.checks.toLocaleString("en")} checks (${checks.results.toLocaleString("en")} results) and ${rollups.rows.toLocaleString("en")} roll-up rows of ` +
+      `13: ${checks.checks.toLocaleString("en")} checks (${checks.results.toLocaleString("en")} results) and ${rollups.rows.toLocaleString("en")} roll-up rows of ` +
         `${NEIGHBOURS + 1} sites written in ${((checks.ms + rollups.ms) / 1000).toFixed(1)} s; the 90-day view: ${view.buckets.length} days, ` +
         `${view.incidents.length} incidents, p50 ${view.totals.p50Ms} ms, p95 ${view.totals.p95Ms} ms`,
     );
