@@ -96,14 +96,19 @@ test("another domain's id, an unknown id or no number shows the not-found page, 
     [`/${DOMAIN}/checks/999999`, "This check is not kept"],
     [`/${DOMAIN}/incidents/999999`, "No such incident"],
     [`/${targets.up}/incidents/${seeded.ended.incidentId}`, "No such incident"],
-    [`/${DOMAIN}/incidents/abc`, "No such incident"],
-    [`/${DOMAIN}/incidents/0`, "No such incident"],
-    [`/${DOMAIN}/checks/-1`, "This check is not kept"],
   ]) {
     const response = await page.goto(`${app.baseUrl}${path}`);
     expect(response?.status(), path).toBeLessThan(500);
     await expect(page.locator("h1"), path).toHaveText(heading);
     await expect(page.locator('meta[name="robots"][content="noindex"]'), path).toHaveCount(1);
+  }
+  // No positive number is no permalink: the gate reads the path as an address pasted after the
+  // slash and sends the visitor to the domain's own page.
+  await page.route(`https://${DOMAIN}/`, (route) => route.abort("connectionrefused"));
+  for (const path of [`/${DOMAIN}/incidents/abc`, `/${DOMAIN}/incidents/0`, `/${DOMAIN}/checks/-1`]) {
+    const response = await page.goto(`${app.baseUrl}${path}`);
+    expect(response?.status(), path).toBe(200);
+    expect(new URL(page.url()).pathname, path).toBe(`/${DOMAIN}`);
   }
 });
 
