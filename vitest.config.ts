@@ -15,6 +15,7 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/check-service.test.ts",
   "tests/integration/content-import.test.ts",
   "tests/integration/content-queries.test.ts",
+  "tests/integration/history.test.ts",
   "tests/integration/incidents.test.ts",
   "tests/integration/ratings.test.ts",
   "tests/integration/reports.test.ts",
