@@ -80,16 +80,17 @@ export function causesInWords(incident: Pick<IncidentView, "causes">): string {
   return incident.causes.map((cause) => describeCause(cause)).join(", ");
 }
 
-/** "Failed in Europe, Asia; Germany, Japan" — what the page and the feed say of where it failed. */
+/**
+ * "countries: Germany · Japan; cities: Frankfurt, Germany · Tokyo, Japan": a place's own name
+ * may hold a comma ("Frankfurt, Germany"), so the places of a kind are set apart by a dot.
+ */
 export function placesInWords(incident: Pick<IncidentView, "places">): string {
   const { continents, countries, cities, networks } = incident.places;
-  const parts = [
-    continents.length ? `continents: ${continents.join(", ")}` : "",
-    countries.length ? `countries: ${countries.join(", ")}` : "",
-    cities.length ? `cities: ${cities.join(", ")}` : "",
-    networks.length ? `networks: ${networks.join(", ")}` : "",
-  ].filter(Boolean);
-  return parts.join("; ");
+  const kinds: [string, string[]][] = [["continents", continents], ["countries", countries], ["cities", cities], ["networks", networks]];
+  return kinds
+    .filter(([, names]) => names.length > 0)
+    .map(([kind, names]) => `${kind}: ${names.join(" · ")}`)
+    .join("; ");
 }
 
 /** One paragraph for the feed and the page's description. */

@@ -43,6 +43,19 @@ async function noOverflow(page: Page, width: number) {
   expect(overflow, `${width} px`).toEqual({ scrollWidth: overflow.edge, edge: overflow.edge, outside: [] });
 }
 
+/** An open row's evidence (headers, raw JSON) stays inside the visible part of its table's scroll box. */
+async function evidenceInView(page: Page, width: number) {
+  const boxes = await page.locator("tr.evidence-row details[open]").evaluateAll((all) =>
+    all.map((details) => {
+      const region = details.closest(".table-scroll")!.getBoundingClientRect();
+      const box = details.getBoundingClientRect();
+      return { left: box.left - region.left, right: region.right - box.right };
+    }),
+  );
+  expect(boxes.length, `${width} px`).toBeGreaterThan(0);
+  for (const box of boxes) expect(Math.min(box.left, box.right), `${width} px`).toBeGreaterThanOrEqual(-0.5);
+}
+
 async function qualityAndScreenshots(page: Page, name: string, outputDir: string) {
   // The evidence is in closed <details>: the screenshots show one of each kind open.
   await page.locator("details").filter({ hasText: "Headers we saw" }).first().evaluate((details) => ((details as HTMLDetailsElement).open = true));
@@ -52,6 +65,7 @@ async function qualityAndScreenshots(page: Page, name: string, outputDir: string
     for (const width of [320, 375, 1280]) {
       await page.setViewportSize({ width, height: width < 600 ? 812 : 800 });
       await noOverflow(page, width);
+      await evidenceInView(page, width);
       if (width === 375) {
         const { violations } = await new AxeBuilder({ page }).analyze();
         expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${colorScheme}, ${width} px`).toEqual([]);

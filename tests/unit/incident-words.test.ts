@@ -10,7 +10,7 @@ const incident = (overrides: Partial<IncidentView> = {}): IncidentView => ({
   endedAt: "2026-11-26T14:25:40.000Z",
   worstVerdict: "global_outage",
   causes: ["timeout", "http_5xx"],
-  places: { continents: ["Europe"], countries: ["Germany"], cities: ["Frankfurt, Germany"], networks: ["AS3320 Deutsche Telekom AG"] },
+  places: { continents: ["Europe"], countries: ["Germany"], cities: ["Frankfurt, Germany", "Berlin, Germany"], networks: ["AS3320 Deutsche Telekom AG"] },
   ...overrides,
 });
 
@@ -46,9 +46,9 @@ describe("incident words", () => {
   });
 
   it("says where it failed and why in one summary", () => {
-    expect(placesInWords(incident())).toBe("continents: Europe; countries: Germany; cities: Frankfurt, Germany; networks: AS3320 Deutsche Telekom AG");
+    expect(placesInWords(incident())).toBe("continents: Europe; countries: Germany; cities: Frankfurt, Germany · Berlin, Germany; networks: AS3320 Deutsche Telekom AG");
     expect(incidentSummary(incident(), "github.com")).toBe(
-      "github.com was down for everyone. Detected 26 November 2026, 14:03 UTC. Back online 26 November 2026, 14:25 UTC, after 23 minutes. Causes: timed out, server error. Where it failed: continents: Europe; countries: Germany; cities: Frankfurt, Germany; networks: AS3320 Deutsche Telekom AG.",
+      "github.com was down for everyone. Detected 26 November 2026, 14:03 UTC. Back online 26 November 2026, 14:25 UTC, after 23 minutes. Causes: timed out, server error. Where it failed: continents: Europe; countries: Germany; cities: Frankfurt, Germany · Berlin, Germany; networks: AS3320 Deutsche Telekom AG.",
     );
     expect(incidentSummary(incident({ endedAt: null, causes: [], places: { continents: [], countries: [], cities: [], networks: [] } }), "a.io")).toBe(
       "a.io was down for everyone. Detected 26 November 2026, 14:03 UTC. Still ongoing.",
