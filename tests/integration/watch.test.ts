@@ -120,6 +120,16 @@ describe("watching in the background", () => {
     expect(added.map(({ job }) => (job.name === "check" ? job.domain : job.name)).sort()).toEqual([...DUE, soon].sort());
   });
 
+  it("finds every due domain among thousands watched (more than SQLite takes parameters in one query)", async () => {
+    await seed();
+    const many = Array.from({ length: 1500 }, (_, i) => `many-${i}.example.test`);
+    await db.site.createMany({ data: many.map((domain) => ({ domain, displayName: domain, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(10 * MINUTE) })) });
+    const { addDueChecks } = await import("@/server/watch/due-checks");
+    const added: string[] = [];
+    await addDueChecks({ add: async (job) => void (job.name === "check" && added.push(job.domain)), close: async () => undefined }, T0);
+    expect(added.sort()).toEqual([...DUE, ...many].sort());
+  });
+
   it("a background round goes through the check service, is stored, and does not count as a view", async () => {
     await seed();
     const name: Name = "viewed-due.example.test";
