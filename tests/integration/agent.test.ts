@@ -61,6 +61,8 @@ describe("remote testers fanning out to agents", () => {
     const http = results.filter((r) => r.kind === "http");
     expect(http.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(http[0].server).toBe(`${new URL(agents[0].url).host} (local)`);
+    // The headers each agent saw come along as evidence (incident pages show them).
+    expect(http.map((r) => r.detail?.headers?.["content-length"])).toEqual(["12", "12", "12"]);
   });
 
   it("is one inconclusive error row when the agent is down, never a down vote", async () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { z } from "zod";
+import { capHeaders } from "@/lib/evidence-caps";
 import { CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/agent/signing";
 import { errorResult } from "../round";
@@ -45,6 +46,8 @@ const ProbeResultSchema = z.object({
       plainHttp: z.string().max(300).regex(/^http:\/\//).nullable().optional(),
     })
     .optional(),
+  // The headers the agent saw, kept as evidence (capped again here: an agent is another machine).
+  detail: z.object({ headers: z.record(z.string().max(100), z.string().max(4096)).optional() }).optional(),
 });
 const AgentAnswerSchema = z.object({ location: LocationSchema, results: z.array(ProbeResultSchema).min(1).max(32) });
 
@@ -101,8 +104,9 @@ class RemoteTester implements Tester {
     const started = performance.now();
     try {
       const answer = await this.ask(target, signal);
-      return answer.results.map((result) => ({
+      return answer.results.map(({ detail, ...result }) => ({
         ...result,
+        ...(detail?.headers ? { detail: { headers: capHeaders(detail.headers) } } : {}),
         testerId: `${this.id}:${result.testerId}`,
         source: "agent" as const,
         location: this.location,
