@@ -63,10 +63,23 @@ async function browserSubscription(publicKey: string): Promise<PushSubscription>
   return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
 }
 
+/**
+ * The Permissions API's answer first: headless Chromium keeps Notification.permission at
+ * "denied" even where notifications are granted, and the Permissions API is the newer source.
+ */
+async function notificationPermission(): Promise<NotificationPermission> {
+  try {
+    const { state } = await navigator.permissions.query({ name: "notifications" });
+    return state === "prompt" ? "default" : state;
+  } catch {
+    return Notification.permission;
+  }
+}
+
 async function firstPhase(domain: string): Promise<NotifyPhase> {
   if (isIos() && !isInstalled()) return "ios-install";
   if (!pushSupported()) return "unsupported";
-  if (Notification.permission === "denied") return "blocked";
+  if ((await notificationPermission()) === "denied") return "blocked";
   const subscription = await existingSubscription();
   if (!subscription) return "ready";
   const answer = await pushStatusAction(domain, subscription.endpoint);

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { findSubscriptionByToken } from "@/server/data/push-subscriptions";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import { UnsubscribeForm } from "./UnsubscribeForm";
@@ -27,9 +26,10 @@ export default async function UnsubscribePage({ searchParams }: PageProps<"/unsu
   if (done !== undefined) return <Done domain={done} />;
 
   const token = one(params.token);
-  // Unknown, used or malformed: not-found.tsx says so, with a 404.
   const site = token && TOKEN.test(token) ? await findSubscriptionByToken(token) : null;
-  if (!token || !site) notFound();
+  // Said in the page, not with notFound(): the page streams, so its status is already sent,
+  // and Next's not-found part would need JavaScript to show.
+  if (!token || !site) return <UnknownLink />;
   return (
     <article className="prose">
       <h1>Stop notifications</h1>
@@ -52,6 +52,23 @@ function Done({ domain }: { domain: string }) {
         {parsed?.ok ? `This browser gets no more notifications about ${parsed.unicode}.` : "This browser gets no more of these notifications."}
       </p>
       <p>{parsed?.ok ? <Link href={`/${parsed.ascii}`}>{`Back to ${parsed.unicode}'s status`}</Link> : <Link href="/">Back to the home page</Link>}</p>
+    </article>
+  );
+}
+
+/** An unsubscribe link we do not know: used already, or not ours. */
+function UnknownLink() {
+  return (
+    <article className="prose">
+      <h1>This unsubscribe link is not valid</h1>
+      <p>
+        It may have been used already (the notifications it stopped are gone for good), or it was
+        copied incompletely. To stop notifications about a site, open its page here and choose
+        “Stop notifications”.
+      </p>
+      <p>
+        <Link href="/">Back to the home page</Link>
+      </p>
     </article>
   );
 }
