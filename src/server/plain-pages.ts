@@ -49,3 +49,12 @@ export function refusedCheckPage(target: { ascii: string; unicode: string }, mes
 <p><a href="/${escapeHtml(target.ascii)}">Try again</a>${retryAfterSeconds > 0 ? ` in ${retryAfterSeconds} seconds` : ""}.</p>`,
   );
 }
+
+/** A permalink of a domain that names no incident, or a check no longer kept (404). */
+export function missingPermalinkPage(target: { ascii: string; unicode: string }, kind: "incidents" | "checks"): string {
+  const [title, why] =
+    kind === "incidents"
+      ? [`No such incident of ${target.unicode}`, "This address names no incident we recorded for this site."]
+      : [`This check of ${target.unicode} is not kept`, "Raw checks are kept for a limited time; incidents keep their evidence for good."];
+  return plainPage(title, `<p>${escapeHtml(why)}</p>\n<p><a href="/${escapeHtml(target.ascii)}">The status of ${escapeHtml(target.unicode)} now</a></p>`);
+}

@@ -102,17 +102,17 @@ test("a stored round's page, with the same table", async ({ page }, testInfo) =>
   await qualityAndScreenshots(page, "check", testInfo.project.outputDir);
 });
 
-// Next sends a page's status with its prerendered shell, before the page reads its data; what the
-// page itself can do is say so and keep crawlers away (noindex). A real 404 status needs the gate.
-test("another domain's id, an unknown id or no number shows the not-found page, never indexed", async ({ page }) => {
+// Next sends a page's status with its prerendered shell, before the page reads its data: the gate
+// answers a permalink that names nothing with a real 404 (server/gate/page-admission.ts).
+test("another domain's id, an unknown id or no number gets a 404 page, never indexed", async ({ page }) => {
   for (const [path, heading] of [
-    [`/${targets.up}/checks/${seeded.ended.checkIds[2]}`, "This check is not kept"],
-    [`/${DOMAIN}/checks/999999`, "This check is not kept"],
-    [`/${DOMAIN}/incidents/999999`, "No such incident"],
-    [`/${targets.up}/incidents/${seeded.ended.incidentId}`, "No such incident"],
+    [`/${targets.up}/checks/${seeded.ended.checkIds[2]}`, `This check of ${targets.up} is not kept`],
+    [`/${DOMAIN}/checks/999999`, `This check of ${DOMAIN} is not kept`],
+    [`/${DOMAIN}/incidents/999999`, `No such incident of ${DOMAIN}`],
+    [`/${targets.up}/incidents/${seeded.ended.incidentId}`, `No such incident of ${targets.up}`],
   ]) {
     const response = await page.goto(`${app.baseUrl}${path}`);
-    expect(response?.status(), path).toBeLessThan(500);
+    expect(response?.status(), path).toBe(404);
     await expect(page.locator("h1"), path).toHaveText(heading);
     await expect(page.locator('meta[name="robots"][content="noindex"]'), path).toHaveCount(1);
   }

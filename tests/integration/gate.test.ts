@@ -79,12 +79,30 @@ describe("the page proxy", () => {
     expect(new URL(response.headers.get("location") ?? "", "http://x").pathname).toBe(canonical);
   });
 
-  it.each(["/example.com/incidents/12", "/example.com/checks/3", "/example.com/history", "/example.com/history/90d", "/example.com/feed.xml", "/example.com/badge.svg", "/sw.js", "/manifest.webmanifest", "/methodology"])(
+  it.each(["/example.com/history", "/example.com/history/90d", "/example.com/feed.xml", "/example.com/badge.svg", "/sw.js", "/manifest.webmanifest", "/methodology"])(
     "lets a domain's own page or file %s through to Next, charging no round",
     async (path) => {
       expect(passes(await visit(path, { from: "198.51.100.90" }))).toBe(true);
     },
   );
+
+  it("passes a permalink of a stored record, and answers one that names none itself with a 404", async () => {
+    const name = names[77];
+    expect(passes(await visit(`/${name}`, { from: "198.51.100.77" }))).toBe(true);
+    const outcome = await statusForPage({ ascii: name, unicode: name });
+    if (!outcome.ok) throw new Error(`the round of ${name} was refused: ${outcome.message}`);
+    const id = outcome.record.id;
+    expect(passes(await visit(`/${name}/checks/${id}`))).toBe(true);
+    for (const [path, words] of [
+      [`/${name}/checks/${id + 1000}`, `This check of ${name} is not kept`],
+      [`/${names[78]}/checks/${id}`, `This check of ${names[78]} is not kept`],
+      [`/${name}/incidents/1`, `No such incident of ${name}`],
+    ]) {
+      const response = await visit(path);
+      expect([path, response.status, response.headers.get("cache-control")]).toEqual([path, 404, "no-store"]);
+      expect(await response.text()).toContain(words);
+    }
+  });
 
   it.each([
     ["/Example.COM/feed.xml", "/example.com/feed.xml"],
@@ -186,7 +204,7 @@ describe("what Next gets to see", () => {
 
   it("adds the first visit's shared-cache lifetime to a page that will show Checking…, and not to a fresh one", async () => {
     const name = names[71];
-    const first = await visit(`/${name}`, { from: "198.51.100.60" });
+    const first = await visit(`/${name}`, { from: "198.51.100.77" });
     expect(first.headers.get("x-accel-expires")).toMatch(/^@\d+$/);
     const until = Number(first.headers.get("x-accel-expires")!.slice(1));
     expect(until * 1000).toBeGreaterThan(Date.now());

@@ -2,7 +2,8 @@ import "server-only";
 import { admitPageView } from "@/server/checks";
 import type { Refusal } from "@/server/checks/refusal";
 import type { Target } from "@/server/probe/types";
-import { notADomainPage, refusedCheckPage } from "@/server/plain-pages";
+import { permalinkExists } from "@/server/data/checks";
+import { missingPermalinkPage, notADomainPage, refusedCheckPage } from "@/server/plain-pages";
 import { parseRequestedDomain } from "@/server/requested-domain";
 
 /** First path segments that are the app's own pages and files, never a domain. */
@@ -24,13 +25,18 @@ export type PageAdmission =
   | { kind: "view"; fresh: boolean }
   | { kind: "not-a-domain" }
   | { kind: "redirect"; location: string }
-  | { kind: "refused"; target: Target; refusal: Refusal };
+  | { kind: "refused"; target: Target; refusal: Refusal }
+  | { kind: "missing-permalink"; target: Target; permalink: Permalink["permalink"] };
+
+/** `/<domain>/incidents/<id>` or `/<domain>/checks/<id>`: a record that may not exist. */
+type Permalink = { kind: "permalink"; target: Target; permalink: "incidents" | "checks"; id: number };
 
 /** What a page path names: one of the app's own pages, not a domain, a domain's status page. */
 type PagePath =
   | { kind: "app" }
   | { kind: "not-a-domain" }
   | { kind: "redirect"; location: string }
+  | Permalink
   | { kind: "status-page"; target: Target };
 
 function pagePath(pathname: string): PagePath {
@@ -40,7 +46,11 @@ function pagePath(pathname: string): PagePath {
     const rest = segments.slice(1).join("/");
     const domain = parseRequestedDomain(segments[0]);
     if (domain.ok && DOMAIN_SUBPATHS.some((pattern) => pattern.test(rest))) {
-      return segments[0] === domain.ascii ? { kind: "app" } : { kind: "redirect", location: `/${domain.ascii}/${rest}` };
+      if (segments[0] !== domain.ascii) return { kind: "redirect", location: `/${domain.ascii}/${rest}` };
+      const [section, id] = segments.slice(1);
+      const target = { ascii: domain.ascii, unicode: domain.unicode };
+      if (section === "incidents" || section === "checks") return { kind: "permalink", target, permalink: section, id: Number(id) };
+      return { kind: "app" };
     }
     // A whole address after the slash (`/github.com/login`, `/https://shop.example.com/a`): its
     // host's page, if it has one; anything else is Next's (a file of public/, or its 404).
@@ -65,6 +75,12 @@ function pagePath(pathname: string): PagePath {
 export async function admitPageRequest(method: string, pathname: string, headers: Headers): Promise<PageAdmission> {
   const path = pagePath(pathname);
   if (path.kind === "app") return { kind: "pass" };
+  if (path.kind === "permalink") {
+    // Next sends a page's status with its shell, before the page could say it found nothing: a
+    // real 404 for a record that does not exist is given here (one primary-key read).
+    const exists = await permalinkExists(path.target.ascii, path.permalink, path.id);
+    return exists ? { kind: "pass" } : { kind: "missing-permalink", target: path.target, permalink: path.permalink };
+  }
   if (path.kind !== "status-page") return path;
   const admitted = await admitPageView(path.target, headers);
   if (admitted.ok) return { kind: "view", fresh: admitted.fresh };
@@ -72,7 +88,10 @@ export async function admitPageRequest(method: string, pathname: string, headers
 }
 
 /** The answer to a page request that is not rendered: a 404 for a non-domain, a refusal's page. */
-export function unrenderedAnswer(admission: Extract<PageAdmission, { kind: "not-a-domain" | "refused" }>): Response {
+export function unrenderedAnswer(admission: Extract<PageAdmission, { kind: "not-a-domain" | "refused" | "missing-permalink" }>): Response {
+  if (admission.kind === "missing-permalink") {
+    return new Response(missingPermalinkPage(admission.target, admission.permalink), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  }
   if (admission.kind === "not-a-domain") {
     // Answered here, not rewritten to Next's 404 page: Next takes a rewrite from a loopback
     // Host (127.0.0.1) for another origin and proxies it to itself over HTTP.
