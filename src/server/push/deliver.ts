@@ -25,6 +25,12 @@ export const NOTIFY_GAP_MS = 10 * 60_000;
 const BATCH_SIZE = 500;
 /** Requests in flight at once, over a few keep-alive connections per push service. */
 const CONCURRENCY = 64;
+/**
+ * The held job runs when the gap ends, perhaps on another instance whose clock is a little
+ * behind: it sends rather than hold again under the same job id, which the queue would drop as
+ * the job that is running.
+ */
+const CLOCK_SLACK_MS = 5000;
 /** Old news after this: the page tells the truth, the notification no longer would. */
 const TTL_SECONDS = 4 * 60 * 60;
 
@@ -49,8 +55,8 @@ export async function deliverNotifications(
   // will hear "down" first); nothing to say until it is down.
   if (state === (site.notifiedState ?? "up")) return nothing();
 
-  if (site.notifiedAt && now.getTime() - site.notifiedAt.getTime() < NOTIFY_GAP_MS) {
-    const deferredUntil = new Date(site.notifiedAt.getTime() + NOTIFY_GAP_MS);
+  const deferredUntil = site.notifiedAt ? new Date(site.notifiedAt.getTime() + NOTIFY_GAP_MS) : null;
+  if (deferredUntil && deferredUntil.getTime() - now.getTime() > CLOCK_SLACK_MS) {
     // One job per gap's end, however many changes fall inside it.
     await getJobQueue().add({ name: "notify", siteId }, { id: `notify:${siteId}:after:${deferredUntil.getTime()}`, delayMs: deferredUntil.getTime() - now.getTime() });
     return nothing(deferredUntil);

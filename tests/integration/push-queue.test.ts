@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+import { startPushService, type PushService } from "./push-testing-service";
+
+// The path from the incident rule to the push service: onIncidentChange adds a "notify" job to
+// the app's job queue (in process here: no REDIS_URL), whose handler delivers. A file of its own,
+// so the queue holds no held-back job of other tests and "idle" means this test's jobs are done.
+
+let database: TestDatabase;
+let service: PushService;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8"; // the push service is on loopback
+  service = await startPushService();
+});
+
+afterAll(async () => {
+  await (await import("@/server/jobs/queue")).closeJobs();
+  await service?.close();
+  await (await import("@/server/db")).closeDb();
+  await removeTestDatabase(database);
+});
+
+it("notifies subscribers once through the job queue when an incident opens, however often the change is reported", async () => {
+  const { addPushSubscription } = await import("@/server/data/push-subscriptions");
+  const { getVapidKeys } = await import("@/server/push/vapid");
+  const { onIncidentChange } = await import("@/server/push/notify");
+  const { inProcessJobsIdle } = await import("@/server/jobs/queue");
+  const { getDb } = await import("@/server/db");
+
+  const domain = "queued.example.test";
+  const browser = await service.subscribe(getVapidKeys().publicKey);
+  expect(await addPushSubscription({ domain, displayName: domain, subscription: browser, visitorHash: "queue-test" })).toMatchObject({ ok: true });
+  const site = await getDb().site.findUniqueOrThrow({ where: { domain } });
+  const startedAt = new Date(Date.now() - 120_000);
+  const incident = await getDb().incident.create({ data: { siteId: site.id, startedAt, detectedAt: new Date(), worstVerdict: "global_outage" } });
+
+  const change = { type: "opened" as const, incidentId: incident.id, siteId: site.id, domain, at: new Date() };
+  await onIncidentChange(change);
+  await onIncidentChange(change); // a round's hook retried: the job id makes it one job
+  await inProcessJobsIdle();
+
+  const messages = (await service.messages(browser.clientHash)).map((text) => JSON.parse(text));
+  expect(messages.map((message) => message.title)).toEqual([`${domain} is down`]);
+  expect((await getDb().site.findUniqueOrThrow({ where: { id: site.id } })).notifiedState).toBe("down");
+});
