@@ -35,12 +35,24 @@ export function describeHistory(view: HistoryView, domain: string): string {
   return `${domain} over the last ${words}: online ${formatShare(totals.onlineShare)} of observed time, observed ${formatShare(totals.observedShare)} of the time; ${incidents}`;
 }
 
-/** About six labels along the axis, counted back from the newest bar; a week's hours at midnight. */
-export function isLabelled(view: HistoryView, index: number): boolean {
-  if (view.range === "7d") return new Date(view.buckets[index].start).getUTCHours() === 0;
+/**
+ * About six labels along the axis, counted back from the newest bar; a week's hours at midnight.
+ * Every other one is "minor": a phone shows only the others, which would touch at its width.
+ */
+export function labelOf(view: HistoryView, index: number): "major" | "minor" | null {
+  if (view.range === "7d") {
+    const start = new Date(view.buckets[index].start);
+    if (start.getUTCHours() !== 0) return null;
+    const daysBack = Math.round((new Date(view.buckets.at(-1)!.start).getTime() - start.getTime()) / 86_400_000);
+    return daysBack % 2 === 0 ? "major" : "minor";
+  }
   const every = Math.max(1, Math.round(view.buckets.length / 6));
-  return (view.buckets.length - 1 - index) % every === 0;
+  const back = view.buckets.length - 1 - index;
+  if (back % every !== 0) return null;
+  return (back / every) % 2 === 0 ? "major" : "minor";
 }
+
+export const isLabelled = (view: HistoryView, index: number): boolean => labelOf(view, index) !== null;
 
 /**
  * The incidents are marks with a tooltip, not links: an image's content is not interactive for
@@ -77,7 +89,7 @@ export function HistoryChart({ view, domain }: { view: HistoryView; domain: stri
             <rect className="history-track" x={x} y={PAD.top} width={barWidth} height={PLOT_HEIGHT} />
             {height > 0 && <rect x={x} y={round(BASELINE - height)} width={barWidth} height={height} style={{ fill: LEVEL_FILL[level] }} />}
             {isLabelled(view, index) && (
-              <text className="history-label" x={round(PAD.left + slot * index + slot / 2)} y={VIEW_HEIGHT - 8} textAnchor={index === last ? "end" : "middle"}>
+              <text className={`history-label ${labelOf(view, index)}`} x={round(PAD.left + slot * index + slot / 2)} y={VIEW_HEIGHT - 8} textAnchor={index === last ? "end" : "middle"}>
                 {bucketLabel(bucket.start, view.range === "7d" ? "day" : view.period)}
               </text>
             )}

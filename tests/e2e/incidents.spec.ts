@@ -102,6 +102,27 @@ test("a stored round's page, with the same table", async ({ page }, testInfo) =>
   await qualityAndScreenshots(page, "check", testInfo.project.outputDir);
 });
 
+test("the domain's history: 90 days with the seeded incidents, their links and the table", async ({ page }, testInfo) => {
+  const response = await page.goto(`${app.baseUrl}/${DOMAIN}/history`);
+  expect(response?.status()).toBe(200);
+  await expect(page.locator("h1")).toHaveText(`History of ${DOMAIN}: the last 90 days`);
+  await expect(page.locator(".history-incidents li a")).toHaveCount(2);
+  expect(await page.locator(".history-incidents li a").first().getAttribute("href")).toBe(`/${DOMAIN}/incidents/${seeded.ongoing.incidentId}`);
+  await expect(page.locator(".history svg").first()).toBeVisible();
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const width of [320, 375, 1280]) {
+      await page.setViewportSize({ width, height: width < 600 ? 812 : 800 });
+      await noOverflow(page, width);
+      if (width === 375) {
+        const { violations } = await new AxeBuilder({ page }).analyze();
+        expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${colorScheme}, ${width} px`).toEqual([]);
+      }
+      if (width !== 320) await page.screenshot({ path: join(testInfo.project.outputDir, "screenshots", `history-${width}-${colorScheme}.png`), fullPage: true });
+    }
+  }
+});
+
 // Next sends a page's status with its prerendered shell, before the page reads its data: the gate
 // answers a permalink that names nothing with a real 404 (server/gate/page-admission.ts).
 test("another domain's id, an unknown id or no number gets a 404 page, never indexed", async ({ page }) => {

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { labelOf } from "@/components/HistoryChart";
 import { HistoryShares } from "@/components/HistoryShares";
 import { HistoryTimeline } from "@/components/HistoryTimeline";
 import { buildHistoryView, type HistoryIncident, type RollupRow } from "@/lib/history-view";
@@ -83,6 +84,17 @@ describe("HistoryTimeline", () => {
 
     renderTimeline(ninetyDays([day("2026-11-21", 12, 12, [200]), day("2026-11-22", 12, 12, [300])]));
     expect(screen.getByRole("img", { name: /Response time of shop\.example\.test over the last 90 days: median \d+ ms/ })).toBeInTheDocument();
+  });
+});
+
+describe("the 90 days' axis labels", () => {
+  it("labels about six days, the newest first, and marks every other one minor (a phone hides those)", () => {
+    const view = ninetyDays([]);
+    const labels = view.buckets.map((_, index) => labelOf(view, index)).filter((label) => label !== null);
+    expect(labels.length).toBeGreaterThanOrEqual(6);
+    expect(labels.at(-1)).toBe("major");
+    // Alternating, so the labels a phone shows are twice as far apart and never touch.
+    expect(labels.every((label, i) => i === 0 || label !== labels[i - 1])).toBe(true);
   });
 });
 
