@@ -50,6 +50,14 @@ export function refusedCheckPage(target: { ascii: string; unicode: string }, mes
   );
 }
 
+/** An unsubscribe link that names no subscription (404). */
+export function unknownUnsubscribeLinkPage(): string {
+  return plainPage(
+    "This unsubscribe link is not valid",
+    "<p>It may have been used already (the notifications it stopped are gone for good), or it was copied incompletely. To stop notifications about a site, open its page here and choose \u201cStop notifications\u201d.</p>",
+  );
+}
+
 /** A permalink of a domain that names no incident, or a check no longer kept (404). */
 export function missingPermalinkPage(target: { ascii: string; unicode: string }, kind: "incidents" | "checks"): string {
   const [title, why] =

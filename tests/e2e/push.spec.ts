@@ -122,7 +122,7 @@ for (const javaScriptEnabled of [false, true]) {
     await expect(section(page).getByRole("button", { name: "Tell me when it's back" })).toBeVisible();
 
     // Used once, the link is unknown, and the page says so.
-    await visitor.goto(link);
+    expect((await visitor.goto(link))?.status()).toBe(404);
     await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This unsubscribe link is not valid");
     await linkContext.close();
   });
@@ -167,10 +167,11 @@ test("the service worker is served fresh and the manifest makes the site install
 });
 
 // The page streams (its layout's shell goes first), so its status is sent before the token is
-// read: the page says what happened (with and without JavaScript) and stays out of search indexes.
-test("an unknown or missing unsubscribe token gets a page that says the link is not valid", async ({ page }) => {
+// read: the gate answers a link that names no subscription with a 404 (gate/unsubscribe-link.ts).
+test("an unknown or missing unsubscribe token gets a 404 page that says the link is not valid", async ({ page }) => {
   for (const query of ["?token=unknown-token-0123456789", "", "?token=%3Cscript%3E", "?token=a&token=b"]) {
-    await page.goto(`${app.baseUrl}/unsubscribe${query}`);
+    const response = await page.goto(`${app.baseUrl}/unsubscribe${query}`);
+    expect(response?.status(), query).toBe(404);
     await expect(page.getByRole("heading", { level: 1 }), query).toHaveText("This unsubscribe link is not valid");
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
   }

@@ -104,6 +104,25 @@ describe("the page proxy", () => {
     }
   });
 
+  it("answers an unsubscribe link that names no subscription with a 404, and lets a real one and the confirmation through", async () => {
+    const { addPushSubscription } = await import("@/server/data/push-subscriptions");
+    const name = names[79];
+    const added = await addPushSubscription({
+      domain: name,
+      displayName: name,
+      subscription: { endpoint: `https://push.example/${process.pid}`, keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) } },
+      visitorHash: "gate-test-visitor",
+    });
+    if (!added.ok) throw new Error(`the subscription was refused: ${JSON.stringify(added)}`);
+    expect(passes(await visit(`/unsubscribe?token=${added.token}`))).toBe(true);
+    expect(passes(await visit(`/unsubscribe?done=${name}`))).toBe(true);
+    for (const query of ["", "?token=unknown-token-0123456789", `?token=${added.token}&token=${added.token}`, "?token=%3Cb%3E"]) {
+      const response = await visit(`/unsubscribe${query}`);
+      expect([query, response.status, response.headers.get("cache-control")]).toEqual([query, 404, "no-store"]);
+      expect(await response.text()).toContain("This unsubscribe link is not valid");
+    }
+  });
+
   it.each([
     ["/Example.COM/feed.xml", "/example.com/feed.xml"],
     ["/b%C3%BCcher.de/incidents/7", "/xn--bcher-kva.de/incidents/7"],

@@ -6,6 +6,7 @@ import { apiPathRefusal } from "./api-path";
 import { pageMethodRefusal } from "./methods";
 import { admitPageRequest, unrenderedAnswer } from "./page-admission";
 import { refusalResponse } from "./refusal";
+import { unsubscribeLinkAnswer } from "./unsubscribe-link";
 import { firstVisitHeaders, withoutUnkeyedHeaders } from "./shared-response";
 
 // The checks every request for a page (and every API path Next could not decode) passes before
@@ -29,6 +30,10 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
   if (request.method === "POST") {
     const refusal = await actionCallRefusal({ request, requestedHost: requestedHost(request), callable });
     if (refusal) return refusalResponse(refusal);
+  }
+  if (pathname === "/unsubscribe") {
+    const unknownLink = await unsubscribeLinkAnswer(request.method, request.nextUrl.searchParams);
+    if (unknownLink) return unknownLink;
   }
   const admission = await admitPageRequest(request.method, pathname, request.headers);
   switch (admission.kind) {
