@@ -76,6 +76,15 @@ const EnvSchema = z.object({
   if (env.VAPID_SUBJECT?.startsWith("http://")) {
     context.addIssue({ code: "custom", path: ["VAPID_SUBJECT"], message: "push services accept only mailto: or https:// subjects" });
   }
+  // Generated keys are a file beside the SQLite database; instances on a server database need one
+  // shared pair, or a subscription made through one could not be sent by another.
+  if (!env.VAPID_PUBLIC_KEY && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {
+    context.addIssue({
+      code: "custom",
+      path: ["VAPID_PUBLIC_KEY"],
+      message: "required with a PostgreSQL DATABASE_URL, with VAPID_PRIVATE_KEY: the same pair on every instance (npx web-push generate-vapid-keys)",
+    });
+  }
   // The generated secret is a file beside the SQLite database. A server database has no such
   // folder, and several instances must hash visitors alike: they share one secret.
   if (!env.VISITOR_SECRET && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {

@@ -7,4 +7,9 @@ process.env.GLOBALPING_URL = "off";
 
 // PostgreSQL requires VISITOR_SECRET (there is no folder to keep a generated one in): the
 // PostgreSQL pass sets one as every instance of a deployment would.
-if (process.env.TEST_DATABASE === "postgresql") process.env.VISITOR_SECRET ??= "postgresql-pass-visitor-secret-0123456789";
+if (process.env.TEST_DATABASE === "postgresql") {
+  process.env.VISITOR_SECRET ??= "postgresql-pass-visitor-secret-0123456789";
+  // And one VAPID pair (push): generated keys, too, are a file beside a SQLite database.
+  process.env.VAPID_PUBLIC_KEY ??= "BJQ449lz-pIxL-Taf-Wj3in09XkEagI_IZSgJkH4yD2zCB9iGCro-pE77ycD7hIM5Jp63AnDW7O26NEl1Dms9w0";
+  process.env.VAPID_PRIVATE_KEY ??= "Ta2d9wxbqV52JdK7xU4Kupn6Ou1SsjjQ6UE1rwriqFM";
+}

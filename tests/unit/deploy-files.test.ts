@@ -50,6 +50,8 @@ const SAMPLE_SECRETS: Record<string, string> = {
   POSTGRES_PASSWORD: "postgres-password-for-tests",
   VISITOR_SECRET: "visitor-secret-for-tests-0123456789abcdef",
   TESTER_SECRET: "tester-secret-for-tests-0123",
+  VAPID_PUBLIC_KEY: "BJQ449lz-pIxL-Taf-Wj3in09XkEagI_IZSgJkH4yD2zCB9iGCro-pE77ycD7hIM5Jp63AnDW7O26NEl1Dms9w0",
+  VAPID_PRIVATE_KEY: "Ta2d9wxbqV52JdK7xU4Kupn6Ou1SsjjQ6UE1rwriqFM",
 };
 function interpolate(value: string): string {
   return value.replace(/\$\{([A-Z_][A-Z0-9_]*)(?::([?-])([^}]*))?\}/g, (_, name: string, op?: string, rest?: string) => {

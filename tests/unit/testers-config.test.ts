@@ -91,8 +91,13 @@ describe("getConfig", () => {
     expect(() => getConfig(env)).toThrow(expected);
   });
 
-  it("takes a PostgreSQL DATABASE_URL with a VISITOR_SECRET", () => {
-    const env = { DATABASE_URL: "postgresql://app:secret@db:5432/downcheck", VISITOR_SECRET: "s".repeat(32) };
+  it("takes a PostgreSQL DATABASE_URL with a VISITOR_SECRET and a VAPID pair", () => {
+    const env = {
+      DATABASE_URL: "postgresql://app:secret@db:5432/downcheck",
+      VISITOR_SECRET: "s".repeat(32),
+      VAPID_PUBLIC_KEY: "BJQ449lz-pIxL-Taf-Wj3in09XkEagI_IZSgJkH4yD2zCB9iGCro-pE77ycD7hIM5Jp63AnDW7O26NEl1Dms9w0",
+      VAPID_PRIVATE_KEY: "Ta2d9wxbqV52JdK7xU4Kupn6Ou1SsjjQ6UE1rwriqFM",
+    };
     expect(getConfig(env).DATABASE_URL).toBe(env.DATABASE_URL);
   });
 });
