@@ -105,6 +105,33 @@ describe("jobs through BullMQ and Redis", () => {
     ]);
   });
 
+  it("runs a job in this process when Redis cannot take it, and through Redis again once it is back", async () => {
+    const { createMemoryQueue } = await import("@/server/jobs/memory-queue");
+    const { withFallback } = await import("@/server/jobs/fallback-queue");
+    const prefix = freshPrefix();
+    const ranHere: Job[] = [];
+    const local = createMemoryQueue({ concurrency: 1, run: async (job) => void ranHere.push(job) });
+    const shared = bull.createBullQueue({ url: redis.url, prefix, log: () => undefined });
+    closers.push(() => shared.close());
+    const log: string[] = [];
+    const queue = withFallback(shared, local, { timeoutMs: 300, log: (line) => log.push(line) });
+
+    await redis.stop();
+    await queue.add({ name: "notify", siteId: 3 }, { id: "notify:3:start:1" });
+    await local.idle();
+    expect(ranHere).toEqual([{ name: "notify", siteId: 3 }]);
+    expect(log).toEqual([expect.stringMatching(/^jobs: Redis did not take a notify job \(.+\); running it here$/)]);
+
+    await redis.start();
+    await shared.ready();
+    const ranShared: { instance: string; job: Job }[] = [];
+    instance("back", prefix, ranShared);
+    await queue.add({ name: "notify", siteId: 4 }, { id: "notify:4:start:1" });
+    await until(() => ranShared.some(({ job }) => job.name === "notify" && job.siteId === 4), "the job to run through Redis", 10_000);
+    // The first job's add, held while Redis was away, may reach it too: handlers tolerate twice.
+    expect(ranHere).toEqual([{ name: "notify", siteId: 3 }]);
+  });
+
   it("keeps one repeating schedule however many instances ask for it", async () => {
     const prefix = freshPrefix();
     const ran: { instance: string; job: Job }[] = [];

@@ -47,6 +47,8 @@ function logOnce(log: (line: string) => void, what: string) {
 export interface BullQueue extends JobQueue {
   /** Adds `job` every `everyMs`, once for all instances: one schedule kept in Redis under `schedulerId`. */
   repeat(schedulerId: string, job: Job, everyMs: number): Promise<void>;
+  /** Resolves once Redis answers it (again): a command waits for the connection. */
+  ready(): Promise<void>;
 }
 
 export function createBullQueue({ url, prefix, log = console.error }: BullConnection): BullQueue {
@@ -69,6 +71,9 @@ export function createBullQueue({ url, prefix, log = console.error }: BullConnec
     },
     async repeat(schedulerId, job, everyMs) {
       await queue.upsertJobScheduler(schedulerId, { every: everyMs }, { name: job.name, data: job });
+    },
+    ready: async () => {
+      await queue.getJobCounts("waiting");
     },
     async close() {
       await queue.close();

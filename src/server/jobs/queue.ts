@@ -1,9 +1,10 @@
 import "server-only";
 import { getConfig } from "@/server/config";
 import { createBullQueue, startBullWorker, type BullQueue, type BullWorker } from "./bullmq-queue";
+import { withFallback } from "./fallback-queue";
 import { runJob } from "./handlers";
 import { createMemoryQueue, type MemoryQueue } from "./memory-queue";
-import type { Job, JobOptions, JobQueue } from "./types";
+import type { Job, JobQueue } from "./types";
 
 // The process's job queue. With REDIS_URL, BullMQ over Redis: every instance adds to one queue,
 // a job with an id runs once whichever instances add it, and each instance's worker takes
@@ -22,9 +23,6 @@ interface Jobs {
 const HOLDER = Symbol.for("downcheck.jobs");
 const holder = globalThis as typeof globalThis & { [HOLDER]?: Jobs };
 
-/** Redis slower than this to take a job: the job runs here instead (its handler tolerates twice). */
-const SHARED_ADD_TIMEOUT_MS = 2000;
-
 function jobs(): Jobs {
   if (holder[HOLDER]) return holder[HOLDER];
   const config = getConfig();
@@ -32,32 +30,6 @@ function jobs(): Jobs {
   const shared = config.REDIS_URL ? createBullQueue({ url: config.REDIS_URL }) : undefined;
   const queue = shared ? withFallback(shared, local) : local;
   return (holder[HOLDER] = { queue, local, shared, timers: [] });
-}
-
-/**
- * Redis is a helper, never a dependency (redis/client.mjs): a job it cannot take now runs in
- * this process, so a notification is not lost while Redis is away.
- */
-function withFallback(shared: JobQueue, local: JobQueue, log = console.error): JobQueue {
-  return {
-    async add(job: Job, options?: JobOptions) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer in ${SHARED_ADD_TIMEOUT_MS} ms`)), SHARED_ADD_TIMEOUT_MS);
-      });
-      try {
-        await Promise.race([shared.add(job, options), timeout]);
-      } catch (error) {
-        log(`jobs: Redis did not take a ${job.name} job (${error instanceof Error ? error.message : String(error)}); running it here`);
-        await local.add(job, options);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    close: async () => {
-      await Promise.allSettled([shared.close(), local.close()]);
-    },
-  };
 }
 
 export function getJobQueue(): JobQueue {
