@@ -17,6 +17,7 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/content-queries.test.ts",
   "tests/integration/history.test.ts",
   "tests/integration/incidents.test.ts",
+  "tests/integration/push-actions.test.ts",
   "tests/integration/ratings.test.ts",
   "tests/integration/reports.test.ts",
   "tests/integration/visitor-reports.test.ts",
