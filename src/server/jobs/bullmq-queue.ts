@@ -58,7 +58,9 @@ export function createBullQueue({ url, prefix, log = console.error }: BullConnec
     defaultJobOptions: {
       attempts: RETRY.attempts,
       backoff: { type: "fixed", delay: RETRY.delayMs },
-      removeOnComplete: { age: KEEP_FINISHED_IDS_MS / 1000 },
+      // Kept for their ids (types.ts), and no more than this many: 1,000 domains at 30 s make
+      // 20,000 in ten minutes, which is when the oldest matter least.
+      removeOnComplete: { age: KEEP_FINISHED_IDS_MS / 1000, count: 20_000 },
       // A job given up is removed, so its id may be added again (the next tick does).
       removeOnFail: true,
     },

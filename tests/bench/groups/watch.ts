@@ -96,9 +96,12 @@ function watchedTable(file: string, domains: string[]) {
   };
 }
 
-/** The group as run.ts registers it: an app of its own, with the bench's sites and short intervals. */
+/**
+ * The group as run.ts registers it: an app of its own, with the bench's sites and short intervals.
+ * BENCH_WATCHED=<n> watches another number of domains (what rate of rounds a machine sustains).
+ */
 export async function watchBench(report: Report, { base, names, quick }: { base: Record<string, string>; names: (label: string, count: number) => string[]; quick: boolean }): Promise<void> {
-  const options = { watched: names("w", 1000), pages: names("wpage", 5 * (quick ? 1 : 3)), repeats: quick ? 1 : 3, runSeconds: quick ? 8 : 15, watchedPhaseSeconds: 80, connections: 50 };
+  const options = { watched: names("w", Number(process.env.BENCH_WATCHED ?? 1000)), pages: names("wpage", 5 * (quick ? 1 : 3)), repeats: quick ? 1 : 3, runSeconds: quick ? 8 : 15, watchedPhaseSeconds: 80, connections: 50 };
   await withApp(report, "watch", { ...base, ...WATCH_BENCH_ENV }, (app) => watchGroup(app, report, options));
 }
 
