@@ -10,9 +10,10 @@ import { median, percentile, progress, type Report } from "../support/report";
 // instance, while a cached page's p99 stays within 10 % of its figure without them. One app,
 // measured in turns: a cached page under load with no domain watched, then with the 1,000
 // watched (Site.lastViewedAt set, as a visitor's view sets it), several rounds over, so the
-// machine's noise falls on both alike. The goal is read at a steady load of half the page's
-// capacity (measured flat out just before, nothing watched): flat out, every round's CPU comes
-// off the page's, so that figure is reported beside it. The intervals are short so a run sees many rounds:
+// machine's noise falls on both alike. The goal is read flat out (50 connections, as group 1
+// reads its p99), where every round's CPU comes off the page's; a run at half the page's
+// capacity is reported beside it (autocannon's overallRate sends each second's requests in a
+// burst, so its p99 swings from run to run). The intervals are short so a run sees many rounds:
 // WATCH_INTERVAL_SECONDS=30 and CHECK_TTL_SECONDS=30 (the interval cannot be shorter than the
 // TTL, within which a result is reused; and the cached page must outlive its run). Every name
 // is routed to the instant site on loopback.
@@ -148,17 +149,17 @@ export async function watchGroup(app: BenchApp, report: Report, options: WatchOp
   }
   const p99s = (results: LoadResult[]) => results.map((r) => r.p99).join(", ");
   const ratioOf = (mine: LoadResult[], theirs: LoadResult[], pick: (r: LoadResult) => number) => median(mine.map((r, i) => pick(r) / Math.max(1, pick(theirs[i]))));
-  const paced = ratioOf(runs.with.paced, runs.without.paced, (r) => r.p99);
-  report.info(`12 cached page p99 at half its capacity, nothing watched`, `${median(runs.without.paced.map((r) => r.p99))} ms (${p99s(runs.without.paced)}; ${median(runs.without.paced.map((r) => r.rps)).toFixed(0)} req/s)`);
+  const flatOut = ratioOf(runs.with.full, runs.without.full, (r) => r.p99);
+  report.info(`12 cached page p99 flat out (${connections} conns), nothing watched`, `${median(runs.without.full.map((r) => r.p99))} ms (${p99s(runs.without.full)}; ${median(runs.without.full.map((r) => r.rps)).toFixed(0)} req/s)`);
   report.add(
-    `12 cached page p99 at that rate, ${watched.length} watched ÷ none`,
-    `${paced.toFixed(2)} (${median(runs.with.paced.map((r) => r.p99))} ms; runs ${runs.with.paced.map((r, i) => `${r.p99}/${runs.without.paced[i].p99}`).join(", ")})`,
+    `12 cached page p99 flat out, ${watched.length} watched ÷ none`,
+    `${flatOut.toFixed(2)} (${median(runs.with.full.map((r) => r.p99))} ms; runs ${runs.with.full.map((r, i) => `${r.p99}/${runs.without.full[i].p99}`).join(", ")}; req/s ${ratioOf(runs.with.full, runs.without.full, (r) => r.rps).toFixed(2)})`,
     `≤ ${P99_RATIO_GOAL}`,
-    paced <= P99_RATIO_GOAL,
+    flatOut <= P99_RATIO_GOAL,
   );
   report.info(
-    `12 flat out (${connections} conns), ${watched.length} watched ÷ none`,
-    `p99 ${ratioOf(runs.with.full, runs.without.full, (r) => r.p99).toFixed(2)} (${p99s(runs.with.full)} / ${p99s(runs.without.full)} ms), req/s ${ratioOf(runs.with.full, runs.without.full, (r) => r.rps).toFixed(2)}`,
+    `12 cached page p99 at half its capacity, ${watched.length} watched ÷ none`,
+    `${ratioOf(runs.with.paced, runs.without.paced, (r) => r.p99).toFixed(2)} (${p99s(runs.with.paced)} / ${p99s(runs.without.paced)} ms; autocannon paces in bursts, so this one is noisy)`,
   );
   const all = [...runs.with.full, ...runs.with.paced, ...runs.without.full, ...runs.without.paced];
   const errors = all.reduce((sum, r) => sum + r.errors, 0);
