@@ -74,6 +74,16 @@ describe("in-process job queue", () => {
     expect(startedAt[0]! - addedAt).toBeGreaterThanOrEqual(149);
   });
 
+  it("is quiet once the jobs due have run, while a delayed one still waits for its time", async () => {
+    const ran: string[] = [];
+    const queue = createMemoryQueue({ concurrency: 1, run: async (job) => void ran.push(job.name === "check" ? job.domain : job.name) });
+    await queue.add(check("later.test"), { delayMs: 60_000 });
+    await queue.add(check("now.test"));
+    await queue.quiet();
+    expect([ran, queue.size()]).toEqual([["now.test"], 1]);
+    await queue.close();
+  });
+
   it("runs at most `concurrency` jobs at once and the rest as slots free up", async () => {
     const handler = gatedHandler();
     const queue = createMemoryQueue({ concurrency: 2, run: handler.run });

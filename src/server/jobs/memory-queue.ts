@@ -20,6 +20,8 @@ export interface MemoryQueueOptions {
 export interface MemoryQueue extends JobQueue {
   /** Resolves once nothing is waiting, delayed or running (tests, benchmarks). */
   idle(): Promise<void>;
+  /** Resolves once nothing is waiting or running; delayed jobs may still wait for their time. */
+  quiet(): Promise<void>;
   /** Jobs waiting, delayed or running. */
   size(): number;
 }
@@ -42,14 +44,18 @@ export function createMemoryQueue({ concurrency, run, keepIdsMs = KEEP_FINISHED_
   const completed = new Map<string, number>();
   let running = 0;
   let closed = false;
-  let idleWaiters: (() => void)[] = [];
+  const idleWaiters: (() => void)[] = [];
+  const quietWaiters: (() => void)[] = [];
 
-  const pending = () => waiting.length + timers.size + running;
-  const settleIdle = () => {
-    if (pending() > 0) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
+  const active = () => waiting.length + running;
+  const pending = () => active() + timers.size;
+  const release = (waiters: (() => void)[]) => {
     for (const resolve of waiters) resolve();
+  };
+  const settleIdle = () => {
+    if (active() > 0) return;
+    release(quietWaiters.splice(0));
+    if (pending() === 0) release(idleWaiters.splice(0));
   };
 
   const isKnown = (id: string) => {
@@ -123,6 +129,10 @@ export function createMemoryQueue({ concurrency, run, keepIdsMs = KEEP_FINISHED_
     idle() {
       if (pending() === 0) return Promise.resolve();
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    quiet() {
+      if (active() === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => quietWaiters.push(resolve));
     },
     size: pending,
   };

@@ -62,9 +62,19 @@ export function startJobWorker(): void {
   state.worker = startBullWorker({ url: config.REDIS_URL!, concurrency: config.WATCH_CONCURRENCY, run: runJob });
 }
 
-/** Resolves once the in-process queue has nothing waiting or running (tests, benchmarks). */
+/** Resolves once the in-process queue has nothing waiting, delayed or running (tests, benchmarks). */
 export function inProcessJobsIdle(): Promise<void> {
   return jobs().local.idle();
+}
+
+/** Resolves once the in-process queue runs nothing and nothing is due in it; delayed jobs may wait. */
+export function inProcessJobsQuiet(): Promise<void> {
+  return jobs().local.quiet();
+}
+
+/** Jobs in the in-process queue: waiting, delayed or running. */
+export function inProcessJobCount(): number {
+  return jobs().local.size();
 }
 
 /** Stops the schedule and the worker (which finishes the jobs it runs) and closes the queue. */
