@@ -101,8 +101,10 @@ test.describe("methods", () => {
 
 test.describe("server actions", () => {
   const manifest = JSON.parse(readFileSync(`${root}/.next/server/server-reference-manifest.json`, "utf8")) as {
-    node: Record<string, { exportedName: string; filename: string }>;
+    node: Record<string, { exportedName: string; filename: string; workers: Record<string, unknown> }>;
   };
+  /** A page that holds the action: Next runs an action only on a page whose bundle has it. */
+  const pageOf = (entry: { workers: Record<string, unknown> }) => ("app/[domain]/page" in entry.workers ? "/example.com" : "/unsubscribe");
   const references = Object.entries(manifest.node);
   // Next registers 'use cache' functions as server references too; only src/server/actions/ is callable.
   const actions = references.filter(([, entry]) => entry.filename.startsWith("src/server/actions/") && entry.exportedName !== "dismissCookieNotice");
@@ -140,14 +142,15 @@ test.describe("server actions", () => {
     ["an argument list that is not JSON", { multipart: { "0": "{{{" } }, 400],
     ["a urlencoded body", { contentType: "application/x-www-form-urlencoded", data: "0=%5Bnull%2Cnull%5D" }, 415],
   ];
-  for (const [id, { exportedName }] of actions) {
+  for (const [id, entry] of actions) {
     for (const [name, body, status] of calls) {
-      test(`${exportedName} answers ${name} with ${status}`, async ({ request }) => {
+      test(`${entry.exportedName} answers ${name} with ${status}`, async ({ request }) => {
         const headers = { "next-action": id, origin: app.baseUrl };
+        const url = `${app.baseUrl}${pageOf(entry)}`;
         const response =
           "multipart" in body
-            ? await request.post(`${app.baseUrl}/example.com`, { headers, multipart: body.multipart })
-            : await request.post(`${app.baseUrl}/example.com`, { headers: { ...headers, "content-type": body.contentType }, data: body.data });
+            ? await request.post(url, { headers, multipart: body.multipart })
+            : await request.post(url, { headers: { ...headers, "content-type": body.contentType }, data: body.data });
         expect(response.status()).toBe(status);
         if (status === 200) expect(await response.text()).toContain('"status":"error"');
       });
