@@ -37,7 +37,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         <main id="main">{children}</main>
         <footer className="site-footer">
           <p>
-            downcheck checks sites from several testers. <Link href="/cookies">Cookies</Link>
+            downcheck checks sites from several testers. <Link href="/methodology">How we decide</Link> · <Link href="/cookies">Cookies</Link>
           </p>
         </footer>
         <CookieNotice />

@@ -14,6 +14,7 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
     // the home page lists recent checks, so it changes whenever any site is checked
     { url: `${base}/`, lastModified: sites[0]?.lastCheckedAt, changeFrequency: "hourly", priority: 1 },
     { url: `${base}/cookies`, changeFrequency: "yearly", priority: 0.1 },
+    { url: `${base}/methodology`, changeFrequency: "monthly", priority: 0.3 },
     ...sites.map((site) => ({
       url: `${base}/${site.domain}`,
       lastModified: site.lastCheckedAt,

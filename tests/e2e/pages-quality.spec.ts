@@ -50,6 +50,7 @@ const VERDICTS = [
 ];
 const OTHERS: QualityPage[] = [
   { name: "cookies", url: () => `${app.baseUrl}/cookies` },
+  { name: "methodology", url: () => `${app.baseUrl}/methodology` },
   // The proxy's 404 for a name that is no domain, Next's own for any other path, the search's 400.
   { name: "404 not a domain", url: () => `${app.baseUrl}/not_a_domain`, status: 404 },
   { name: "404 other path", url: () => `${app.baseUrl}/a/b`, status: 404 },

@@ -182,13 +182,14 @@ describe("getMostCheckedSites", () => {
 });
 
 describe("sitemap and robots", () => {
-  it("lists the home page, the cookie page and every checked site with absolute URLs", async () => {
+  it("lists the home page, the cookie and methodology pages and every checked site with absolute URLs", async () => {
     await addCheckedSite("a.example", 9);
     await addCheckedSite("b.example", 4);
     await addSite("never.example");
     expect(await sitemap()).toEqual([
       expect.objectContaining({ url: "https://downcheck.test/", lastModified: day(9) }),
       expect.objectContaining({ url: "https://downcheck.test/cookies" }),
+      expect.objectContaining({ url: "https://downcheck.test/methodology" }),
       expect.objectContaining({ url: "https://downcheck.test/a.example", lastModified: day(9) }),
       expect.objectContaining({ url: "https://downcheck.test/b.example", lastModified: day(4) }),
     ]);
