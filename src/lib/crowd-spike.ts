@@ -1,0 +1,82 @@
+// Is the crowd reporting more than usual? Our published rule (the /methodology page says it in
+// words): distinct reporters of a site per 15-minute window, against the usual count for that
+// window of the week (the same window over the last 8 weeks). Pure, so it is table-tested and
+// the page, the API and the benchmark all ask the same function.
+
+export const CROWD_STATES = ["none", "possible", "problems"] as const;
+export type CrowdState = (typeof CROWD_STATES)[number];
+
+export const WINDOW_MINUTES = 15;
+export const BASELINE_WEEKS = 8;
+
+/** A threshold the current window and the one before it must both pass. */
+interface Level {
+  minReports: number;
+  /** Reports at least this many times the usual count. */
+  minRatio: number;
+  /** And this unlikely under the usual rate (Poisson tail). */
+  maxP: number;
+}
+
+export const POSSIBLE: Level = { minReports: 5, minRatio: 3, maxP: 1e-3 };
+export const PROBLEMS: Level = { minReports: 10, minRatio: 5, maxP: 1e-6 };
+/**
+ * The usual count is never taken as lower than this: a site nobody reported in 8 weeks would
+ * otherwise turn any report into "infinitely more than usual".
+ */
+export const BASELINE_FLOOR = 0.5;
+
+export interface CrowdWindows {
+  /** Distinct reporters in the current window and in the one before it. */
+  current: number;
+  previous: number;
+  /** The usual count for each window: the mean of the same window of the week over BASELINE_WEEKS. */
+  usualCurrent: number;
+  usualPrevious: number;
+  /** Whether our own probes find the site failing somewhere right now. */
+  probesFailing: boolean;
+}
+
+/**
+ * none → possible when both windows pass POSSIBLE; problems when both pass PROBLEMS, or when
+ * they pass POSSIBLE while our probes fail somewhere (two independent witnesses).
+ */
+export function crowdState(windows: CrowdWindows): CrowdState {
+  const passes = (level: Level) =>
+    meets(level, windows.current, windows.usualCurrent) && meets(level, windows.previous, windows.usualPrevious);
+  if (passes(PROBLEMS)) return "problems";
+  if (passes(POSSIBLE)) return windows.probesFailing ? "problems" : "possible";
+  return "none";
+}
+
+function meets(level: Level, reports: number, usual: number): boolean {
+  const rate = Math.max(usual, BASELINE_FLOOR);
+  return reports >= level.minReports && reports >= level.minRatio * rate && poissonTail(reports, rate) < level.maxP;
+}
+
+/** P(X ≥ k) for X ~ Poisson(λ): how likely this many reports (or more) are on a usual day. */
+export function poissonTail(k: number, lambda: number): number {
+  if (k <= 0) return 1;
+  if (lambda <= 0) return 0;
+  // Summed from k upwards in log space (exact enough for p-values down to 1e-300); the terms
+  // fall once i passes λ, so the loop stops when they no longer change the sum.
+  let sum = 0;
+  for (let i = Math.floor(k); i < Math.floor(k) + 10_000; i++) {
+    const term = Math.exp(-lambda + i * Math.log(lambda) - logFactorial(i));
+    sum += term;
+    if (i > lambda && term < sum * 1e-16) break;
+  }
+  return Math.min(1, sum);
+}
+
+/** ln(n!) by Stirling's series: exact to ~1e-10 from n = 10, a table below. */
+function logFactorial(n: number): number {
+  if (n < SMALL_LOG_FACTORIALS.length) return SMALL_LOG_FACTORIALS[n];
+  return n * Math.log(n) - n + 0.5 * Math.log(2 * Math.PI * n) + 1 / (12 * n) - 1 / (360 * n ** 3);
+}
+
+const SMALL_LOG_FACTORIALS = Array.from({ length: 10 }, (_, n) => {
+  let product = 1;
+  for (let i = 2; i <= n; i++) product *= i;
+  return Math.log(product);
+});
