@@ -1,11 +1,11 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
 import { z } from "zod";
 import { getConfig, type AppConfig } from "@/server/config";
 import { sqliteFilePath } from "@/server/db";
+import { readOrCreateOnce } from "@/server/write-once-file";
 
 // The site's Web Push identity (VAPID, RFC 8292): a P-256 key pair whose public half every
 // browser subscription is bound to. Lose or change it and every subscription stops working, so
@@ -38,30 +38,13 @@ export function vapidSubject(config: Pick<AppConfig, "VAPID_SUBJECT" | "PUBLIC_B
   return base.protocol === "https:" ? base.origin : `mailto:webmaster@${base.hostname}`;
 }
 
-/**
- * Generated once and kept in a file so a restart keeps every subscription working. Written
- * aside and linked into place (as visitor/identity.ts does), so a second process starting at
- * the same moment reads either no file or the whole one, and the first link wins.
- */
+/** Generated once and kept in a file so a restart keeps every subscription working. */
 export function loadOrCreateVapidFile(folder: string): { publicKey: string; privateKey: string } {
-  const file = path.join(folder, KEYS_FILE_NAME);
-  try {
-    return readKeyFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  mkdirSync(folder, { recursive: true });
-  const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  const { publicKey, privateKey } = webpush.generateVAPIDKeys();
-  writeFileSync(draft, `${JSON.stringify({ publicKey, privateKey })}\n`, { flag: "wx", mode: 0o600 });
-  try {
-    linkSync(draft, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  } finally {
-    unlinkSync(draft);
-  }
-  return readKeyFile(file);
+  const generate = () => {
+    const { publicKey, privateKey } = webpush.generateVAPIDKeys();
+    return `${JSON.stringify({ publicKey, privateKey })}\n`;
+  };
+  return readOrCreateOnce(path.join(folder, KEYS_FILE_NAME), folder, generate, readKeyFile);
 }
 
 function readKeyFile(file: string): { publicKey: string; privateKey: string } {

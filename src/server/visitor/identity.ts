@@ -1,10 +1,11 @@
 import "server-only";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { cookies, headers } from "next/headers";
 import { getConfig } from "@/server/config";
 import { sqliteFilePath } from "@/server/db";
+import { readOrCreateOnce } from "@/server/write-once-file";
 import { visitorAddress, visitorBucket, visitorUsesHttps } from "./address";
 
 // Who a visitor is, without storing who they are. Two keys, both salted per UTC day so a
@@ -79,27 +80,10 @@ export function databaseFolder(databaseUrl: string): string {
 
 /**
  * Generated once and kept in a file so a restart keeps today's hashes (otherwise every visitor
- * could vote again after a deploy). Written aside and linked into place, so a second process
- * starting at the same moment reads either no file or the whole one, and the first link wins.
+ * could vote again after a deploy).
  */
 export function loadOrCreateSecretFile(folder: string): string {
-  const file = path.join(folder, SECRET_FILE_NAME);
-  try {
-    return readSecretFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  mkdirSync(folder, { recursive: true });
-  const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  writeFileSync(draft, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
-  try {
-    linkSync(draft, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  } finally {
-    unlinkSync(draft);
-  }
-  return readSecretFile(file);
+  return readOrCreateOnce(path.join(folder, SECRET_FILE_NAME), folder, () => randomBytes(32).toString("base64url"), readSecretFile);
 }
 
 function readSecretFile(file: string): string {
