@@ -5,6 +5,7 @@ import { countryName } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
 import { resultText, testerLabel, tlsNotApplicable } from "@/lib/result-text";
 import "./Evidence.css";
+import { ScrollTable } from "./ScrollTable";
 
 const COLUMNS = ["Location", "Result", "Source", "Kind", "Code", "DNS", "Connect", "TLS", "First byte", "Total"];
 
@@ -20,28 +21,15 @@ export function EvidenceTable({ results, caption }: { results: readonly ProbeRes
   const unplaced = results.filter((result) => !placed.has(result));
   const all = [...groups, ...(unplaced.length ? [{ key: "unplaced", heading: "No location", results: unplaced }] : [])];
   return (
-    // Focusable so keyboard users can scroll a table wider than the screen.
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
-      <table className="evidence">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        {all.map((group) => (
-          <tbody key={group.key}>
-            {group.results.map((result, index) => (
-              <EvidenceRows key={`${result.testerId}-${index}`} result={result} />
-            ))}
-          </tbody>
-        ))}
-      </table>
-    </div>
+    <ScrollTable caption={caption} columns={COLUMNS} className="evidence">
+      {all.map((group) => (
+        <tbody key={group.key}>
+          {group.results.map((result, index) => (
+            <EvidenceRows key={`${result.testerId}-${index}`} result={result} />
+          ))}
+        </tbody>
+      ))}
+    </ScrollTable>
   );
 }
 

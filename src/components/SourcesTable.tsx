@@ -3,6 +3,7 @@ import { networkLabel } from "@/lib/failing-places";
 import { groupByPlace } from "@/lib/group-by-place";
 import type { ProbeResult } from "@/lib/probe-result";
 import { resultText, testerLabel, tlsNotApplicable } from "@/lib/result-text";
+import { ScrollTable } from "./ScrollTable";
 
 // The result right after the place: on a phone, what each location saw is visible without scrolling sideways.
 const COLUMNS = ["City", "Result", "Network", "Tester", "Kind", "Code", "DNS", "Connect", "TLS", "First byte", "Total"];
@@ -14,47 +15,34 @@ const COLUMNS = ["City", "Result", "Network", "Tester", "Kind", "Code", "DNS", "
  */
 export function SourcesTable({ results, caption }: { results: ProbeResult[]; caption: string }) {
   return (
-    // Focusable so keyboard users can scroll a table wider than the screen.
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
-      <table>
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
+    <ScrollTable caption={caption} columns={COLUMNS}>
+      {groupByPlace(results).map((group) => (
+        <tbody key={group.key}>
+          <tr className="place-row">
+            <th scope="rowgroup" colSpan={COLUMNS.length}>
+              {group.heading}
+            </th>
           </tr>
-        </thead>
-        {groupByPlace(results).map((group) => (
-          <tbody key={group.key}>
-            <tr className="place-row">
-              <th scope="rowgroup" colSpan={COLUMNS.length}>
-                {group.heading}
-              </th>
+          {group.results.map((result) => (
+            <tr key={result.testerId} data-status={result.status} data-source={result.source ?? "local"}>
+              <td>{result.location.city || "—"}</td>
+              <td className="result-cell">
+                <span className={`badge badge-${tlsNotApplicable(result) ? "neutral" : result.status}`}>{resultText(result)}</span>
+                {result.tls && !result.tls.authorized && result.tls.error ? <span className="detail"> ({result.tls.error})</span> : null}
+              </td>
+              <td>{result.network ? networkLabel(result.network) : "—"}</td>
+              <td>{testerLabel(result)}</td>
+              <td>{result.kind}</td>
+              <td>{result.statusCode ?? "—"}</td>
+              <td>{formatMs(result.timings.dnsMs)}</td>
+              <td>{formatMs(result.timings.connectMs)}</td>
+              <td>{formatMs(result.timings.tlsMs)}</td>
+              <td>{formatMs(result.timings.ttfbMs)}</td>
+              <td>{formatMs(result.timings.totalMs)}</td>
             </tr>
-            {group.results.map((result) => (
-              <tr key={result.testerId} data-status={result.status} data-source={result.source ?? "local"}>
-                <td>{result.location.city || "—"}</td>
-                <td className="result-cell">
-                  <span className={`badge badge-${tlsNotApplicable(result) ? "neutral" : result.status}`}>{resultText(result)}</span>
-                  {result.tls && !result.tls.authorized && result.tls.error ? <span className="detail"> ({result.tls.error})</span> : null}
-                </td>
-                <td>{result.network ? networkLabel(result.network) : "—"}</td>
-                <td>{testerLabel(result)}</td>
-                <td>{result.kind}</td>
-                <td>{result.statusCode ?? "—"}</td>
-                <td>{formatMs(result.timings.dnsMs)}</td>
-                <td>{formatMs(result.timings.connectMs)}</td>
-                <td>{formatMs(result.timings.tlsMs)}</td>
-                <td>{formatMs(result.timings.ttfbMs)}</td>
-                <td>{formatMs(result.timings.totalMs)}</td>
-              </tr>
-            ))}
-          </tbody>
-        ))}
-      </table>
-    </div>
+          ))}
+        </tbody>
+      ))}
+    </ScrollTable>
   );
 }

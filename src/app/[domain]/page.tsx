@@ -11,6 +11,7 @@ import { NotifySection } from "@/components/NotifySection";
 import { HelpSection, RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
 import { TextWithName } from "@/components/TextWithName";
 import { getConfig } from "@/server/config";
+import { absoluteUrl, pageMetadata } from "@/server/page-metadata";
 import { worldMapBase } from "@/server/geo/world-map";
 import { worldMapImageUrl } from "@/server/geo/world-map-image";
 import { parseRequestedDomain } from "@/server/requested-domain";
@@ -52,15 +53,9 @@ async function metadataFor(ascii: string, unicode: string): Promise<Metadata> {
   "use cache";
   const title = `Is ${unicode} down? Check if it is down for everyone or just you`;
   const description = `Live status of ${unicode} checked from testers in many parts of the world, with reports for the last 24 hours and what to do when it is down only for you.`;
-  const url = new URL(`/${ascii}`, getConfig().PUBLIC_BASE_URL).toString();
-  const feed = new URL(`/${ascii}/feed.xml`, getConfig().PUBLIC_BASE_URL).toString();
-  return {
-    title: { absolute: `${title} · downcheck` },
-    description,
-    // The incidents' Atom feed, found by feed readers from the page itself.
-    alternates: { canonical: url, types: { "application/atom+xml": feed } },
-    openGraph: { type: "website", siteName: "downcheck", title, description, url },
-  };
+  const metadata = pageMetadata({ title, description, path: `/${ascii}` });
+  // The incidents' Atom feed, found by feed readers from the page itself.
+  return { ...metadata, alternates: { ...metadata.alternates, types: { "application/atom+xml": absoluteUrl(`/${ascii}/feed.xml`) } } };
 }
 
 export default async function StatusPage({ params }: PageProps<"/[domain]">) {

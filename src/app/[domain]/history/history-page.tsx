@@ -6,7 +6,7 @@ import { readOrNull, SectionUnavailable } from "@/components/StatusSections";
 import { TextWithName } from "@/components/TextWithName";
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES, isHistoryRange, RANGE_SPECS, type HistoryRange } from "@/lib/history-view";
 import { incidentSentence, totalsSentence } from "@/lib/history-words";
-import { getConfig } from "@/server/config";
+import { pageMetadata } from "@/server/page-metadata";
 import { getHistoryView, observationCapMinutes } from "@/server/history/view";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import type { Target } from "@/server/probe/types";
@@ -29,13 +29,7 @@ export async function historyMetadata(ascii: string, unicode: string, range: His
   const words = RANGE_SPECS[range].words;
   const title = `History of ${unicode}: the last ${words}`;
   const description = `How much of the last ${words} ${unicode} was online, when it was down, and how fast it answered, from our checks.`;
-  const url = new URL(pathOf(ascii, range), getConfig().PUBLIC_BASE_URL).toString();
-  return {
-    title: { absolute: `${title} · downcheck` },
-    description,
-    alternates: { canonical: url },
-    openGraph: { type: "website", siteName: "downcheck", title, description, url },
-  };
+  return pageMetadata({ title, description, path: pathOf(ascii, range) });
 }
 
 export function HistoryPage({ target, range, raw }: { target: Target; range: HistoryRange; raw: string }) {

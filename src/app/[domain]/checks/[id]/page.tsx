@@ -5,6 +5,7 @@ import { EvidenceRound } from "@/components/EvidenceRound";
 import { describeCause } from "@/lib/format";
 import { utcDateTime, verdictName } from "@/lib/incident-words";
 import { getConfig } from "@/server/config";
+import { pageMetadata } from "@/server/page-metadata";
 import { getCheckPageView, parsePermalink } from "@/server/incidents-view";
 
 // One stored round with every tester's row and evidence, for as long as raw checks are kept
@@ -35,13 +36,7 @@ export async function generateMetadata({ params }: PageProps<"/[domain]/checks/[
   const title = titleOf(target.unicode, check.verdict, check.checkedAt);
   const why = describeCause(check.cause);
   const description = `${verdictName(check.verdict)}${why ? ` (${why})` : ""}: what each of ${check.results.length} testers saw, with timings, the headers we saw and Globalping's raw results.`;
-  const url = new URL(`/${target.ascii}/checks/${target.id}`, getConfig().PUBLIC_BASE_URL).toString();
-  return {
-    title: { absolute: `${title} · downcheck` },
-    description,
-    alternates: { canonical: url },
-    openGraph: { type: "article", siteName: "downcheck", title, description, url },
-  };
+  return pageMetadata({ title, description, path: `/${target.ascii}/checks/${target.id}`, type: "article" });
 }
 
 export default async function CheckPage({ params }: PageProps<"/[domain]/checks/[id]">) {

@@ -4,7 +4,7 @@ import { notFound, permanentRedirect } from "next/navigation";
 import { EvidenceRound } from "@/components/EvidenceRound";
 import type { EvidenceRole } from "@/lib/incident-view";
 import { causesInWords, incidentSummary, incidentTitle, placesInWords, utcDateTime } from "@/lib/incident-words";
-import { getConfig } from "@/server/config";
+import { pageMetadata } from "@/server/page-metadata";
 import { getIncidentPageView, parsePermalink } from "@/server/incidents-view";
 
 // An incident's permalink: what happened, when, where, and the rounds it froze as evidence
@@ -37,13 +37,7 @@ export async function generateMetadata({ params }: PageProps<"/[domain]/incident
   if (!view) notFound();
   const title = incidentTitle(view.incident, target.unicode);
   const description = incidentSummary(view.incident, target.unicode);
-  const url = new URL(`/${target.ascii}/incidents/${target.id}`, getConfig().PUBLIC_BASE_URL).toString();
-  return {
-    title: { absolute: `${title} · downcheck` },
-    description,
-    alternates: { canonical: url },
-    openGraph: { type: "article", siteName: "downcheck", title, description, url },
-  };
+  return pageMetadata({ title, description, path: `/${target.ascii}/incidents/${target.id}`, type: "article" });
 }
 
 export default async function IncidentPage({ params }: PageProps<"/[domain]/incidents/[id]">) {
