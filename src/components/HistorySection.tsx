@@ -29,7 +29,7 @@ export async function HistorySection({ target }: { target: Target }) {
       {days.totals.rounds > 0 && (
         <>
           <h3>Last 90 days</h3>
-          <HistoryTimeline view={days} domain={target.unicode} capMinutes={observationCapMinutes()} />
+          <HistoryTimeline view={days} domain={target.unicode} capMinutes={observationCapMinutes()} withTable={false} />
         </>
       )}
       <p>

@@ -5,10 +5,11 @@ import { HistoryTable } from "./HistoryTable";
 import "./History.css";
 
 /**
- * One range's bars, response times and table: the status page's 90 days (table folded) and the
- * history pages (table open). `domain` is the name people read.
+ * One range's bars, response times and table: the history pages show the table open; the status
+ * page leaves it out (`withTable={false}`: 90 rows are a third of that page's weight, and the
+ * history page it links to has them). `domain` is the name people read.
  */
-export function HistoryTimeline({ view, domain, capMinutes, tableOpen = false }: { view: HistoryView; domain: string; capMinutes: number; tableOpen?: boolean }) {
+export function HistoryTimeline({ view, domain, capMinutes, tableOpen = false, withTable = true }: { view: HistoryView; domain: string; capMinutes: number; tableOpen?: boolean; withTable?: boolean }) {
   const unit = view.period === "day" ? "Days" : "Hours";
   const table = <HistoryTable view={view} domain={domain} />;
   return (
@@ -26,7 +27,7 @@ export function HistoryTimeline({ view, domain, capMinutes, tableOpen = false }:
           <HistoryLatencyLegend />
         </>
       )}
-      {tableOpen ? (
+      {!withTable ? null : tableOpen ? (
         table
       ) : (
         <details className="history-details">

@@ -87,6 +87,14 @@ describe("HistoryTimeline", () => {
   });
 });
 
+describe("HistoryTimeline on the status page", () => {
+  it("leaves the day table out (the history page it links to has it), keeping the chart", () => {
+    render(<HistoryTimeline view={ninetyDays([])} domain={DOMAIN} capMinutes={5} withTable={false} />);
+    expect(screen.queryByRole("table")).toBeNull();
+    expect(screen.getByRole("img")).toBeInTheDocument();
+  });
+});
+
 describe("the 90 days' axis labels", () => {
   it("labels about six days, the newest first, and marks every other one minor (a phone hides those)", () => {
     const view = ninetyDays([]);
