@@ -8,6 +8,7 @@ import { RatingSummary } from "@/components/RatingSummary";
 import { HistorySection } from "@/components/HistorySection";
 import { IncidentsSection } from "@/components/IncidentsSection";
 import { NotifySection } from "@/components/NotifySection";
+import { OfficialStatusSection } from "@/components/OfficialStatusSection";
 import { HelpSection, RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
 import { TextWithName } from "@/components/TextWithName";
 import { getConfig } from "@/server/config";
@@ -83,6 +84,9 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
           section's reads are quick beside the round, and one that fails says so (readOrNull). */}
       <Suspense fallback={<LiveWithoutScript domain={target.ascii} displayName={domain} seconds={resultWithinSeconds()} />}>
         <CheckResult target={target} />
+        <div className="after-result">
+          <OfficialStatusSection target={target} />
+        </div>
         <div className="after-result">
           <IncidentsSection target={target} />
         </div>

@@ -1,5 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { CrowdRules } from "@/components/methodology/CrowdRules";
+import { DataSources } from "@/components/methodology/DataSources";
+import { NetworkRules } from "@/components/methodology/NetworkRules";
+import { OfficialRules } from "@/components/methodology/OfficialRules";
 import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
 import { GLOBAL_OUTAGE_SHARE, MIN_LOCATIONS_TO_IGNORE_ONE } from "@/lib/verdict";
 
@@ -70,6 +74,11 @@ export default function MethodologyPage() {
         only if it still holds. One click stops them. We keep no account, only what the browser&apos;s push service
         needs to reach it.
       </p>
+
+      <CrowdRules />
+      <NetworkRules />
+      <OfficialRules />
+      <DataSources />
 
       <p>
         <Link href="/">Check a site</Link>

@@ -1,0 +1,4 @@
+/** A part of /methodology (issue 23). STUB: its owner fills it in. */
+export function NetworkRules() {
+  return null;
+}
