@@ -19,8 +19,10 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/history.test.ts",
   "tests/integration/incident-routes.test.ts",
   "tests/integration/incidents.test.ts",
+  "tests/integration/network-checks.test.ts",
   "tests/integration/push-actions.test.ts",
   "tests/integration/ratings.test.ts",
+  "tests/integration/report-down-action.test.ts",
   "tests/integration/reports.test.ts",
   "tests/integration/visitor-reports.test.ts",
 ];

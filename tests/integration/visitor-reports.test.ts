@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 
-// The action runs for real against the database; only Next's request scope (the request's
-// headers, its cookie jar, the cache) is stood in for, since it exists only inside `next start`.
-const request = vi.hoisted(() => ({ headers: new Headers(), updatedTags: [] as string[] }));
-vi.mock("next/headers", () => ({
-  headers: async () => request.headers,
-  cookies: async () => ({ get: () => undefined, set: () => undefined }),
-}));
-// Outside Next there is no cache to update: the tags the action names are what it promises.
-vi.mock("next/cache", () => ({ updateTag: (tag: string) => void request.updatedTags.push(tag) }));
+// The data layer of "It's down for me" on a real database; the action that calls it (the
+// visitor's address, the form, the page's refresh) is tested in report-down-action.test.ts.
 
 // Modules that read DATABASE_URL are imported after the test database exists.
 let reports: typeof import("@/server/data/visitor-reports");
@@ -36,6 +29,11 @@ const newDomain = () => `report-${++siteCounter}.example.test`;
 
 const report = (domain: string, visitorHash: string, now: Date) =>
   reports.addVisitorReport({ domain, displayName: domain, visitorHash, now });
+
+async function storedReports(domain: string) {
+  const { getDb } = await import("@/server/db");
+  return getDb().visitorReport.findMany({ where: { site: { domain } }, orderBy: { id: "asc" } });
+}
 
 describe("addVisitorReport", () => {
   it.each([
@@ -96,6 +94,32 @@ describe("addVisitorReport", () => {
   });
 });
 
+describe("addVisitorReport: what a report holds", () => {
+  it("stores the problem, country and network it is given, beside the visitor's hash only", async () => {
+    const domain = newDomain();
+    const network = { country: "US", asn: 15169, asnName: "Google LLC" };
+    await reports.addVisitorReport({ domain, displayName: domain, visitorHash: "hash-a", problem: "login", network, now: at(0) });
+    const [row] = await storedReports(domain);
+    expect(row).toMatchObject({ visitorHash: "hash-a", problem: "login", country: "US", asn: 15169, asnName: "Google LLC", createdAt: at(0) });
+    expect(Object.keys(row).sort()).toEqual(["asn", "asnName", "country", "createdAt", "id", "problem", "siteId", "visitorHash"]);
+  });
+
+  it("stores an unknown network as nulls and, without a problem, 'won't load'", async () => {
+    const domain = newDomain();
+    await report(domain, "hash-b", at(0));
+    expect(await storedReports(domain)).toMatchObject([{ problem: "load", country: null, asn: null, asnName: null }]);
+  });
+
+  it("keeps one report per visitor and site in 15 minutes whatever problem the second names", async () => {
+    const domain = newDomain();
+    const add = (problem: "slow" | "app", minutes: number) => reports.addVisitorReport({ domain, displayName: domain, visitorHash: "hash-c", problem, now: at(minutes) });
+    expect(await add("slow", 0)).toEqual({ stored: true });
+    expect(await add("app", 5)).toMatchObject({ stored: false, retryAfterSeconds: 10 * 60 });
+    expect(await add("app", 15)).toEqual({ stored: true });
+    expect((await storedReports(domain)).map((row) => row.problem)).toEqual(["slow", "app"]);
+  });
+});
+
 describe("countRecentReports", () => {
   it("counts reports made at or after the given time", async () => {
     const domain = newDomain();
@@ -106,44 +130,5 @@ describe("countRecentReports", () => {
 
   it("is zero for a site nobody reported", async () => {
     expect(await reports.countRecentReports(newDomain(), at(-24 * 60))).toBe(0);
-  });
-});
-
-describe("reportDownAction", () => {
-  const idle = { status: "idle", message: "" } as const;
-  const reportDown = async (address: string, domain?: string) => {
-    request.headers = new Headers({ "x-forwarded-for": address });
-    const form = new FormData();
-    if (domain !== undefined) form.set("domain", domain);
-    const { reportDownAction } = await import("@/server/actions/report-down");
-    return reportDownAction(idle, form);
-  };
-
-  it("thanks the visitor once and asks them to wait before reporting the site again", async () => {
-    expect(await reportDown("192.0.2.100", "example.org")).toEqual({
-      status: "success",
-      message: "Thanks — your report counts in the last 24 hours.",
-    });
-    expect(request.updatedTags.at(-1)).toBe("reports:example.org");
-    expect(await reportDown("192.0.2.100", "EXAMPLE.org")).toEqual({
-      status: "error",
-      message: "You reported example.org a moment ago; you can report it again in 15 minutes.",
-    });
-    expect(await reports.countRecentReports("example.org", new Date(Date.now() - MINUTE))).toBe(1);
-  });
-
-  it.each([
-    [undefined, "The form lost its website; reload the page."],
-    ["127.0.0.1", "That is an IP address; enter a domain name such as example.com."],
-    ["https://localhost/path", "That name is reserved for local or private networks and has no public website."],
-  ])("refuses the domain %j with a clear message", async (domain, message) => {
-    expect(await reportDown("192.0.2.101", domain)).toMatchObject({ status: "error", message });
-  });
-
-  it("slows down a visitor reporting many sites in a burst", async () => {
-    const results = [];
-    for (const tld of ["com", "net", "org", "de", "fr", "nl"]) results.push(await reportDown("192.0.2.102", `burst.${tld}`));
-    expect(results.slice(0, 5).every((result) => result.status === "success")).toBe(true);
-    expect(results[5].message).toMatch(/^Too many reports at once; try again in \d+ seconds\.$/);
   });
 });

@@ -1,4 +1,6 @@
 import "server-only";
+import type { ReportProblem } from "@/lib/report-problems";
+import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
 import { getDb } from "@/server/db";
 import { ensureSite, isUniqueViolation } from "./site-row";
 
@@ -12,6 +14,10 @@ export interface ReportInput {
   displayName: string;
   /** The address hash of the visitor (visitor/identity.ts), never the address. */
   visitorHash: string;
+  /** What fails for the reporter; "load" as the column's default (a form from before the choice). */
+  problem?: ReportProblem;
+  /** Where the reporter's address belongs, looked up from it; the address itself never comes here. */
+  network?: VisitorNetwork;
   now?: Date;
 }
 
@@ -27,6 +33,8 @@ export async function addVisitorReport({
   domain,
   displayName,
   visitorHash,
+  problem = "load",
+  network = UNKNOWN_NETWORK,
   now = new Date(),
 }: ReportInput): Promise<AddReportResult> {
   const db = getDb();
@@ -43,7 +51,8 @@ export async function addVisitorReport({
       return { stored: false, reason: "too_soon", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     }
   }
-  await db.visitorReport.create({ data: { siteId: site.id, visitorHash, createdAt: now }, select: { id: true } });
+  const { country, asn, asnName } = network;
+  await db.visitorReport.create({ data: { siteId: site.id, visitorHash, createdAt: now, problem, country, asn, asnName }, select: { id: true } });
   return { stored: true };
 }
 
