@@ -15,6 +15,7 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/check-service.test.ts",
   "tests/integration/content-import.test.ts",
   "tests/integration/content-queries.test.ts",
+  "tests/integration/crowd.test.ts",
   "tests/integration/evidence-store.test.ts",
   "tests/integration/history.test.ts",
   "tests/integration/incident-routes.test.ts",

@@ -1,7 +1,10 @@
 // "Reports for the last 24 hours": a server-rendered SVG (no chart library, no client code)
 // with the same numbers in a table. Colours come from CSS variables so light and dark themes
 // both work; the viewBox lets the chart scale with its container from phone to desktop.
+import type { CrowdView } from "@/lib/crowd-view";
 import { formatHour, totalsOf, type HourBucket } from "@/lib/hourly";
+import { CrowdNetworks } from "./CrowdNetworks";
+import { CrowdSummary } from "./CrowdSummary";
 import { ReportsTable } from "./ReportsTable";
 
 const VIEW_WIDTH = 720;
@@ -115,8 +118,11 @@ function Chart({ buckets, domain }: { buckets: readonly HourBucket[]; domain: st
   );
 }
 
-/** The section of the status page; an empty state instead of an empty chart when nothing is known. */
-export function ReportsChart({ buckets, domain }: { buckets: readonly HourBucket[]; domain: string }) {
+/**
+ * The section of the status page: the crowd against the usual, the chart, where the reports
+ * come from; an empty state instead of an empty chart when nothing is known.
+ */
+export function ReportsChart({ buckets, crowd, domain }: { buckets: readonly HourBucket[]; crowd: CrowdView; domain: string }) {
   const totals = totalsOf(buckets);
   const isEmpty = totals.up + totals.down + totals.reports === 0;
 
@@ -128,6 +134,7 @@ export function ReportsChart({ buckets, domain }: { buckets: readonly HourBucket
         <p>{`No check found ${domain} up or down, and no visitor reported a problem, in the last 24 hours.`}</p>
       ) : (
         <>
+          <CrowdSummary crowd={crowd} />
           <Chart buckets={buckets} domain={domain} />
           <ul className="reports-legend" aria-hidden="true">
             <li>
@@ -146,6 +153,7 @@ export function ReportsChart({ buckets, domain }: { buckets: readonly HourBucket
             <summary>Show as table</summary>
             <ReportsTable buckets={buckets} domain={domain} />
           </details>
+          <CrowdNetworks crowd={crowd} />
         </>
       )}
     </section>

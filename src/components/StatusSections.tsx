@@ -36,9 +36,9 @@ export async function ReportsSection({ target }: { target: Target }) {
   // After the result: the chart then counts the check this very render may have made.
   const status = await readOrNull("status", () => getStatusView(target));
   const latestCheck = status?.ok ? status.check.checkedAt : null;
-  const buckets = await readOrNull("reports", () => getReportsView(target.ascii, latestCheck));
-  if (!buckets) return <SectionUnavailable title="Reports for the last 24 hours" />;
-  return <ReportsChart buckets={buckets} domain={target.unicode} />;
+  const view = await readOrNull("reports", () => getReportsView(target.ascii, latestCheck));
+  if (!view) return <SectionUnavailable title="Reports for the last 24 hours" />;
+  return <ReportsChart buckets={view.hours} crowd={view.crowd} domain={target.unicode} />;
 }
 
 export async function RelatedSection({ target }: { target: Target }) {

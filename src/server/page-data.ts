@@ -1,6 +1,8 @@
 import "server-only";
 import { cacheLife, cacheTag } from "next/cache";
 import { contentTag, ratingsTag, reportsTag, STALE_WINDOW_SECONDS, statusTag } from "@/lib/caching";
+import { crowdView, NO_REPORTS, type CrowdView } from "@/lib/crowd-view";
+import { bucketByHour, type HourBucket } from "@/lib/hourly";
 import { freshUntilTag } from "@/server/cache/fresh-until.mjs";
 import { statusForPage } from "@/server/checks";
 import type { CheckRecord } from "@/server/checks/check-service";
@@ -8,7 +10,7 @@ import { getConfig } from "@/server/config";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import { getRelatedPages, getSocialLinks } from "@/server/data/content";
 import { getRatingSummary } from "@/server/data/ratings";
-import { getHourlyReports } from "@/server/data/reports";
+import { getReportsOverview } from "@/server/data/reports";
 import type { Target } from "@/server/probe/types";
 
 // What /<domain> shows, read once for everyone and cached ('use cache'). Nothing here knows the
@@ -68,16 +70,24 @@ export async function getStatusView(target: Target): Promise<StatusView> {
 }
 
 /**
- * Checks and reports per hour for the last 24 hours. `latestCheck` (the shown result's time) is
- * only part of the cache key: a new check makes a new chart at once.
+ * Checks and reports per hour for the last 24 hours, and the crowd beside them (its state, top
+ * problems, countries and networks) as the page words it, so only the few shown rows are kept.
+ * `latestCheck` (the shown result's time) is only part of the cache key: a new check makes a
+ * new chart at once, and the crowd's state reads the latest round's verdict.
  */
-export async function getReportsView(domain: string, _latestCheck: string | null) {
+export async function getReportsView(domain: string, _latestCheck: string | null): Promise<ReportsView> {
   "use cache";
   const checked = checkableDomain(domain);
-  if (checked === null) return [];
+  if (checked === null) return { hours: bucketByHour({ now: new Date(), checks: [], reports: [] }), crowd: crowdView(NO_REPORTS) };
   cacheTag(reportsTag(checked), statusTag(checked));
   cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: 60, expire: 60 + STALE_WINDOW_SECONDS });
-  return getHourlyReports(checked);
+  const { hours, crowd } = await getReportsOverview(checked);
+  return { hours, crowd: crowdView(crowd) };
+}
+
+export interface ReportsView {
+  hours: HourBucket[];
+  crowd: CrowdView;
 }
 
 /** Average and count of the ratings. */

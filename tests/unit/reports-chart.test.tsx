@@ -2,6 +2,7 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ReportsChart } from "@/components/ReportsChart";
+import { crowdView, NO_REPORTS } from "@/lib/crowd-view";
 import { bucketByHour, type HourBucket } from "@/lib/hourly";
 
 const NOW = new Date("2026-11-22T14:30:00.000Z");
@@ -16,7 +17,7 @@ function hours(counts: Record<number, Partial<Omit<HourBucket, "start">>> = {}):
   return buckets;
 }
 
-const renderChart = (buckets: HourBucket[]) => render(<ReportsChart buckets={buckets} domain={DOMAIN} />);
+const renderChart = (buckets: HourBucket[]) => render(<ReportsChart buckets={buckets} crowd={crowdView(NO_REPORTS)} domain={DOMAIN} />);
 
 describe("ReportsChart", () => {
   it("names its section with the heading", () => {

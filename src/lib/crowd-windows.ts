@@ -1,0 +1,49 @@
+// The spans of time the crowd's rule counts reports in (lib/crowd-spike.ts). Pure, so the data
+// layer, its tests and the benchmark all count the same spans.
+//
+// The windows trail the moment of reading: "the last 15 minutes and the 15 before". Windows
+// aligned to the clock (14:00, 14:15…) would make the current one nearly empty in its first
+// minutes, so a state would drop back to "no problems" at every quarter hour of an outage. Any
+// 15-minute span still counts distinct reporters: a visitor may report a site once per 15
+// minutes (REPORT_INTERVAL_MS), so no one appears twice inside one. Spans are [from, to).
+import { BASELINE_WEEKS, WINDOW_MINUTES } from "@/lib/crowd-spike";
+
+export interface Span {
+  from: Date;
+  to: Date;
+}
+
+export const WINDOW_MS = WINDOW_MINUTES * 60_000;
+export const WEEK_MS = 7 * 86_400_000;
+const HOUR_MS = 3_600_000;
+
+export interface CrowdSpans {
+  current: Span;
+  previous: Span;
+  /** The same windows of the week, 1 to BASELINE_WEEKS weeks back (their mean is the usual count). */
+  usualCurrent: Span[];
+  usualPrevious: Span[];
+  /** The page's "reports in the last hour; usually … at this hour". */
+  lastHour: Span;
+  usualHour: Span[];
+}
+
+const ending = (to: number, lengthMs: number): Span => ({ from: new Date(to - lengthMs), to: new Date(to) });
+const weeksBack = (to: number, lengthMs: number) =>
+  Array.from({ length: BASELINE_WEEKS }, (_, index) => ending(to - (index + 1) * WEEK_MS, lengthMs));
+
+export function crowdSpans(now: Date): CrowdSpans {
+  const end = now.getTime();
+  return {
+    current: ending(end, WINDOW_MS),
+    previous: ending(end - WINDOW_MS, WINDOW_MS),
+    usualCurrent: weeksBack(end, WINDOW_MS),
+    usualPrevious: weeksBack(end - WINDOW_MS, WINDOW_MS),
+    lastHour: ending(end, HOUR_MS),
+    usualHour: weeksBack(end, HOUR_MS),
+  };
+}
+
+/** The usual count: a total over BASELINE_WEEKS spans as their mean (a week without reports counts as 0). */
+export const weeklyMean = (total: number) => total / BASELINE_WEEKS;
+

@@ -1,0 +1,91 @@
+import "server-only";
+import { crowdState, type CrowdState, type CrowdWindows } from "@/lib/crowd-spike";
+import { crowdSpans, weeklyMean, type Span } from "@/lib/crowd-windows";
+import type { Verdict } from "@/lib/probe-result";
+import { getDb } from "@/server/db";
+
+// The crowd's spike state (lib/crowd-spike.ts) read from the stored reports: for one site (its
+// status page) or for every site reported in the last two windows at once (crowdStates). Each
+// count is one grouped query over an index range, (createdAt) for all sites and (siteId,
+// createdAt) for one; rows are counted, not fetched, so a rush of reports costs no memory here.
+
+/** A round that found the site down somewhere: "unknown" (no tester could tell) says nothing. */
+const FAILING_VERDICTS: ReadonlySet<string> = new Set<Verdict>(["global_outage", "regional"]);
+
+export interface CrowdReading extends CrowdWindows {
+  state: CrowdState;
+}
+
+interface SiteVerdict {
+  lastVerdict: string | null;
+  lastCheckedAt: Date | null;
+}
+
+/**
+ * Our probes fail somewhere "now" when the latest round found the site down in some place and
+ * ran within the two windows the rule reads: a failure from yesterday is no witness for today.
+ */
+function probesFailing(site: SiteVerdict, since: Date): boolean {
+  return site.lastVerdict !== null && FAILING_VERDICTS.has(site.lastVerdict) && site.lastCheckedAt !== null && site.lastCheckedAt >= since;
+}
+
+/** Reports per site made in any of `spans` (one site's only when `siteId` is given). */
+export async function countsBySite(spans: readonly Span[], siteId?: number): Promise<Map<number, number>> {
+  const rows = await getDb().visitorReport.groupBy({
+    by: ["siteId"],
+    where: { ...(siteId === undefined ? {} : { siteId }), OR: spans.map((span) => ({ createdAt: { gte: span.from, lt: span.to } })) },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((row) => [row.siteId, row._count._all]));
+}
+
+function readingOf(counts: [current: number, previous: number, usualCurrent: number, usualPrevious: number], failing: boolean): CrowdReading {
+  const windows: CrowdWindows = {
+    current: counts[0],
+    previous: counts[1],
+    usualCurrent: weeklyMean(counts[2]),
+    usualPrevious: weeklyMean(counts[3]),
+    probesFailing: failing,
+  };
+  return { ...windows, state: crowdState(windows) };
+}
+
+/** The four counts the rule needs, per site: the two windows and their usual totals. */
+function windowCounts(spans: ReturnType<typeof crowdSpans>, siteId?: number) {
+  return Promise.all([
+    countsBySite([spans.current], siteId),
+    countsBySite([spans.previous], siteId),
+    countsBySite(spans.usualCurrent, siteId),
+    countsBySite(spans.usualPrevious, siteId),
+  ]);
+}
+
+/** The crowd's reading of one stored site (the status page). */
+export async function crowdReadingOf(site: { id: number } & SiteVerdict, now = new Date()): Promise<CrowdReading> {
+  const spans = crowdSpans(now);
+  const counts = await windowCounts(spans, site.id);
+  const of = (index: number) => counts[index].get(site.id) ?? 0;
+  return readingOf([of(0), of(1), of(2), of(3)], probesFailing(site, spans.previous.from));
+}
+
+/**
+ * The reading of every domain with a report in the last two windows (30 minutes), keyed by its
+ * ASCII name; a domain left out has no report there, so its state is "none". Five queries
+ * whatever the number of domains: the sites, then the four counts, each grouped by site.
+ */
+export async function crowdStates(now = new Date()): Promise<Map<string, CrowdReading>> {
+  const spans = crowdSpans(now);
+  const [sites, counts] = await Promise.all([
+    getDb().site.findMany({
+      where: { visitorReports: { some: { createdAt: { gte: spans.previous.from, lt: spans.current.to } } } },
+      select: { id: true, domain: true, lastVerdict: true, lastCheckedAt: true },
+    }),
+    windowCounts(spans),
+  ]);
+  const readings = new Map<string, CrowdReading>();
+  for (const site of sites) {
+    const of = (index: number) => counts[index].get(site.id) ?? 0;
+    readings.set(site.domain, readingOf([of(0), of(1), of(2), of(3)], probesFailing(site, spans.previous.from)));
+  }
+  return readings;
+}

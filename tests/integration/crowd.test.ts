@@ -1,0 +1,236 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CROWD_STATES, crowdState, type CrowdState } from "@/lib/crowd-spike";
+import { WEEK_MS } from "@/lib/crowd-windows";
+import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+
+// The crowd's spike state read from stored reports (data/crowd.ts) and the status page's view of
+// the crowd (data/reports.ts), on a real database. Each test reads at its own moment, days apart,
+// so one test's reports never fall in another's windows or baselines.
+
+let database: TestDatabase;
+let crowd: typeof import("@/server/data/crowd");
+let reports: typeof import("@/server/data/reports");
+let getDb: typeof import("@/server/db")["getDb"];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  crowd = await import("@/server/data/crowd");
+  reports = await import("@/server/data/reports");
+  ({ getDb } = await import("@/server/db"));
+});
+
+afterAll(async () => {
+  const { closeDb } = await import("@/server/db");
+  await closeDb?.();
+  if (database) await removeTestDatabase(database);
+});
+
+const MINUTE = 60_000;
+let moments = 0;
+/** A reading moment of its own: 3 days and a few hours after the last one, never a whole week apart. */
+const nextMoment = () => new Date(Date.UTC(2026, 10, 22, 14, 30) + ++moments * (3 * 86_400_000 + 5 * 3_600_000));
+let sites = 0;
+
+async function createSite(probes?: { verdict: string; minutesAgo: number; now: Date }): Promise<{ id: number; domain: string }> {
+  const domain = `crowd-${++sites}.example.test`;
+  return getDb().site.create({
+    data: {
+      domain,
+      displayName: domain,
+      ...(probes && { lastVerdict: probes.verdict, lastCheckedAt: new Date(probes.now.getTime() - probes.minutesAgo * MINUTE) }),
+    },
+    select: { id: true, domain: true },
+  });
+}
+
+interface Seed {
+  minutesAgo: number;
+  weeksAgo?: number;
+  count?: number;
+  problem?: string;
+  country?: string | null;
+  asn?: number | null;
+  asnName?: string | null;
+}
+
+/** `count` reports by distinct visitors, `minutesAgo` (and `weeksAgo`) before `now`, a second apart. */
+async function addReports(siteId: number, now: Date, seeds: Seed[]): Promise<void> {
+  const data = seeds.flatMap(({ minutesAgo, weeksAgo = 0, count = 1, problem = "load", country = null, asn = null, asnName = null }) =>
+    Array.from({ length: count }, (_, index) => ({
+      siteId,
+      visitorHash: `visitor-${minutesAgo}-${weeksAgo}-${index}-${Math.random()}`,
+      createdAt: new Date(now.getTime() - weeksAgo * WEEK_MS - minutesAgo * MINUTE - index * 1000),
+      problem,
+      country,
+      asn,
+      asnName,
+    })),
+  );
+  await getDb().visitorReport.createMany({ data });
+}
+
+/** `perWeek` reports in each of the two windows, in each of the last `weeks` weeks. */
+const usualWindows = (perWeek: number, weeks = 8): Seed[] =>
+  Array.from({ length: weeks }, (_, k) => [
+    { minutesAgo: 5, weeksAgo: k + 1, count: perWeek },
+    { minutesAgo: 20, weeksAgo: k + 1, count: perWeek },
+  ]).flat();
+
+describe("crowdStates", () => {
+  it("takes the usual count from the same windows of the week over the last 8 weeks, and no other hour", async () => {
+    const now = nextMoment();
+    const site = await createSite();
+    await addReports(site.id, now, [
+      { minutesAgo: 3, count: 2 },
+      { minutesAgo: 17, count: 1 },
+      ...usualWindows(2),
+      { minutesAgo: 18, weeksAgo: 1, count: 8 }, // a busy previous window a week ago: 2 + 8 = 10 that week
+      { minutesAgo: 5, weeksAgo: 9, count: 40 }, // 9 weeks ago: past the baseline
+      { minutesAgo: 180, weeksAgo: 2, count: 40 }, // other hours of the same days
+      { minutesAgo: 60 * 24, count: 40 }, // yesterday at this time
+      { minutesAgo: 45, count: 40 }, // the window before the previous one
+    ]);
+
+    const reading = (await crowd.crowdStates(now)).get(site.domain);
+
+    expect(reading).toEqual({ current: 2, previous: 1, usualCurrent: 2, usualPrevious: 3, probesFailing: false, state: "none" });
+  });
+
+  it.each<[string, number, number, CrowdState]>([
+    ["a burst in the current window alone is not enough", 8, 0, "none"],
+    ["a burst in the previous window alone is not enough", 0, 8, "none"],
+    ["5 reports in both windows against nothing usual are possible problems", 5, 5, "possible"],
+    ["10 in both windows against nothing usual are problems", 10, 12, "problems"],
+  ])("%s", async (_, current, previous, expected) => {
+    const now = nextMoment();
+    const site = await createSite();
+    await addReports(site.id, now, [
+      { minutesAgo: 1, count: current },
+      { minutesAgo: 16, count: previous },
+    ]);
+
+    expect((await crowd.crowdStates(now)).get(site.domain)?.state).toBe(expected);
+  });
+
+  it("keeps a site whose usual count is high at no problems for the same reports", async () => {
+    const now = nextMoment();
+    const quiet = await createSite();
+    const busy = await createSite();
+    await addReports(quiet.id, now, [{ minutesAgo: 2, count: 6 }, { minutesAgo: 17, count: 6 }]);
+    await addReports(busy.id, now, [{ minutesAgo: 2, count: 6 }, { minutesAgo: 17, count: 6 }, ...usualWindows(3)]);
+
+    const readings = await crowd.crowdStates(now);
+
+    expect(readings.get(quiet.domain)?.state).toBe("possible");
+    expect(readings.get(busy.domain)).toMatchObject({ usualCurrent: 3, usualPrevious: 3, state: "none" });
+  });
+
+  it.each<[string, { verdict: string; minutesAgo: number }, CrowdState]>([
+    ["lifts possible problems to problems while the latest round finds the site down somewhere", { verdict: "regional", minutesAgo: 4 }, "problems"],
+    ["lifts them too when the latest round found it down for everyone", { verdict: "global_outage", minutesAgo: 25 }, "problems"],
+    ["leaves them possible when the latest round found the site up", { verdict: "online", minutesAgo: 4 }, "possible"],
+    ["leaves them possible when no tester could tell", { verdict: "unknown", minutesAgo: 4 }, "possible"],
+    ["leaves them possible when the failing round is older than the two windows", { verdict: "regional", minutesAgo: 31 }, "possible"],
+  ])("%s", async (_, probes, expected) => {
+    const now = nextMoment();
+    const site = await createSite({ ...probes, now });
+    await addReports(site.id, now, [{ minutesAgo: 2, count: 6 }, { minutesAgo: 17, count: 6 }]);
+
+    expect((await crowd.crowdStates(now)).get(site.domain)?.state).toBe(expected);
+  });
+
+  it("reads every domain reported in the last 30 minutes at once, and only those", async () => {
+    const now = nextMoment();
+    const expected = new Map<string, CrowdState>();
+    for (let i = 0; i < 60; i++) {
+      const site = await createSite(i % 7 === 0 ? { verdict: "global_outage", minutesAgo: 1, now } : undefined);
+      const current = i % 12;
+      const previous = (i * 5) % 13;
+      const usual = i % 3;
+      await addReports(site.id, now, [{ minutesAgo: 1, count: current }, { minutesAgo: 16, count: previous }, ...usualWindows(usual)]);
+      const windows = { current, previous, usualCurrent: usual, usualPrevious: usual, probesFailing: i % 7 === 0 };
+      if (current + previous > 0) expected.set(site.domain, crowdState(windows));
+    }
+    const earlier = await createSite();
+    await addReports(earlier.id, now, [{ minutesAgo: 31, count: 20 }]);
+
+    const readings = await crowd.crowdStates(now);
+
+    expect(new Map([...readings].map(([domain, reading]) => [domain, reading.state]))).toEqual(expected);
+    expect(new Set(expected.values())).toEqual(new Set(CROWD_STATES));
+  });
+
+  it("never lowers the state for more reports in the current windows", async () => {
+    const rank = (state: CrowdState | undefined) => CROWD_STATES.indexOf(state ?? "none");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          current: fc.nat(14),
+          previous: fc.nat(14),
+          moreCurrent: fc.nat(8),
+          morePrevious: fc.nat(8),
+          usual: fc.nat(4),
+          failing: fc.boolean(),
+        }),
+        async ({ current, previous, moreCurrent, morePrevious, usual, failing }) => {
+          const now = nextMoment();
+          const probes = failing ? { verdict: "regional", minutesAgo: 2, now } : undefined;
+          const [fewer, more] = [await createSite(probes), await createSite(probes)];
+          await addReports(fewer.id, now, [{ minutesAgo: 1, count: current }, { minutesAgo: 16, count: previous }, ...usualWindows(usual)]);
+          await addReports(more.id, now, [
+            { minutesAgo: 1, count: current + moreCurrent },
+            { minutesAgo: 16, count: previous + morePrevious },
+            ...usualWindows(usual),
+          ]);
+
+          const readings = await crowd.crowdStates(now);
+
+          expect(rank(readings.get(more.domain)?.state)).toBeGreaterThanOrEqual(rank(readings.get(fewer.domain)?.state));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("getReportsOverview", () => {
+  it("gives the page the crowd: the last hour against its usual, problems and networks of the 24 hours", async () => {
+    const now = nextMoment();
+    const site = await createSite({ verdict: "regional", minutesAgo: 3, now });
+    const comcast = { country: "US", asn: 7922, asnName: "Comcast" };
+    await addReports(site.id, now, [
+      { minutesAgo: 2, count: 6, problem: "login", ...comcast },
+      { minutesAgo: 17, count: 5, problem: "load", ...comcast },
+      { minutesAgo: 40, count: 2, problem: "load", country: "DE", asn: 3320, asnName: "Deutsche Telekom" },
+      { minutesAgo: 60 * 20, count: 1, problem: "slow" }, // earlier today: in the 24 hours, not the last hour
+      { minutesAgo: 60 * 25, count: 9, problem: "app" }, // before the 24 hours shown
+      ...Array.from({ length: 8 }, (_, k) => ({ minutesAgo: 50, weeksAgo: k + 1, count: k < 4 ? 1 : 0 })),
+    ]);
+
+    const { hours, crowd: view } = await reports.getReportsOverview(site.domain, now);
+
+    expect(hours.reduce((sum, hour) => sum + hour.reports, 0)).toBe(14);
+    expect(view.state).toBe("problems");
+    expect(view.lastHour).toBe(13);
+    expect(view.usualHour).toBe(0.5);
+    expect([...view.problems].sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { key: "load", count: 7 },
+      { key: "login", count: 6 },
+      { key: "slow", count: 1 },
+    ]);
+    expect([...view.networks].sort((a, b) => b.count - a.count)).toEqual([
+      { ...comcast, count: 11 },
+      { country: "DE", asn: 3320, asnName: "Deutsche Telekom", count: 2 },
+      { country: null, asn: null, asnName: null, count: 1 },
+    ]);
+  });
+
+  it("gives a domain never stored 24 empty hours and a quiet crowd", async () => {
+    const { hours, crowd: view } = await reports.getReportsOverview("never-reported.example.test", nextMoment());
+
+    expect(hours).toHaveLength(24);
+    expect(view).toEqual({ state: "none", lastHour: 0, usualHour: 0, problems: [], networks: [] });
+  });
+});
