@@ -1,8 +1,35 @@
+import { disagreementWords } from "@/lib/official-status-words";
+import { getIncidentsView } from "@/server/incidents-view";
+import { getOfficialView } from "@/server/official/page-view";
+import { getStatusView } from "@/server/page-data";
 import type { Target } from "@/server/probe/types";
+import { OfficialStatusView } from "./OfficialStatusView";
+import { readOrNull } from "./StatusSections";
 
 /**
- * The official status page beside our verdict. STUB: the official-status helper draws it.
+ * The official status page beside our verdict, in its own slot after the result; nothing at all
+ * (no empty box) for a site without a page we read. Its age and the disagreement are counted to
+ * the shown result's check time, so a cached page says what was true when that result was new.
  */
-export async function OfficialStatusSection(_props: { target: Target }) {
-  return null;
+export async function OfficialStatusSection({ target }: { target: Target }) {
+  // Both at once: the official reading need not wait for the round.
+  const [official, status] = await Promise.all([
+    readOrNull("official status", () => getOfficialView(target.ascii)),
+    readOrNull("status", () => getStatusView(target)),
+  ]);
+  if (!official?.found) return null;
+  const check = status?.ok ? status.check : null;
+  const failing = check !== null && (check.verdict === "global_outage" || check.verdict === "regional");
+  const incidents = failing ? await readOrNull("incidents", () => getIncidentsView(target.ascii, check.checkedAt)) : null;
+  const disagreement =
+    check && official.summary && official.problem !== "budget"
+      ? disagreementWords(official.summary, { verdict: check.verdict, locations: check.locations, failingSince: incidents?.current?.startedAt ?? null, checkedAt: check.checkedAt })
+      : null;
+  const times = [check?.checkedAt, official.fetchedAt].flatMap((iso) => (iso ? [Date.parse(iso)] : []));
+  const now = Math.max(0, ...times);
+  return (
+    <div className="after-result">
+      <OfficialStatusView displayName={target.unicode} view={official} disagreement={disagreement} now={now} />
+    </div>
+  );
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { DATABASE_URL_FORMS, databaseProvider } from "../../prisma/database-url.mjs";
+import { OFFICIAL_DEFAULT_HOURLY_BUDGET, OFFICIAL_DEFAULT_TTL_SECONDS, OFFICIAL_MIN_TTL_SECONDS } from "@/lib/official-status";
 import { isResolverAddress } from "@/server/probe/dns-resolve";
 
 // The one place that reads process.env. Everything else receives plain values,
@@ -59,6 +60,12 @@ const EnvSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().trim().min(40).optional(),
   /** Who push services may contact about our notifications: mailto: or https: (default PUBLIC_BASE_URL). */
   VAPID_SUBJECT: z.string().trim().regex(/^(mailto:|https?:\/\/)/, "use mailto:you@example.com or an https:// URL").optional(),
+  /** "off": no official status page is looked for or read (tests that must stay on loopback). */
+  OFFICIAL_STATUS: z.enum(["on", "off"]).default("on"),
+  /** How long a reading of a site's official status page is reused (every instance shares it); at least 120. */
+  OFFICIAL_STATUS_TTL_SECONDS: z.coerce.number().int().min(OFFICIAL_MIN_TTL_SECONDS).max(86_400).default(OFFICIAL_DEFAULT_TTL_SECONDS),
+  /** Requests to official status pages per hour and instance, discovery included. */
+  OFFICIAL_STATUS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(100_000).default(OFFICIAL_DEFAULT_HOURLY_BUDGET),
   /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
 }).superRefine((env, context) => {

@@ -4,6 +4,9 @@ import "@/server/sqlite-driver.mjs";
 // No test reaches the real Globalping API: the world is off unless a test points it at the
 // local stand-in (helpers/globalping-stand-in.ts). Set here, not inherited from the shell.
 process.env.GLOBALPING_URL = "off";
+// Nor an official status page: rounds with an open incident would look for status.<domain>
+// through the machine's resolver. The official status tests build their own service.
+process.env.OFFICIAL_STATUS = "off";
 
 // PostgreSQL requires VISITOR_SECRET (there is no folder to keep a generated one in): the
 // PostgreSQL pass sets one as every instance of a deployment would.

@@ -84,9 +84,8 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
           section's reads are quick beside the round, and one that fails says so (readOrNull). */}
       <Suspense fallback={<LiveWithoutScript domain={target.ascii} displayName={domain} seconds={resultWithinSeconds()} />}>
         <CheckResult target={target} />
-        <div className="after-result">
-          <OfficialStatusSection target={target} />
-        </div>
+        {/* Its own slot (div.after-result) only when the site has an official page we read. */}
+        <OfficialStatusSection target={target} />
         <div className="after-result">
           <IncidentsSection target={target} />
         </div>

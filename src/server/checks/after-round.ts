@@ -1,12 +1,14 @@
 import "server-only";
 import { recordRollup } from "@/server/history/rollups";
 import { trackIncident } from "@/server/incidents/track";
+import { afterRoundOfficial } from "@/server/official/incident-ack";
 import { onIncidentChange } from "@/server/push/notify";
 import type { CheckRecord } from "./check-service";
 
 /**
  * What follows every stored round, wherever it ran (a visitor's view, the API, the background
- * watch): the history's roll-ups, the incident rule, and "tell me when it's back". A round runs
+ * watch): the history's roll-ups, the incident rule, "tell me when it's back", and when the
+ * official status page admitted the incident. A round runs
  * once across instances (shared-rounds.ts), so this does too. A round kept only in memory (the
  * database refused it) is left out: its incident state would not survive the next read.
  */
@@ -17,6 +19,8 @@ export async function afterRoundStored(record: CheckRecord, previous: CheckRecor
   await logged("roll-up", record, () => recordRollup(record, previous?.stored ? previous.checkedAt : null));
   const change = await logged("incident", record, () => trackIncident(record));
   if (change) await logged("notification", record, () => onIncidentChange(change));
+  // While an incident is open: has the official page admitted it yet? (server/official)
+  await logged("official status", record, () => afterRoundOfficial(record));
 }
 
 async function logged<T>(step: string, record: CheckRecord, run: () => Promise<T>): Promise<T | null> {

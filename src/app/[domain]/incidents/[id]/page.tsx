@@ -6,6 +6,8 @@ import type { EvidenceRole } from "@/lib/incident-view";
 import { causesInWords, incidentSummary, incidentTitle, placesInWords, utcDateTime } from "@/lib/incident-words";
 import { pageMetadata } from "@/server/page-metadata";
 import { getIncidentPageView, parsePermalink } from "@/server/incidents-view";
+import { officialLagWords } from "@/lib/official-status-words";
+import { getIncidentOfficialFacts } from "@/server/official/incident-view";
 
 // An incident's permalink: what happened, when, where, and the rounds it froze as evidence
 // (kept for good, unlike the raw checks). Plain server-rendered, cached (incidents-view.ts).
@@ -43,9 +45,11 @@ export async function generateMetadata({ params }: PageProps<"/[domain]/incident
 export default async function IncidentPage({ params }: PageProps<"/[domain]/incidents/[id]">) {
   const target = await resolve(params);
   if (!target.canonical) permanentRedirect(`/${target.ascii}/incidents/${target.id}`);
-  const view = await getIncidentPageView(target.ascii, target.id);
+  const [view, official] = await Promise.all([getIncidentPageView(target.ascii, target.id), getIncidentOfficialFacts(target.ascii, target.id)]);
   if (!view) notFound();
   const { incident, keptChecks } = view;
+  // Nothing when the site has no official page we read.
+  const officialLag = official ? officialLagWords(official) : null;
   const causes = causesInWords(incident);
   const places = placesInWords(incident);
   return (
@@ -71,6 +75,20 @@ export default async function IncidentPage({ params }: PageProps<"/[domain]/inci
           <dd>{causes || "None recorded"}</dd>
           <dt>Where it failed</dt>
           <dd>{places || "Not known"}</dd>
+          {officialLag ? (
+            <>
+              <dt>Official status page</dt>
+              <dd data-official-lag="">
+                {officialLag}
+                {official?.officialAckAt ? (
+                  <>
+                    {" It first showed a problem in our reading at "}
+                    <time dateTime={official.officialAckAt}>{utcDateTime(official.officialAckAt)}</time>.
+                  </>
+                ) : null}
+              </dd>
+            </>
+          ) : null}
         </dl>
       </section>
       {incident.evidence.map((piece) => (
