@@ -1,0 +1,57 @@
+// What to try when a site fails for a visitor, step by step: the troubleshooting card's lists
+// (components/Troubleshooting.tsx) and the "only your network?" answer's (network-answer-steps.ts)
+// share these texts.
+
+export type TroubleshootingStep = { title: string; body: string };
+
+export const ANOTHER_BROWSER_STEP: TroubleshootingStep = {
+  title: "Use another browser",
+  body: "Check whether the same problem occurs in a different web browser. If it does, continue with the instructions below.",
+};
+
+export const DNS_CACHE_STEP: TroubleshootingStep = {
+  title: "Check that your DNS cache is valid",
+  body: "DNS converts a domain name to an IP address, and your device caches the answer. A corrupt cache, or a changed IP address of the site, can send your browser to the wrong server. Flush your DNS cache and try again.",
+};
+
+/** The four instructions of the specification, for "down only for you". */
+export const ONLY_FOR_YOU_STEPS: readonly TroubleshootingStep[] = [
+  ANOTHER_BROWSER_STEP,
+  {
+    title: "Use the site's IP address",
+    body: "Every site has a unique IP address. Try opening the site by its IP address. If the address carries a colon followed by a port number (such as :8080), remove that part, or replace the number with 80. If that fails too, the address may be wrong.",
+  },
+  DNS_CACHE_STEP,
+  {
+    title: "Check whether the site is blocked for you",
+    body: "Check that an administrator does not block such sites, and check your proxy settings. In your operating system's internet options, open the Security tab's Restricted sites list and remove the site if it is listed. Then open the Privacy tab, open its Sites list and remove the site if it is listed.",
+  },
+];
+
+/** When every tester fails too: nothing on the visitor's side will help, so say what will. */
+export const OUTAGE_STEPS: readonly TroubleshootingStep[] = [
+  {
+    title: "It is not your connection",
+    body: "It fails for our testers too, wherever they are, so nothing on your device or network will fix it.",
+  },
+  {
+    title: "Check again in a few minutes",
+    body: "Use Check again above for a fresh check; most outages end within minutes to hours.",
+  },
+  {
+    title: "Hear it from the owner",
+    body: "The site's status page and social accounts usually say what is wrong and when it will be back.",
+  },
+];
+
+/** When some locations fail: the way from the visitor to the site may be what is broken. */
+export const REGIONAL_STEP: TroubleshootingStep = {
+  title: "Try another network",
+  body: "Some locations cannot reach it while others can: switch between Wi-Fi and mobile data, or use a VPN to reach it by another route.",
+};
+
+/** With one location checked, it failed from there: not known to be down for everyone. */
+export const ONE_PLACE_STEP: TroubleshootingStep = {
+  title: "It fails from our server too",
+  body: "So it is probably not your device or network. Only one place checked it, though: it may still work from elsewhere.",
+};
