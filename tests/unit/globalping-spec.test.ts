@@ -50,6 +50,8 @@ describe.skipIf(!spec)(specAvailable ? "Globalping's spec, as our client reads i
     ["one probe, the shortest time-out", { probes: 1, timeoutSeconds: 5 }],
     ["fifty probes, the longest time-out", { probes: 50, timeoutSeconds: 30 }],
     ["an internationalised name in its ASCII form", { domain: "xn--bcher-kva.example" }],
+    ["three probes inside one network", { probes: 3, within: { asn: 7922 } }],
+    ["three probes inside one country", { probes: 3, within: { country: "DE" } }],
   ])("the measurement we ask for is one the spec accepts: %s", (_name, change) => {
     const validate = spec!.validator("components/schemas.yaml#/components/schemas/MeasurementRequest");
     const body = measurementBody({

@@ -13,11 +13,16 @@ const READ_ALLOWANCE_MS = 400;
 /** Time kept after the last read to map the results and hand them to the round. */
 const FINISH_MARGIN_MS = 150;
 
+/** One network (autonomous system) or one country (ISO 3166-1 alpha-2) that probes are inside. */
+export type ProbeArea = { asn: number } | { country: string };
+
 export interface MeasurementSpec {
   domain: string;
   probes: number;
   /** Globalping "magic" location strings the probes are spread over, e.g. "Europe". */
   locations: readonly string[];
+  /** Every probe from inside this area instead ("only your network?"); `locations` is then unused. */
+  within?: ProbeArea;
   protocol: "HTTPS" | "HTTP";
   /** The probes' own per-test time-out, seconds (5–30). */
   timeoutSeconds: number;
@@ -37,7 +42,7 @@ export function measurementBody(spec: MeasurementSpec) {
   return {
     type: "http",
     target: spec.domain,
-    locations: spreadProbes(spec.probes, spec.locations),
+    locations: spec.within ? [{ ...spec.within, limit: spec.probes }] : spreadProbes(spec.probes, spec.locations),
     timeout: spec.timeoutSeconds,
     measurementOptions: { request: { method: "HEAD", path: "/" }, protocol: spec.protocol },
   };

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { STATUS_CODES } from "node:http";
-import type { Scenario } from "./globalping-stand-in";
+import http from "node:http";
+import type { Scenario, ScenarioTest } from "./globalping-stand-in";
 
 // The probes behind the Globalping stand-in: who they are (shaped as the real API reports them:
 // continent code, UN M49 region, ISO country, US state or null, ASN, network name), what they
@@ -36,7 +37,7 @@ export type StandInTest =
   | { status: "in-progress" }; // never finishes
 
 // Home and mobile providers are tagged eyeball networks by the real API; the rest data centres.
-const EYEBALL_ASNS = new Set([7922, 28573, 2516, 1221]);
+const EYEBALL_ASNS = new Set([7922, 28573, 2516, 1221, 6805, 31334]);
 
 /** Ten probes on six continents; the networks and coordinates are the real ones for those places. */
 export const TEN_PROBES: readonly StandInProbe[] = [
@@ -81,6 +82,60 @@ export const finishedUp = (statusCode = 200): Scenario => everyProbe(finished(st
 
 /** No probe matches the locations: the real API's 422 no_probes_found. */
 export const noProbes: Scenario = () => ({ tests: [] });
+
+/**
+ * More probes inside two networks and one country, for "only your network?": three on Comcast
+ * (AS7922, with TEN_PROBES' Chicago one), and two more in Germany on networks of their own.
+ */
+export const NETWORK_PROBES: readonly StandInProbe[] = [
+  TEN_PROBES[4],
+  probe("NA", "Northern America", "US", "CO", "Denver", 7922, "Comcast Cable Communications, LLC", [39.74, -104.99]),
+  probe("NA", "Northern America", "US", "PA", "Philadelphia", 7922, "Comcast Cable Communications, LLC", [39.95, -75.17]),
+  TEN_PROBES[0],
+  probe("EU", "Western Europe", "DE", null, "Berlin", 6805, "Telefonica Germany GmbH & Co.OHG", [52.52, 13.4]),
+  probe("EU", "Western Europe", "DE", null, "Munich", 31334, "Vodafone Deutschland GmbH", [48.14, 11.58]),
+];
+
+/**
+ * The tests a request's locations choose: a location naming a network (`asn`) or a country takes
+ * probes from there only, up to its limit (or the global one), as the real API places them.
+ * Locations naming neither leave the scenario's probes in its order: the stand-in does not place
+ * continents or "magic" words, so tests that use them list the probes they want.
+ */
+export function matchingTests(tests: readonly ScenarioTest[], locations: readonly { asn?: number; country?: string; limit?: number }[], limit?: number): ScenarioTest[] {
+  if (!locations.some((l) => l.asn !== undefined || l.country !== undefined)) return [...tests];
+  const taken = new Set<ScenarioTest>();
+  for (const location of locations) {
+    const inside = tests.filter((test) => !taken.has(test)
+      && (location.asn === undefined || test.probe.asn === location.asn)
+      && (location.country === undefined || test.probe.country === location.country));
+    for (const test of inside.slice(0, limit ?? location.limit ?? 1)) taken.add(test);
+  }
+  return tests.filter((test) => taken.has(test));
+}
+
+/**
+ * Each probe really asks a local site over HTTP when its measurement starts: the site stands for
+ * the target as that probe's network reaches it (`siteFor`). The site's status is the probe's
+ * finished test; a connection that fails is the probe's failed one, in the words its HTTP
+ * handler uses (failureSource "target").
+ */
+export function probesAsking(probes: readonly StandInProbe[], siteFor: (probe: StandInProbe) => string): Scenario {
+  return () => ({ tests: probes.map((probe) => ({ probe, test: () => askSite(siteFor(probe)), afterMs: 0 })) });
+}
+
+function askSite(url: string): Promise<StandInTest> {
+  return new Promise((resolve) => {
+    const request = http.request(url, { method: "HEAD", timeout: 5000 }, (response) => {
+      response.resume();
+      resolve(finished(response.statusCode ?? 0));
+    });
+    request.on("timeout", () => request.destroy(new Error("Request timeout.")));
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      resolve({ status: "failed", rawOutput: error.code ? `${error.code} ${error.message}` : error.message, failureSource: "target" }));
+    request.end();
+  });
+}
 
 /** UN M49 region names, the `region` values the real API accepts (src/lib/location/regions.ts). */
 export const GLOBALPING_REGIONS: readonly string[] = [

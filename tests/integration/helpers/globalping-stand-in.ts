@@ -4,7 +4,7 @@ import net from "node:net";
 import { continents, countries } from "countries-list";
 import { z } from "zod";
 import {
-  GLOBALPING_REGIONS, US_STATE_CODES, finishedUp, probeResult, type StandInProbe, type StandInTest,
+  GLOBALPING_REGIONS, US_STATE_CODES, finishedUp, matchingTests, probeResult, type StandInProbe, type StandInTest,
 } from "./globalping-probes";
 import { startHttpServer } from "./servers";
 
@@ -13,7 +13,8 @@ import { startHttpServer } from "./servers";
 // src/lib/http/middleware/*, limits as src/lib/rate-limiter/*. It runs HTTP measurements only.
 
 export type { StandInProbe, StandInTest } from "./globalping-probes";
-export interface ScenarioTest { probe: StandInProbe; test: StandInTest | Promise<StandInTest>; afterMs?: number }
+/** A function runs only when its probe is chosen for a measurement (a probe that really asks a site). */
+export interface ScenarioTest { probe: StandInProbe; test: StandInTest | Promise<StandInTest> | (() => Promise<StandInTest>); afterMs?: number }
 export type Scenario = (request: { target: string; body: unknown; authorization: string | null }) =>
   | { tests: ScenarioTest[] }
   | { error: { status: 400 | 422 | 429 | 500; type: string; message: string; headers?: Record<string, string> } };
@@ -212,20 +213,21 @@ export async function startGlobalpingStandIn(options: { scenario?: Scenario; hou
       const { status, type: errorType, message, headers } = outcome.error;
       return errorReply(status, { type: errorType, message }, POST_DOCS, headers);
     }
-    const chosen = outcome.tests.slice(0, requested);
+    // Probes inside the network or country a location names, when it names one (`asn`, `country`).
+    const chosen = matchingTests(outcome.tests, locations, request.limit).slice(0, requested);
     if (chosen.length === 0) {
       const message = `No matching IPv${request.measurementOptions?.ipVersion ?? 4} probes available.`;
       return errorReply(422, { type: "no_probes_found", message }, POST_DOCS);
     }
     // Offline probes are listed in the results but cost nothing.
-    const online = chosen.filter(({ test }) => test instanceof Promise || test.status !== "offline").length;
+    const online = chosen.filter(({ test }) => typeof test === "function" || test instanceof Promise || test.status !== "offline").length;
     if (window.remaining === null) window.resetAt = now + 3600_000;
     window.remaining = remaining - online;
 
     const id = measurementId(now);
     const tests = chosen.map(({ probe, afterMs = 0 }): LiveTest => ({ probe, readyAt: now + afterMs }));
     const settle = (i: number, test: StandInTest) => { tests[i].outcome = { test, at: Date.now() }; };
-    chosen.forEach(({ test }, i) => Promise.resolve(test).then(
+    chosen.forEach(({ test }, i) => Promise.resolve(typeof test === "function" ? test() : test).then(
       (settled) => settle(i, settled),
       (error: unknown) => settle(i, { status: "failed", rawOutput: String(error), failureSource: "internal" }),
     ));
