@@ -30,6 +30,10 @@ export const NETWORK_PROBES = 3;
 export const MIN_CONCLUSIVE_ANSWERS = 2;
 /** One measurement per network (or country) and domain answers everyone for this long. */
 export const NETWORK_ANSWER_REUSE_MS = 10 * 60 * 1000;
+/** Our latest round must be this recent for "our probes reach it" to hold. */
+export const RECENT_ROUND_MS = 10 * 60 * 1000;
+/** The longest a visitor's report waits for the answer, their own measurement or another's. */
+export const VISITOR_WAIT_MS = 12_000;
 
 export type NetworkScope = { kind: "asn"; asn: number; name: string | null } | { kind: "country"; country: string };
 
@@ -86,6 +90,6 @@ export function networkAnswerLine(answer: NetworkAnswer): string {
       if (conclusive < MIN_CONCLUSIVE_ANSWERS) {
         return `Too few other connections ${where} could tell (${conclusive} of ${answer.total}): we cannot say whether it is your provider.`;
       }
-      return `It fails from ${answer.failing} and works from ${answer.working} other connections ${where}: we cannot say whether it is your provider.`;
+      return `It fails from ${answer.failing} and works from ${answer.working} of ${conclusive} ${connections(conclusive)} ${where}: we cannot say whether it is your provider.`;
   }
 }

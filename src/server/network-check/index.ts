@@ -1,12 +1,59 @@
 import "server-only";
-import type { NetworkAnswer } from "@/lib/network-answer";
+import { NETWORK_PROBES, RECENT_ROUND_MS, VISITOR_WAIT_MS, type NetworkAnswer, type NetworkScope } from "@/lib/network-answer";
 import type { VisitorNetwork } from "@/lib/visitor-network";
+import { prismaCheckStore } from "@/server/checks/prisma-store";
+import { servesPlainHttp } from "@/server/world/world-check";
+import { measureArea } from "./measure-area";
+import { outcomeOnce } from "./once-per-scope";
+import { worldAccess } from "./world-access";
+
+// "Only your network?": when a visitor says a site is down for them while our own probes reach
+// it, we ask a few Globalping probes inside the visitor's network (else their country) whether
+// it works there, once per network and domain in NETWORK_ANSWER_REUSE_MS for everyone
+// (once-per-scope.ts). The visitor waits at most VISITOR_WAIT_MS: an answer that takes longer
+// (another instance measuring past it, or one that died) is no answer, and the report stands
+// without it; the next reporter of that network finds it stored.
+
+/** Time kept after the measurement's deadline to conclude and store the answer. */
+const STORE_MARGIN_MS = 500;
+
+/** Where to ask, in order: the visitor's network, then (no probes there, or unknown) their country. */
+function scopesOf(network: VisitorNetwork): NetworkScope[] {
+  const scopes: NetworkScope[] = [];
+  if (network.asn !== null && Number.isSafeInteger(network.asn) && network.asn > 0) scopes.push({ kind: "asn", asn: network.asn, name: network.asnName });
+  if (network.country !== null && /^[A-Z]{2}$/.test(network.country)) scopes.push({ kind: "country", country: network.country });
+  return scopes;
+}
 
 /**
  * Asks probes inside the visitor's network whether `domain` works there, when our own probes
- * say it is up. Null when there is nothing to ask (our probes see it down, no network known,
- * no budget, no probes there). STUB: the network-check helper replaces the body.
+ * say it is up. Null when there is nothing to ask or no answer in time (our probes see it down
+ * or have not checked it lately, no network known, the world off, no budget, no probes there,
+ * Globalping failing). Never throws: the report it follows counts either way.
  */
-export async function answerForVisitorNetwork(_question: { domain: string; network: VisitorNetwork }): Promise<NetworkAnswer | null> {
-  return null;
+export async function answerForVisitorNetwork({ domain, network }: { domain: string; network: VisitorNetwork }): Promise<NetworkAnswer | null> {
+  const deadline = Date.now() + VISITOR_WAIT_MS;
+  try {
+    const scopes = scopesOf(network);
+    if (scopes.length === 0) return null;
+    const latest = await prismaCheckStore.latest(domain);
+    if (!latest || latest.verdict !== "online" || Date.now() - latest.checkedAt.getTime() > RECENT_ROUND_MS) return null;
+    const access = worldAccess();
+    if (!access) return null;
+    // Asked as our round found it: over HTTPS, or over plain HTTP for a site that serves only that.
+    const protocol = servesPlainHttp(latest.results) ? "HTTP" : "HTTPS";
+    for (const scope of scopes) {
+      const area = scope.kind === "asn" ? { asn: scope.asn } : { country: scope.country };
+      const outcome = await outcomeOnce(domain, scope, deadline, () =>
+        measureArea(access, { domain, area, probes: NETWORK_PROBES, protocol, deadline: deadline - STORE_MARGIN_MS }),
+      );
+      if (outcome.kind === "answer") return outcome.answer;
+      // Only "no probes in that network" moves on to the country; a failure would fail there too.
+      if (outcome.kind !== "no_probes") return null;
+    }
+    return null;
+  } catch (error) {
+    console.error(`network check for ${domain}: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
 }
