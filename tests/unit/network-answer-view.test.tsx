@@ -2,6 +2,7 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { NetworkAnswerView } from "@/components/NetworkAnswerView";
+import { NetworkRules } from "@/components/methodology/NetworkRules";
 import type { NetworkAnswer } from "@/lib/network-answer";
 
 // The answer under the report button, and what to try for it: the provider's side when other
@@ -39,5 +40,16 @@ describe("NetworkAnswerView", () => {
     expect(steps()[0]).toBe("Try another network");
     expect(steps()).toContain("Restart your router");
     expect(screen.getByRole("region")).toHaveAttribute("data-likely", "unclear");
+  });
+});
+
+describe("NetworkRules", () => {
+  it("states the rule on /methodology with the numbers the code decides with", () => {
+    render(<NetworkRules />);
+    expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("Only your network?");
+    const text = document.body.textContent ?? "";
+    for (const phrase of ["in a check of the last 10 minutes", "up to 3 of Globalping's public probes", "fewer than 2 could tell", "for 10 minutes", "50 % share", "at most 12 seconds"]) {
+      expect(text).toContain(phrase);
+    }
   });
 });
