@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
-import { everywhere, serving, startOfficialWorld, type OfficialWorld } from "./helpers/official-stand-ins";
+import { everywhere, officialServiceFor, serving, startOfficialWorld, type OfficialWorld } from "./helpers/official-stand-ins";
 import { betterStackIndex, instatusSummary, statuspageSummary } from "../support/official-pages";
 
 // Finding a domain's official page, against stand-ins on loopback that follow the published
@@ -11,13 +11,7 @@ import { betterStackIndex, instatusSummary, statuspageSummary } from "../support
 const SUMMARY = "/api/v2/summary.json";
 let world: OfficialWorld;
 let database: TestDatabase;
-let modules: {
-  service: typeof import("@/server/official/service");
-  fetch: typeof import("@/server/official/fetch-json");
-  guard: typeof import("@/server/probe/guard");
-  budget: typeof import("@/server/world/budget");
-  db: typeof import("@/server/db");
-};
+let db: typeof import("@/server/db");
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -34,34 +28,17 @@ beforeAll(async () => {
     },
     { "status.private.example.test": { A: ["10.0.0.5"] }, "status.loopback.example.test": { A: ["127.0.0.1"] } },
   );
-  modules = {
-    service: await import("@/server/official/service"),
-    fetch: await import("@/server/official/fetch-json"),
-    guard: await import("@/server/probe/guard"),
-    budget: await import("@/server/world/budget"),
-    db: await import("@/server/db"),
-  };
+  db = await import("@/server/db");
 });
 
 afterAll(async () => {
   await world?.close();
-  await modules?.db.closeDb();
+  await db?.closeDb();
   if (database) await removeTestDatabase(database);
 });
 
-/** The app's client: routes to the stand-ins, every other name through the test DNS server, no private address allowed. */
-function fetcher() {
-  const guard = modules.guard.createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
-  return modules.fetch.createOfficialFetcher({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, timeoutMs: 2000 });
-}
-
-function service() {
-  const budget = modules.budget.createMemoryBudget({ hourlyTests: 100, routineShare: 1 });
-  return modules.service.createOfficialService({ fetcher: fetcher(), ttlMs: 120_000, budget });
-}
-
-const read = (domain: string) => service().read({ ascii: domain, unicode: domain });
-const storedKind = async (domain: string) => (await modules.db.getDb().officialPage.findFirst({ where: { site: { domain } } }))?.kind;
+const read = async (domain: string) => (await officialServiceFor(world)).service.read({ ascii: domain, unicode: domain });
+const storedKind = async (domain: string) => (await db.getDb().officialPage.findFirst({ where: { site: { domain } } }))?.kind;
 
 describe("finding an official status page", () => {
   it("accepts a Statuspage at status.<domain> that has page.id and page.name and answers 404 elsewhere", async () => {
@@ -102,7 +79,7 @@ describe("finding an official status page", () => {
 
 describe("the SSRF guard in front of official pages", () => {
   it("refuses a status host that resolves to a private or loopback address, before connecting", async () => {
-    const client = fetcher();
+    const client = (await officialServiceFor(world)).fetcher;
     const standIn = world.standIns["status.shop.example.test"];
     const before = standIn.hits.length;
     const loopback = await client.get(`https://status.loopback.example.test:${standIn.port}${SUMMARY}`);

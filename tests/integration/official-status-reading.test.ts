@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { officialLagWords } from "@/lib/official-status-words";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 import { seedIncident } from "./helpers/incident-seed";
-import { serving, startOfficialWorld, type OfficialWorld, type StandInHandler } from "./helpers/official-stand-ins";
+import { officialServiceFor, serving, startOfficialWorld, type OfficialWorld, type StandInHandler } from "./helpers/official-stand-ins";
 import { statuspageSummary } from "../support/official-pages";
 
 // Reading a found official page: a reading is reused for the TTL (by every instance, through the
@@ -19,27 +19,13 @@ const HOSTS = ["cached", "budget", "garbage", "broken", "slow", "ack"];
 
 let world: OfficialWorld;
 let database: TestDatabase;
-let modules: {
-  service: typeof import("@/server/official/service");
-  fetch: typeof import("@/server/official/fetch-json");
-  guard: typeof import("@/server/probe/guard");
-  budget: typeof import("@/server/world/budget");
-  ack: typeof import("@/server/official/incident-ack");
-  db: typeof import("@/server/db");
-};
+let modules: { ack: typeof import("@/server/official/incident-ack"); db: typeof import("@/server/db") };
 
 beforeAll(async () => {
   database = await createTestDatabase();
   process.env.DATABASE_URL = database.url;
   world = await startOfficialWorld(Object.fromEntries(HOSTS.map((name) => [`status.${name}.example.test`, CALM])));
-  modules = {
-    service: await import("@/server/official/service"),
-    fetch: await import("@/server/official/fetch-json"),
-    guard: await import("@/server/probe/guard"),
-    budget: await import("@/server/world/budget"),
-    ack: await import("@/server/official/incident-ack"),
-    db: await import("@/server/db"),
-  };
+  modules = { ack: await import("@/server/official/incident-ack"), db: await import("@/server/db") };
 });
 
 afterAll(async () => {
@@ -49,11 +35,8 @@ afterAll(async () => {
 });
 
 /** A service on its own clock; `hourly` requests an hour (discovery of a Statuspage costs 2, a reading 1). */
-function serviceAt(clock: { now: number }, hourly = 100) {
-  const guard = modules.guard.createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
-  const fetcher = modules.fetch.createOfficialFetcher({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, timeoutMs: 800 });
-  const budget = modules.budget.createMemoryBudget({ hourlyTests: hourly, routineShare: 1 });
-  return modules.service.createOfficialService({ fetcher, ttlMs: TTL_MS, budget, now: () => clock.now });
+async function serviceAt(clock: { now: number }, hourly = 100) {
+  return (await officialServiceFor(world, { now: () => clock.now, hourly, ttlMs: TTL_MS, timeoutMs: 800 })).service;
 }
 
 const standIn = (name: string) => world.standIns[`status.${name}.example.test`];
@@ -63,12 +46,12 @@ const target = (name: string) => ({ ascii: `${name}.example.test`, unicode: `${n
 describe("reading an official page", () => {
   it("fetches once for two reads within the TTL, on one instance or two sharing the database", async () => {
     const clock = { now: T0 };
-    const first = serviceAt(clock);
+    const first = await serviceAt(clock);
     const view = await first.read(target("cached"));
     expect(view).toMatchObject({ found: true, problem: null, fetchedAt: new Date(T0).toISOString() });
     clock.now = T0 + TTL_MS - 1000;
     // Another instance: its own memory, the same OfficialPage row.
-    expect(await serviceAt(clock).read(target("cached"))).toEqual(view);
+    expect(await (await serviceAt(clock)).read(target("cached"))).toEqual(view);
     expect(summaryHits("cached")).toBe(1);
     clock.now = T0 + TTL_MS + 1000;
     expect(await first.read(target("cached"))).toMatchObject({ fetchedAt: new Date(T0 + TTL_MS + 1000).toISOString() });
@@ -77,7 +60,7 @@ describe("reading an official page", () => {
 
   it("asks the page once for readers arriving together", async () => {
     const clock = { now: T0 };
-    const service = serviceAt(clock);
+    const service = await serviceAt(clock);
     const views = await Promise.all([1, 2, 3].map(() => service.read(target("budget"))));
     expect(new Set(views.map((view) => JSON.stringify(view))).size).toBe(1);
     expect(summaryHits("budget")).toBe(1);
@@ -86,7 +69,7 @@ describe("reading an official page", () => {
   it("over the hourly budget, shows the last reading with its time and asks nothing", async () => {
     const clock = { now: T0 + 10 * TTL_MS };
     // Discovery was made by the test above; a reading costs one request, and the hour has one.
-    const service = serviceAt(clock, 1);
+    const service = await serviceAt(clock, 1);
     const fresh = await service.read(target("budget"));
     expect(fresh).toMatchObject({ problem: null, fetchedAt: new Date(clock.now).toISOString() });
     const hits = standIn("budget").hits.length;
@@ -102,7 +85,7 @@ describe("reading an official page", () => {
   ];
   it.each(failing)("a page that $what reads as unavailable, not an error", async ({ name, handler }) => {
     const clock = { now: T0 };
-    const service = serviceAt(clock);
+    const service = await serviceAt(clock);
     expect(await service.read(target(name))).toMatchObject({ found: true, problem: null });
     standIn(name).answer(handler);
     clock.now += TTL_MS + 1000;
@@ -116,7 +99,7 @@ describe("when the official page admitted an incident", () => {
     const { incidentId, rounds } = await seedIncident("ack.example.test", start, { ongoing: true });
     const last = rounds.at(-1)!;
     const clock = { now: T0 };
-    const service = serviceAt(clock);
+    const service = await serviceAt(clock);
     const ackOf = async () => (await modules.db.getDb().incident.findUniqueOrThrow({ where: { id: incidentId } })).officialAckAt;
 
     expect(await modules.ack.noteOfficialAck(last, service)).toBe(false);
