@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OFFICIAL_MAX_BODY_BYTES } from "@/lib/official-status";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 import { everywhere, officialServiceFor, serving, startOfficialWorld, type OfficialWorld } from "./helpers/official-stand-ins";
 import { betterStackIndex, instatusSummary, statuspageSummary } from "../support/official-pages";
@@ -25,6 +26,8 @@ beforeAll(async () => {
       "www.githubstatus.com": serving(SUMMARY, statuspageSummary({ indicator: "minor" })),
       "status.gitlab.com": serving("/summary.json", instatusSummary()),
       "status.render.com": serving("/index.json", betterStackIndex()),
+      // A summary padded past the body cap (OFFICIAL_MAX_BODY_BYTES).
+      "status.huge.example.test": serving(SUMMARY, { ...statuspageSummary(), padding: "x".repeat(OFFICIAL_MAX_BODY_BYTES) }),
     },
     { "status.private.example.test": { A: ["10.0.0.5"] }, "status.loopback.example.test": { A: ["127.0.0.1"] } },
   );
@@ -77,7 +80,7 @@ describe("finding an official status page", () => {
   });
 });
 
-describe("the SSRF guard in front of official pages", () => {
+describe("the guarded client in front of official pages", () => {
   it("refuses a status host that resolves to a private or loopback address, before connecting", async () => {
     const client = (await officialServiceFor(world)).fetcher;
     const standIn = world.standIns["status.shop.example.test"];
@@ -88,6 +91,12 @@ describe("the SSRF guard in front of official pages", () => {
     expect(privateOne).toMatchObject({ ok: false, reason: expect.stringContaining("10.0.0.5") });
     expect(standIn.hits.length).toBe(before);
     await client.close();
+  });
+
+  it("stops reading an answer past the body cap, and finds no page there", async () => {
+    const { fetcher } = await officialServiceFor(world);
+    expect(await fetcher.get(`https://status.huge.example.test${SUMMARY}`)).toMatchObject({ ok: false, reason: expect.stringContaining(`over ${OFFICIAL_MAX_BODY_BYTES}`) });
+    expect(await read("huge.example.test")).toEqual({ found: false });
   });
 
   it("finds nothing for a domain whose status host is private", async () => {
