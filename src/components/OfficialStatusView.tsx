@@ -12,7 +12,14 @@ interface OfficialStatusViewProps {
   now: number;
 }
 
-const hostOf = (url: string) => new URL(url).host;
+/** The page's host name; the address as stored when it is none (a row written by hand). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
 
 /** The official status page beside our verdict: its state, what it lists, and where we disagree. */
 export function OfficialStatusView({ displayName, view, disagreement, now }: OfficialStatusViewProps) {
