@@ -17,11 +17,12 @@ export interface OfficialRow {
 
 const isKind = (kind: string): kind is OfficialKind => (OFFICIAL_KINDS as readonly string[]).includes(kind);
 
-/** The site's row (made if new) and its official page, null when never looked for. */
+/** The site's row (made if new: a write only then) and its official page, null when never looked for. */
 export async function readOfficialRow(domain: string, displayName: string): Promise<{ siteId: number; row: OfficialRow | null }> {
   const db = getDb();
-  const site = await ensureSite(db, domain, displayName);
-  const page = await db.officialPage.findUnique({ where: { siteId: site.id } });
+  const site = await db.site.findUnique({ where: { domain }, select: { id: true, officialPage: true } });
+  if (!site) return { siteId: (await ensureSite(db, domain, displayName)).id, row: null };
+  const page = site.officialPage;
   if (!page) return { siteId: site.id, row: null };
   // A kind this version does not read (or a row without its address) counts as nothing found.
   const finding: Finding = isKind(page.kind) && page.url ? { kind: page.kind, url: page.url } : { kind: "none" };
