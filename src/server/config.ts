@@ -66,6 +66,8 @@ const EnvSchema = z.object({
   OFFICIAL_STATUS_TTL_SECONDS: z.coerce.number().int().min(OFFICIAL_MIN_TTL_SECONDS).max(86_400).default(OFFICIAL_DEFAULT_TTL_SECONDS),
   /** Requests to official status pages per hour and instance, discovery included. */
   OFFICIAL_STATUS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(100_000).default(OFFICIAL_DEFAULT_HOURLY_BUDGET),
+  /** Where `npm run geo:update` keeps current visitor network data, which the app then prefers to the npm copies; unset: data/geo. */
+  GEO_DATA_DIR: z.string().trim().min(1).optional(),
   /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
 }).superRefine((env, context) => {
