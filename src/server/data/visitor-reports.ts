@@ -1,7 +1,7 @@
 import "server-only";
 import type { ReportProblem } from "@/lib/report-problems";
 import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
-import { getDb } from "@/server/db";
+import { getDb, type Db } from "@/server/db";
 import { ensureSite, isUniqueViolation } from "./site-row";
 
 /** One "It's down for me" per visitor and site in this window, so one visitor cannot paint a chart. */
@@ -26,8 +26,9 @@ export interface ReportInput {
  *
  * When a big site fails, its reporters come all at once: nothing here holds the site for the
  * others (a transaction on the site's row made them queue, and on PostgreSQL most of a crowd
- * timed out). Each visitor's own gate row decides instead: moved on only if their last report
- * is old enough, created for a first one; a double click or two instances racing find it taken.
+ * timed out). Each visitor's own gate row decides instead: created for a first report, moved
+ * on only if the last one is old enough; a double click or two instances racing find it taken.
+ * In a rush nearly every reporter is new, so a report is two inserts (the gate, the report).
  */
 export async function addVisitorReport({
   domain,
@@ -38,22 +39,38 @@ export async function addVisitorReport({
   now = new Date(),
 }: ReportInput): Promise<AddReportResult> {
   const db = getDb();
-  const site = await ensureSite(db, domain, displayName);
-  const cutoff = new Date(now.getTime() - REPORT_INTERVAL_MS);
-  const moved = await db.reportGate.updateMany({ where: { siteId: site.id, visitorHash, lastAt: { lte: cutoff } }, data: { lastAt: now } });
-  if (moved.count === 0) {
-    try {
-      await db.reportGate.create({ data: { siteId: site.id, visitorHash, lastAt: now }, select: { siteId: true } });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const gate = await db.reportGate.findUnique({ where: { siteId_visitorHash: { siteId: site.id, visitorHash } }, select: { lastAt: true } });
+  const siteId = await siteIdOf(db, domain, displayName);
+  try {
+    await db.reportGate.create({ data: { siteId, visitorHash, lastAt: now }, select: { siteId: true } });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const cutoff = new Date(now.getTime() - REPORT_INTERVAL_MS);
+    const moved = await db.reportGate.updateMany({ where: { siteId, visitorHash, lastAt: { lte: cutoff } }, data: { lastAt: now } });
+    if (moved.count === 0) {
+      const gate = await db.reportGate.findUnique({ where: { siteId_visitorHash: { siteId, visitorHash } }, select: { lastAt: true } });
       const waitMs = (gate?.lastAt.getTime() ?? now.getTime()) + REPORT_INTERVAL_MS - now.getTime();
       return { stored: false, reason: "too_soon", retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     }
   }
   const { country, asn, asnName } = network;
-  await db.visitorReport.create({ data: { siteId: site.id, visitorHash, createdAt: now, problem, country, asn, asnName }, select: { id: true } });
+  await db.visitorReport.create({ data: { siteId, visitorHash, createdAt: now, problem, country, asn, asnName }, select: { id: true } });
   return { stored: true };
+}
+
+/** Site ids already read or created, per client: a site row is never deleted, so its id holds. */
+const siteIds = new WeakMap<Db, Map<string, number>>();
+const MAX_REMEMBERED_SITES = 10_000;
+
+/** The site's id, its row created if new; a rush on one site reads it once, not once a report. */
+async function siteIdOf(db: Db, domain: string, displayName: string): Promise<number> {
+  let ids = siteIds.get(db);
+  if (!ids) siteIds.set(db, (ids = new Map()));
+  const known = ids.get(domain);
+  if (known !== undefined) return known;
+  const { id } = await ensureSite(db, domain, displayName);
+  if (ids.size >= MAX_REMEMBERED_SITES) ids.delete(ids.keys().next().value!);
+  ids.set(domain, id);
+  return id;
 }
 
 /** Reports for the site made at or after `since` (unknown site: none). */
