@@ -67,6 +67,7 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   // First, while nothing else runs. Loaded only now: they bring Prisma.
   await group("9 database", async () => (await import("./groups/database")).databaseGroup(report, { saves: 50, queries: 50 }));
   await group("13 history", async () => (await import("./groups/history")).historyGroup(report, { queries: quick ? 100 : 400 }));
+  await group("16 crowd", async () => (await import("./groups/crowd")).crowdGroup(report, { domains: quick ? 2000 : 10_000, runs: quick ? 3 : 9 }));
   await group("6 agents", async () =>
     (await import("./groups/agents")).agentsGroup(report, { site, agents: 8, answerAfterMs: 200, samples: 9, name: (i) => name(`agent${i}`) }),
   );
@@ -111,6 +112,7 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
     withApp(report, "fresh", { ...base, CHECK_TTL_SECONDS: String(ttlSeconds) }, (app) => freshnessGroup(app, report, { ttlSeconds, domain: name("fresh"), ...freshness })),
   );
   await group("12 watch", async () => (await import("./groups/watch")).watchBench(report, { base, names, quick }));
+  await group("15 reports", () => withApp(report, "reports", base, async (app) => (await import("./groups/reports")).reportsGroup(app, report, { domain: name("reports"), reports: quick ? 1000 : 10_000, reportSeconds: quick ? 12 : 60, rounds: 6, connections: SETTINGS.throughput.connections, visitorBase: 35_000 })));
 
   report.section("In the browser (Lighthouse 12, the e2e layer's Chromium)");
   await group("10 lighthouse", () =>
