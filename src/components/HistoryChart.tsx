@@ -6,14 +6,14 @@ import { formatShare, RANGE_SPECS, type HistoryView } from "@/lib/history-view";
 import { bucketLabel, bucketSentence, incidentSentence, shareLevel, type ShareLevel } from "@/lib/history-words";
 import { PERIOD_MS } from "@/lib/observed-time";
 
-const VIEW_WIDTH = 720;
-const VIEW_HEIGHT = 190;
-const PAD = { top: 10, right: 8, bottom: 56, left: 8 };
+export const VIEW_WIDTH = 720;
+export const VIEW_HEIGHT = 190;
+export const PAD = { top: 10, right: 8, bottom: 56, left: 8 };
 const PLOT_WIDTH = VIEW_WIDTH - PAD.left - PAD.right;
-const PLOT_HEIGHT = VIEW_HEIGHT - PAD.top - PAD.bottom;
-const BASELINE = PAD.top + PLOT_HEIGHT;
-const STRIP_Y = BASELINE + 8;
-const STRIP_HEIGHT = 10;
+export const PLOT_HEIGHT = VIEW_HEIGHT - PAD.top - PAD.bottom;
+export const BASELINE = PAD.top + PLOT_HEIGHT;
+export const STRIP_Y = BASELINE + 8;
+export const STRIP_HEIGHT = 10;
 /** A sliver observed still shows as a bar. */
 const MIN_BAR = 3;
 
@@ -24,7 +24,34 @@ export const LEVEL_FILL: Record<ShareLevel, string> = {
   none: "transparent",
 };
 
-const round = (value: number) => Math.round(value * 100) / 100;
+export const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Where each bar stands and how tall its observed part is, and where each incident's mark goes. */
+export function chartGeometry(view: HistoryView) {
+  const slot = PLOT_WIDTH / view.buckets.length;
+  const barWidth = round(Math.max(1, slot * (view.buckets.length > 100 ? 1 : 0.72)));
+  const from = new Date(view.from).getTime();
+  const span = new Date(view.to).getTime() - from;
+  const xOfTime = (time: number) => round(PAD.left + (Math.min(Math.max(time, from), from + span) - from) / span * PLOT_WIDTH);
+  const size = PERIOD_MS[view.period];
+  const bars = view.buckets.map((bucket, index) => {
+    const observed = Math.min(1, bucket.observedMs / size);
+    return {
+      bucket,
+      x: round(PAD.left + slot * index + (slot - barWidth) / 2),
+      labelX: round(PAD.left + slot * index + slot / 2),
+      height: bucket.observedMs > 0 ? round(Math.max(MIN_BAR, observed * PLOT_HEIGHT)) : 0,
+      level: shareLevel(bucket.onlineShare),
+    };
+  });
+  const incidents = view.incidents.map((incident) => {
+    const start = xOfTime(new Date(incident.startedAt).getTime());
+    const end = xOfTime(incident.endedAt ? new Date(incident.endedAt).getTime() : new Date(view.now).getTime());
+    const width = round(Math.max(4, end - start));
+    return { incident, x: round(Math.min(start, VIEW_WIDTH - PAD.right - width)), width };
+  });
+  return { barWidth, bars, incidents };
+}
 
 /** What the picture says, in words: the SVG's accessible name. */
 export function describeHistory(view: HistoryView, domain: string): string {
@@ -59,13 +86,8 @@ export const isLabelled = (view: HistoryView, index: number): boolean => labelOf
  * assistive technology (role="img"), so the links live in the list beside it.
  */
 export function HistoryChart({ view, domain }: { view: HistoryView; domain: string }) {
-  const slot = PLOT_WIDTH / view.buckets.length;
-  const barWidth = round(Math.max(1, slot * (view.buckets.length > 100 ? 1 : 0.72)));
-  const from = new Date(view.from).getTime();
-  const span = new Date(view.to).getTime() - from;
-  const xOfTime = (time: number) => round(PAD.left + (Math.min(Math.max(time, from), from + span) - from) / span * PLOT_WIDTH);
+  const { barWidth, bars, incidents } = chartGeometry(view);
   const last = view.buckets.length - 1;
-  const size = PERIOD_MS[view.period];
 
   return (
     <svg
@@ -78,36 +100,25 @@ export function HistoryChart({ view, domain }: { view: HistoryView; domain: stri
       // Text inherits this; without it SVG text is black, unreadable on the dark theme.
       style={{ fill: "var(--muted)" }}
     >
-      {view.buckets.map((bucket, index) => {
-        const x = round(PAD.left + slot * index + (slot - barWidth) / 2);
-        const observed = Math.min(1, bucket.observedMs / size);
-        const height = bucket.observedMs > 0 ? round(Math.max(MIN_BAR, observed * PLOT_HEIGHT)) : 0;
-        const level = shareLevel(bucket.onlineShare);
-        return (
-          <g key={bucket.start} data-level={level}>
-            <title>{bucketSentence(bucket, view.period)}</title>
-            <rect className="history-track" x={x} y={PAD.top} width={barWidth} height={PLOT_HEIGHT} />
-            {height > 0 && <rect x={x} y={round(BASELINE - height)} width={barWidth} height={height} style={{ fill: LEVEL_FILL[level] }} />}
-            {isLabelled(view, index) && (
-              <text className={`history-label ${labelOf(view, index)}`} x={round(PAD.left + slot * index + slot / 2)} y={VIEW_HEIGHT - 8} textAnchor={index === last ? "end" : "middle"}>
-                {bucketLabel(bucket.start, view.range === "7d" ? "day" : view.period)}
-              </text>
-            )}
-          </g>
-        );
-      })}
+      {bars.map(({ bucket, x, labelX, height, level }, index) => (
+        <g key={bucket.start} data-level={level}>
+          <title>{bucketSentence(bucket, view.period)}</title>
+          <rect className="history-track" x={x} y={PAD.top} width={barWidth} height={PLOT_HEIGHT} />
+          {height > 0 && <rect x={x} y={round(BASELINE - height)} width={barWidth} height={height} style={{ fill: LEVEL_FILL[level] }} />}
+          {isLabelled(view, index) && (
+            <text className={`history-label ${labelOf(view, index)}`} x={labelX} y={VIEW_HEIGHT - 8} textAnchor={index === last ? "end" : "middle"}>
+              {bucketLabel(bucket.start, view.range === "7d" ? "day" : view.period)}
+            </text>
+          )}
+        </g>
+      ))}
       <line x1={PAD.left} x2={VIEW_WIDTH - PAD.right} y1={BASELINE} y2={BASELINE} style={{ stroke: "var(--muted)" }} />
-      {view.incidents.map((incident) => {
-        const start = xOfTime(new Date(incident.startedAt).getTime());
-        const end = xOfTime(incident.endedAt ? new Date(incident.endedAt).getTime() : new Date(view.now).getTime());
-        const width = round(Math.max(4, end - start));
-        return (
-          <g key={incident.id} className="history-incident">
-            <title>{incidentSentence(incident)}</title>
-            <rect x={round(Math.min(start, VIEW_WIDTH - PAD.right - width))} y={STRIP_Y} width={width} height={STRIP_HEIGHT} rx={2} style={{ fill: "var(--down)" }} />
-          </g>
-        );
-      })}
+      {incidents.map(({ incident, x, width }) => (
+        <g key={incident.id} className="history-incident">
+          <title>{incidentSentence(incident)}</title>
+          <rect x={x} y={STRIP_Y} width={width} height={STRIP_HEIGHT} rx={2} style={{ fill: "var(--down)" }} />
+        </g>
+      ))}
     </svg>
   );
 }

@@ -5,11 +5,10 @@ import { HistoryTable } from "./HistoryTable";
 import "./History.css";
 
 /**
- * One range's bars, response times and table: the history pages show the table open; the status
- * page leaves it out (`withTable={false}`: 90 rows are a third of that page's weight, and the
- * history page it links to has them). `domain` is the name people read.
+ * One range's bars, response times and table, on the history pages (the status page shows the
+ * lighter HistoryStrip). `domain` is the name people read.
  */
-export function HistoryTimeline({ view, domain, capMinutes, tableOpen = false, withTable = true }: { view: HistoryView; domain: string; capMinutes: number; tableOpen?: boolean; withTable?: boolean }) {
+export function HistoryTimeline({ view, domain, capMinutes, tableOpen = false }: { view: HistoryView; domain: string; capMinutes: number; tableOpen?: boolean }) {
   const unit = view.period === "day" ? "Days" : "Hours";
   const table = <HistoryTable view={view} domain={domain} />;
   return (
@@ -27,7 +26,7 @@ export function HistoryTimeline({ view, domain, capMinutes, tableOpen = false, w
           <HistoryLatencyLegend />
         </>
       )}
-      {!withTable ? null : tableOpen ? (
+      {tableOpen ? (
         table
       ) : (
         <details className="history-details">
