@@ -1,8 +1,6 @@
 import { formatPercent, type CrowdView } from "@/lib/crowd-view";
+import { NETWORK_DATA_CREDIT } from "@/lib/network-data-credit";
 import { ScrollTable } from "./ScrollTable";
-
-/** The network data's licence (CC BY 4.0) asks for this credit wherever the data shows. */
-export const NETWORK_DATA_CREDIT = "Networks: ip-location-db (CC BY 4.0)";
 
 /** Rows drawn in the bar, each with its swatch in the table; the rest of the bar is left plain. */
 const BAR_SEGMENTS = 4;
@@ -39,7 +37,18 @@ export function CrowdNetworks({ crowd }: { crowd: CrowdView }) {
           ))}
         </tbody>
       </ScrollTable>
-      <p className="crowd-credit">{NETWORK_DATA_CREDIT}</p>
+      {/* The network data's licences ask for this credit wherever the data shows. */}
+      <p className="crowd-credit">
+        {NETWORK_DATA_CREDIT.map((part) =>
+          typeof part === "string" ? (
+            part
+          ) : (
+            <a key={part.href} href={part.href}>
+              {part.text}
+            </a>
+          ),
+        )}
+      </p>
     </div>
   );
 }

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { NETWORK_DATA_CREDIT } from "@/components/CrowdNetworks";
 import { ReportsChart } from "@/components/ReportsChart";
 import { crowdView, NO_REPORTS, type CrowdInput } from "@/lib/crowd-view";
 import { bucketByHour } from "@/lib/hourly";
+import { NETWORK_DATA_CREDIT_TEXT } from "@/lib/network-data-credit";
 
 // The crowd in the reports section: its state, the network line, the top problems and the table.
 
@@ -75,7 +75,9 @@ describe("the crowd in the reports section", () => {
     ]);
     // It scrolls in its own focusable box on a narrow screen.
     expect(table.closest(".table-scroll")).toHaveAttribute("tabindex", "0");
-    expect(screen.getByText(NETWORK_DATA_CREDIT)).toBeInTheDocument();
+    const credit = table.closest(".crowd-networks")?.querySelector(".crowd-credit");
+    expect(credit?.textContent).toBe(NETWORK_DATA_CREDIT_TEXT);
+    expect(within(credit as HTMLElement).getByRole("link", { name: "IP Geolocation by DB-IP" })).toHaveAttribute("href", "https://db-ip.com");
   });
 
   it("shows the state but no breakdown when nobody reported in 24 hours", () => {
