@@ -195,6 +195,21 @@ describe("crowdStates", () => {
   });
 });
 
+describe("keeping reports", () => {
+  it("keeps the 8 weeks of reports the usual count needs when old checks and roll-ups are pruned", async () => {
+    const now = nextMoment();
+    const site = await createSite();
+    await addReports(site.id, now, [{ minutesAgo: 1, count: 1 }, ...usualWindows(1)]);
+    const { pruneOldChecks } = await import("@/server/checks/prisma-store");
+    const { pruneOldRollups } = await import("@/server/history/rollups");
+
+    await pruneOldChecks(now.getTime(), true);
+    await pruneOldRollups(now.getTime(), true);
+
+    expect((await crowd.crowdStates(now)).get(site.domain)).toMatchObject({ usualCurrent: 1, usualPrevious: 1 });
+  });
+});
+
 describe("getReportsOverview", () => {
   it("gives the page the crowd: the last hour against its usual, problems and networks of the 24 hours", async () => {
     const now = nextMoment();

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { CROWD_STATES } from "@/lib/crowd-spike";
 import { crowdStates } from "@/server/data/crowd";
+import { getReportsOverview } from "@/server/data/reports";
 import { withTestDatabase } from "../support/in-process";
 import { median, ms, progress, type Report } from "../support/report";
 
@@ -133,6 +134,14 @@ export async function crowdGroup(report: Report, { domains, runs }: { domains: n
       times.push(performance.now() - started);
     }
     report.atMost(`16 spike state of ${domains.toLocaleString("en")} domains (crowdStates), median of ${runs}`, median(times), GOAL_MS, "ms", 0);
+    // The status page's read of one of the busiest sites (its 24 hours, state, problems, networks).
+    const pageTimes: number[] = [];
+    for (let i = 0; i < runs + 1; i++) {
+      const started = performance.now();
+      await getReportsOverview("crowd0.example.com", at);
+      pageTimes.push(performance.now() - started);
+    }
+    report.info("16 the status page's reports and crowd of one busy site (getReportsOverview)", ms(median(pageTimes.slice(1))));
     report.note(
       `16: ${filled.rows.toLocaleString("en")} reports of ${domains.toLocaleString("en")} domains over ${DAYS} days written in ${(filled.ms / 1000).toFixed(1)} s ` +
         `(usual rates ${RATES.map((rate) => `${rate.share * 100} % at ${rate.perHour}/h`).join(", ")}; a burst on 1 in ${BURST_EVERY}); ` +
