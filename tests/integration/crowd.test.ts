@@ -1,24 +1,20 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CROWD_STATES, crowdState, type CrowdState } from "@/lib/crowd-spike";
-import { WEEK_MS } from "@/lib/crowd-windows";
+import { addReports, createSite, nextMoment, usualWindows } from "./helpers/crowd-reports";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 
-// The crowd's spike state read from stored reports (data/crowd.ts) and the status page's view of
-// the crowd (data/reports.ts), on a real database. Each test reads at its own moment, days apart,
-// so one test's reports never fall in another's windows or baselines.
+// The crowd's spike state read from stored reports (data/crowd.ts), on a real database (the
+// status page's view of the crowd is in reports.test.ts). Each test reads at its own moment
+// (nextMoment), so one test's reports never fall in another's windows or baselines.
 
 let database: TestDatabase;
 let crowd: typeof import("@/server/data/crowd");
-let reports: typeof import("@/server/data/reports");
-let getDb: typeof import("@/server/db")["getDb"];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   process.env.DATABASE_URL = database.url;
   crowd = await import("@/server/data/crowd");
-  reports = await import("@/server/data/reports");
-  ({ getDb } = await import("@/server/db"));
 });
 
 afterAll(async () => {
@@ -26,57 +22,6 @@ afterAll(async () => {
   await closeDb?.();
   if (database) await removeTestDatabase(database);
 });
-
-const MINUTE = 60_000;
-let moments = 0;
-/** A reading moment of its own: 3 days and a few hours after the last one, never a whole week apart. */
-const nextMoment = () => new Date(Date.UTC(2026, 10, 22, 14, 30) + ++moments * (3 * 86_400_000 + 5 * 3_600_000));
-let sites = 0;
-
-async function createSite(probes?: { verdict: string; minutesAgo: number; now: Date }): Promise<{ id: number; domain: string }> {
-  const domain = `crowd-${++sites}.example.test`;
-  return getDb().site.create({
-    data: {
-      domain,
-      displayName: domain,
-      ...(probes && { lastVerdict: probes.verdict, lastCheckedAt: new Date(probes.now.getTime() - probes.minutesAgo * MINUTE) }),
-    },
-    select: { id: true, domain: true },
-  });
-}
-
-interface Seed {
-  minutesAgo: number;
-  weeksAgo?: number;
-  count?: number;
-  problem?: string;
-  country?: string | null;
-  asn?: number | null;
-  asnName?: string | null;
-}
-
-/** `count` reports by distinct visitors, `minutesAgo` (and `weeksAgo`) before `now`, a second apart. */
-async function addReports(siteId: number, now: Date, seeds: Seed[]): Promise<void> {
-  const data = seeds.flatMap(({ minutesAgo, weeksAgo = 0, count = 1, problem = "load", country = null, asn = null, asnName = null }) =>
-    Array.from({ length: count }, (_, index) => ({
-      siteId,
-      visitorHash: `visitor-${minutesAgo}-${weeksAgo}-${index}-${Math.random()}`,
-      createdAt: new Date(now.getTime() - weeksAgo * WEEK_MS - minutesAgo * MINUTE - index * 1000),
-      problem,
-      country,
-      asn,
-      asnName,
-    })),
-  );
-  await getDb().visitorReport.createMany({ data });
-}
-
-/** `perWeek` reports in each of the two windows, in each of the last `weeks` weeks. */
-const usualWindows = (perWeek: number, weeks = 8): Seed[] =>
-  Array.from({ length: weeks }, (_, k) => [
-    { minutesAgo: 5, weeksAgo: k + 1, count: perWeek },
-    { minutesAgo: 20, weeksAgo: k + 1, count: perWeek },
-  ]).flat();
 
 describe("crowdStates", () => {
   it("takes the usual count from the same windows of the week over the last 8 weeks, and no other hour", async () => {
@@ -207,45 +152,5 @@ describe("keeping reports", () => {
     await pruneOldRollups(now.getTime(), true);
 
     expect((await crowd.crowdStates(now)).get(site.domain)).toMatchObject({ usualCurrent: 1, usualPrevious: 1 });
-  });
-});
-
-describe("getReportsOverview", () => {
-  it("gives the page the crowd: the last hour against its usual, problems and networks of the 24 hours", async () => {
-    const now = nextMoment();
-    const site = await createSite({ verdict: "regional", minutesAgo: 3, now });
-    const comcast = { country: "US", asn: 7922, asnName: "Comcast" };
-    await addReports(site.id, now, [
-      { minutesAgo: 2, count: 6, problem: "login", ...comcast },
-      { minutesAgo: 17, count: 5, problem: "load", ...comcast },
-      { minutesAgo: 40, count: 2, problem: "load", country: "DE", asn: 3320, asnName: "Deutsche Telekom" },
-      { minutesAgo: 60 * 20, count: 1, problem: "slow" }, // earlier today: in the 24 hours, not the last hour
-      { minutesAgo: 60 * 25, count: 9, problem: "app" }, // before the 24 hours shown
-      ...Array.from({ length: 8 }, (_, k) => ({ minutesAgo: 50, weeksAgo: k + 1, count: k < 4 ? 1 : 0 })),
-    ]);
-
-    const { hours, crowd: view } = await reports.getReportsOverview(site.domain, now);
-
-    expect(hours.reduce((sum, hour) => sum + hour.reports, 0)).toBe(14);
-    expect(view.state).toBe("problems");
-    expect(view.lastHour).toBe(13);
-    expect(view.usualHour).toBe(0.5);
-    expect([...view.problems].sort((a, b) => a.key.localeCompare(b.key))).toEqual([
-      { key: "load", count: 7 },
-      { key: "login", count: 6 },
-      { key: "slow", count: 1 },
-    ]);
-    expect([...view.networks].sort((a, b) => b.count - a.count)).toEqual([
-      { ...comcast, count: 11 },
-      { country: "DE", asn: 3320, asnName: "Deutsche Telekom", count: 2 },
-      { country: null, asn: null, asnName: null, count: 1 },
-    ]);
-  });
-
-  it("gives a domain never stored 24 empty hours and a quiet crowd", async () => {
-    const { hours, crowd: view } = await reports.getReportsOverview("never-reported.example.test", nextMoment());
-
-    expect(hours).toHaveLength(24);
-    expect(view).toEqual({ state: "none", lastHour: 0, usualHour: 0, problems: [], networks: [] });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HourBucket } from "@/lib/hourly";
+import { addReports as addCrowdReports, createSite as createCrowdSite, nextMoment } from "./helpers/crowd-reports";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 
 type ReportsModule = typeof import("@/server/data/reports");
@@ -9,6 +10,7 @@ const NOW = new Date("2026-11-22T14:30:00.000Z");
 
 let database: TestDatabase;
 let getHourlyReports: ReportsModule["getHourlyReports"];
+let getReportsOverview: ReportsModule["getReportsOverview"];
 let getDb: DbModule["getDb"];
 let closeDb: DbModule["closeDb"];
 
@@ -16,7 +18,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   // db.ts reads DATABASE_URL on first use, so it is imported only after the variable is set.
   process.env.DATABASE_URL = database.url;
-  ({ getHourlyReports } = await import("@/server/data/reports"));
+  ({ getHourlyReports, getReportsOverview } = await import("@/server/data/reports"));
   ({ getDb, closeDb } = await import("@/server/db"));
 });
 
@@ -112,5 +114,45 @@ describe("getHourlyReports", () => {
     expect(buckets[0].start.toISOString()).toBe("2026-11-21T15:00:00.000Z");
     expect(buckets[23].start.toISOString()).toBe("2026-11-22T14:00:00.000Z");
     expect(nonEmptyHours(buckets)).toEqual({});
+  });
+});
+
+describe("getReportsOverview", () => {
+  it("gives the page the crowd: the last hour against its usual, problems and networks of the 24 hours", async () => {
+    const now = nextMoment();
+    const site = await createCrowdSite({ verdict: "regional", minutesAgo: 3, now });
+    const comcast = { country: "US", asn: 7922, asnName: "Comcast" };
+    await addCrowdReports(site.id, now, [
+      { minutesAgo: 2, count: 6, problem: "login", ...comcast },
+      { minutesAgo: 17, count: 5, problem: "load", ...comcast },
+      { minutesAgo: 40, count: 2, problem: "load", country: "DE", asn: 3320, asnName: "Deutsche Telekom" },
+      { minutesAgo: 60 * 20, count: 1, problem: "slow" }, // earlier today: in the 24 hours, not the last hour
+      { minutesAgo: 60 * 25, count: 9, problem: "app" }, // before the 24 hours shown
+      ...Array.from({ length: 8 }, (_, k) => ({ minutesAgo: 50, weeksAgo: k + 1, count: k < 4 ? 1 : 0 })),
+    ]);
+
+    const { hours, crowd: view } = await getReportsOverview(site.domain, now);
+
+    expect(hours.reduce((sum, hour) => sum + hour.reports, 0)).toBe(14);
+    expect(view.state).toBe("problems");
+    expect(view.lastHour).toBe(13);
+    expect(view.usualHour).toBe(0.5);
+    expect([...view.problems].sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { key: "load", count: 7 },
+      { key: "login", count: 6 },
+      { key: "slow", count: 1 },
+    ]);
+    expect([...view.networks].sort((a, b) => b.count - a.count)).toEqual([
+      { ...comcast, count: 11 },
+      { country: "DE", asn: 3320, asnName: "Deutsche Telekom", count: 2 },
+      { country: null, asn: null, asnName: null, count: 1 },
+    ]);
+  });
+
+  it("gives a domain never stored 24 empty hours and a quiet crowd", async () => {
+    const { hours, crowd: view } = await getReportsOverview("never-reported.example.test", nextMoment());
+
+    expect(hours).toHaveLength(24);
+    expect(view).toEqual({ state: "none", lastHour: 0, usualHour: 0, problems: [], networks: [] });
   });
 });
