@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { Agent, FormData, request } from "undici";
 import { root, type BenchApp } from "../../support/app";
 import { pageText } from "../../support/page-text";
-import { primeCachedPage, visitor } from "../support/http";
+import { get, primeCachedPage, visitor } from "../support/http";
 import { cannon, describeLoad, type LoadResult } from "../support/load";
 import { countsOf, median, ms, percentile, progress, type Report } from "../support/report";
 
@@ -108,6 +108,20 @@ async function reportWithoutJavaScript(baseUrl: string, domain: string, address:
   return response.statusCode === 200 ? (/(Thanks — [^.]*\.|You reported [^.]*\.)/.exec(page)?.[1] ?? "no answer on the page") : `status ${response.statusCode}`;
 }
 
+/** Asks for the page every 200 ms until stopped; counts how it was served (x-nextjs-cache). */
+function cacheSampler(url: string, headers: Record<string, string>) {
+  const seen = new Map<string, number>();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const answer = await get(url, { headers, keepBytes: 0 }).then((t) => String(t.headers["x-nextjs-cache"] ?? `status ${t.status}`), () => "failed");
+      seen.set(answer, (seen.get(answer) ?? 0) + 1);
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  })();
+  return { stop: async () => ((running = false), await loop, seen) };
+}
+
 function storedReports(file: string, domain: string): number {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -137,15 +151,18 @@ export async function reportsGroup(app: BenchApp, report: Report, options: Repor
   const alone: LoadResult[] = [];
   const withReports: LoadResult[] = [];
   const results: { answer: Answer; ms: number }[] = [];
+  const cacheAnswers = new Map<string, number>();
   let sendingMs = 0;
   for (let round = 0; round < rounds; round++) {
     alone.push(await cannon(`${app.baseUrl}/${domain}`, { ...page, durationSeconds: turnSeconds }));
     progress(`15 round ${round + 1}/${rounds} page alone: ${describeLoad(alone[round])}`);
     const count = Math.min(perRound, reports - round * perRound);
+    const sampling = cacheSampler(`${app.baseUrl}/${domain}`, page.headers);
     const [loaded, stream] = await Promise.all([
       cannon(`${app.baseUrl}/${domain}`, { ...page, durationSeconds: turnSeconds }),
       reportStream(post, round * perRound, count, turnSeconds),
     ]);
+    for (const [answer, n] of await sampling.stop()) cacheAnswers.set(answer, (cacheAnswers.get(answer) ?? 0) + n);
     withReports.push(loaded);
     results.push(...stream.results);
     sendingMs += stream.sentInMs;
@@ -182,6 +199,8 @@ export async function reportsGroup(app: BenchApp, report: Report, options: Repor
     `≤ ${P99_RATIO_GOAL}`,
     ratio <= P99_RATIO_GOAL,
   );
+  // One refresh of the page's reports per 10 s: the rest of the time it comes from the cache.
+  report.info("15 cached page during the reports: x-nextjs-cache, sampled every 200 ms", countsOf(cacheAnswers));
   const errors = [...alone, ...withReports].reduce((sum, run) => sum + run.errors, 0);
   report.add("15 cached page errors (non-2xx included) during the turns", `${errors}`, "0", errors === 0);
 }
