@@ -80,6 +80,8 @@ async function startApp(env: Record<string, string>): Promise<App> {
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       TESTERS_FILE: testersFile,
       GLOBALPING_URL: "off",
+      // Nor does one for a status.<domain> page (only the probed names are routed here).
+      OFFICIAL_STATUS: "off",
       CHECK_DEADLINE_MS: String(CHECK_DEADLINE_MS),
       SHUTDOWN_GRACE_MS: String(GRACE_MS),
       ...env,
