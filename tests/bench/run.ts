@@ -112,7 +112,7 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
     withApp(report, "fresh", { ...base, CHECK_TTL_SECONDS: String(ttlSeconds) }, (app) => freshnessGroup(app, report, { ttlSeconds, domain: name("fresh"), ...freshness })),
   );
   await group("12 watch", async () => (await import("./groups/watch")).watchBench(report, { base, names, quick }));
-  await group("15 reports", () => withApp(report, "reports", base, async (app) => (await import("./groups/reports")).reportsGroup(app, report, { domain: name("reports"), reports: quick ? 1000 : 10_000, reportSeconds: quick ? 12 : 60, rounds: 6, connections: SETTINGS.throughput.connections, visitorBase: 35_000 })));
+  await group("15 reports", async () => (await import("./groups/reports")).reportsBench(report, { base, name, quick }));
 
   report.section("In the browser (Lighthouse 12, the e2e layer's Chromium)");
   await group("10 lighthouse", () =>

@@ -1,12 +1,12 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import Database from "better-sqlite3";
-import { Agent, FormData, request } from "undici";
-import { root, type BenchApp } from "../../support/app";
-import { pageText } from "../../support/page-text";
+import { Agent } from "undici";
+import type { BenchApp } from "../../support/app";
+import { findNginx, NGINX_MISSING, startNginx, type RunningNginx } from "../../nginx/support/nginx";
+import { withApp } from "../support/instances";
 import { get, primeCachedPage, visitor } from "../support/http";
 import { cannon, describeLoad, type LoadResult } from "../support/load";
 import { countsOf, median, ms, percentile, progress, type Report } from "../support/report";
+import { postReport, reportActionId, reporterAddress, reportStream, reportWithoutJavaScript, type Answer } from "../support/report-posts";
 
 // Target 15: a rush of "It's down for me". `reports` reports in `reportSeconds` of reporting
 // (10,000 in a minute: 167 a second), each from its own address (X-Forwarded-For, one trusted
@@ -15,7 +15,9 @@ import { countsOf, median, ms, percentile, progress, type Report } from "../supp
 // database holds exactly that many rows. Meanwhile the domain's cached page is loaded as in
 // target 1 (`connections` kept-alive connections), in turns of `turnSeconds`: alone, then with
 // the reports coming, `rounds` times over; its p99 with the reports is set beside its p99
-// without (median of the rounds' ratios) and must stay within 10 %.
+// without (median of the rounds' ratios) and must stay within 10 %. Measured twice: Next alone
+// (npm start), and behind the shipped nginx config, as deployed, where nginx's cache answers the
+// page and the reports pass through to Next (rows "15 nginx:").
 
 export interface ReportsOptions {
   domain: string;
@@ -26,95 +28,34 @@ export interface ReportsOptions {
   connections: number;
   /** Visitor numbers from here on are the page loads' (autocannon's one address). */
   visitorBase: number;
+  /** nginx in front (deploy/nginx.conf): pages and reports go through it. */
+  nginx?: RunningNginx;
+}
+
+/** Both shapes, each on an instance of its own. */
+export async function reportsBench(report: Report, { base, name, quick }: { base: Record<string, string>; name: (label: string) => string; quick: boolean }): Promise<void> {
+  const options = { reports: quick ? 1000 : 10_000, reportSeconds: quick ? 12 : 60, rounds: 6, connections: 50, visitorBase: 35_000 };
+  await withApp(report, "reports", base, (app) => reportsGroup(app, report, { ...options, domain: name("reports") }));
+  if (!findNginx()) return report.failed("15 nginx: reports behind nginx", new Error(NGINX_MISSING));
+  // The bench's X-Forwarded-For stands for a CDN in front of nginx, which adds the address it saw.
+  await withApp(report, "reports-nginx", { ...base, TRUST_PROXY_HOPS: "2" }, async (app) => {
+    const nginx = await startNginx([`127.0.0.1:${app.port}`]);
+    try {
+      await reportsGroup(app, report, { ...options, domain: name("nreports"), nginx });
+    } finally {
+      await nginx.stop();
+    }
+  });
 }
 
 const P99_RATIO_GOAL = 1.1;
-const PROBLEMS = ["load", "login", "app", "slow", "other"] as const;
-// Public addresses of many networks, so the offline lookup answers as it would in a rush.
-const FIRST_OCTETS = [8, 24, 31, 37, 45, 62, 66, 73, 81, 91, 98, 104, 118, 142, 151, 176, 185, 188, 201, 213];
-
-/** Address `n`, distinct for the first 1.3 million. */
-export const reporterAddress = (n: number) => {
-  const rest = Math.floor(n / FIRST_OCTETS.length);
-  return `${FIRST_OCTETS[n % FIRST_OCTETS.length]}.${(rest >> 8) & 255}.${rest & 255}.${1 + (n % 250)}`;
-};
-
-export function reportActionId(): string {
-  const manifest = JSON.parse(readFileSync(join(root, ".next/server/server-reference-manifest.json"), "utf8")) as { node: Record<string, { exportedName: string }> };
-  const found = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === "reportDownAction");
-  if (!found) throw new Error("the build has no reportDownAction");
-  return found[0];
-}
-
-type Answer = "stored" | `refused: ${string}` | `status ${number}` | "no answer";
-
-/** Posts one report as the page's form does with JavaScript (useActionState: previous state, then the form). */
-export async function postReport(baseUrl: string, actionId: string, dispatcher: Agent, domain: string, n: number): Promise<{ answer: Answer; ms: number }> {
-  // The form's fields before the argument list: React reads them in the order they came.
-  const form = new FormData();
-  form.set("_1_domain", domain);
-  form.set("_1_problem", PROBLEMS[n % PROBLEMS.length]);
-  form.set("0", JSON.stringify([{ status: "idle", message: "" }, "$K1"]));
-  const started = performance.now();
-  try {
-    const response = await request(`${baseUrl}/${domain}`, {
-      method: "POST",
-      headers: { "next-action": actionId, origin: baseUrl, accept: "text/x-component", "x-forwarded-for": reporterAddress(n) },
-      body: form,
-      dispatcher,
-      headersTimeout: 60_000,
-      bodyTimeout: 60_000,
-    });
-    const text = await response.body.text();
-    const elapsed = performance.now() - started;
-    if (response.statusCode !== 200) return { answer: `status ${response.statusCode}`, ms: elapsed };
-    if (text.includes('"status":"success"')) return { answer: "stored", ms: elapsed };
-    return { answer: `refused: ${/"message":"([^"]*)"/.exec(text)?.[1] ?? text.slice(0, 120)}`, ms: elapsed };
-  } catch {
-    return { answer: "no answer", ms: performance.now() - started };
-  }
-}
-
-/** Sends reports `first`…`first + count - 1` evenly over `seconds` (open loop: a slow answer delays no other). */
-async function reportStream(post: (n: number) => Promise<{ answer: Answer; ms: number }>, first: number, count: number, seconds: number) {
-  const intervalMs = (seconds * 1000) / count;
-  const started = performance.now();
-  const sent: Promise<{ answer: Answer; ms: number }>[] = [];
-  while (sent.length < count) {
-    const due = Math.min(count, Math.floor((performance.now() - started) / intervalMs) + 1);
-    while (sent.length < due) sent.push(post(first + sent.length));
-    await new Promise((done) => setTimeout(done, Math.max(1, intervalMs / 2)));
-  }
-  const sentInMs = performance.now() - started;
-  return { results: await Promise.all(sent), sentInMs };
-}
-
-const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-
-/**
- * A report as a browser without JavaScript sends it: the page's form (its hidden fields, which
- * name the action, and a chosen problem) posted as multipart to the page, which comes back with
- * the action's answer in it. Returns that answer's message, or why there was none.
- */
-async function reportWithoutJavaScript(baseUrl: string, domain: string, address: string): Promise<string> {
-  const html = await (await request(`${baseUrl}/${domain}`, { headers: { "x-forwarded-for": address } })).body.text();
-  const form = /<form[^>]*class="report-down-form"[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1];
-  if (!form) return "no report form on the page";
-  const fields = new FormData();
-  for (const input of form.matchAll(/<input type="hidden" name="([^"]*)"(?: value="([^"]*)")?/g)) fields.append(unescapeHtml(input[1]), unescapeHtml(input[2] ?? ""));
-  fields.set("problem", "slow");
-  const response = await request(`${baseUrl}/${domain}`, { method: "POST", headers: { origin: baseUrl, "x-forwarded-for": address }, body: fields });
-  const page = pageText(await response.body.text());
-  return response.statusCode === 200 ? (/(Thanks — [^.]*\.|You reported [^.]*\.)/.exec(page)?.[1] ?? "no answer on the page") : `status ${response.statusCode}`;
-}
-
-/** Asks for the page every 200 ms until stopped; counts how it was served (x-nextjs-cache). */
-function cacheSampler(url: string, headers: Record<string, string>) {
+/** Asks for the page every 200 ms until stopped; counts how it was served (`cacheHeader`). */
+function cacheSampler(url: string, headers: Record<string, string>, cacheHeader: string) {
   const seen = new Map<string, number>();
   let running = true;
   const loop = (async () => {
     while (running) {
-      const answer = await get(url, { headers, keepBytes: 0 }).then((t) => String(t.headers["x-nextjs-cache"] ?? `status ${t.status}`), () => "failed");
+      const answer = await get(url, { headers, keepBytes: 0 }).then((t) => String(t.headers[cacheHeader] ?? `status ${t.status}`), () => "failed");
       seen.set(answer, (seen.get(answer) ?? 0) + 1);
       await new Promise((done) => setTimeout(done, 200));
     }
@@ -133,20 +74,22 @@ function storedReports(file: string, domain: string): number {
 }
 
 export async function reportsGroup(app: BenchApp, report: Report, options: ReportsOptions): Promise<void> {
-  const { domain, reports, reportSeconds, rounds, connections, visitorBase } = options;
+  const { domain, reports, reportSeconds, rounds, connections, visitorBase, nginx } = options;
+  const [label, baseUrl, cacheHeader] = nginx ? ["15 nginx:", nginx.baseUrl, "x-cache-status"] : ["15", app.baseUrl, "x-nextjs-cache"];
   const actionId = reportActionId();
   // Enough sockets for the reports in flight; a browser opens one per reporter, but a socket
   // each would measure the machine's connection setup, not the app.
   const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 5000 });
-  const post = (n: number) => postReport(app.baseUrl, actionId, dispatcher, domain, n);
+  const post = (n: number) => postReport(baseUrl, actionId, dispatcher, domain, n);
   await primeCachedPage(app.baseUrl, domain, visitorBase);
+  if (nginx) await get(`${baseUrl}/${domain}`, { keepBytes: 0 });
   const page = { headers: { "x-forwarded-for": visitor(visitorBase + 1), "accept-encoding": "gzip" }, connections };
   const turnSeconds = reportSeconds / rounds;
   const perRound = Math.ceil(reports / rounds);
 
   // Warm-up: the action's code and the page's load, once each, before anything is measured.
   const warm = await reportStream(post, reports, 50, 1);
-  await cannon(`${app.baseUrl}/${domain}`, { ...page, durationSeconds: 2 });
+  await cannon(`${baseUrl}/${domain}`, { ...page, durationSeconds: 2 });
 
   const alone: LoadResult[] = [];
   const withReports: LoadResult[] = [];
@@ -154,39 +97,39 @@ export async function reportsGroup(app: BenchApp, report: Report, options: Repor
   const cacheAnswers = new Map<string, number>();
   let sendingMs = 0;
   for (let round = 0; round < rounds; round++) {
-    alone.push(await cannon(`${app.baseUrl}/${domain}`, { ...page, durationSeconds: turnSeconds }));
-    progress(`15 round ${round + 1}/${rounds} page alone: ${describeLoad(alone[round])}`);
+    alone.push(await cannon(`${baseUrl}/${domain}`, { ...page, durationSeconds: turnSeconds }));
+    progress(`${label} round ${round + 1}/${rounds} page alone: ${describeLoad(alone[round])}`);
     const count = Math.min(perRound, reports - round * perRound);
-    const sampling = cacheSampler(`${app.baseUrl}/${domain}`, page.headers);
+    const sampling = cacheSampler(`${baseUrl}/${domain}`, page.headers, cacheHeader);
     const [loaded, stream] = await Promise.all([
-      cannon(`${app.baseUrl}/${domain}`, { ...page, durationSeconds: turnSeconds }),
+      cannon(`${baseUrl}/${domain}`, { ...page, durationSeconds: turnSeconds }),
       reportStream(post, round * perRound, count, turnSeconds),
     ]);
     for (const [answer, n] of await sampling.stop()) cacheAnswers.set(answer, (cacheAnswers.get(answer) ?? 0) + n);
     withReports.push(loaded);
     results.push(...stream.results);
     sendingMs += stream.sentInMs;
-    progress(`15 round ${round + 1}/${rounds} page with ${count} reports: ${describeLoad(loaded)}`);
+    progress(`${label} round ${round + 1}/${rounds} page with ${count} reports: ${describeLoad(loaded)}`);
   }
   await dispatcher.close();
 
-  const withoutJs = await reportWithoutJavaScript(app.baseUrl, domain, reporterAddress(reports + 100));
+  const withoutJs = await reportWithoutJavaScript(baseUrl, domain, reporterAddress(reports + 100));
   const answers = new Map<string, number>();
   for (const { answer } of [...results, ...warm.results]) answers.set(answer, (answers.get(answer) ?? 0) + 1);
   const storedWithoutJs = withoutJs.startsWith("Thanks");
-  report.add("15 a report without JavaScript (the page's form posted as multipart)", withoutJs, "Thanks — …", storedWithoutJs);
+  report.add(`${label} a report without JavaScript (the page's form posted as multipart)`, withoutJs, "Thanks — …", storedWithoutJs);
   const sent = results.length + warm.results.length + (storedWithoutJs ? 1 : 0);
   const stored = storedReports(app.databaseFile, domain);
   const allStored = answers.get("stored") === results.length + warm.results.length && stored === sent;
   report.add(
-    `15 reports: ${reports} in ${reportSeconds} s from distinct addresses, stored`,
+    `${label} reports: ${reports} in ${reportSeconds} s from distinct addresses, stored`,
     `${stored} rows for ${sent} stored answers (${warm.results.length} warm-up, ${storedWithoutJs ? 1 : 0} without JavaScript); answers ${countsOf(answers)}`,
     "all stored, none lost",
     allStored,
   );
   const latencies = results.map((result) => result.ms);
   report.info(
-    "15 reports: rate and answer time",
+    `${label} reports: rate and answer time`,
     `${(results.length / (sendingMs / 1000)).toFixed(0)} reports/s while sending; answer p50 ${ms(median(latencies))}, p99 ${ms(percentile(latencies, 99))}`,
   );
 
@@ -194,13 +137,13 @@ export async function reportsGroup(app: BenchApp, report: Report, options: Repor
   const ratio = median(ratios);
   const p99s = (runs: LoadResult[]) => runs.map((run) => run.p99).join("/");
   report.add(
-    `15 cached page p99 with the reports ÷ without, gzip, ${connections} conns`,
+    `${label} cached page p99 with the reports ÷ without, gzip, ${connections} conns`,
     `${ratio.toFixed(2)} (p99 ${p99s(withReports)} vs ${p99s(alone)} ms; ${median(withReports.map((r) => r.rps)).toFixed(0)} vs ${median(alone.map((r) => r.rps)).toFixed(0)} req/s)`,
     `≤ ${P99_RATIO_GOAL}`,
     ratio <= P99_RATIO_GOAL,
   );
-  // One refresh of the page's reports per 10 s: the rest of the time it comes from the cache.
-  report.info("15 cached page during the reports: x-nextjs-cache, sampled every 200 ms", countsOf(cacheAnswers));
+  // One refresh of the page's reports per 10 s in Next; nginx keeps its copy for its s-maxage.
+  report.info(`${label} cached page during the reports: ${cacheHeader}, sampled every 200 ms`, countsOf(cacheAnswers));
   const errors = [...alone, ...withReports].reduce((sum, run) => sum + run.errors, 0);
-  report.add("15 cached page errors (non-2xx included) during the turns", `${errors}`, "0", errors === 0);
+  report.add(`${label} cached page errors (non-2xx included) during the turns`, `${errors}`, "0", errors === 0);
 }
