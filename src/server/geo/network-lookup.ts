@@ -1,4 +1,5 @@
 import "server-only";
+import { runOutsideRequest } from "@/server/async-context";
 import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
 import { getConfig } from "@/server/config";
 import { resolveGeoDataDir } from "./geo-files.mjs";
@@ -20,7 +21,9 @@ function warnOnce(message: string): void {
 
 /** The data, loading it on the first call; concurrent first callers share one load. Never rejects. */
 export function loadVisitorNetworks(): Promise<NetworkData> {
-  loading ??= (async () => {
+  // Outside the request of the first reporter: the load is kept for good, and a promise made
+  // under that request's AsyncLocalStorage would keep its render as long.
+  loading ??= runOutsideRequest(async () => {
     let dataDir: string;
     try {
       dataDir = resolveGeoDataDir(getConfig().GEO_DATA_DIR);
@@ -32,7 +35,7 @@ export function loadVisitorNetworks(): Promise<NetworkData> {
     const data = await loadNetworkData({ dataDir, warn: warnOnce });
     loaded = data;
     return data;
-  })();
+  });
   return loading;
 }
 

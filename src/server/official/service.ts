@@ -1,4 +1,5 @@
 import "server-only";
+import { runOutsideRequest } from "@/server/async-context";
 import { OFFICIAL_LOOK_AGAIN_MS, type OfficialView } from "@/lib/official-status";
 import { getConfig } from "@/server/config";
 import { guardFromConfig } from "@/server/probe/guard";
@@ -76,7 +77,9 @@ export function createOfficialService({ fetcher, ttlMs, budget, now = Date.now }
       // One reading at a time per domain on this instance; everyone asking meanwhile shares it.
       const running = inFlight.get(target.ascii);
       if (running) return running;
-      const reading = readNow(target).finally(() => inFlight.delete(target.ascii));
+      // Outside the request, as rounds are: the reading is shared and outlives the page's wait,
+      // and its promises and pooled sockets would otherwise keep that request's render.
+      const reading = runOutsideRequest(() => readNow(target)).finally(() => inFlight.delete(target.ascii));
       inFlight.set(target.ascii, reading);
       return reading;
     },

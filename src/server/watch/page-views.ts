@@ -1,4 +1,5 @@
 import "server-only";
+import { runOutsideRequest } from "@/server/async-context";
 import { getDb } from "@/server/db";
 import type { Target } from "@/server/probe/types";
 
@@ -30,7 +31,9 @@ export function recordPageView(target: Target, now = Date.now()): Promise<void> 
   if (last !== undefined && now - last.at < VIEW_WRITE_EVERY_MS) return last.done;
   if (written.size >= MAX_REMEMBERED) forgetOlderThan(written, now - VIEW_WRITE_EVERY_MS);
   written.delete(target.ascii);
-  const done = write(target, new Date(now), () => written.get(target.ascii)?.at === now && written.delete(target.ascii));
+  // Outside the request: the promise is kept for the minute (and the domain up to MAX_REMEMBERED
+  // views later), and one made under the request's AsyncLocalStorage would keep its whole render.
+  const done = runOutsideRequest(() => write(target, new Date(now), () => written.get(target.ascii)?.at === now && written.delete(target.ascii)));
   written.set(target.ascii, { at: now, done });
   return done;
 }
