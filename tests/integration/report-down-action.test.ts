@@ -70,7 +70,11 @@ const rowsOf = (domain: string) =>
 describe("reportDownAction: what a report stores", () => {
   it("stores the chosen problem, and a form without one as 'won't load'", async () => {
     const domain = newDomain();
-    expect(await report("192.0.2.10", domain, "login")).toMatchObject({ status: "success", problem: "login" });
+    expect(await report("192.0.2.10", domain, "login")).toEqual({
+      status: "success",
+      message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.",
+      problem: "login",
+    });
     expect(await report("192.0.2.11", domain)).toMatchObject({ status: "success", problem: "load" });
     expect((await rowsOf(domain)).map((row) => row.problem)).toEqual(["login", "load"]);
   });

@@ -80,7 +80,7 @@ describe("ReportDownFields", () => {
   });
 
   it.each<[string, ReportDownState]>([
-    ["the thank-you", { status: "success", message: "Thanks — your report counts for the next 24 hours; the page shows it within a minute." }],
+    ["the thank-you", { status: "success", message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two." }],
     ["the too-soon message", { status: "error", message: "You reported shop.example.test a moment ago; you can report it again in 12 minutes." }],
   ])("announces %s in the status region", (_label, state) => {
     renderFields({ state });

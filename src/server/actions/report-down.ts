@@ -89,7 +89,7 @@ export async function reportDownAction(_prev: ReportDownState, formData: FormDat
   const answer = await networkAnswer(target.ascii, network);
   return {
     status: "success",
-    message: "Thanks — your report counts for the next 24 hours; the page shows it within a minute.",
+    message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.",
     problem,
     ...(answer ? { network: answer } : {}),
   };
