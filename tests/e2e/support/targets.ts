@@ -29,6 +29,8 @@ export interface TargetNames {
   hot: string;
   /** Up here; the Globalping stand-in's three European probes time out: down in some regions. */
   regional: string;
+  /** Up here; on Comcast (AS7922) it times out but from Philadelphia: "only your network?" says the provider. */
+  comcastTrouble: string;
 }
 
 /** Where a target name is served on loopback: its routed port 80 and port 443. */
@@ -63,6 +65,7 @@ export async function startTargets() {
     hanging: "hanging.example.test",
     hot: "hot.example.test",
     regional: "regional.example.test",
+    comcastTrouble: "comcast-trouble.example.test",
   };
   const handlers: Record<keyof TargetNames, RequestListener> = {
     up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
@@ -79,6 +82,7 @@ export async function startTargets() {
     hanging: () => undefined,
     hot: (_req, res) => res.end("ok"),
     regional: (_req, res) => res.end("ok"),
+    comcastTrouble: (_req, res) => res.end("ok"),
   };
   const hits: Record<string, number> = {};
   const ports: Record<string, TargetPorts> = {};

@@ -1,13 +1,13 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { TLSSocket } from "node:tls";
-import { finished, TEN_PROBES } from "../../integration/helpers/globalping-probes";
+import { finished, NETWORK_PROBES, TEN_PROBES, type StandInProbe } from "../../integration/helpers/globalping-probes";
 import { startGlobalpingStandIn, type GlobalpingStandIn, type StandInTest } from "../../integration/helpers/globalping-stand-in";
 import type { TargetNames, TargetPorts } from "./targets";
 
 // The world for the end-to-end app: the Globalping stand-in on loopback. Its ten probes really
 // ask the local target sites, as Globalping's do (HEAD /, no redirects followed, an untrusted
-// certificate reported, not refused), except for three names with scripted answers.
+// certificate reported, not refused), except for four names with scripted answers.
 
 export const WORLD_PROBE_USER_AGENT = "globalping-probe (stand-in)";
 
@@ -52,6 +52,14 @@ const EUROPE_DOWN: StandInTest[] = TEN_PROBES.map((probe) =>
   probe.continent === "EU" ? { status: "failed", failureSource: "target", rawOutput: "Request timeout." } : finished(200, { tls: { authorized: true } }),
 );
 
+/**
+ * Comcast (AS7922) fails from Chicago and Denver and works from Philadelphia. A round names no
+ * network and takes the first ten: nine off Comcast and Philadelphia, all reaching the site.
+ * "Only your network?" asks for AS7922 and gets all three of Comcast's: 2 of 3 failing.
+ */
+const COMCAST_TROUBLE_PROBES = [...TEN_PROBES.filter((probe) => probe.asn !== 7922), NETWORK_PROBES[2], NETWORK_PROBES[0], NETWORK_PROBES[1]];
+const TIMEOUT: StandInTest = { status: "failed", failureSource: "target", rawOutput: "Request timeout." };
+
 export function startWorld(names: TargetNames, portsOf: (name: string) => TargetPorts): Promise<GlobalpingStandIn> {
   return startGlobalpingStandIn({
     scenario: ({ target, body }) => {
@@ -60,6 +68,10 @@ export function startWorld(names: TargetNames, portsOf: (name: string) => Target
       if (target === names.regional) return { tests: TEN_PROBES.map((probe, i) => ({ probe, test: EUROPE_DOWN[i], afterMs: 100 })) };
       const protocol = (body as { measurementOptions?: { protocol?: string } }).measurementOptions?.protocol ?? "HTTPS";
       const test = probeTarget(target, protocol, portsOf(target));
+      if (target === names.comcastTrouble) {
+        const fails = (probe: StandInProbe) => probe.asn === 7922 && probe.city !== "Philadelphia";
+        return { tests: COMCAST_TROUBLE_PROBES.map((probe) => ({ probe, test: fails(probe) ? TIMEOUT : test })) };
+      }
       return { tests: TEN_PROBES.map((probe) => ({ probe, test })) };
     },
   });
