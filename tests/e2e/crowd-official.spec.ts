@@ -24,7 +24,8 @@ const SPIKED = targets.down;
 const TROUBLED = targets.comcastTrouble;
 const STATUS_HOST = `status.${SPIKED}`;
 const COMCAST_VISITOR = "73.0.0.1";
-const THANKS = "Thanks — your report counts for the next 24 hours; the page shows it within a minute.";
+/** The action's thanks (its second half says when the page shows the report). */
+const THANKS = /^Thanks — your report counts for the next 24 hours; /;
 
 let app: RunningApp;
 let official: OfficialWorld;
