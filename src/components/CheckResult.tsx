@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { unstable_rethrow } from "next/navigation";
 import { describeVerdict } from "@/lib/verdict-line";
 import type { ProbeResult } from "@/lib/probe-result";
@@ -23,7 +24,8 @@ function causeDetails(results: ProbeResult[]) {
  * the sources and the visitor's own check. The same for every visitor, so it is cached with the
  * page; what belongs to one visitor (their own check, their report) is done in the browser.
  */
-export async function CheckResult({ target }: { target: Target }) {
+/** `besideVerdict` comes right after the result card, before the sources (the official status). */
+export async function CheckResult({ target, besideVerdict }: { target: Target; besideVerdict?: ReactNode }) {
   const view = await getStatusView(target).catch((error: unknown) => {
     // A background prerender that ends before the round does: the page streams this part later.
     unstable_rethrow(error);
@@ -33,15 +35,18 @@ export async function CheckResult({ target }: { target: Target }) {
   if (!view || !view.ok) {
     const message = view && !view.ok ? view.message : "The check failed unexpectedly; please try again.";
     return (
-      <section className="card result result-unknown" aria-labelledby="result-heading">
-        <h2 id="result-heading" className="result-line">
-          <TextWithName
-            text={view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
-            name={target.unicode}
-          />
-        </h2>
-        <p>{message}</p>
-      </section>
+      <>
+        <section className="card result result-unknown" aria-labelledby="result-heading">
+          <h2 id="result-heading" className="result-line">
+            <TextWithName
+              text={view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+              name={target.unicode}
+            />
+          </h2>
+          <p>{message}</p>
+        </section>
+        {besideVerdict}
+      </>
     );
   }
 
@@ -73,6 +78,7 @@ export async function CheckResult({ target }: { target: Target }) {
         </VisitorCheck>
         <CheckAgainForm domain={target.ascii} freshUntil={check.freshUntil} />
       </section>
+      {besideVerdict}
       <SourcesSection domain={target.unicode} results={check.results} checkedAt={checkedAt.getTime()} />
     </>
   );

@@ -71,7 +71,7 @@ test("up for the testers but not for the browser: down only for you, troubleshoo
   await expect(page.locator("#troubleshooting")).toBeInViewport();
 
   await page.getByRole("button", { name: "It's down for me" }).click();
-  await expect(page.getByText("Thanks — your report counts in the last 24 hours.")).toBeVisible();
+  await expect(page.getByText("Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.")).toBeVisible();
   await page.reload();
   await page.locator(".reports-details summary").click();
   const reportCells = page.locator(".reports-table tbody tr td:nth-child(4)");
