@@ -1,5 +1,6 @@
 import { networkAnswerLine, whereInWords, type NetworkAnswer } from "@/lib/network-answer";
 import { stepsForNetworkAnswer } from "@/lib/network-answer-steps";
+import { TextWithName } from "./TextWithName";
 
 /** "14:03 UTC": the answer may be one measured for an earlier visitor, up to 10 minutes ago. */
 const utcTime = (iso: string) => `${iso.slice(11, 16)} UTC`;
@@ -15,7 +16,8 @@ export function NetworkAnswerView({ answer, domain }: { answer: NetworkAnswer; d
       <h3 id="network-answer-heading">Only your network?</h3>
       <p className="network-answer-line">{networkAnswerLine(answer)}</p>
       <p className="network-answer-source">
-        Our own probes reach {domain}. We asked {answer.total} Globalping {answer.total === 1 ? "probe" : "probes"}{" "}
+        {/* The name kept whole: on a phone it moves to the next line rather than break at a hyphen. */}
+        <TextWithName text={`Our own probes reach ${domain}.`} name={domain} /> We asked {answer.total} Globalping {answer.total === 1 ? "probe" : "probes"}{" "}
         {whereInWords(answer)} at {utcTime(answer.measuredAt)}.
       </p>
       <h4>{heading}</h4>
