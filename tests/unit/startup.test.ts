@@ -18,9 +18,9 @@ describe("npm start's settings", () => {
   });
 
   it("run the server with its WebAssembly compiled once, a heap that grows by half, and without stack frames before Node 24", () => {
-    expect(serverNodeFlags("20.20.2")).toEqual(["--liftoff-only", "--heap-growing-percent=50", "--stack-trace-limit=0"]);
-    expect(serverNodeFlags("22.12.0")).toEqual(["--liftoff-only", "--heap-growing-percent=50", "--stack-trace-limit=0"]);
-    expect(serverNodeFlags("24.21.0")).toEqual(["--liftoff-only", "--heap-growing-percent=50"]);
+    expect(serverNodeFlags("20.20.2")).toEqual(["--liftoff-only", "--heap-growing-percent=50", "--max-semi-space-size=4", "--stack-trace-limit=0"]);
+    expect(serverNodeFlags("22.12.0")).toEqual(["--liftoff-only", "--heap-growing-percent=50", "--max-semi-space-size=4", "--stack-trace-limit=0"]);
+    expect(serverNodeFlags("24.21.0")).toEqual(["--liftoff-only", "--heap-growing-percent=50", "--max-semi-space-size=4"]);
   });
 });
 
