@@ -83,8 +83,8 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
           the visitor is reading is pushed down when the result takes the live view's place. Each
           section's reads are quick beside the round, and one that fails says so (readOrNull). */}
       <Suspense fallback={<LiveWithoutScript domain={target.ascii} displayName={domain} seconds={resultWithinSeconds()} />}>
-        {/* The official status right after the verdict, before the sources; its own slot
-            (div.after-result) only when the site has an official page we read. */}
+        {/* The official status right after the verdict, before the sources; nothing at all
+            when the site has no official page we read. */}
         <CheckResult target={target} besideVerdict={<OfficialStatusSection target={target} />} />
         <div className="after-result">
           <IncidentsSection target={target} />
