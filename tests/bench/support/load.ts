@@ -19,10 +19,12 @@ export interface LoadOptions {
   connections?: number;
   durationSeconds?: number;
   headers?: Record<string, string>;
+  /** Requests a second whatever the answers take (open loop: a late answer's wait counts), instead of as fast as it answers. */
+  rate?: number;
 }
 
-export async function cannon(url: string, { connections = 50, durationSeconds = 5, headers = {} }: LoadOptions = {}): Promise<LoadResult> {
-  const result = await autocannon({ url, connections, duration: durationSeconds, headers, timeout: 10 });
+export async function cannon(url: string, { connections = 50, durationSeconds = 5, headers = {}, rate }: LoadOptions = {}): Promise<LoadResult> {
+  const result = await autocannon({ url, connections, duration: durationSeconds, headers, timeout: 10, ...(rate ? { overallRate: rate } : {}) });
   const ok = result["2xx"];
   return {
     url,
