@@ -1,10 +1,10 @@
 import { networkLabel } from "@/lib/failing-places";
-import { formatMs } from "@/lib/format";
 import { groupByPlace } from "@/lib/group-by-place";
 import { countryName } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
-import { resultText, testerLabel, tlsNotApplicable } from "@/lib/result-text";
+import { resultText, tlsNotApplicable } from "@/lib/result-text";
 import "./Evidence.css";
+import { ResultDetailCells } from "./ResultDetailCells";
 import { ScrollTable } from "./ScrollTable";
 
 const COLUMNS = ["Location", "Result", "Source", "Kind", "Code", "DNS", "Connect", "TLS", "First byte", "Total"];
@@ -48,14 +48,7 @@ function EvidenceRows({ result }: { result: ProbeResult }) {
         <td className="result-cell">
           <span className={`badge badge-${tlsNotApplicable(result) ? "neutral" : result.status}`}>{resultText(result)}</span>
         </td>
-        <td>{testerLabel(result)}</td>
-        <td>{result.kind}</td>
-        <td>{result.statusCode ?? "—"}</td>
-        <td>{formatMs(result.timings.dnsMs)}</td>
-        <td>{formatMs(result.timings.connectMs)}</td>
-        <td>{formatMs(result.timings.tlsMs)}</td>
-        <td>{formatMs(result.timings.ttfbMs)}</td>
-        <td>{formatMs(result.timings.totalMs)}</td>
+        <ResultDetailCells result={result} />
       </tr>
       {hasEvidence ? (
         <tr className="evidence-row">

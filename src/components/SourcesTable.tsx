@@ -1,8 +1,8 @@
-import { formatMs } from "@/lib/format";
 import { networkLabel } from "@/lib/failing-places";
 import { groupByPlace } from "@/lib/group-by-place";
 import type { ProbeResult } from "@/lib/probe-result";
-import { resultText, testerLabel, tlsNotApplicable } from "@/lib/result-text";
+import { resultText, tlsNotApplicable } from "@/lib/result-text";
+import { ResultDetailCells } from "./ResultDetailCells";
 import { ScrollTable } from "./ScrollTable";
 
 // The result right after the place: on a phone, what each location saw is visible without scrolling sideways.
@@ -31,14 +31,7 @@ export function SourcesTable({ results, caption }: { results: ProbeResult[]; cap
                 {result.tls && !result.tls.authorized && result.tls.error ? <span className="detail"> ({result.tls.error})</span> : null}
               </td>
               <td>{result.network ? networkLabel(result.network) : "—"}</td>
-              <td>{testerLabel(result)}</td>
-              <td>{result.kind}</td>
-              <td>{result.statusCode ?? "—"}</td>
-              <td>{formatMs(result.timings.dnsMs)}</td>
-              <td>{formatMs(result.timings.connectMs)}</td>
-              <td>{formatMs(result.timings.tlsMs)}</td>
-              <td>{formatMs(result.timings.ttfbMs)}</td>
-              <td>{formatMs(result.timings.totalMs)}</td>
+              <ResultDetailCells result={result} />
             </tr>
           ))}
         </tbody>

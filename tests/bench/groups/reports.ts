@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { Agent } from "undici";
 import type { BenchApp } from "../../support/app";
 import { findNginx, NGINX_MISSING, startNginx, type RunningNginx } from "../../nginx/support/nginx";
@@ -6,6 +5,7 @@ import { withApp } from "../support/instances";
 import { get, primeCachedPage, visitor } from "../support/http";
 import { cannon, describeLoad, type LoadResult } from "../support/load";
 import { countsOf, median, ms, percentile, progress, type Report } from "../support/report";
+import { storedRows } from "../support/stored-rounds";
 import { postReport, reportActionId, reporterAddress, reportStream, reportWithoutJavaScript, type Answer } from "../support/report-posts";
 
 // Target 15: a rush of "It's down for me". `reports` reports in `reportSeconds` of reporting
@@ -61,16 +61,6 @@ function cacheSampler(url: string, headers: Record<string, string>, cacheHeader:
     }
   })();
   return { stop: async () => ((running = false), await loop, seen) };
-}
-
-function storedReports(file: string, domain: string): number {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare(`SELECT COUNT(*) AS n FROM "VisitorReport" JOIN "Site" ON "Site".id = "VisitorReport".siteId WHERE "Site".domain = ?`).get(domain) as { n: number };
-    return row.n;
-  } finally {
-    db.close();
-  }
 }
 
 export async function reportsGroup(app: BenchApp, report: Report, options: ReportsOptions): Promise<void> {
@@ -130,7 +120,7 @@ export async function reportsGroup(app: BenchApp, report: Report, options: Repor
   const storedWithoutJs = withoutJs.startsWith("Thanks");
   report.add(`${label} a report without JavaScript (the page's form posted as multipart)`, withoutJs, "Thanks — …", storedWithoutJs);
   const sent = results.length + warm.results.length + (storedWithoutJs ? 1 : 0);
-  const stored = storedReports(app.databaseFile, domain);
+  const stored = storedRows(app.databaseFile, "VisitorReport", domain);
   const allStored = answers.get("stored") === results.length + warm.results.length && stored === sent;
   report.add(
     `${label} reports: ${reports} in ${reportSeconds} s from distinct addresses, stored`,
