@@ -44,6 +44,9 @@ export function crowdSpans(now: Date): CrowdSpans {
   };
 }
 
+/** How far back from now crowdSpans reads at most: the usual hour, BASELINE_WEEKS weeks back. */
+export const CROWD_LOOKBACK_MS = BASELINE_WEEKS * WEEK_MS + HOUR_MS;
+
 /** The usual count: a total over BASELINE_WEEKS spans as their mean (a week without reports counts as 0). */
 export const weeklyMean = (total: number) => total / BASELINE_WEEKS;
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 
 // The data layer of "It's down for me" on a real database; the action that calls it (the
@@ -130,5 +130,51 @@ describe("countRecentReports", () => {
 
   it("is zero for a site nobody reported", async () => {
     expect(await reports.countRecentReports(newDomain(), at(-24 * 60))).toBe(0);
+  });
+});
+
+describe("pruneOldReports", () => {
+  // The other tests' reports are this young too: only what is seeded here is old enough to go.
+  const now = at(30);
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  // Rows written as addVisitorReport writes them, but without the pruning a report may start.
+  async function seed(domain: string, visitorHash: string, createdAt: Date) {
+    const { getDb } = await import("@/server/db");
+    const db = getDb();
+    const { id: siteId } = await db.site.upsert({ where: { domain }, create: { domain, displayName: domain }, update: {}, select: { id: true } });
+    await db.reportGate.create({ data: { siteId, visitorHash, lastAt: createdAt } });
+    await db.visitorReport.create({ data: { siteId, visitorHash, createdAt } });
+  }
+
+  it("deletes reports older than the crowd reads, oldest ids or not, and gates past their 15 minutes", async () => {
+    const domain = newDomain();
+    const keep = reports.KEEP_REPORTS_MS;
+    // In id order: old, young, old: a young report among old ids stays.
+    await seed(domain, "old-1", ago(keep + 60 * MINUTE));
+    await seed(domain, "young", ago(keep - MINUTE));
+    await seed(domain, "old-2", ago(keep + MINUTE));
+    await seed(domain, "recent", ago(5 * MINUTE));
+
+    expect(await reports.pruneOldReports(now.getTime(), true)).toBe(2);
+    expect((await storedReports(domain)).map((row) => row.visitorHash)).toEqual(["young", "recent"]);
+    const { getDb } = await import("@/server/db");
+    const gates = await getDb().reportGate.findMany({ where: { site: { domain } }, select: { visitorHash: true } });
+    expect(gates.map((gate) => gate.visitorHash)).toEqual(["recent"]);
+    // A pruned gate is a first report again; the kept one still holds its visitor back.
+    expect(await report(domain, "young", now)).toEqual({ stored: true });
+    expect(await report(domain, "recent", now)).toMatchObject({ stored: false, retryAfterSeconds: 10 * 60 });
+  });
+
+  it("runs after a stored report, at most once an hour", async () => {
+    const domain = newDomain();
+    const later = new Date(now.getTime() + 2 * 60 * MINUTE);
+    await seed(domain, "old", new Date(later.getTime() - reports.KEEP_REPORTS_MS - MINUTE));
+    // The report an hour and more after the last pruning starts it, without waiting for it.
+    expect(await report(domain, "trigger", later)).toEqual({ stored: true });
+    await vi.waitFor(async () => expect((await storedReports(domain)).map((row) => row.visitorHash)).toEqual(["trigger"]));
+    // Within the hour, another old report waits for the next pruning.
+    await seed(domain, "old-again", new Date(later.getTime() - reports.KEEP_REPORTS_MS - MINUTE));
+    expect(await reports.pruneOldReports(later.getTime() + MINUTE)).toBe(0);
+    expect(await storedReports(domain)).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countryName, crowdView, dominantNetwork, hourLine, NO_REPORTS, type CrowdInput, type NetworkCount } from "@/lib/crowd-view";
-import { crowdSpans, WEEK_MS } from "@/lib/crowd-windows";
+import { CROWD_LOOKBACK_MS, crowdSpans, WEEK_MS } from "@/lib/crowd-windows";
 
 // What the status page says about the crowd: shares, the top problems, the table of countries
 // and networks, and the line when one network stands out.
@@ -151,5 +151,11 @@ describe("crowdSpans", () => {
     expect(spans.usualCurrent.map((span) => (now.getTime() - span.to.getTime()) / WEEK_MS)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(spans.usualPrevious[7]).toEqual({ from: new Date("2026-10-01T13:37:30.000Z"), to: new Date("2026-10-01T13:52:30.000Z") });
     expect(spans.usualHour[0]).toEqual({ from: new Date("2026-11-19T13:07:30.000Z"), to: new Date("2026-11-19T14:07:30.000Z") });
+  });
+
+  it("reads no further back than CROWD_LOOKBACK_MS, which reports are kept beyond", () => {
+    const all = [spans.current, spans.previous, spans.lastHour, ...spans.usualCurrent, ...spans.usualPrevious, ...spans.usualHour];
+    const oldest = Math.min(...all.map((span) => span.from.getTime()));
+    expect(now.getTime() - oldest).toBe(CROWD_LOOKBACK_MS);
   });
 });
