@@ -49,7 +49,7 @@ function vmRssKb(pid: number): number {
 }
 
 /** Children of `pid`, from /proc/<pid>/task/<tid>/children (threads included). */
-function childPids(pid: number): number[] {
+export function childPids(pid: number): number[] {
   const found: number[] = [];
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {

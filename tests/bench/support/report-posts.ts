@@ -1,3 +1,4 @@
+import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, FormData, request } from "undici";
@@ -66,6 +67,42 @@ export async function reportStream(post: (n: number) => Promise<{ answer: Answer
   }
   const sentInMs = performance.now() - started;
   return { results: await Promise.all(sent), sentInMs };
+}
+
+export interface ReportStreamOrder {
+  baseUrl: string;
+  actionId: string;
+  domain: string;
+  first: number;
+  count: number;
+  seconds: number;
+}
+export type StreamResult = Awaited<ReturnType<typeof reportStream>>;
+
+/**
+ * The reporters in a child process (report-sender-child.ts), one stream at a time: `stream`
+ * sends reports `first`… as reportStream does and answers with their results.
+ */
+export function startReportSender(baseUrl: string, actionId: string, domain: string) {
+  const child = fork(join(import.meta.dirname, "report-sender-child.ts"), [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  return {
+    pid: child.pid!,
+    stream: (first: number, count: number, seconds: number) =>
+      new Promise<StreamResult>((done, failed) => {
+        const gone = () => failed(new Error("the report sender exited"));
+        child.once("exit", gone);
+        child.once("message", (result) => {
+          child.off("exit", gone);
+          done(result as StreamResult);
+        });
+        child.send({ baseUrl, actionId, domain, first, count, seconds } satisfies ReportStreamOrder);
+      }),
+    close: async () => {
+      if (child.connected) child.send("close");
+      await exited;
+    },
+  };
 }
 
 const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");

@@ -35,6 +35,8 @@ export function renderNginxConf(shipped: string, { upstreams, port, cacheDir }: 
 
 export interface RunningNginx {
   baseUrl: string;
+  /** nginx's master process; its workers are its children. */
+  pid: number;
   /** The access log: one line per request, "<uri> <status> <cache status> <upstream>". */
   accessLog(): string[];
   stop(): Promise<void>;
@@ -97,6 +99,7 @@ ${site}
   }
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     accessLog: () => (existsSync(accessLog) ? readFileSync(accessLog, "utf8").trim().split("\n").filter(Boolean) : []),
     stop: () => stopNginx(child, dir),
   };
