@@ -152,6 +152,16 @@ describe("answerForVisitorNetwork", () => {
     expect(await storedRow(domain)).toEqual([]);
   });
 
+  it("spends the world tester's hour: what the rounds took is not there for it (no Redis)", async () => {
+    process.env.GLOBALPING_HOURLY_BUDGET = "6"; // routine share: 3 tests, the 3 probes asked
+    const { worldBudgetFor } = await import("@/server/world/shared-budget");
+    // As the world tester named "world" spends it in a routine round of this process.
+    expect(await worldBudgetFor("world", 6).reserve(1, "routine")).toEqual({ ok: true });
+    const domain = await checkedDomain();
+    expect(await ask(domain)).toBeNull();
+    expect(posts()).toHaveLength(0);
+  });
+
   it("answers null when Globalping's own hourly limit is reached", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "200"; // a budget of its own: the 429 pauses it
     standIn.setRateLimit({ remaining: 0, resetSeconds: 600 });

@@ -1,15 +1,13 @@
 import "server-only";
 import { getConfig } from "@/server/config";
 import { FREE_TESTS_PER_HOUR } from "@/server/probe/testers/globalping";
-import { sharedRedis } from "@/server/redis/client.mjs";
-import { redisBudget } from "@/server/redis/world-budget";
-import { createMemoryBudget, type WorldBudget } from "@/server/world/budget";
+import type { WorldBudget } from "@/server/world/budget";
 import { createGlobalpingClient, type GlobalpingClient } from "@/server/world/globalping-api";
+import { worldBudgetFor } from "@/server/world/shared-budget";
 
 // Globalping as the world tester reaches it (GLOBALPING_URL, its token) and the same hour of
-// tests: Globalping counts per address or token, whatever the test is for. With REDIS_URL the
-// budget is the world tester's own (the default tester's id, "world", names its keys), shared by
-// every instance; without Redis, each process counts its network checks apart from its rounds.
+// tests: Globalping counts per address or token, whatever the test is for, so the budget is the
+// default world tester's own (world/shared-budget.ts), in Redis or in this process.
 
 /** The id of the default world tester (testers-config.ts), whose Redis budget this shares. */
 const WORLD_TESTER_ID = "world";
@@ -31,10 +29,9 @@ export function worldAccess(): WorldAccess | null {
   // Kept on globalThis: Next bundles actions and pages apart, and both must spend one budget.
   const holder = globalThis as Holder;
   if (holder[HOLDER]?.key === key) return holder[HOLDER].access;
-  const redis = sharedRedis(config.REDIS_URL);
   const access: WorldAccess = {
     client: createGlobalpingClient({ baseUrl: config.GLOBALPING_URL, token: config.GLOBALPING_TOKEN, userAgent: `downcheck/0.1 (+${config.PUBLIC_BASE_URL})` }),
-    budget: redis ? redisBudget(redis, { name: WORLD_TESTER_ID, hourlyTests }) : createMemoryBudget({ hourlyTests }),
+    budget: worldBudgetFor(WORLD_TESTER_ID, hourlyTests, config.REDIS_URL),
   };
   holder[HOLDER] = { key, access };
   return access;

@@ -2,9 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
-import { sharedRedis } from "@/server/redis/client.mjs";
-import { redisBudget } from "@/server/redis/world-budget";
-import { createMemoryBudget } from "@/server/world/budget";
+import { worldBudgetFor } from "@/server/world/shared-budget";
 import { createGlobalpingClient } from "@/server/world/globalping-api";
 import { createWorldCheck } from "@/server/world/world-check";
 
@@ -51,8 +49,6 @@ class GlobalpingTester implements Tester {
     // A service, not a place: each probe's result carries its own location.
     this.location = { city: "", country: "" };
     const hourlyTests = options.hourlyBudget ?? (options.token ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
-    // Instances behind one address spend one hour of Globalping's tests: count them together.
-    const redis = sharedRedis(options.redisUrl);
     this.world = createWorldCheck({
       testerId: id,
       client: createGlobalpingClient({
@@ -60,7 +56,8 @@ class GlobalpingTester implements Tester {
         token: options.token,
         userAgent: `downcheck/0.1 (+${options.userAgentUrl})`,
       }),
-      budget: redis ? redisBudget(redis, { name: id, hourlyTests }) : createMemoryBudget({ hourlyTests }),
+      // Instances behind one address spend one hour of Globalping's tests: counted together.
+      budget: worldBudgetFor(id, hourlyTests, options.redisUrl),
       probes: options.probes,
       locations: options.locations,
       freshForMs: options.freshForSeconds * 1000,
