@@ -94,6 +94,8 @@ export async function pruneOldReports(now = Date.now(), force = false): Promise<
   if (!force && now - lastPrunedAt < PRUNE_EVERY_MS) return 0;
   lastPrunedAt = now;
   const db = getDb();
+  // A scan, not an index on lastAt that every report would update: after a pruning the table
+  // holds only the gates of the last hour and a quarter.
   await db.reportGate.deleteMany({ where: { lastAt: { lt: new Date(now - REPORT_INTERVAL_MS) } } });
   const cutoff = new Date(now - KEEP_REPORTS_MS);
   const old = { createdAt: { lt: cutoff } };

@@ -9,7 +9,7 @@ import { worldBudgetFor } from "@/server/world/shared-budget";
 // tests: Globalping counts per address or token, whatever the test is for, so the budget is the
 // default world tester's own (world/shared-budget.ts), in Redis or in this process.
 
-/** The id of the default world tester (testers-config.ts), whose Redis budget this shares. */
+/** The id of the default world tester (testers-config.ts), whose budget this shares. */
 const WORLD_TESTER_ID = "world";
 
 export interface WorldAccess {
