@@ -5,6 +5,8 @@ import { postReport, reportStream, type ReportStreamOrder } from "./report-posts
 // own process their work would share an event loop with the page's load generator and add
 // to every page answer's measured time.
 
+// Enough sockets for the reports in flight; a browser opens one per reporter, but a socket each
+// would measure the machine's connection setup, not the app.
 const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 5000 });
 
 process.on("message", (order: ReportStreamOrder | "close") => {
