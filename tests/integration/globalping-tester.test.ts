@@ -5,7 +5,7 @@ import { runRound } from "@/server/probe/round";
 import { globalpingTesterKind, type GlobalpingTesterOptions } from "@/server/probe/testers/globalping";
 import { httpTesterKind } from "@/server/probe/testers/http";
 import type { Tester } from "@/server/probe/types";
-import { forgetWorldBudgets, worldBudgetFor } from "@/server/world/shared-budget";
+import { forgetHourlyBudgets, hourlyBudgetFor } from "@/server/world/shared-budgets";
 import { everyProbe, finished, TEN_PROBES } from "./helpers/globalping-probes";
 import { startGlobalpingStandIn, type GlobalpingStandIn, type Scenario } from "./helpers/globalping-stand-in";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
@@ -29,7 +29,7 @@ afterAll(async () => Promise.all([standIn.close(), site.close(), refused.close()
 // Each test's testers start with a whole hour: in a process, every tester named "world" spends one.
 beforeEach(() => {
   standIn.reset();
-  forgetWorldBudgets();
+  forgetHourlyBudgets();
 });
 
 function world(options: Partial<GlobalpingTesterOptions> = {}): Tester {
@@ -194,7 +194,7 @@ describe("globalping tester: spending the budget", () => {
 
   it("shares its hour with everything in the process that spends the budget of its name", async () => {
     // "Only your network?" takes the world tester's budget by its name (network-check/world-access.ts).
-    expect(await worldBudgetFor("world", 20).reserve(15, "open")).toEqual({ ok: true });
+    expect(await hourlyBudgetFor("world", 20).reserve(15, "open")).toEqual({ ok: true });
     const { results } = await round([local(), world({ hourlyBudget: 20 })], DOWN);
     expect(posts()).toHaveLength(0);
     expect(worldRows(results)[0]).toMatchObject({ status: "error", cause: "rate_limited" });

@@ -154,9 +154,9 @@ describe("answerForVisitorNetwork", () => {
 
   it("spends the world tester's hour: what the rounds took is not there for it (no Redis)", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "6"; // routine share: 3 tests, the 3 probes asked
-    const { worldBudgetFor } = await import("@/server/world/shared-budget");
+    const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
     // As the world tester named "world" spends it in a routine round of this process.
-    expect(await worldBudgetFor("world", 6).reserve(1, "routine")).toEqual({ ok: true });
+    expect(await hourlyBudgetFor("world", 6).reserve(1, "routine")).toEqual({ ok: true });
     const domain = await checkedDomain();
     expect(await ask(domain)).toBeNull();
     expect(posts()).toHaveLength(0);

@@ -66,6 +66,7 @@ describe("testersFromJson", () => {
     [{ testers: [], extra: 1 }, "TESTERS_FILE: "],
     [{ testers: [{ kind: "globalping", id: "w", probes: 51 }] }, "testers[0].probes"],
     [{ testers: [{ kind: "tcp", id: "t", coordinates: [91, 0] }] }, "testers[0].coordinates[0]"],
+    [{ testers: [{ kind: "globalping", id: "official-status-pages" }] }, "testers[0].id: \"official-status-pages\" names the official status pages' budget"],
   ])("rejects %j with a message naming %s", (json, expected) => {
     expect(() => testersFromJson(json, config())).toThrow(expected);
   });

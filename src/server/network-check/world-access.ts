@@ -3,11 +3,11 @@ import { getConfig } from "@/server/config";
 import { FREE_TESTS_PER_HOUR } from "@/server/probe/testers/globalping";
 import type { WorldBudget } from "@/server/world/budget";
 import { createGlobalpingClient, type GlobalpingClient } from "@/server/world/globalping-api";
-import { worldBudgetFor } from "@/server/world/shared-budget";
+import { hourlyBudgetFor } from "@/server/world/shared-budgets";
 
 // Globalping as the world tester reaches it (GLOBALPING_URL, its token) and the same hour of
 // tests: Globalping counts per address or token, whatever the test is for, so the budget is the
-// default world tester's own (world/shared-budget.ts), in Redis or in this process.
+// default world tester's own (world/shared-budgets.ts), in Redis or in this process.
 
 /** The id of the default world tester (testers-config.ts), whose budget this shares. */
 const WORLD_TESTER_ID = "world";
@@ -31,7 +31,7 @@ export function worldAccess(): WorldAccess | null {
   if (holder[HOLDER]?.key === key) return holder[HOLDER].access;
   const access: WorldAccess = {
     client: createGlobalpingClient({ baseUrl: config.GLOBALPING_URL, token: config.GLOBALPING_TOKEN, userAgent: `downcheck/0.1 (+${config.PUBLIC_BASE_URL})` }),
-    budget: worldBudgetFor(WORLD_TESTER_ID, hourlyTests, config.REDIS_URL),
+    budget: hourlyBudgetFor(WORLD_TESTER_ID, hourlyTests, config.REDIS_URL),
   };
   holder[HOLDER] = { key, access };
   return access;

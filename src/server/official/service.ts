@@ -4,7 +4,8 @@ import { OFFICIAL_LOOK_AGAIN_MS, type OfficialView } from "@/lib/official-status
 import { getConfig } from "@/server/config";
 import { guardFromConfig } from "@/server/probe/guard";
 import type { Target } from "@/server/probe/types";
-import { createMemoryBudget, type MemoryBudget } from "@/server/world/budget";
+import type { WorldBudget } from "@/server/world/budget";
+import { hourlyBudgetFor, OFFICIAL_BUDGET_NAME } from "@/server/world/shared-budgets";
 import { adaptersByKind } from "./adapters";
 import { findOfficialPage, type BudgetedGet, type Finding } from "./discover";
 import { createOfficialFetcher, jsonOf, type OfficialFetcher } from "./fetch-json";
@@ -13,9 +14,9 @@ import { readOfficialRow, saveFinding, saveReading, type OfficialRow } from "./s
 // A domain's official status, read as the page and the incident tracker need it: where the page
 // is (looked for once a day), and a reading at most `ttlMs` old, shared by every instance through
 // the OfficialPage row. Each request to an official page is charged to an hourly budget, like
-// Globalping's tests (the same in-process budget, world/budget.ts); over it, the last reading is
-// shown with its age. A page that fails or answers in another shape is "unavailable", never an
-// error.
+// Globalping's tests (the same kind of budget, world/budget.ts; with REDIS_URL counted in Redis
+// for every instance together); over it, the last reading is shown with its age. A page that
+// fails or answers in another shape is "unavailable", never an error.
 
 export interface OfficialService {
   read(target: Target): Promise<OfficialView>;
@@ -26,13 +27,13 @@ export interface OfficialServiceOptions {
   /** A reading younger than this is not fetched again. */
   ttlMs: number;
   /** One "test" per request to an official page. */
-  budget: MemoryBudget;
+  budget: WorldBudget;
   now?: () => number;
 }
 
 export function createOfficialService({ fetcher, ttlMs, budget, now = Date.now }: OfficialServiceOptions): OfficialService {
   const inFlight = new Map<string, Promise<OfficialView>>();
-  const get: BudgetedGet = async (url) => (budget.reserve(1, "open", now()).ok ? fetcher.get(url) : "budget");
+  const get: BudgetedGet = async (url) => ((await budget.reserve(1, "open", now())).ok ? fetcher.get(url) : "budget");
 
   async function locate(target: Target): Promise<{ siteId: number; row: OfficialRow } | null> {
     const { siteId, row } = await readOfficialRow(target.ascii, target.unicode);
@@ -98,7 +99,8 @@ export function officialService(): OfficialService {
     holder.downcheckOfficial = createOfficialService({
       fetcher: createOfficialFetcher({ guard: guardFromConfig(config), userAgentUrl: config.PUBLIC_BASE_URL }),
       ttlMs: config.OFFICIAL_STATUS_TTL_SECONDS * 1000,
-      budget: createMemoryBudget({ hourlyTests: config.OFFICIAL_STATUS_HOURLY_BUDGET, routineShare: 1 }),
+      // Spent only as "open": the whole hour is there for it.
+      budget: hourlyBudgetFor(OFFICIAL_BUDGET_NAME, config.OFFICIAL_STATUS_HOURLY_BUDGET, config.REDIS_URL),
     });
   }
   return holder.downcheckOfficial;

@@ -6,6 +6,7 @@ import { commaList } from "@/lib/comma-list";
 import { completeLocation } from "@/lib/places";
 import { parseLocation } from "@/server/config";
 import { thisServerLocation } from "@/server/geo/this-server";
+import { OFFICIAL_BUDGET_NAME } from "@/server/world/shared-budgets";
 import { testerKindsByName } from "./testers/index";
 import type { Tester, TesterKindName } from "./types";
 
@@ -16,7 +17,10 @@ import type { Tester, TesterKindName } from "./types";
 const EntrySchema = z
   .object({
     kind: z.enum([...testerKindsByName.keys()] as [TesterKindName, ...TesterKindName[]]),
-    id: z.string().regex(/^[a-z0-9][a-z0-9._:-]{0,62}$/i, "use 1–63 letters, digits, . _ : -"),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._:-]{0,62}$/i, "use 1–63 letters, digits, . _ : -")
+      .refine((id) => id !== OFFICIAL_BUDGET_NAME, `"${OFFICIAL_BUDGET_NAME}" names the official status pages' budget; choose another id`),
     location: z.string().min(1).optional(),
     /** [latitude, longitude] for the map, when the city is not one places.ts knows. */
     coordinates: z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)]).optional(),

@@ -72,13 +72,16 @@ export async function startOfficialWorld(hosts: Record<string, StandInHandler>, 
  * The app's official status service against a world: its routes to the stand-ins, every other
  * name through the world's DNS server, no private address allowed; its own clock and budget.
  */
-export async function officialServiceFor(world: OfficialWorld, options: { now?: () => number; hourly?: number; ttlMs?: number; timeoutMs?: number } = {}) {
+export async function officialServiceFor(
+  world: OfficialWorld,
+  options: { now?: () => number; hourly?: number; ttlMs?: number; timeoutMs?: number; budget?: import("@/server/world/budget").WorldBudget } = {},
+) {
   const { createGuard } = await import("@/server/probe/guard");
   const { createOfficialFetcher } = await import("@/server/official/fetch-json");
   const { createOfficialService } = await import("@/server/official/service");
   const { createMemoryBudget } = await import("@/server/world/budget");
   const guard = createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
   const fetcher = createOfficialFetcher({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, timeoutMs: options.timeoutMs ?? 2000 });
-  const budget = createMemoryBudget({ hourlyTests: options.hourly ?? 100, routineShare: 1 });
+  const budget = options.budget ?? createMemoryBudget({ hourlyTests: options.hourly ?? 100, routineShare: 1 });
   return { fetcher, service: createOfficialService({ fetcher, ttlMs: options.ttlMs ?? 120_000, budget, now: options.now }) };
 }

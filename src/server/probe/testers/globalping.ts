@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
-import { worldBudgetFor } from "@/server/world/shared-budget";
+import { hourlyBudgetFor } from "@/server/world/shared-budgets";
 import { createGlobalpingClient } from "@/server/world/globalping-api";
 import { createWorldCheck } from "@/server/world/world-check";
 
@@ -57,7 +57,7 @@ class GlobalpingTester implements Tester {
         userAgent: `downcheck/0.1 (+${options.userAgentUrl})`,
       }),
       // Instances behind one address spend one hour of Globalping's tests: counted together.
-      budget: worldBudgetFor(id, hourlyTests, options.redisUrl),
+      budget: hourlyBudgetFor(id, hourlyTests, options.redisUrl),
       probes: options.probes,
       locations: options.locations,
       freshForMs: options.freshForSeconds * 1000,
