@@ -1,31 +1,50 @@
 "use client";
 
-import { useActionState, useId } from "react";
-import { REPORT_PROBLEMS } from "@/lib/report-problems";
-import { reportDownAction, type ReportDownState } from "@/server/actions/report-down";
+import { useActionState, useId, useState, useTransition, type FormEvent } from "react";
+import type { ReportDownState } from "@/lib/report-down-state";
+import { REPORT_PROBLEM_KEYS, REPORT_PROBLEMS } from "@/lib/report-problems";
+import { reportDownAction } from "@/server/actions/report-down";
 import { NetworkAnswerView } from "./NetworkAnswerView";
+import { sendReport } from "./send-report";
 import "./ReportDownButton.css";
 
 const initialState: ReportDownState = { status: "idle", message: "" };
 
 /**
- * "It's down for me": a plain form post to the server action, so it works without JavaScript;
- * Next renders the page again with the action's result as this hook's state.
+ * "It's down for me". Without JavaScript, a plain form post to the server action: Next renders
+ * the page again with the action's result as this hook's state. With it, the form's submit goes
+ * to the JSON route instead (cheaper for the server in a rush), and its answer becomes the state.
  */
 export function ReportDownButton({ domain }: { domain: string }) {
-  const [state, action, pending] = useActionState(reportDownAction, initialState);
-  return <ReportDownFields domain={domain} action={action} state={state} pending={pending} />;
+  const [actionState, action, actionPending] = useActionState(reportDownAction, initialState);
+  const [sent, setSent] = useState<ReportDownState | null>(null);
+  const [sending, startSending] = useTransition();
+  function send(event: FormEvent<HTMLFormElement>) {
+    // Prevented, the form's action does not run: React only keeps the form pending meanwhile.
+    event.preventDefault();
+    const chosen = new FormData(event.currentTarget).get("problem");
+    const problem = REPORT_PROBLEM_KEYS.find((key) => key === chosen) ?? "load";
+    startSending(async () => {
+      const state = await sendReport(domain, problem);
+      startSending(() => setSent(state));
+    });
+  }
+  const state = sent ?? actionState;
+  return <ReportDownFields domain={domain} action={action} onSubmit={send} state={state} pending={sending || actionPending} />;
 }
 
 /** The form as it looks for a given action state; ReportDownButton supplies the live one. */
 export function ReportDownFields({
   domain,
   action,
+  onSubmit,
   state,
   pending,
 }: {
   domain: string;
   action: (formData: FormData) => void;
+  /** With JavaScript: sends the report itself (preventing the action). */
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
   state: ReportDownState;
   pending: boolean;
 }) {
@@ -34,7 +53,7 @@ export function ReportDownFields({
   const chosen = state.problem ?? REPORT_PROBLEMS[0].key;
   return (
     <div className="report-down">
-      <form action={action} className="report-down-form" aria-busy={pending}>
+      <form action={action} onSubmit={onSubmit} className="report-down-form" aria-busy={pending}>
         <input type="hidden" name="domain" value={domain} />
         {/* radiogroup, not the fieldset's implicit group: aria-invalid is allowed on it. */}
         <fieldset

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ReportDownState } from "@/server/actions/report-down";
+import type { ReportDownState } from "@/lib/report-down-state";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 
 // "It's down for me" as the page posts it: the action runs for real against the database and

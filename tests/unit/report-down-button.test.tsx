@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ReportDownFields } from "@/components/ReportDownButton";
 import type { NetworkAnswer } from "@/lib/network-answer";
 import { REPORT_PROBLEMS } from "@/lib/report-problems";
-import type { ReportDownState } from "@/server/actions/report-down";
+import type { ReportDownState } from "@/lib/report-down-state";
 
 // The network-check part draws the answer; here only where it goes and what it is given.
 vi.mock("@/components/NetworkAnswerView", () => ({

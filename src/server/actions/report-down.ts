@@ -1,141 +1,18 @@
 "use server";
 
-import { revalidateTag, updateTag } from "next/cache";
-import { headers } from "next/headers";
-import { after } from "next/server";
-import { z } from "zod";
-import { reportsTag } from "@/lib/caching";
-import type { NetworkAnswer } from "@/lib/network-answer";
-import { RefreshSchedule } from "@/lib/refresh-schedule";
-import { REPORT_PROBLEM_KEYS, type ReportProblem } from "@/lib/report-problems";
-import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
-import { addVisitorReport } from "@/server/data/visitor-reports";
-import { lookupVisitorNetwork } from "@/server/geo/network-lookup";
-import { answerForVisitorNetwork } from "@/server/network-check";
-import { configuredLimiter } from "@/server/redis/limits";
-import { parseRequestedDomain } from "@/server/requested-domain";
-import { visitorAddress } from "@/server/visitor/address";
-import { currentVisitor } from "@/server/visitor/identity";
+import { updateTag } from "next/cache";
+import type { ReportDownState } from "@/lib/report-down-state";
+import { submitReport } from "@/server/reports/submit-report";
 import { formFields, NOT_A_FORM } from "./form-fields";
 
-export interface ReportDownState {
-  status: "idle" | "success" | "error";
-  message: string;
-  fieldErrors?: { domain?: string[]; problem?: string[] };
-  /** What the stored report says fails, so the form shows it chosen (also without JavaScript). */
-  problem?: ReportProblem;
-  /** "Only your network?": what probes inside the reporter's network found, when they were asked. */
-  network?: NetworkAnswer;
-}
-
-const ReportSchema = z.object({
-  domain: z.string({ error: "The form lost its website; reload the page." }).min(1).max(2048),
-  // A page rendered before the choice existed (kept open in a tab, or cached) posts no problem:
-  // its one button meant "it won't load".
-  problem: z.enum(REPORT_PROBLEM_KEYS, { error: "Choose what fails from the list." }).default("load"),
-});
-
-// The data layer allows one report per visitor and site in 15 minutes; this caps one visitor
-// reporting many different sites (each a new Site row) in a burst.
-const reportLimiter = configuredLimiter({ name: "reports", points: 5, durationSeconds: 60 });
-
 /**
- * How stale the page's reports may be while reports pour in. Each refresh renders the cached
- * page again for everyone; at 10,000 reports a minute a refresh per report would keep it
- * rendering. The reporter's own thanks comes from this action's answer, not from the page.
+ * "It's down for me" without JavaScript: the page's form posted to this action, the page
+ * rendered again with its answer. With JavaScript the form posts to /api/v1/reports instead
+ * (a route costs the server about a quarter less than an action; docs/BENCHMARKS.md, target
+ * 15). Both store through submitReport; `updateTag` lets this answer's page show the report.
  */
-const REPORTS_REFRESH_SECONDS = 10;
-const reportsRefresh = new RefreshSchedule({ intervalMs: REPORTS_REFRESH_SECONDS * 1000 });
-
-/** "It's down for me": a public endpoint taking `domain` and `problem` (lib/report-problems.ts) from a form. */
 export async function reportDownAction(_prev: ReportDownState, formData: FormData): Promise<ReportDownState> {
-  const visitor = await currentVisitor();
-  const allowed = await reportLimiter.take(visitor.bucket);
-  if (!allowed.ok) {
-    return { status: "error", message: `Too many reports at once; try again in ${allowed.retryAfterSeconds} seconds.` };
-  }
-
   const fields = formFields(formData, ["domain", "problem"]);
   if (!fields) return { status: "error", message: NOT_A_FORM };
-  const parsed = ReportSchema.safeParse({ ...fields, problem: fields.problem ?? undefined });
-  if (!parsed.success) {
-    const fieldErrors = z.flattenError(parsed.error).fieldErrors;
-    return { status: "error", message: fieldErrors.domain?.[0] ?? fieldErrors.problem?.[0] ?? "Invalid report.", fieldErrors };
-  }
-  const { problem } = parsed.data;
-  const target = parseRequestedDomain(parsed.data.domain);
-  if (!target.ok) {
-    return { status: "error", message: target.message, fieldErrors: { domain: [target.message] }, problem };
-  }
-
-  // The address is looked up here and dropped: only its country and network are stored.
-  const network = await visitorNetwork();
-  try {
-    const result = await addVisitorReport({ domain: target.ascii, displayName: target.unicode, visitorHash: visitor.addressHash, problem, network });
-    if (!result.stored) {
-      const minutes = Math.ceil(result.retryAfterSeconds / 60);
-      return {
-        status: "error",
-        message: `You reported ${target.unicode} a moment ago; you can report it again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-        problem,
-      };
-    }
-  } catch (error) {
-    console.error("reportDownAction: could not store a report", error);
-    return { status: "error", message: "Your report could not be saved; please try again.", problem };
-  }
-
-  refreshReports(target.ascii);
-  const answer = await networkAnswer(target.ascii, network);
-  return {
-    status: "success",
-    message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.",
-    problem,
-    ...(answer ? { network: answer } : {}),
-  };
-}
-
-async function visitorNetwork(): Promise<VisitorNetwork> {
-  try {
-    return await lookupVisitorNetwork(visitorAddress(await headers()));
-  } catch (error) {
-    // Documented never to throw; if it does, the report is still worth more than its place.
-    console.error("reportDownAction: the network lookup failed", error);
-    return UNKNOWN_NETWORK;
-  }
-}
-
-/** The stored report stands whatever happens here: a failed answer is only left out. */
-async function networkAnswer(domain: string, network: VisitorNetwork): Promise<NetworkAnswer | null> {
-  try {
-    return await answerForVisitorNetwork({ domain, network });
-  } catch (error) {
-    console.error(`reportDownAction: no "only your network?" answer for ${domain}`, error);
-    return null;
-  }
-}
-
-/**
- * Makes the page's reports fresh: at once for the first report after a quiet spell (the next
- * render shows it), at most every REPORTS_REFRESH_SECONDS during a rush. The refresh planned
- * for the end of the interval runs after this answer is sent (`after`), and expires the
- * reports outright: a stale-while-revalidate mark would let the page's next render take the
- * old reports and keep them.
- */
-function refreshReports(domain: string): void {
-  const decision = reportsRefresh.changed(domain);
-  if (decision.kind === "now") updateTag(reportsTag(domain));
-  if (decision.kind !== "later") return;
-  try {
-    after(async () => {
-      await new Promise((done) => setTimeout(done, decision.delayMs));
-      reportsRefresh.ran(domain);
-      revalidateTag(reportsTag(domain), { expire: 0 });
-    });
-  } catch (error) {
-    // No way to run it later: refresh now rather than leave the domain waiting for good.
-    console.error("reportDownAction: could not plan the reports' refresh", error);
-    reportsRefresh.ran(domain);
-    updateTag(reportsTag(domain));
-  }
+  return (await submitReport(fields, updateTag)).state;
 }

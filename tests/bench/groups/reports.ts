@@ -6,14 +6,14 @@ import { cannon, describeLoad, type LoadResult } from "../support/load";
 import { countsOf, median, ms, percentile, progress, type Report } from "../support/report";
 import { storedRows } from "../support/stored-rounds";
 import { canPlace, cpuMsOf, place, placementOf } from "../support/cpu-placement";
-import { reportActionId, reporterAddress, reportWithoutJavaScript, startReportSender, type Answer } from "../support/report-posts";
+import { reporterAddress, reportWithoutJavaScript, startReportSender, type Answer } from "../support/report-posts";
 
 type ReportSender = ReturnType<typeof startReportSender>;
 
 // Target 15: a rush of "It's down for me". `reports` reports in `reportSeconds` of reporting
 // (10,000 in a minute: 167 a second), each from its own address (X-Forwarded-For, one trusted
-// hop) and posted as the page's form posts it with JavaScript (the action's id from the build),
-// against one instance, from a process of their own. None may be lost: every answer says
+// hop) and posted as the page's script posts it (JSON to /api/v1/reports), against one
+// instance, from a process of their own. None may be lost: every answer says
 // stored, and the instance's database holds exactly that many rows. Meanwhile the domain's
 // cached page is loaded as in target 1 (`connections` kept-alive connections), in turns of
 // `turnSeconds`: alone, then with the reports coming, `rounds` times over; its p99 with the
@@ -73,7 +73,7 @@ function cacheSampler(url: string, headers: Record<string, string>, cacheHeader:
 export async function reportsGroup(app: BenchApp, report: Report, options: ReportsOptions): Promise<void> {
   const { domain, nginx } = options;
   const [label, baseUrl] = nginx ? ["15 nginx:", nginx.baseUrl] : ["15", app.baseUrl];
-  const sender = startReportSender(baseUrl, reportActionId(), domain);
+  const sender = startReportSender(baseUrl, domain);
   const placed = canPlace();
   const benchPlacement = placementOf(process.pid);
   try {
@@ -100,7 +100,7 @@ async function measureReports(app: BenchApp, report: Report, options: ReportsOpt
   const turnSeconds = reportSeconds / rounds;
   const perRound = Math.ceil(reports / rounds);
 
-  // Warm-up: the action's code and the page's load, once each, before anything is measured.
+  // Warm-up: the route's code and the page's load, once each, before anything is measured.
   const warm = await sender.stream(reports, 50, 1);
   await cannon(`${baseUrl}/${domain}`, { ...page, durationSeconds: 2 });
 

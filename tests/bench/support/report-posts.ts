@@ -1,13 +1,11 @@
 import { fork } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, FormData, request } from "undici";
-import { root } from "../../support/app";
 import { pageText } from "../../support/page-text";
 
 // "It's down for me" as visitors send it, for the bench (groups/reports.ts): with JavaScript
-// (the action called by its id from the build, as useActionState sends it) and without (the
-// page's form posted as multipart), each reporter from an address of their own.
+// (JSON to the route, as the page's script sends it) and without (the page's form posted as
+// multipart to its server action), each reporter from an address of their own.
 
 const PROBLEMS = ["load", "login", "app", "slow", "other"] as const;
 // Public addresses of many networks, so the offline lookup answers as it would in a rush.
@@ -19,37 +17,26 @@ export const reporterAddress = (n: number) => {
   return `${FIRST_OCTETS[n % FIRST_OCTETS.length]}.${(rest >> 8) & 255}.${rest & 255}.${1 + (n % 250)}`;
 };
 
-export function reportActionId(): string {
-  const manifest = JSON.parse(readFileSync(join(root, ".next/server/server-reference-manifest.json"), "utf8")) as { node: Record<string, { exportedName: string }> };
-  const found = Object.entries(manifest.node).find(([, entry]) => entry.exportedName === "reportDownAction");
-  if (!found) throw new Error("the build has no reportDownAction");
-  return found[0];
-}
-
 export type Answer = "stored" | `refused: ${string}` | `status ${number}` | "no answer";
 
-/** Posts one report as the page's form does with JavaScript (useActionState: previous state, then the form). */
-export async function postReport(baseUrl: string, actionId: string, dispatcher: Agent, domain: string, n: number): Promise<{ answer: Answer; ms: number }> {
-  // The form's fields before the argument list: React reads them in the order they came.
-  const form = new FormData();
-  form.set("_1_domain", domain);
-  form.set("_1_problem", PROBLEMS[n % PROBLEMS.length]);
-  form.set("0", JSON.stringify([{ status: "idle", message: "" }, "$K1"]));
+/** Posts one report as the page's script does: JSON to /api/v1/reports (components/send-report.ts). */
+export async function postReport(baseUrl: string, dispatcher: Agent, domain: string, n: number): Promise<{ answer: Answer; ms: number }> {
+  const body = JSON.stringify({ domain, problem: PROBLEMS[n % PROBLEMS.length] });
   const started = performance.now();
   try {
-    const response = await request(`${baseUrl}/${domain}`, {
+    const response = await request(`${baseUrl}/api/v1/reports`, {
       method: "POST",
-      headers: { "next-action": actionId, origin: baseUrl, accept: "text/x-component", "x-forwarded-for": reporterAddress(n) },
-      body: form,
+      headers: { "content-type": "application/json", origin: baseUrl, "x-forwarded-for": reporterAddress(n) },
+      body,
       dispatcher,
       headersTimeout: 60_000,
       bodyTimeout: 60_000,
     });
-    const text = await response.body.text();
+    const answer = (await response.body.json()) as { status?: string; error?: { message?: string } };
     const elapsed = performance.now() - started;
-    if (response.statusCode !== 200) return { answer: `status ${response.statusCode}`, ms: elapsed };
-    if (text.includes('"status":"success"')) return { answer: "stored", ms: elapsed };
-    return { answer: `refused: ${/"message":"([^"]*)"/.exec(text)?.[1] ?? text.slice(0, 120)}`, ms: elapsed };
+    if (answer.status === "success") return { answer: "stored", ms: elapsed };
+    if (answer.error?.message) return { answer: `refused: ${answer.error.message}`, ms: elapsed };
+    return { answer: `status ${response.statusCode}`, ms: elapsed };
   } catch {
     return { answer: "no answer", ms: performance.now() - started };
   }
@@ -71,7 +58,6 @@ export async function reportStream(post: (n: number) => Promise<{ answer: Answer
 
 export interface ReportStreamOrder {
   baseUrl: string;
-  actionId: string;
   domain: string;
   first: number;
   count: number;
@@ -83,7 +69,7 @@ export type StreamResult = Awaited<ReturnType<typeof reportStream>>;
  * The reporters in a child process (report-sender-child.ts), one stream at a time: `stream`
  * sends reports `first`… as reportStream does and answers with their results.
  */
-export function startReportSender(baseUrl: string, actionId: string, domain: string) {
+export function startReportSender(baseUrl: string, domain: string) {
   const child = fork(join(import.meta.dirname, "report-sender-child.ts"), [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
   return {
@@ -96,7 +82,7 @@ export function startReportSender(baseUrl: string, actionId: string, domain: str
           child.off("exit", gone);
           done(result as StreamResult);
         });
-        child.send({ baseUrl, actionId, domain, first, count, seconds } satisfies ReportStreamOrder);
+        child.send({ baseUrl, domain, first, count, seconds } satisfies ReportStreamOrder);
       }),
     close: async () => {
       if (child.connected) child.send("close");

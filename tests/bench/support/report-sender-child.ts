@@ -14,6 +14,6 @@ process.on("message", (order: ReportStreamOrder | "close") => {
     void dispatcher.close().finally(() => process.disconnect());
     return;
   }
-  const post = (n: number) => postReport(order.baseUrl, order.actionId, dispatcher, order.domain, n);
+  const post = (n: number) => postReport(order.baseUrl, dispatcher, order.domain, n);
   void reportStream(post, order.first, order.count, order.seconds).then((done) => process.send!(done));
 });
