@@ -144,7 +144,10 @@ test("reported from AS7922 while our probes reach the site: 2 of 3 other Comcast
 
   const form = page.locator(".report-down");
   await form.getByRole("radio", { name: "The app" }).check();
+  // With JavaScript the report goes to the JSON route, not to the form's server action.
+  const sent = page.waitForRequest((request) => request.method() === "POST" && new URL(request.url()).pathname === "/api/v1/reports");
   await form.getByRole("button", { name: "It's down for me" }).click();
+  expect((await sent).postDataJSON()).toEqual({ domain: TROUBLED, problem: "app" });
   await expect(form.getByRole("status")).toHaveText(THANKS, { timeout: 20_000 });
   const answer = form.locator(".network-answer");
   await expect(answer).toHaveAttribute("data-likely", "provider");
