@@ -8,7 +8,7 @@ import { formFields, NOT_A_FORM } from "./form-fields";
 /**
  * "It's down for me" without JavaScript: the page's form posted to this action, the page
  * rendered again with its answer. With JavaScript the form posts to /api/v1/reports instead
- * (a route costs the server about a quarter less than an action; docs/BENCHMARKS.md, target
+ * (a route costs the server less per report than an action; docs/BENCHMARKS.md, target
  * 15). Both store through submitReport; `updateTag` lets this answer's page show the report.
  */
 export async function reportDownAction(_prev: ReportDownState, formData: FormData): Promise<ReportDownState> {

@@ -6,7 +6,7 @@ import { readReportRequest } from "@/server/reports/report-request";
 import { submitReport } from "@/server/reports/submit-report";
 
 // "It's down for me" from the page's script (ReportDownButton): the same report as the form's
-// server action, for about a quarter less of the server's time in a rush.
+// server action, for less of the server's time per report in a rush (docs/BENCHMARKS.md, target 15).
 
 // An answer is about this visitor's report only: no cache (a CDN included) may keep it.
 const NO_STORE = { "Cache-Control": "no-store" };
