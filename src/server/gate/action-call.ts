@@ -2,6 +2,7 @@ import "server-only";
 import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
 import { actionIdsInForm } from "./callable-actions";
 import type { GateRefusal } from "./refusal";
+import { isForeignOrigin } from "./same-site";
 
 // A POST to a page is a server action call, and a public endpoint (STYLE.md §4): before Next
 // decodes it, the gate makes sure it comes from this site, has a bounded length, names only
@@ -22,14 +23,6 @@ export interface ActionCall {
 const refusal = (status: number, code: string, message: string): GateRefusal => ({ status, code, message });
 const unknownAction = refusal(404, "unknown_action", "This site has no such action.");
 
-function originHost(origin: string): string | null {
-  try {
-    return new URL(origin).host.toLowerCase();
-  } catch {
-    return null; // "null" from a sandboxed frame, or garbage: not this site
-  }
-}
-
 const isArgumentList = (text: string) => {
   try {
     return Array.isArray(JSON.parse(text));
@@ -41,9 +34,7 @@ const isArgumentList = (text: string) => {
 /** Why the call must not reach Next, or null when it may. */
 export async function actionCallRefusal({ request, requestedHost, callable }: ActionCall): Promise<GateRefusal | null> {
   const { headers } = request;
-  const origin = headers.get("origin");
-  // Browsers send Origin with every POST; a tool that sends none is not a cross-site forgery.
-  if (origin !== null && originHost(origin) !== requestedHost.toLowerCase()) {
+  if (isForeignOrigin(headers.get("origin"), requestedHost)) {
     return refusal(403, "foreign_origin", "This form may only be sent from this site.");
   }
   const length = headers.get("content-length");

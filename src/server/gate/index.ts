@@ -6,6 +6,7 @@ import { apiPathRefusal } from "./api-path";
 import { pageMethodRefusal } from "./methods";
 import { admitPageRequest, unrenderedAnswer } from "./page-admission";
 import { refusalResponse } from "./refusal";
+import { requestedHost } from "./same-site";
 import { unsubscribeLinkAnswer } from "./unsubscribe-link";
 import { firstVisitHeaders, withoutUnkeyedHeaders } from "./shared-response";
 
@@ -28,7 +29,7 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
   const methodRefusal = pageMethodRefusal(request.method);
   if (methodRefusal) return refusalResponse(methodRefusal);
   if (request.method === "POST") {
-    const refusal = await actionCallRefusal({ request, requestedHost: requestedHost(request), callable });
+    const refusal = await actionCallRefusal({ request, requestedHost: requestedHost(request.headers), callable });
     if (refusal) return refusalResponse(refusal);
   }
   if (pathname === "/unsubscribe") {
@@ -60,6 +61,3 @@ function forward(request: NextRequest, headers?: Record<string, string>) {
 }
 
 const isPageLoad = (request: NextRequest) => request.method === "GET" || request.method === "HEAD";
-
-/** The host the visitor asked for: Next sets X-Forwarded-Host from Host unless a trusted proxy did. */
-const requestedHost = (request: NextRequest) => request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? "";

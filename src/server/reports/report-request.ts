@@ -1,10 +1,12 @@
 import "server-only";
+import { isForeignOrigin, requestedHost } from "@/server/gate/same-site";
 import type { ReportFields } from "./submit-report";
 
 // POST /api/v1/reports as the page's script sends it: JSON `{ "domain", "problem" }`, small, from
 // this site. Anything else gets a 4xx in the API's error shape before the report is looked at.
 // JSON only: a form on another site cannot send it, and another site's script would need a
-// CORS preflight this route never allows; an Origin that names another host is refused too.
+// CORS preflight this route never allows; an Origin that names another host is refused too
+// (gate/same-site.ts, as for server actions).
 
 /** Far above two fields; the form's domain is at most 2,048 characters. */
 export const REPORT_BODY_LIMIT_BYTES = 8 * 1024;
@@ -15,8 +17,7 @@ const refused = (status: number, code: string, message: string): ReportRequest =
 
 export async function readReportRequest(request: Request): Promise<ReportRequest> {
   const { headers } = request;
-  const origin = headers.get("origin");
-  if (origin !== null && originHost(origin) !== requestedHost(headers)) return refused(403, "foreign_origin", "Reports may only be sent from this site.");
+  if (isForeignOrigin(headers.get("origin"), requestedHost(headers))) return refused(403, "foreign_origin", "Reports may only be sent from this site.");
   const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") return refused(415, "unsupported_media_type", "Send the report as application/json.");
   const length = headers.get("content-length");
@@ -36,14 +37,3 @@ export async function readReportRequest(request: Request): Promise<ReportRequest
   const { domain, problem } = body as Record<string, unknown>;
   return { ok: true, fields: { domain, problem } };
 }
-
-function originHost(origin: string): string | null {
-  try {
-    return new URL(origin).host.toLowerCase();
-  } catch {
-    return null; // "null" from a sandboxed frame, or garbage: not this site
-  }
-}
-
-/** The host the visitor asked for: Next sets X-Forwarded-Host from Host unless a trusted proxy did. */
-const requestedHost = (headers: Headers) => (headers.get("x-forwarded-host") ?? headers.get("host") ?? "").toLowerCase();
