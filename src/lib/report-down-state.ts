@@ -17,4 +17,7 @@ export interface ReportDownState {
 /** Why a report was not stored, for the JSON route's status code and error code. */
 export type ReportRefusal = "rate_limited" | "too_soon" | "invalid_domain" | "invalid_problem" | "not_stored";
 
-export type ReportOutcome = { ok: true; state: ReportDownState } | { ok: false; code: ReportRefusal; state: ReportDownState };
+export type ReportOutcome =
+  | { ok: true; state: ReportDownState }
+  /** `retryAfterSeconds`: when a report may come again (rate_limited, too_soon). */
+  | { ok: false; code: ReportRefusal; state: ReportDownState; retryAfterSeconds?: number };

@@ -59,7 +59,8 @@ async function send(address: string, body: string, extra: Record<string, string>
   });
   for (const [name, value] of Object.entries(extra)) if (value === "") headers.delete(name);
   const response = await scope.headers.run(headers, () => POST(new Request(`https://${HOST}/api/v1/reports`, { method: "POST", headers, body })));
-  return { status: response.status, cache: response.headers.get("cache-control"), json: (await response.json()) as Record<string, unknown> };
+  const retryAfter = response.headers.get("retry-after");
+  return { status: response.status, cache: response.headers.get("cache-control"), ...(retryAfter ? { retryAfter } : {}), json: (await response.json()) as Record<string, unknown> };
 }
 const report = (address: string, domain: string, problem?: string) => send(address, JSON.stringify({ domain, problem }));
 const rowsOf = (domain: string) => db.visitorReport.findMany({ where: { site: { domain } }, select: { problem: true, country: true, asn: true } });
@@ -94,9 +95,18 @@ describe("POST /api/v1/reports", () => {
     expect((await report("198.51.100.40", domain, "app")).status).toBe(200);
     expect(await report("198.51.100.40", domain, "login")).toMatchObject({
       status: 429,
+      retryAfter: "900",
       json: { error: { code: "too_soon", message: `You reported ${domain} a moment ago; you can report it again in 15 minutes.` } },
     });
     expect(await rowsOf(domain)).toHaveLength(1);
+  });
+
+  it("slows down one visitor reporting many sites in a burst with 429 rate_limited and a Retry-After", async () => {
+    const answers = [];
+    for (const tld of ["com", "net", "org", "de", "fr", "nl"]) answers.push(await report("192.0.2.77", `route-burst.${tld}`));
+    expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers[5]).toMatchObject({ status: 429, json: { error: { code: "rate_limited" } } });
+    expect(Number(answers[5].retryAfter)).toBeGreaterThan(0);
   });
 
   const body = JSON.stringify({ domain: "shop.example.com", problem: "load" });

@@ -52,7 +52,7 @@ export async function submitReport(fields: ReportFields, refreshNow: (tag: strin
   const allowed = await reportLimiter.take(visitor.bucket);
   if (!allowed.ok) {
     const message = `Too many reports at once; try again in ${allowed.retryAfterSeconds} seconds.`;
-    return { ok: false, code: "rate_limited", state: { status: "error", message } };
+    return { ok: false, code: "rate_limited", state: { status: "error", message }, retryAfterSeconds: allowed.retryAfterSeconds };
   }
 
   const parsed = ReportSchema.safeParse({ domain: fields.domain ?? undefined, problem: fields.problem ?? undefined });
@@ -74,7 +74,7 @@ export async function submitReport(fields: ReportFields, refreshNow: (tag: strin
     if (!result.stored) {
       const minutes = Math.ceil(result.retryAfterSeconds / 60);
       const message = `You reported ${target.unicode} a moment ago; you can report it again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
-      return { ok: false, code: "too_soon", state: { status: "error", message, problem } };
+      return { ok: false, code: "too_soon", state: { status: "error", message, problem }, retryAfterSeconds: result.retryAfterSeconds };
     }
   } catch (error) {
     console.error("submitReport: could not store a report", error);

@@ -18,5 +18,7 @@ export async function POST(request: Request) {
   if (!read.ok) return NextResponse.json(errorJson(read.code, read.message), { status: read.status, headers: NO_STORE });
   const outcome = await submitReport(read.fields, (tag) => revalidateTag(tag, { expire: 0 }));
   if (outcome.ok) return NextResponse.json(outcome.state, { headers: NO_STORE });
-  return NextResponse.json(errorJson(outcome.code, outcome.state.message), { status: STATUS[outcome.code], headers: NO_STORE });
+  const headers: Record<string, string> = { ...NO_STORE };
+  if (outcome.retryAfterSeconds) headers["Retry-After"] = String(outcome.retryAfterSeconds);
+  return NextResponse.json(errorJson(outcome.code, outcome.state.message), { status: STATUS[outcome.code], headers });
 }
