@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ReportDownState } from "@/lib/report-down-state";
-import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+import { withReportDatabase } from "./helpers/report-database";
 
 // "It's down for me" as the page posts it: the action runs for real against the database and
 // the real offline network lookup; only Next's request scope (the request's headers, its
@@ -30,25 +30,12 @@ vi.mock("@/server/network-check", async (original) => {
 });
 request.scope = new AsyncLocalStorage<Headers>();
 
-let database: TestDatabase;
 let action: typeof import("@/server/actions/report-down").reportDownAction;
 let db: import("@/server/db").Db;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  process.env.DATABASE_URL = database.url;
-  process.env.VISITOR_SECRET = "a-test-secret-that-is-long-enough-0123";
-  // One proxy in front, as deployed behind nginx: it appends the visitor, `npm start` the proxy.
-  process.env.TRUST_PROXY_HOPS = "1";
+withReportDatabase(async (database) => {
   action = (await import("@/server/actions/report-down")).reportDownAction;
-  db = (await import("@/server/db")).getDb();
-});
-
-afterAll(async () => {
-  delete process.env.TRUST_PROXY_HOPS;
-  const { closeDb } = await import("@/server/db");
-  await closeDb();
-  await removeTestDatabase(database);
+  db = database;
 });
 
 const idle: ReportDownState = { status: "idle", message: "" };

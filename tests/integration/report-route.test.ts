@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
+import { describe, expect, it, vi } from "vitest";
+import { withReportDatabase } from "./helpers/report-database";
 
 // POST /api/v1/reports, as the page's script sends "It's down for me": the route handler runs
 // for real against the database and the offline network lookup, through the same report logic
@@ -23,24 +23,12 @@ vi.mock("next/cache", () => ({
 vi.mock("next/server", async (original) => ({ ...(await original()), after: () => undefined }));
 scope.headers = new AsyncLocalStorage<Headers>();
 
-let database: TestDatabase;
 let POST: typeof import("@/app/api/v1/reports/route").POST;
 let db: import("@/server/db").Db;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  process.env.DATABASE_URL = database.url;
-  process.env.VISITOR_SECRET = "a-test-secret-that-is-long-enough-0123";
-  process.env.TRUST_PROXY_HOPS = "1";
+withReportDatabase(async (database) => {
   POST = (await import("@/app/api/v1/reports/route")).POST;
-  db = (await import("@/server/db")).getDb();
-});
-
-afterAll(async () => {
-  delete process.env.TRUST_PROXY_HOPS;
-  const { closeDb } = await import("@/server/db");
-  await closeDb();
-  await removeTestDatabase(database);
+  db = database;
 });
 
 const HOST = "downcheck.example.net";
