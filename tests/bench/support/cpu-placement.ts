@@ -4,10 +4,10 @@ import { cpus } from "node:os";
 import { childPids } from "../../support/app";
 
 // Where processes run and the CPU they use, for group 15 (groups/reports.ts). The bench's load
-// generators run on the machine they measure, which visitors' browsers never do: flat out, the
-// page's load generator and the reporters take CPU from what serves the page, and from each other. Placing them
-// (Linux's `taskset`, every thread and child of each process) gives the page's path and the
-// reports' path a core each, as a deploy gives nginx cores of its own.
+// generator runs on the machine it measures, which visitors' browsers never do: flat out, it
+// and whatever shares its core wait for each other, and that wait is timed as the page's.
+// Placing processes (Linux's `taskset`, every thread and child of each) gives the generator a
+// core of its own and leaves the other to what serves the page and the reports.
 
 /** Two cores at least, and `taskset` to place processes on them. */
 export function canPlace(): boolean {
