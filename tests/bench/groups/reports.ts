@@ -19,8 +19,8 @@ type ReportSender = ReturnType<typeof startReportSender>;
 // `turnSeconds` (2 s): alone, then with the reports coming, `rounds` times over; its p99 with
 // the reports is set beside its p99 without, each over all its turns' answers. Short turns
 // taken in turn: the machine has spells of a few seconds with a slower tail (some 40 ms) in
-// no relation to the reports, and in 10-s turns whichever turn met one lost (alone turns
-// alone differed by a factor of 1.6); in 2-s turns both kinds meet them alike.
+// no relation to the reports, and in 10-s turns whichever turn met one lost (two sets of
+// turns without reports differed by a factor of 1.6); in 2-s turns both kinds meet them alike.
 //
 // The goal (within 10 %) is read as deployed, behind the shipped nginx config (rows "15 nginx:"):
 // nginx's cache answers the page, the reports pass through to the app. The page's load generator
