@@ -14,7 +14,7 @@ import { e2eEnv, sharedAppEnv } from "./support/env";
 const { connectTo, worldUrl, targets } = e2eEnv();
 const DOMAIN = targets.down;
 let app: RunningApp;
-let seeded: { ended: { incidentId: number; checkIds: number[] }; ongoing: { incidentId: number; checkIds: number[] } };
+let seeded: { ended: { incidentId: number; checkIds: number[] }; ongoing: { incidentId: number; checkIds: number[]; startedAt: string } };
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
@@ -152,7 +152,11 @@ test("the domain page says the current incident in one line, lists the recent on
   expect((await page.goto(`${app.baseUrl}/${DOMAIN}`))?.status()).toBe(200);
   await expect(page.locator('.result[data-verdict="global_outage"]')).toBeVisible();
   const section = page.locator(".incidents-section");
-  await expect(section.locator(".current-incident a")).toHaveText(/^Down for everyone since \d\d:\d\d UTC, (1 hour|2 hours)$/);
+  // Seeded two hours ago: after midnight (UTC) the line names the day it began as well.
+  const started = new Date(seeded.ongoing.startedAt);
+  const day = started.toLocaleDateString("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+  const since = `(${day}, )?${started.toISOString().slice(11, 16)} UTC`;
+  await expect(section.locator(".current-incident a")).toHaveText(new RegExp(`^Down for everyone since ${since}, (1 hour|2 hours)$`));
   expect(await section.locator(".current-incident a").getAttribute("href")).toBe(`/${DOMAIN}/incidents/${seeded.ongoing.incidentId}`);
   await expect(section.locator("li")).toHaveCount(1);
   await expect(section.locator("li")).toContainText("down for everyone for");
