@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import { median } from "./report";
+import { median, percentile } from "./report";
 
 // Closed-loop load with autocannon: `connections` kept-alive connections, each sending its next
 // request as soon as the previous answer ends. Any non-2xx answer counts as an error.
@@ -14,7 +14,7 @@ export interface LoadResult {
   errors: number;
   total: number;
   /** Each 2xx answer's time in ms, to the microsecond (with `keepLatencies`). */
-  latencies?: Float64Array;
+  latencies?: number[];
 }
 
 export interface LoadOptions {
@@ -31,10 +31,10 @@ export interface LoadOptions {
 }
 
 export async function cannon(url: string, { connections = 50, durationSeconds = 5, headers = {}, rate, keepLatencies = false }: LoadOptions = {}): Promise<LoadResult> {
-  const latencies = keepLatencies ? new GrowingSamples() : undefined;
+  const latencies: number[] | undefined = keepLatencies ? [] : undefined;
   const result = await new Promise<autocannon.Result>((done, failed) => {
     const instance = autocannon({ url, connections, duration: durationSeconds, headers, timeout: 10, ...(rate ? { overallRate: rate } : {}) }, (error, answer) => (error ? failed(error) : done(answer)));
-    if (latencies) instance.on("response", (_client, statusCode, _bytes, ms) => statusCode >= 200 && statusCode < 300 && latencies.add(ms));
+    if (latencies) instance.on("response", (_client, statusCode, _bytes, ms) => statusCode >= 200 && statusCode < 300 && latencies.push(ms));
   });
   const ok = result["2xx"];
   return {
@@ -44,39 +44,12 @@ export async function cannon(url: string, { connections = 50, durationSeconds = 
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     total: result.requests.total,
-    ...(latencies ? { latencies: latencies.values() } : {}),
+    ...(latencies ? { latencies } : {}),
   };
 }
 
-/** Numbers kept in a Float64Array that doubles when full: no boxed number per sample. */
-class GrowingSamples {
-  private samples = new Float64Array(1 << 16);
-  private count = 0;
-  add(value: number): void {
-    if (this.count === this.samples.length) {
-      const larger = new Float64Array(this.samples.length * 2);
-      larger.set(this.samples);
-      this.samples = larger;
-    }
-    this.samples[this.count++] = value;
-  }
-  values(): Float64Array {
-    return this.samples.subarray(0, this.count);
-  }
-}
-
-/** The p-th percentile (0–100) of the runs' kept answer times together (nearest rank), in ms. */
-export function pooledPercentile(runs: LoadResult[], p: number): number {
-  const all = new Float64Array(runs.reduce((sum, run) => sum + (run.latencies?.length ?? 0), 0));
-  let at = 0;
-  for (const run of runs) {
-    all.set(run.latencies ?? [], at);
-    at += run.latencies?.length ?? 0;
-  }
-  if (all.length === 0) return NaN;
-  all.sort();
-  return all[Math.min(all.length - 1, Math.max(0, Math.ceil((p / 100) * all.length) - 1))];
-}
+/** The p-th percentile (0–100) of the runs' kept answer times together, in ms. */
+export const pooledPercentile = (runs: LoadResult[], p: number) => percentile(runs.flatMap((run) => run.latencies ?? []), p);
 
 export const describeLoad = (r: LoadResult) => `${r.url}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors of ${r.total}`;
 
