@@ -2,11 +2,13 @@ import type { BenchApp } from "../../support/app";
 import { findNginx, NGINX_MISSING, startNginx, type RunningNginx } from "../../nginx/support/nginx";
 import { withApp } from "../support/instances";
 import { get, primeCachedPage, visitor } from "../support/http";
-import { cannon, describeLoad, pooledPercentile, type LoadResult } from "../support/load";
-import { countsOf, median, ms, percentile, progress, type Report } from "../support/report";
+import { cannon } from "../support/load";
+import { countsOf, median, ms, percentile, type Report } from "../support/report";
 import { storedRows } from "../support/stored-rounds";
-import { canPlace, cpuMsOf, place, placementOf } from "../support/cpu-placement";
-import { reporterAddress, reportWithoutJavaScript, startReportSender, type Answer } from "../support/report-posts";
+import { canPlace, lowerPriority, place, placementOf } from "../support/cpu-placement";
+import { reporterAddress, reportWithoutJavaScript, startReportSender } from "../support/report-posts";
+import { APP_NICE, niceWeight } from "../support/nginx-first";
+import { alternateTurns, noiseFigure, p99Ratio, type TurnsResult, type TurnsSetup } from "../support/report-turns";
 
 type ReportSender = ReturnType<typeof startReportSender>;
 
@@ -26,10 +28,12 @@ type ReportSender = ReturnType<typeof startReportSender>;
 // nginx's cache answers the page, the reports pass through to the app. The page's load generator
 // gets CPU 0 to itself, as visitors' browsers are not on the server; nginx, the app and the
 // reporters share CPU 1, as nginx and the sites share a small host (support/cpu-placement.ts).
-// With nginx beside the load generator instead, the generator's own time took nginx's wake-ups
-// for the reports as page latency (1.23; 1.18 this way; docs/BENCHMARKS.md). Next alone
-// (npm start) is measured the same way and reported: there one thread serves the page and the
-// reports, so the page gives up whatever the reports take (the app's CPU per report).
+// There nginx comes first, as compose.yaml weighs the containers: the app runs at nice APP_NICE
+// (support/nginx-first.ts). Without that, each report's 2.5-3 ms of the app's CPU on nginx's
+// core delayed nginx's answers by 10-18 % at p99; that figure is measured first, in a third as
+// many rounds, and reported.
+// Next alone (npm start) is measured the same way and reported: there one thread serves the
+// page and the reports, so the page gives up whatever the reports take.
 
 export interface ReportsOptions {
   domain: string;
@@ -61,19 +65,6 @@ export async function reportsBench(report: Report, { base, name, quick }: { base
 }
 
 const P99_RATIO_GOAL = 1.1;
-/** Asks for the page every 200 ms until stopped; counts how it was served (`cacheHeader`). */
-function cacheSampler(url: string, headers: Record<string, string>, cacheHeader: string) {
-  const seen = new Map<string, number>();
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const answer = await get(url, { headers, keepBytes: 0 }).then((t) => String(t.headers[cacheHeader] ?? `status ${t.status}`), () => "failed");
-      seen.set(answer, (seen.get(answer) ?? 0) + 1);
-      await new Promise((done) => setTimeout(done, 200));
-    }
-  })();
-  return { stop: async () => ((running = false), await loop, seen) };
-}
 
 export async function reportsGroup(app: BenchApp, report: Report, options: ReportsOptions): Promise<void> {
   const { domain, nginx } = options;
@@ -97,90 +88,70 @@ export async function reportsGroup(app: BenchApp, report: Report, options: Repor
 
 async function measureReports(app: BenchApp, report: Report, options: ReportsOptions, sender: ReportSender, label: string, baseUrl: string): Promise<void> {
   const { domain, reports, reportSeconds, rounds, connections, visitorBase, nginx } = options;
-  const cacheHeader = nginx ? "x-cache-status" : "x-nextjs-cache";
   await primeCachedPage(app.baseUrl, domain, visitorBase);
   if (nginx) await get(`${baseUrl}/${domain}`, { keepBytes: 0 });
-  const page = { headers: { "x-forwarded-for": visitor(visitorBase + 1), "accept-encoding": "gzip" }, connections };
-  const turnSeconds = reportSeconds / rounds;
-  const perRound = Math.ceil(reports / rounds);
+  const pageHeaders = { "x-forwarded-for": visitor(visitorBase + 1), "accept-encoding": "gzip" };
+  const pageUrl = `${baseUrl}/${domain}`;
 
   // Warm-up: the route's code and the page's load, once each, before anything is measured.
   const warm = await sender.stream(reports, 50, 1);
-  await cannon(`${baseUrl}/${domain}`, { ...page, durationSeconds: 2 });
+  await cannon(pageUrl, { headers: pageHeaders, connections, durationSeconds: 2 });
 
-  const alone: LoadResult[] = [];
-  const withReports: LoadResult[] = [];
-  const results: { answer: Answer; ms: number }[] = [];
-  const cacheAnswers = new Map<string, number>();
-  let sendingMs = 0;
-  let reportingCpuMs = 0;
-  const turn = () => cannon(`${baseUrl}/${domain}`, { ...page, durationSeconds: turnSeconds, keepLatencies: true });
-  for (let round = 0; round < rounds; round++) {
-    // The sampler's few requests run in both turns, so the turns differ only in the reports.
-    const aloneSampling = cacheSampler(`${baseUrl}/${domain}`, page.headers, cacheHeader);
-    alone.push(await turn());
-    await aloneSampling.stop();
-    progress(`${label} round ${round + 1}/${rounds} page alone: ${describeLoad(alone[round])}`);
-    const count = Math.min(perRound, reports - round * perRound);
-    const sampling = cacheSampler(`${baseUrl}/${domain}`, page.headers, cacheHeader);
-    const cpuBefore = cpuMsOf(app.pid);
-    const [loaded, stream] = await Promise.all([turn(), sender.stream(round * perRound, count, turnSeconds)]);
-    reportingCpuMs += cpuMsOf(app.pid) - cpuBefore;
-    for (const [answer, n] of await sampling.stop()) cacheAnswers.set(answer, (cacheAnswers.get(answer) ?? 0) + n);
-    withReports.push(loaded);
-    results.push(...stream.results);
-    sendingMs += stream.sentInMs;
-    progress(`${label} round ${round + 1}/${rounds} page with ${count} reports: ${describeLoad(loaded)}`);
-  }
+  const turnSeconds = reportSeconds / rounds;
+  const cacheHeader = nginx ? "x-cache-status" : "x-nextjs-cache";
+  const setup: TurnsSetup = { label, pageUrl, pageHeaders, connections, turnSeconds, rounds, firstReport: 0, reports, send: sender.stream, appPid: app.pid, cacheHeader };
+  // Behind nginx: first a third as many rounds with every process at the same weight, reported;
+  // then the goal's rounds with nginx first, as deployed.
+  const third = (n: number) => Math.max(2, Math.round(n / 3));
+  const sameWeight = nginx ? { rounds: third(rounds), reports: third(reports) } : undefined;
+  const unweighted = sameWeight ? await alternateTurns({ ...setup, ...sameWeight, label: `${label} app at nice 0:`, firstReport: reports + 50 }) : undefined;
+  if (nginx) lowerPriority(app.pid, APP_NICE);
+  const turns = await alternateTurns(setup);
 
-  const withoutJs = await reportWithoutJavaScript(baseUrl, domain, reporterAddress(reports + 100));
-  const answers = new Map<string, number>();
-  for (const { answer } of [...results, ...warm.results]) answers.set(answer, (answers.get(answer) ?? 0) + 1);
+  const sent = [...warm.results, ...(unweighted?.answers ?? []), ...turns.answers];
+  const withoutJs = await reportWithoutJavaScript(baseUrl, domain, reporterAddress(reports * 2 + 100));
   const storedWithoutJs = withoutJs.startsWith("Thanks");
   report.add(`${label} a report without JavaScript (the page's form posted as multipart)`, withoutJs, "Thanks — …", storedWithoutJs);
-  const sent = results.length + warm.results.length + (storedWithoutJs ? 1 : 0);
+  const answers = new Map<string, number>();
+  for (const { answer } of sent) answers.set(answer, (answers.get(answer) ?? 0) + 1);
   const stored = storedRows(app.databaseFile, "VisitorReport", domain);
-  const allStored = answers.get("stored") === results.length + warm.results.length && stored === sent;
+  const expected = sent.length + (storedWithoutJs ? 1 : 0);
   report.add(
     `${label} reports: ${reports} in ${reportSeconds} s from distinct addresses, stored`,
-    `${stored} rows for ${sent} stored answers (${warm.results.length} warm-up, ${storedWithoutJs ? 1 : 0} without JavaScript); answers ${countsOf(answers)}`,
+    `${stored} rows for ${expected} stored answers (${warm.results.length} warm-up, ${unweighted?.answers.length ?? 0} at nice 0, ${storedWithoutJs ? 1 : 0} without JavaScript); answers ${countsOf(answers)}`,
     "all stored, none lost",
-    allStored,
+    answers.get("stored") === sent.length && stored === expected,
   );
-  const latencies = results.map((result) => result.ms);
-  report.info(
-    `${label} reports: rate and answer time`,
-    `${(results.length / (sendingMs / 1000)).toFixed(0)} reports/s while sending; answer p50 ${ms(median(latencies))}, p99 ${ms(percentile(latencies, 99))}`,
-  );
+  const figures = { connections, behindNginx: Boolean(nginx) };
+  if (unweighted) report.info(`${label} the app's CPU weight`, `nice ${APP_NICE}: ${niceWeight(APP_NICE)} to nginx's ${niceWeight(0)} (compose.yaml's cpu_shares); at nice 0 below, in ${unweighted.withReports.length} rounds`);
+  reportFigures(report, label, turns, { ...figures, reportSeconds, goal: Boolean(nginx) });
+  if (unweighted) reportFigures(report, `${label} app at nice 0:`, unweighted, { ...figures, reportSeconds: turnSeconds * unweighted.withReports.length, goal: false });
+}
 
-  if (nginx) {
+interface FigureOptions {
+  connections: number;
+  reportSeconds: number;
+  behindNginx: boolean;
+  /** The p99 ratio is the goal's (else reported). */
+  goal: boolean;
+}
+
+function reportFigures(report: Report, label: string, turns: TurnsResult, { connections, reportSeconds, behindNginx, goal }: FigureOptions): void {
+  const latencies = turns.answers.map((result) => result.ms);
+  const rate = (turns.answers.length / (turns.sendingMs / 1000)).toFixed(0);
+  report.info(`${label} reports: rate and answer time`, `${rate} reports/s while sending; answer p50 ${ms(median(latencies))}, p99 ${ms(percentile(latencies, 99))}`);
+  if (behindNginx) {
     // Behind nginx the app serves no page in these turns (nginx's cache does): its CPU is the reports'.
-    const perReport = reportingCpuMs / reports;
-    report.info(`${label} the app's CPU per report`, `${perReport.toFixed(1)} ms (${((perReport * reports) / reportSeconds / 10).toFixed(0)} % of a core at this rate)`);
+    const perReport = turns.appCpuMs / turns.answers.length;
+    report.info(`${label} the app's CPU per report`, `${perReport.toFixed(1)} ms (${((perReport * turns.answers.length) / reportSeconds / 10).toFixed(0)} % of a core at this rate)`);
   }
-
-  // The goal's figure: the p99 of every answer of the turns with the reports, over that of
-  // the turns without, each pooled over the rounds and timed to the microsecond. A median of
-  // per-turn p99s in whole milliseconds moved by 7 % with one millisecond at a p99 of 14 ms.
-  const p99With = pooledPercentile(withReports, 99);
-  const p99Alone = pooledPercentile(alone, 99);
-  const ratio = p99With / p99Alone;
-  const p99s = (runs: LoadResult[]) => {
-    const each = runs.map((run) => pooledPercentile([run], 99));
-    return `${Math.min(...each).toFixed(1)}–${Math.max(...each).toFixed(1)}`;
-  };
+  const { ratio, figure } = p99Ratio(turns);
   const ratioLabel = `${label} cached page p99 with the reports ÷ without, gzip, ${connections} conns, all rounds' answers`;
-  const ratioFigure = `${ratio.toFixed(3)} (p99 ${p99With.toFixed(1)} vs ${p99Alone.toFixed(1)} ms; turns' own ${p99s(withReports)} vs ${p99s(alone)}; ${median(withReports.map((r) => r.rps)).toFixed(0)} vs ${median(alone.map((r) => r.rps)).toFixed(0)} req/s)`;
-  if (nginx) report.add(ratioLabel, ratioFigure, `≤ ${P99_RATIO_GOAL}`, ratio <= P99_RATIO_GOAL);
-  else report.info(`${ratioLabel} (one thread serves both)`, ratioFigure);
-  // How far two sets of turns without reports differ: the noise the goal's figure carries.
-  const [oddRounds, evenRounds] = [alone.filter((_, i) => i % 2 === 0), alone.filter((_, i) => i % 2 === 1)];
-  report.info(
-    `${label} the same without reports in both: odd rounds ÷ even rounds (the bench's noise)`,
-    `${(pooledPercentile(oddRounds, 99) / pooledPercentile(evenRounds, 99)).toFixed(2)} (p99 ${pooledPercentile(oddRounds, 99).toFixed(1)} vs ${pooledPercentile(evenRounds, 99).toFixed(1)} ms)`,
-  );
+  if (goal) report.add(ratioLabel, figure, `≤ ${P99_RATIO_GOAL}`, ratio <= P99_RATIO_GOAL);
+  else report.info(behindNginx ? ratioLabel : `${ratioLabel} (one thread serves both)`, figure);
+  report.info(`${label} the same without reports in both: odd rounds ÷ even rounds (the bench's noise)`, noiseFigure(turns));
   // One refresh of the page's reports per 10 s in Next; nginx keeps its copy for its s-maxage.
-  report.info(`${label} cached page during the reports: ${cacheHeader}, sampled every 200 ms`, countsOf(cacheAnswers));
-  const errors = [...alone, ...withReports].reduce((sum, run) => sum + run.errors, 0);
+  report.info(`${label} cached page during the reports, sampled every 200 ms`, countsOf(turns.cacheAnswers));
+  const errors = [...turns.alone, ...turns.withReports].reduce((sum, run) => sum + run.errors, 0);
   report.add(`${label} cached page errors (non-2xx included) during the turns`, `${errors}`, "0", errors === 0);
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
+import { cpus, setPriority } from "node:os";
 import { childPids } from "../../support/app";
 
 // Where processes run and the CPU they use, for group 15 (groups/reports.ts). The bench's load
@@ -30,6 +30,17 @@ export function placementOf(pid: number): string {
 export function place(pid: number, cpuList: string): void {
   for (const each of [pid, ...childPids(pid)]) {
     execFileSync("taskset", ["-a", "-c", "-p", cpuList, String(each)], { stdio: "ignore" });
+  }
+}
+
+/**
+ * Lowers `pid`'s scheduling weight to that of `nice` (1-19), every thread and its children's:
+ * Linux keeps a nice value per thread, and threads started later take their creator's. Raising
+ * a nice value needs no privilege.
+ */
+export function lowerPriority(pid: number, nice: number): void {
+  for (const each of [pid, ...childPids(pid)]) {
+    for (const thread of readdirSync(`/proc/${each}/task`)) setPriority(Number(thread), nice);
   }
 }
 
