@@ -34,8 +34,13 @@ export async function expectNoAxeViolations(page: Page, label: string) {
 export async function checkPageAndScreenshot(page: Page, name: string, outputDir: string, schemes: readonly ("light" | "dark")[] = ["light"]) {
   const notice = page.getByRole("complementary", { name: "Cookie notice" });
   if (await notice.isVisible()) {
+    // OK is a server action that sets a cookie, so Next renders the page again: the notice goes
+    // with the action's answer, and the document's <title> is gone for a moment until the new
+    // render's metadata lands (axe then found no title once in CI). Wait for it to be back.
+    const title = await page.title();
     await notice.getByRole("button", { name: "OK" }).click();
     await expect(notice).toBeHidden();
+    await expect(page).toHaveTitle(title);
   }
   for (const colorScheme of schemes) {
     await page.emulateMedia({ colorScheme });
