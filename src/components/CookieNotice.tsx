@@ -1,24 +1,34 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useState, type FormEvent } from "react";
+import { consentCookie } from "@/lib/cookies";
 import { dismissCookieNotice, type ConsentState } from "@/server/actions/consent";
 
 /**
  * The same for every visitor, so pages stay cacheable: whether this visitor dismissed it is read
- * by the browser (CONSENT_HEAD_SCRIPT hides it before paint). OK is a plain form post, so without
- * JavaScript the action's own answer comes back without the notice.
+ * by the browser (CONSENT_HEAD_SCRIPT hides it before paint). Without JavaScript OK is a plain
+ * form post, and the action's own answer comes back without the notice. With it, the browser
+ * stores the cookie and nothing is sent: a cookie set by the action makes Next render the whole
+ * page again for its answer (56 KB for a status page), once for every visitor who clicks OK.
  */
 export function CookieNotice() {
   const [state, action] = useActionState(dismissCookieNotice, { dismissed: false } satisfies ConsentState);
-  if (state.dismissed) return null;
+  const [dismissedHere, setDismissedHere] = useState(false);
+  const dismissHere = (event: FormEvent<HTMLFormElement>) => {
+    // A prevented submission runs no form action (React skips it), so no request goes out.
+    event.preventDefault();
+    document.cookie = consentCookie({ secure: window.location.protocol === "https:" });
+    setDismissedHere(true);
+  };
+  if (state.dismissed || dismissedHere) return null;
   return (
     <aside className="cookie-notice" aria-label="Cookie notice">
       <p>
         We use a few cookies to remember your rating and this notice. By continuing to browse
         you accept them. <Link href="/cookies">Read more about cookies</Link>.
       </p>
-      <form action={action}>
+      <form action={action} onSubmit={dismissHere}>
         <button type="submit">OK</button>
       </form>
     </aside>

@@ -1,5 +1,13 @@
 // Cookie names in one place: the /cookies page documents each of them.
 export const CONSENT_COOKIE = "downcheck_cookies_ok";
+export const CONSENT_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * The consent cookie as the notice's script stores it (`document.cookie`), with the attributes
+ * the server action gives it for browsers without JavaScript.
+ */
+export const consentCookie = ({ secure }: { secure: boolean }) =>
+  `${CONSENT_COOKIE}=1; Max-Age=${CONSENT_MAX_AGE_SECONDS}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
 
 /**
  * Runs in <head> before the page paints: pages are cached and the same for everyone, so the

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { e2eEnv, targetHits } from "./support/env";
 import { pageText } from "../support/page-text";
+import { CONSENT_COOKIE } from "@/lib/cookies";
 
 // The hot page: a status page is rendered once for everyone and then served from the cache,
 // while what belongs to one visitor (the cookie notice, their vote) lives in their browser.
@@ -71,8 +72,16 @@ test.describe("the cookie notice", () => {
     await page.goto(hotUrl);
     const notice = page.getByRole("complementary", { name: "Cookie notice" });
     await expect(notice).toBeVisible();
+    // Nothing goes to the server: the browser stores the cookie (an action would have Next
+    // render the whole page again for its answer).
+    const posts: string[] = [];
+    page.on("request", (request) => request.method() !== "GET" && posts.push(`${request.method()} ${request.url()}`));
     await notice.getByRole("button", { name: "OK" }).click();
     await expect(notice).toBeHidden();
+    const [consent] = (await page.context().cookies()).filter((cookie) => cookie.name === CONSENT_COOKIE);
+    expect(consent).toMatchObject({ value: "1", path: "/", sameSite: "Lax", httpOnly: false, secure: false });
+    expect(consent.expires * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 60 * 60 * 1000);
+    expect(posts).toEqual([]);
 
     // Record, as the next page is parsed, whether the notice was ever displayed: the head
     // script has marked the document before the notice's element exists.

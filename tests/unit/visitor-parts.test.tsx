@@ -4,12 +4,22 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CheckAgainForm } from "@/components/CheckAgainForm";
 import { CookieNotice } from "@/components/CookieNotice";
 import { ownVoteKey, RatingForm } from "@/components/RatingForm";
-import { CONSENT_COOKIE, CONSENT_HEAD_SCRIPT, consentStylesheet } from "@/lib/cookies";
+import { CONSENT_COOKIE, CONSENT_HEAD_SCRIPT, consentCookie, consentStylesheet } from "@/lib/cookies";
 
 // The parts of a cached page that belong to one visitor, as their browser runs them: the
 // server renders the same HTML for everyone, and these read the browser's own state.
 
 const runHeadScript = () => new Function(CONSENT_HEAD_SCRIPT)();
+
+// The notice's server action, counted: with JavaScript it must not be called (it would make
+// Next render the whole page again for its answer).
+const consentAction = vi.hoisted(() => ({ calls: 0 }));
+vi.mock("@/server/actions/consent", () => ({
+  dismissCookieNotice: async () => {
+    consentAction.calls++;
+    return { dismissed: true };
+  },
+}));
 
 describe("the cookie notice", () => {
   beforeEach(() => {
@@ -23,6 +33,23 @@ describe("the cookie notice", () => {
     expect(notice).toHaveTextContent("We use a few cookies");
     expect(screen.getByRole("button", { name: "OK" }).closest("form")).not.toBeNull();
     expect(screen.getByRole("link", { name: "Read more about cookies" })).toHaveAttribute("href", "/cookies");
+  });
+
+  it("with JavaScript, OK stores the consent cookie in the browser and calls no server action", async () => {
+    consentAction.calls = 0;
+    render(<CookieNotice />);
+    await act(async () => screen.getByRole("button", { name: "OK" }).click());
+    expect(screen.queryByRole("complementary", { name: "Cookie notice" })).toBeNull();
+    expect(document.cookie.split("; ")).toContain(`${CONSENT_COOKIE}=1`);
+    expect(consentAction.calls).toBe(0);
+    // The next page's head script finds it.
+    runHeadScript();
+    expect(document.documentElement.hasAttribute("data-cookies-ok")).toBe(true);
+  });
+
+  it("stores the cookie for a year, for the whole site, Secure only over HTTPS", () => {
+    expect(consentCookie({ secure: false })).toBe(`${CONSENT_COOKIE}=1; Max-Age=31536000; Path=/; SameSite=Lax`);
+    expect(consentCookie({ secure: true })).toBe(`${CONSENT_COOKIE}=1; Max-Age=31536000; Path=/; SameSite=Lax; Secure`);
   });
 
   it("is hidden before paint for a visitor whose browser holds the consent cookie", () => {
