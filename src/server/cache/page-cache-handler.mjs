@@ -13,9 +13,9 @@
 // (redis-page-cache.mjs), behind the same interface.
 
 import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
-import { asServed } from "./entry-bytes.mjs";
 import { isStorable, pageRecord } from "./page-record.mjs";
 import { createRedisPageCache } from "./redis-page-cache.mjs";
+import { ServedCopies } from "./served-copies.mjs";
 import { TagTimes } from "./tag-times.mjs";
 import { sharedRedis } from "../redis/client.mjs";
 
@@ -41,7 +41,8 @@ import { sharedRedis } from "../redis/client.mjs";
  * @property {(key: string, ctx?: ReadContext) => Promise<PageCacheHit | null>} get
  * @property {(key: string, data: CachedValue | null, ctx?: WriteContext) => Promise<void>} set
  * @property {(tags: string | string[], durations?: { expire?: number }) => Promise<void>} revalidateTag
- * @property {() => { entries: number, bytes: number, tags: number }} stats What this process holds.
+ * @property {() => { entries: number, bytes: number, tags: number, served?: { entries: number, bytes: number } }} stats
+ * What this process holds (`served`: the decoded copies of the pages served last, served-copies.mjs).
  */
 
 /** Next's clock for cache timestamps: it compares `lastModified` against this. */
@@ -55,6 +56,8 @@ const performanceNow = () => performance.timeOrigin + performance.now();
 export function createPageCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }) }) {
   /** @type {BoundedStore<PageRecord>} */
   const store = new BoundedStore({ maxEntries, maxBytes, now });
+  // Pages are kept as bytes; the last few served are also kept as Next reads them.
+  const served = new ServedCopies();
 
   return {
     async get(key, ctx) {
@@ -66,9 +69,10 @@ export function createPageCache({ maxEntries, maxBytes, maxTags, now = performan
       // (blocking), and that render regenerates the 'use cache' data it holds.
       if (tagTimes.verdict(tags, record.lastModified) !== "fresh") {
         store.delete(key);
+        served.forget(key);
         return null;
       }
-      return { lastModified: record.lastModified, value: asServed(record.value), cacheControl: record.cacheControl };
+      return { lastModified: record.lastModified, value: served.of(key, record.value), cacheControl: record.cacheControl };
     },
 
     async set(key, data, ctx) {
@@ -89,7 +93,7 @@ export function createPageCache({ maxEntries, maxBytes, maxTags, now = performan
       store.deleteWhere((record) => record.tags.some((tag) => invalidated.has(tag)));
     },
 
-    stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
+    stats: () => ({ ...store.stats(), tags: tagTimes.size(), served: served.stats() }),
   };
 }
 
