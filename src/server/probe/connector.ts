@@ -6,6 +6,7 @@ import { buildConnector } from "undici";
 import { parseIpLiteral } from "@/server/probe/address-policy";
 import { CertificateRefused, inspectCertificate } from "@/server/probe/certificate";
 import { ProbeError } from "@/server/probe/errors";
+import { probeSecureContext } from "@/server/probe/secure-context";
 import { phaseDeadline } from "@/server/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/probe/types";
 
@@ -123,11 +124,11 @@ async function attempt(
   const handshakeStarted = performance.now();
   // buildConnector upgrades our socket, so TLS keeps undici's defaults (ALPN, options) while SNI
   // and certificate checks use the host name rather than the address connected to.
-  // Node's `ca` replaces the public roots, so extra CAs are appended to them, never substituted.
+  // Extra CAs are trusted beside the public roots, never instead (secure-context.ts).
   // Node is told not to enforce the certificate so that, when it fails, the certificate can still
   // be read for the reason (expired when, for which names); it is then refused here instead.
-  const ca = options.ca ? { ca: [...tls.rootCertificates, ...[options.ca].flat()] } : {};
-  const upgrade = buildConnector({ timeout: 0, maxCachedSessions: 0, rejectUnauthorized: false, ...ca });
+  const secureContext = probeSecureContext(options.ca);
+  const upgrade = buildConnector({ timeout: 0, maxCachedSessions: 0, rejectUnauthorized: false, secureContext });
   const socket = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
     upgrade(
       { hostname: target.address, host: target.address, protocol: "https:", port: String(target.port), servername, httpSocket: tcp },

@@ -6,6 +6,7 @@ import type { Location, ProbeResult, ProbeTimings, TlsDetails } from "@/lib/prob
 import { certificateReason } from "@/lib/verdict-certificate";
 import { inspectCertificate } from "@/server/probe/certificate";
 import { isProbeError } from "@/server/probe/errors";
+import { probeSecureContext } from "@/server/probe/secure-context";
 import {
   type GuardedConnection,
   PHASE_TIMEOUT_MS,
@@ -37,13 +38,13 @@ export class TlsTester implements Tester {
   readonly server = "local";
   readonly id: string;
   readonly location: Location;
-  private readonly ca: string[] | undefined;
+  private readonly secureContext: tls.SecureContext;
 
   constructor(options: TlsOptions, settings: TesterSettings) {
     this.id = settings.id;
     this.location = settings.location;
-    // `ca` replaces Node's trust store, so keep the public roots beside the extra CA.
-    this.ca = options.ca ? [...tls.rootCertificates, options.ca] : undefined;
+    // The public roots, and the extra CA beside them when set.
+    this.secureContext = probeSecureContext(options.ca);
   }
 
   async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
@@ -74,7 +75,7 @@ export class TlsTester implements Tester {
       servername: net.isIP(host) ? undefined : host, // SNI takes names only
       // Complete the handshake whatever the certificate, so its problem can be reported.
       rejectUnauthorized: false,
-      ca: this.ca,
+      secureContext: this.secureContext,
     });
     try {
       const phase = { name: "TLS handshake", endpoint, timeoutMs: PHASE_TIMEOUT_MS, signal: context.signal };
