@@ -17,9 +17,12 @@ import { asServed, stringBytes } from "./entry-bytes.mjs";
  * @typedef {{ kept: KeptValue, served: CachedValue, bytes: number }} Copy
  */
 
-/** A status page decoded is ~0.1–0.3 MB: some 16 of them. */
-export const SERVED_COPIES_MAX_ENTRIES = 16;
-export const SERVED_COPIES_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * A status page decoded is 0.1–0.3 MB (two bytes a character). A rush is on one page or a few;
+ * more copies would only hold memory that target 5 counts (docs/BENCHMARKS.md).
+ */
+export const SERVED_COPIES_MAX_ENTRIES = 8;
+export const SERVED_COPIES_MAX_BYTES = 2 * 1024 * 1024;
 
 export class ServedCopies {
   /** @type {Map<string, Copy>} oldest use first */
