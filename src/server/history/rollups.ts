@@ -28,7 +28,8 @@ export async function recordRollup(record: CheckRecord, previousCheckedAt: Date 
       const key = { siteId: site.id, period: change.period, start: new Date(change.start) };
       // Counts as increments: the write comes first, so SQLite's write lock (and PostgreSQL's
       // row lock) is held before the histogram is read, and nobody merges into a stale copy.
-      await tx.rollup.upsert({
+      // The row it answers with is the histogram as of that write.
+      const row = await tx.rollup.upsert({
         where: { siteId_period_start: key },
         create: { ...key, ...counts(change) },
         update: {
@@ -37,10 +38,10 @@ export async function recordRollup(record: CheckRecord, previousCheckedAt: Date 
           observedMs: { increment: change.observedMs },
           onlineMs: { increment: change.onlineMs },
         },
+        select: { latency: true },
       });
       if (change.latencies.length === 0) continue;
-      const row = await tx.rollup.findUnique({ where: { siteId_period_start: key }, select: { latency: true } });
-      const merged = mergeHistograms(parseHistogram(row?.latency), histogramOf(change.latencies));
+      const merged = mergeHistograms(parseHistogram(row.latency), histogramOf(change.latencies));
       await tx.rollup.update({ where: { siteId_period_start: key }, data: { latency: JSON.stringify(merged) } });
     }
   });
