@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import dgram from "node:dgram";
 import { lowerPriority, place } from "./support/cpu-placement";
+import { percentile } from "./support/report";
 
 // How long a process woken on a busy core waits for it, against the busy process's bursts and
 // nice value (docs/BENCHMARKS.md, target 15: why nginx first helps so little). Three processes:
@@ -65,9 +66,8 @@ if (role === "burner") {
   socket.bind(0, "127.0.0.1", () => {
     process.send!(socket.address().port);
     setTimeout(() => {
-      lateMs.sort((a, b) => a - b);
-      const at = (p: number) => lateMs[Math.min(lateMs.length - 1, Math.floor(lateMs.length * p))].toFixed(2);
-      process.send!(`p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)} ms (${lateMs.length} wake-ups)`);
+      const at = (p: number) => percentile(lateMs, p).toFixed(2);
+      process.send!(`p50 ${at(50)}, p90 ${at(90)}, p99 ${at(99)} ms (${lateMs.length} wake-ups)`);
       process.exit(0);
     }, TRIAL_SECONDS * 1000);
   });
