@@ -99,14 +99,14 @@ describe("POST /api/v1/reports", () => {
 
   const body = JSON.stringify({ domain: "shop.example.com", problem: "load" });
   it.each([
-    ["another site's origin", body, { origin: "https://evil.example" }, 403, "foreign_origin"],
-    ["a form instead of JSON", "domain=shop.example.com", { "content-type": "application/x-www-form-urlencoded" }, 415, "unsupported_media_type"],
-    ["no Content-Length", body, { "content-length": "" }, 411, "length_required"],
-    ["a Content-Length that is no number", body, { "content-length": "12abc" }, 413, "body_too_large"],
-    ["a body over the limit", JSON.stringify({ domain: "a".repeat(9000) }), {}, 413, "body_too_large"],
-    ["broken JSON", "{ domain: ", {}, 400, "invalid_json"],
-    ["a list instead of an object", "[1, 2]", {}, 400, "invalid_json"],
-  ])("answers %s with %i %s before looking at the report", async (_name, sent, extra, status, code) => {
+    ["another site's origin", 403, "foreign_origin", body, { origin: "https://evil.example" }],
+    ["a form instead of JSON", 415, "unsupported_media_type", "domain=shop.example.com", { "content-type": "application/x-www-form-urlencoded" }],
+    ["no Content-Length", 411, "length_required", body, { "content-length": "" }],
+    ["a Content-Length that is no number", 413, "body_too_large", body, { "content-length": "12abc" }],
+    ["a body over the limit", 413, "body_too_large", JSON.stringify({ domain: "a".repeat(9000) }), {}],
+    ["broken JSON", 400, "invalid_json", "{ domain: ", {}],
+    ["a list instead of an object", 400, "invalid_json", "[1, 2]", {}],
+  ])("answers %s with %i %s before looking at the report", async (_name, status, code, sent, extra) => {
     const before = await db.visitorReport.count();
     const answer = await send("192.0.2.41", sent, extra as Record<string, string>);
     expect(answer.status).toBe(status);

@@ -1,9 +1,13 @@
 "use server";
 
 import { updateTag } from "next/cache";
+import { headers } from "next/headers";
 import type { ReportDownState } from "@/lib/report-down-state";
+import { nextReportsRefresh } from "@/server/reports/next-refresh";
 import { submitReport } from "@/server/reports/submit-report";
 import { formFields, NOT_A_FORM } from "./form-fields";
+
+const reportsChanged = nextReportsRefresh(updateTag);
 
 /**
  * "It's down for me" without JavaScript: the page's form posted to this action, the page
@@ -14,5 +18,5 @@ import { formFields, NOT_A_FORM } from "./form-fields";
 export async function reportDownAction(_prev: ReportDownState, formData: FormData): Promise<ReportDownState> {
   const fields = formFields(formData, ["domain", "problem"]);
   if (!fields) return { status: "error", message: NOT_A_FORM };
-  return (await submitReport(fields, updateTag)).state;
+  return (await submitReport(fields, await headers(), reportsChanged)).state;
 }

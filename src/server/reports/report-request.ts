@@ -3,7 +3,7 @@ import { isForeignOrigin, requestedHost } from "@/server/gate/same-site";
 import type { ReportFields } from "./submit-report";
 
 // POST /api/v1/reports as the page's script sends it: JSON `{ "domain", "problem" }`, small, from
-// this site. Anything else gets a 4xx in the API's error shape before the report is looked at.
+// this site; read alike by the site's route and by the report intake (server/intake). Anything else gets a 4xx in the API's error shape before the report is looked at.
 // JSON only: a form on another site cannot send it, and another site's script would need a
 // CORS preflight this route never allows; an Origin that names another host is refused too
 // (gate/same-site.ts, as for server actions).
@@ -15,8 +15,8 @@ export type ReportRequest = { ok: true; fields: ReportFields } | { ok: false; st
 
 const refused = (status: number, code: string, message: string): ReportRequest => ({ ok: false, status, code, message });
 
-export async function readReportRequest(request: Request): Promise<ReportRequest> {
-  const { headers } = request;
+/** `readBody` gives the body as text; it is called only once the headers pass. */
+export async function readReportRequest(headers: Headers, readBody: () => Promise<string>): Promise<ReportRequest> {
   if (isForeignOrigin(headers.get("origin"), requestedHost(headers))) return refused(403, "foreign_origin", "Reports may only be sent from this site.");
   const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") return refused(415, "unsupported_media_type", "Send the report as application/json.");
@@ -27,7 +27,7 @@ export async function readReportRequest(request: Request): Promise<ReportRequest
   }
   let body: unknown;
   try {
-    body = JSON.parse(await request.text());
+    body = JSON.parse(await readBody());
   } catch {
     return refused(400, "invalid_json", "The report is not valid JSON.");
   }

@@ -1,11 +1,6 @@
 import "server-only";
-import { revalidateTag } from "next/cache";
-import { headers } from "next/headers";
-import { after } from "next/server";
 import { z } from "zod";
-import { reportsTag } from "@/lib/caching";
 import type { NetworkAnswer } from "@/lib/network-answer";
-import { RefreshSchedule } from "@/lib/refresh-schedule";
 import type { ReportOutcome } from "@/lib/report-down-state";
 import { REPORT_PROBLEM_KEYS } from "@/lib/report-problems";
 import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
@@ -15,11 +10,12 @@ import { answerForVisitorNetwork } from "@/server/network-check";
 import { configuredLimiter } from "@/server/redis/limits";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import { visitorAddress } from "@/server/visitor/address";
-import { currentVisitor } from "@/server/visitor/identity";
+import { addressVisitor } from "@/server/visitor/identity";
 
 // "It's down for me", whichever way it arrives: the server action (the page's form without
-// JavaScript) and the JSON route (the form with it: app/api/v1/reports/route.ts) both hand their
-// two fields here, and differ only in how they answer and how they refresh the page at once.
+// JavaScript), the JSON route (the form with it: app/api/v1/reports/route.ts) and the report
+// intake beside the site (server/intake, where nginx sends that JSON) all hand their two fields
+// and the request's headers here, and differ only in how they answer and refresh the page.
 
 const ReportSchema = z.object({
   domain: z.string({ error: "The form lost its website; reload the page." }).min(1).max(2048),
@@ -32,23 +28,19 @@ const ReportSchema = z.object({
 // reporting many different sites (each a new Site row) in a burst.
 const reportLimiter = configuredLimiter({ name: "reports", points: 5, durationSeconds: 60 });
 
-/**
- * How stale the page's reports may be while reports pour in. Each refresh renders the cached
- * page again for everyone; at 10,000 reports a minute a refresh per report would keep it
- * rendering. The reporter's own thanks comes from this answer, not from the page.
- */
-const REPORTS_REFRESH_SECONDS = 10;
-const reportsRefresh = new RefreshSchedule({ intervalMs: REPORTS_REFRESH_SECONDS * 1000 });
-
 export interface ReportFields {
   /** Whatever the client sent: checked here. A missing problem (null or undefined) is "load". */
   domain: unknown;
   problem: unknown;
 }
 
-/** Stores a visitor's report; `refreshNow` expires the page's reports (updateTag in an action). */
-export async function submitReport(fields: ReportFields, refreshNow: (tag: string) => void): Promise<ReportOutcome> {
-  const visitor = await currentVisitor();
+/**
+ * Stores a visitor's report. `requestHeaders` carry the visitor's address (X-Forwarded-For as
+ * server/visitor/forwarded.ts sets it); `reportsChanged` is told the domain of a stored report,
+ * to refresh the page's reports (reports/refresh-plan.ts).
+ */
+export async function submitReport(fields: ReportFields, requestHeaders: Headers, reportsChanged: (domain: string) => void): Promise<ReportOutcome> {
+  const visitor = addressVisitor(requestHeaders);
   const allowed = await reportLimiter.take(visitor.bucket);
   if (!allowed.ok) {
     const message = `Too many reports at once; try again in ${allowed.retryAfterSeconds} seconds.`;
@@ -68,7 +60,7 @@ export async function submitReport(fields: ReportFields, refreshNow: (tag: strin
   }
 
   // The address is looked up here and dropped: only its country and network are stored.
-  const network = await visitorNetwork();
+  const network = await visitorNetwork(requestHeaders);
   try {
     const result = await addVisitorReport({ domain: target.ascii, displayName: target.unicode, visitorHash: visitor.addressHash, problem, network });
     if (!result.stored) {
@@ -81,15 +73,15 @@ export async function submitReport(fields: ReportFields, refreshNow: (tag: strin
     return { ok: false, code: "not_stored", state: { status: "error", message: "Your report could not be saved; please try again.", problem } };
   }
 
-  refreshReports(target.ascii, refreshNow);
+  reportsChanged(target.ascii);
   const answer = await networkAnswer(target.ascii, network);
   const message = "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.";
   return { ok: true, state: { status: "success", message, problem, ...(answer ? { network: answer } : {}) } };
 }
 
-async function visitorNetwork(): Promise<VisitorNetwork> {
+async function visitorNetwork(requestHeaders: Headers): Promise<VisitorNetwork> {
   try {
-    return await lookupVisitorNetwork(visitorAddress(await headers()));
+    return await lookupVisitorNetwork(visitorAddress(requestHeaders));
   } catch (error) {
     // Documented never to throw; if it does, the report is still worth more than its place.
     console.error("submitReport: the network lookup failed", error);
@@ -104,30 +96,5 @@ async function networkAnswer(domain: string, network: VisitorNetwork): Promise<N
   } catch (error) {
     console.error(`submitReport: no "only your network?" answer for ${domain}`, error);
     return null;
-  }
-}
-
-/**
- * Makes the page's reports fresh: at once for the first report after a quiet spell (the next
- * render shows it), at most every REPORTS_REFRESH_SECONDS during a rush. The refresh planned
- * for the end of the interval runs after this answer is sent (`after`), and expires the
- * reports outright: a stale-while-revalidate mark would let the page's next render take the
- * old reports and keep them.
- */
-function refreshReports(domain: string, refreshNow: (tag: string) => void): void {
-  const decision = reportsRefresh.changed(domain);
-  if (decision.kind === "now") refreshNow(reportsTag(domain));
-  if (decision.kind !== "later") return;
-  try {
-    after(async () => {
-      await new Promise((done) => setTimeout(done, decision.delayMs));
-      reportsRefresh.ran(domain);
-      revalidateTag(reportsTag(domain), { expire: 0 });
-    });
-  } catch (error) {
-    // No way to run it later: refresh now rather than leave the domain waiting for good.
-    console.error("submitReport: could not plan the reports' refresh", error);
-    reportsRefresh.ran(domain);
-    refreshNow(reportsTag(domain));
   }
 }

@@ -114,15 +114,21 @@ export interface RequestVisitor {
   cookieHash: string | null;
 }
 
+/** The visitor as their address alone tells (no cookie): what reports need, in or out of Next. */
+export function addressVisitor(requestHeaders: Headers, now: Date = new Date()): Omit<RequestVisitor, "cookieHash"> {
+  const day = utcDay(now);
+  const bucket = visitorBucket(visitorAddress(requestHeaders));
+  return { bucket, day, addressHash: visitorHash(getVisitorSecret(), bucket, day) };
+}
+
 /**
  * The visitor of the current request. With `issueCookie` (server actions only: rendering
  * cannot set cookies) a visitor without a valid cookie gets one, so their vote is theirs.
  */
 export async function currentVisitor({ issueCookie = false, now = new Date() } = {}): Promise<RequestVisitor> {
   const secret = getVisitorSecret();
-  const day = utcDay(now);
   const requestHeaders = await headers();
-  const bucket = visitorBucket(visitorAddress(requestHeaders));
+  const { bucket, day, addressHash } = addressVisitor(requestHeaders, now);
   const jar = await cookies();
   let id = verifyVisitorCookie(secret, jar.get(VISITOR_COOKIE)?.value);
   if (id === null && issueCookie) {
@@ -139,7 +145,7 @@ export async function currentVisitor({ issueCookie = false, now = new Date() } =
   return {
     bucket,
     day,
-    addressHash: visitorHash(secret, bucket, day),
+    addressHash,
     cookieHash: id === null ? null : cookieHash(secret, id, day),
   };
 }
