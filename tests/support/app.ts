@@ -12,6 +12,9 @@ import { dirname, join, resolve } from "node:path";
 /** The repository: the folder above tests/. */
 export const root = resolve(import.meta.dirname, "../..");
 
+/** The visitor secret an instance gets unless `env` names one (the report intake beside it needs it too). */
+export const APP_VISITOR_SECRET = "bench-visitor-secret-0123456789abcdef";
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -113,7 +116,7 @@ export async function startApp(name: string, env: Record<string, string>, { node
       HOST: "127.0.0.1",
       DATABASE_URL: `file:${dataDir}/bench.db`,
       PUBLIC_BASE_URL: baseUrl,
-      VISITOR_SECRET: "bench-visitor-secret-0123456789abcdef",
+      VISITOR_SECRET: APP_VISITOR_SECRET,
       ...env,
     },
   });

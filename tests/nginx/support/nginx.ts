@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { freePort, root } from "../../support/app";
 
 // Debian's nginx started on loopback with the project's own deploy/nginx.conf in front of
-// instances of the app. Only what ties the file to compose.yaml's network is replaced: the
-// upstream servers' addresses (and `resolve`, which needs Docker's DNS and nginx 1.27.3+), the
-// port it listens on, and its cache folder. Everything that decides what is cached is the file's.
+// instances of the app (and of a report intake). Only what ties the file to compose.yaml's
+// network is replaced: the upstream servers' addresses (and `resolve`, which needs Docker's DNS
+// and nginx 1.27.3+), the port it listens on, and its cache folder. Everything that decides what
+// is cached, and where a request goes, is the file's.
 
 export const NGINX_MISSING = "nginx is not installed (Debian: apt-get install -y --no-install-recommends nginx-light; or set NGINX_BIN)";
 
@@ -25,10 +26,37 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string, what: s
   return text.replace(pattern, replacement);
 }
 
-/** deploy/nginx.conf with `upstreams` (host:port) as its sites, listening on `port`, caching in `cacheDir`. */
-export function renderNginxConf(shipped: string, { upstreams, port, cacheDir }: { upstreams: string[]; port: number; cacheDir: string }): string {
+/** A line of an upstream block other than a server line. */
+const OTHER_LINE = String.raw`(?:(?![ \t]*server )[^}\n]*\n)`;
+const SERVER = String.raw`[ \t]*server [^\s;]+ resolve`;
+
+/**
+ * `upstream <name> { … }` with every server line in one run, the run in the shape `servers`
+ * (a regex source) describes: group 1 is what comes before the run, group 2 the run.
+ */
+const upstreamServers = (name: string, servers: string) => new RegExp(String.raw`(upstream ${name} \{\n${OTHER_LINE}*?)(${servers})(?=${OTHER_LINE}*\})`);
+
+export interface NginxConfOptions {
+  /** The sites (host:port each). */
+  upstreams: string[];
+  port: number;
+  cacheDir: string;
+  /** The report intake (host:port): reports go there first, then to the sites as backups. Without it, to the sites only. */
+  intake?: string;
+}
+
+/**
+ * deploy/nginx.conf with `upstreams` (host:port) as its sites, `intake` as its report intake,
+ * listening on `port`, caching in `cacheDir`.
+ */
+export function renderNginxConf(shipped: string, { upstreams, port, cacheDir, intake }: NginxConfOptions): string {
+  const servers = (addresses: string[], flags = "") => addresses.map((address) => `    server ${address}${flags};\n`).join("");
   let text = replaceOnce(shipped, /^resolver .*$/m, "# resolver: not needed on loopback", "resolver line");
-  text = replaceOnce(text, /(upstream downcheck_sites \{\n(?:.*\n)*?)((?:\s*server [^\n]+ resolve;\n)+)/, `$1${upstreams.map((address) => `    server ${address};\n`).join("")}`, "upstream server list");
+  text = replaceOnce(text, upstreamServers("downcheck_sites", String.raw`(?:${SERVER};\n)+`), `$1${servers(upstreams)}`, "upstream server list");
+  // Shipped: the intake, then every site as a backup.
+  const reports = intake ? `${servers([intake])}${servers(upstreams, " backup")}` : servers(upstreams);
+  const shippedReports = String.raw`${SERVER};\n(?:${SERVER} backup;\n)+`;
+  text = replaceOnce(text, upstreamServers("downcheck_report_intake", shippedReports), `$1${reports}`, "report intake server list (the intake, then the sites as backups)");
   text = replaceOnce(text, /listen 80;/, `listen 127.0.0.1:${port};`, "listen line");
   return replaceOnce(text, /\/var\/cache\/nginx\/downcheck/, cacheDir, "cache folder");
 }
@@ -37,7 +65,10 @@ export interface RunningNginx {
   baseUrl: string;
   /** nginx's master process; its workers are its children. */
   pid: number;
-  /** The access log: one line per request, "<uri> <status> <cache status> <upstream>". */
+  /**
+   * The access log: one line per request, "<uri> <status> <cache status> <upstream>", the
+   * upstream "-" when none was asked, or every one asked in turn ("a, b" after a refused a).
+   */
   accessLog(): string[];
   stop(): Promise<void>;
 }
@@ -57,15 +88,19 @@ export async function listening(port: number, child: ChildProcess, errorLog: str
   throw new Error(`nginx did not listen on ${port} within ${timeoutMs} ms`);
 }
 
-/** Starts nginx in front of `upstreams` (host:port each). */
-export async function startNginx(upstreams: string[]): Promise<RunningNginx> {
+/**
+ * Starts nginx in front of `upstreams` (host:port each), the sites. Reports (POST
+ * /api/v1/reports) go to `intake` (host:port) and to the sites while it is down; without one,
+ * to the sites.
+ */
+export async function startNginx(upstreams: string[], { intake }: { intake?: string } = {}): Promise<RunningNginx> {
   const bin = findNginx();
   if (!bin) throw new Error(NGINX_MISSING);
   const dir = mkdtempSync(join(tmpdir(), "downcheck-nginx-"));
   // nginx's workers may run as another user than its master (as root: nobody).
   chmodSync(dir, 0o777);
   const port = await freePort();
-  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), { upstreams, port, cacheDir: join(dir, "cache") });
+  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), { upstreams, port, cacheDir: join(dir, "cache"), intake });
   const errorLog = join(dir, "error.log");
   const accessLog = join(dir, "access.log");
   const conf = join(dir, "nginx.conf");
