@@ -1,4 +1,5 @@
-import type { BenchApp } from "../../support/app";
+import { APP_VISITOR_SECRET, type BenchApp } from "../../support/app";
+import { startIntake, type RunningIntake } from "../../support/intake";
 import { findNginx, NGINX_MISSING, startNginx, type RunningNginx } from "../../nginx/support/nginx";
 import { withApp } from "../support/instances";
 import { get, primeCachedPage, visitor } from "../support/http";
@@ -25,15 +26,17 @@ type ReportSender = ReturnType<typeof startReportSender>;
 // turns without reports differed by a factor of 1.6); in 2-s turns both kinds meet them alike.
 //
 // The goal (within 10 %) is read as deployed, behind the shipped nginx config (rows "15 nginx:"):
-// nginx's cache answers the page, the reports pass through to the app. The page's load generator
-// gets CPU 0 to itself, as visitors' browsers are not on the server; nginx, the app and the
-// reporters share CPU 1, as nginx and the sites share a small host (support/cpu-placement.ts).
-// There nginx comes first, as compose.yaml weighs the containers: the app runs at nice APP_NICE
-// (support/nginx-first.ts). Without that, each report's 2.5-3 ms of the app's CPU on nginx's
-// core delayed nginx's answers by 10-18 % at p99; that figure is measured first, in a third as
-// many rounds, and reported.
+// nginx's cache answers the page, and the reports pass through to the report intake beside the
+// app (src/server/intake), which nginx sends /api/v1/reports to. The page's load generator gets
+// CPU 0 to itself, as visitors' browsers are not on the server; nginx, the app, the intake and
+// the reporters share CPU 1, as nginx and the sites share a small host (support/cpu-placement.ts).
+// There nginx comes first, as compose.yaml weighs the containers: the app and the intake run at
+// nice APP_NICE (support/nginx-first.ts); that is measured first at nice 0, in a third as many
+// rounds, and reported. A process woken on a core that another is busy on waits for that burst
+// to end whatever the weights (`npm run bench:wake`): a report through Next's route was a 2.5-ms
+// burst and delayed nginx's answers by 3-15 % at p99; through the intake it is a fraction of that.
 // Next alone (npm start) is measured the same way and reported: there one thread serves the
-// page and the reports, so the page gives up whatever the reports take.
+// page and the reports (its own route), so the page gives up whatever the reports take.
 
 export interface ReportsOptions {
   domain: string;
@@ -44,8 +47,9 @@ export interface ReportsOptions {
   connections: number;
   /** Visitor numbers from here on are the page loads' (autocannon's one address). */
   visitorBase: number;
-  /** nginx in front (deploy/nginx.conf): pages and reports go through it. */
+  /** nginx in front (deploy/nginx.conf): pages and reports go through it, the reports to `intake`. */
   nginx?: RunningNginx;
+  intake?: RunningIntake;
 }
 
 /** Both shapes, each on an instance of its own. */
@@ -54,12 +58,18 @@ export async function reportsBench(report: Report, { base, name, quick }: { base
   await withApp(report, "reports", base, (app) => reportsGroup(app, report, { ...options, domain: name("reports") }));
   if (!findNginx()) return report.failed("15 nginx: reports behind nginx", new Error(NGINX_MISSING));
   // The bench's X-Forwarded-For stands for a CDN in front of nginx, which adds the address it saw.
-  await withApp(report, "reports-nginx", { ...base, TRUST_PROXY_HOPS: "2" }, async (app) => {
-    const nginx = await startNginx([`127.0.0.1:${app.port}`]);
+  const env = { ...base, TRUST_PROXY_HOPS: "2" };
+  await withApp(report, "reports-nginx", env, async (app) => {
+    const intake = await startIntake({ ...env, DATABASE_URL: `file:${app.databaseFile}`, VISITOR_SECRET: APP_VISITOR_SECRET, REPORT_INTAKE_SITE_URL: app.baseUrl });
+    const nginx = await startNginx([`127.0.0.1:${app.port}`], { intake: intake.address }).catch(async (error: unknown) => {
+      await intake.stop();
+      throw error;
+    });
     try {
-      await reportsGroup(app, report, { ...options, domain: name("nreports"), nginx });
+      await reportsGroup(app, report, { ...options, domain: name("nreports"), nginx, intake });
     } finally {
       await nginx.stop();
+      await intake.stop();
     }
   });
 }
@@ -67,18 +77,19 @@ export async function reportsBench(report: Report, { base, name, quick }: { base
 const P99_RATIO_GOAL = 1.1;
 
 export async function reportsGroup(app: BenchApp, report: Report, options: ReportsOptions): Promise<void> {
-  const { domain, nginx } = options;
+  const { domain, nginx, intake } = options;
   const [label, baseUrl] = nginx ? ["15 nginx:", nginx.baseUrl] : ["15", app.baseUrl];
   const sender = startReportSender(baseUrl, domain);
   const placed = canPlace();
   const benchPlacement = placementOf(process.pid);
   try {
     if (placed) {
-      // The page's load generator on CPU 0; what serves (nginx, the app) and the reporters on CPU 1.
+      // The page's load generator on CPU 0; what serves (nginx, the app, the intake) and the reporters on CPU 1.
       place(process.pid, "0");
-      for (const pid of [app.pid, sender.pid, ...(nginx ? [nginx.pid] : [])]) place(pid, "1");
+      for (const pid of [app.pid, sender.pid, ...(nginx ? [nginx.pid] : []), ...(intake ? [intake.pid] : [])]) place(pid, "1");
     }
-    report.info(`${label} where it ran`, placed ? "the page's load generator on CPU 0; nginx, the app and the reporters on CPU 1" : "unplaced: fewer than 2 CPUs or no taskset");
+    const serving = intake ? "nginx, the app, the report intake" : "the app";
+    report.info(`${label} where it ran`, placed ? `the page's load generator on CPU 0; ${serving} and the reporters on CPU 1` : "unplaced: fewer than 2 CPUs or no taskset");
     await measureReports(app, report, options, sender, label, baseUrl);
   } finally {
     await sender.close();
@@ -87,7 +98,7 @@ export async function reportsGroup(app: BenchApp, report: Report, options: Repor
 }
 
 async function measureReports(app: BenchApp, report: Report, options: ReportsOptions, sender: ReportSender, label: string, baseUrl: string): Promise<void> {
-  const { domain, reports, reportSeconds, rounds, connections, visitorBase, nginx } = options;
+  const { domain, reports, reportSeconds, rounds, connections, visitorBase, nginx, intake } = options;
   await primeCachedPage(app.baseUrl, domain, visitorBase);
   if (nginx) await get(`${baseUrl}/${domain}`, { keepBytes: 0 });
   const pageHeaders = { "x-forwarded-for": visitor(visitorBase + 1), "accept-encoding": "gzip" };
@@ -99,13 +110,14 @@ async function measureReports(app: BenchApp, report: Report, options: ReportsOpt
 
   const turnSeconds = reportSeconds / rounds;
   const cacheHeader = nginx ? "x-cache-status" : "x-nextjs-cache";
-  const setup: TurnsSetup = { label, pageUrl, pageHeaders, connections, turnSeconds, rounds, firstReport: 0, reports, send: sender.stream, appPid: app.pid, cacheHeader };
+  const takers = [{ name: "app", pid: app.pid }, ...(intake ? [{ name: "intake", pid: intake.pid }] : [])];
+  const setup: TurnsSetup = { label, pageUrl, pageHeaders, connections, turnSeconds, rounds, firstReport: 0, reports, send: sender.stream, takers, cacheHeader };
   // Behind nginx: first a third as many rounds with every process at the same weight, reported;
   // then the goal's rounds with nginx first, as deployed.
   const third = (n: number) => Math.max(2, Math.round(n / 3));
   const sameWeight = nginx ? { rounds: third(rounds), reports: third(reports) } : undefined;
-  const unweighted = sameWeight ? await alternateTurns({ ...setup, ...sameWeight, label: `${label} app at nice 0:`, firstReport: reports + 50 }) : undefined;
-  if (nginx) lowerPriority(app.pid, APP_NICE);
+  const unweighted = sameWeight ? await alternateTurns({ ...setup, ...sameWeight, label: `${label} all at nice 0:`, firstReport: reports + 50 }) : undefined;
+  if (nginx) for (const { pid } of takers) lowerPriority(pid, APP_NICE);
   const turns = await alternateTurns(setup);
 
   const sent = [...warm.results, ...(unweighted?.answers ?? []), ...turns.answers];
@@ -123,9 +135,9 @@ async function measureReports(app: BenchApp, report: Report, options: ReportsOpt
     answers.get("stored") === sent.length && stored === expected,
   );
   const figures = { connections, behindNginx: Boolean(nginx) };
-  if (unweighted) report.info(`${label} the app's CPU weight`, `nice ${APP_NICE}: ${niceWeight(APP_NICE)} to nginx's ${niceWeight(0)} (compose.yaml's cpu_shares); at nice 0 below, in ${unweighted.withReports.length} rounds`);
+  if (unweighted) report.info(`${label} the app's and the intake's CPU weight`, `nice ${APP_NICE}: ${niceWeight(APP_NICE)} to nginx's ${niceWeight(0)} (compose.yaml's cpu_shares); at nice 0 below, in ${unweighted.withReports.length} rounds`);
   reportFigures(report, label, turns, { ...figures, reportSeconds, goal: Boolean(nginx) });
-  if (unweighted) reportFigures(report, `${label} app at nice 0:`, unweighted, { ...figures, reportSeconds: turnSeconds * unweighted.withReports.length, goal: false });
+  if (unweighted) reportFigures(report, `${label} all at nice 0:`, unweighted, { ...figures, reportSeconds: turnSeconds * unweighted.withReports.length, goal: false });
 }
 
 interface FigureOptions {
@@ -141,9 +153,11 @@ function reportFigures(report: Report, label: string, turns: TurnsResult, { conn
   const rate = (turns.answers.length / (turns.sendingMs / 1000)).toFixed(0);
   report.info(`${label} reports: rate and answer time`, `${rate} reports/s while sending; answer p50 ${ms(median(latencies))}, p99 ${ms(percentile(latencies, 99))}`);
   if (behindNginx) {
-    // Behind nginx the app serves no page in these turns (nginx's cache does): its CPU is the reports'.
-    const perReport = turns.appCpuMs / turns.answers.length;
-    report.info(`${label} the app's CPU per report`, `${perReport.toFixed(1)} ms (${((perReport * turns.answers.length) / reportSeconds / 10).toFixed(0)} % of a core at this rate)`);
+    // Behind nginx the app serves no page in these turns (nginx's cache does): its CPU, and the
+    // intake's, is the reports' (the app's: the page's reports refreshed every 10 s, and its rounds).
+    const each = [...turns.cpuMs].map(([name, cpuMs]) => `${name} ${(cpuMs / turns.answers.length).toFixed(2)} ms`);
+    const total = [...turns.cpuMs.values()].reduce((sum, cpuMs) => sum + cpuMs, 0);
+    report.info(`${label} CPU per report`, `${each.join(", ")} (all: ${((total / reportSeconds) / 10).toFixed(0)} % of a core at this rate)`);
   }
   const { ratio, figure } = p99Ratio(turns);
   const ratioLabel = `${label} cached page p99 with the reports ÷ without, gzip, ${connections} conns, all rounds' answers`;

@@ -18,7 +18,8 @@ export interface TurnsSetup {
   firstReport: number;
   reports: number;
   send: (first: number, count: number, seconds: number) => Promise<StreamResult>;
-  appPid: number;
+  /** The processes that take the reports, by name (the app; behind nginx, the report intake too). */
+  takers: { name: string; pid: number }[];
   /** The header that says how the page was served (nginx's X-Cache-Status, Next's x-nextjs-cache). */
   cacheHeader: string;
 }
@@ -28,8 +29,8 @@ export interface TurnsResult {
   withReports: LoadResult[];
   answers: { answer: Answer; ms: number }[];
   sendingMs: number;
-  /** The app's CPU time over the turns with reports. */
-  appCpuMs: number;
+  /** Each taker's CPU time over the turns with reports, by name. */
+  cpuMs: Map<string, number>;
   cacheAnswers: Map<string, number>;
 }
 
@@ -48,10 +49,10 @@ function cacheSampler(url: string, headers: Record<string, string>, cacheHeader:
 }
 
 export async function alternateTurns(setup: TurnsSetup): Promise<TurnsResult> {
-  const { label, pageUrl, pageHeaders, connections, turnSeconds, rounds, firstReport, reports, send, appPid, cacheHeader } = setup;
+  const { label, pageUrl, pageHeaders, connections, turnSeconds, rounds, firstReport, reports, send, takers, cacheHeader } = setup;
   const perRound = Math.ceil(reports / rounds);
   const turn = () => cannon(pageUrl, { headers: pageHeaders, connections, durationSeconds: turnSeconds, keepLatencies: true });
-  const result: TurnsResult = { alone: [], withReports: [], answers: [], sendingMs: 0, appCpuMs: 0, cacheAnswers: new Map() };
+  const result: TurnsResult = { alone: [], withReports: [], answers: [], sendingMs: 0, cpuMs: new Map(), cacheAnswers: new Map() };
   for (let round = 0; round < rounds; round++) {
     // The sampler's few requests run in both turns, so the turns differ only in the reports.
     const aloneSampling = cacheSampler(pageUrl, pageHeaders, cacheHeader);
@@ -60,9 +61,9 @@ export async function alternateTurns(setup: TurnsSetup): Promise<TurnsResult> {
     progress(`${label} round ${round + 1}/${rounds} page alone: ${describeLoad(result.alone[round])}`);
     const count = Math.min(perRound, reports - round * perRound);
     const sampling = cacheSampler(pageUrl, pageHeaders, cacheHeader);
-    const cpuBefore = cpuMsOf(appPid);
+    const cpuBefore = takers.map(({ pid }) => cpuMsOf(pid));
     const [loaded, stream] = await Promise.all([turn(), send(firstReport + round * perRound, count, turnSeconds)]);
-    result.appCpuMs += cpuMsOf(appPid) - cpuBefore;
+    takers.forEach(({ name, pid }, i) => result.cpuMs.set(name, (result.cpuMs.get(name) ?? 0) + cpuMsOf(pid) - cpuBefore[i]));
     for (const [answer, n] of await sampling.stop()) result.cacheAnswers.set(answer, (result.cacheAnswers.get(answer) ?? 0) + n);
     result.withReports.push(loaded);
     result.answers.push(...stream.results);
