@@ -10,23 +10,16 @@ import { fileURLToPath } from "node:url";
 
 import { build } from "esbuild";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+import { root, serverBundleOptions } from "./server-bundle.mjs";
 
 export async function bundleAgent(outfile = path.join(root, "dist/agent.mjs")) {
   await build({
     entryPoints: [path.join(root, "src/server/agent/main.ts")],
+    ...serverBundleOptions,
     outfile,
-    bundle: true,
-    platform: "node",
-    target: "node20.19",
-    format: "esm",
-    conditions: ["react-server"],
-    tsconfig: path.join(root, "tsconfig.json"),
     // CommonJS dependencies (undici among them) call require() for Node's own modules, which an
     // ES module does not have: give the bundle one.
     banner: { js: 'import { createRequire as __agentRequire } from "node:module"; const require = __agentRequire(import.meta.url);' },
-    legalComments: "none",
-    logLevel: "warning",
   });
   return outfile;
 }

@@ -16,19 +16,7 @@ import { fileURLToPath } from "node:url";
 
 import { build } from "esbuild";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-
-/** @type {import("esbuild").BuildOptions} */
-const common = {
-  bundle: true,
-  platform: "node",
-  target: "node20.19",
-  format: "esm",
-  conditions: ["react-server"],
-  tsconfig: path.join(root, "tsconfig.json"),
-  legalComments: "none",
-  logLevel: "warning",
-};
+import { root, serverBundleOptions } from "./server-bundle.mjs";
 
 /**
  * `next/headers` (imported by the visitor's identity, src/server/visitor/identity.ts) as
@@ -46,14 +34,14 @@ const nextFiles = {
 export async function bundleIntake(outfile = path.join(root, "dist/intake.mjs")) {
   const server = `./${path.basename(outfile, ".mjs")}-server.mjs`;
   await build({
-    ...common,
+    ...serverBundleOptions,
     entryPoints: [path.join(root, "src/server/intake/main.ts")],
     outfile: path.join(path.dirname(outfile), server),
     packages: "external",
     plugins: [nextFiles],
   });
   await build({
-    ...common,
+    ...serverBundleOptions,
     stdin: {
       contents: `import ${JSON.stringify(path.join(root, "src/server/sqlite-driver.mjs"))};\nawait import(${JSON.stringify(server)});\n`,
       resolveDir: root,
