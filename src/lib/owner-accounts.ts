@@ -1,0 +1,189 @@
+// The owner's accounts: which networks we link to, what counts as an account there (a profile,
+// never a share or intent link, a post or a search), each in one canonical form so the same
+// account found twice is one link. Pure: the importer, discovery and the page all use it.
+
+export const SOCIAL_NETWORKS = ["x", "facebook", "instagram", "linkedin", "youtube", "github", "mastodon", "bluesky", "threads", "tiktok"] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+export const NETWORK_LABELS: Record<SocialNetwork, string> = {
+  x: "X",
+  facebook: "Facebook",
+  instagram: "Instagram",
+  linkedin: "LinkedIn",
+  youtube: "YouTube",
+  github: "GitHub",
+  mastodon: "Mastodon",
+  bluesky: "Bluesky",
+  threads: "Threads",
+  tiktok: "TikTok",
+};
+
+/** Where an account came from: imported by the operator, listed on the site's own page, or Wikidata. */
+export const ACCOUNT_SOURCES = ["import", "site", "wikidata"] as const;
+export type AccountSource = (typeof ACCOUNT_SOURCES)[number];
+
+export interface AccountLink {
+  network: SocialNetwork;
+  /** The canonical profile address (https). */
+  url: string;
+  /** What the network calls the account: "github", "@github@mastodon.social". */
+  handle: string;
+}
+
+/**
+ * Mastodon is federated, so no host list is complete; these large instances are the ones a link
+ * is taken from on sight. Wikidata's "user@host" addresses are taken on any host.
+ */
+export const MASTODON_HOSTS: readonly string[] = [
+  "mastodon.social", "mastodon.online", "mas.to", "mstdn.social", "fosstodon.org", "hachyderm.io",
+  "infosec.exchange", "techhub.social", "universeodon.com", "mastodon.world", "social.vivaldi.net",
+  "mstdn.jp", "troet.cafe", "chaos.social", "mastodon.uno", "mastodon.cloud", "toot.community",
+];
+
+// First path segments that are the network's own pages, never an account.
+const RESERVED: Partial<Record<SocialNetwork, ReadonlySet<string>>> = {
+  x: new Set(["intent", "share", "home", "search", "hashtag", "i", "explore", "settings", "login", "signup", "messages", "notifications", "tos", "privacy", "compose"]),
+  facebook: new Set(["sharer", "sharer.php", "share", "share.php", "dialog", "plugins", "tr", "login", "login.php", "watch", "hashtag", "events", "photo.php", "story.php", "permalink.php", "groups", "help", "policies", "privacy"]),
+  instagram: new Set(["p", "reel", "reels", "explore", "stories", "accounts", "tv", "direct", "about", "legal"]),
+  github: new Set(["features", "about", "pricing", "login", "join", "signup", "sponsors", "marketplace", "topics", "collections", "trending", "orgs", "settings", "explore", "security", "enterprise", "site", "contact", "search", "notifications", "new", "apps"]),
+};
+
+const PATTERNS = {
+  x: /^[A-Za-z0-9_]{1,15}$/,
+  facebook: /^[A-Za-z0-9.-]{2,80}$/,
+  instagram: /^[A-Za-z0-9._]{1,30}$/,
+  linkedin: /^[A-Za-z0-9%_.-]{2,100}$/,
+  youtube: /^[A-Za-z0-9_.-]{1,100}$/,
+  github: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/,
+  user: /^[A-Za-z0-9_.]{1,30}$/,
+  mastodonUser: /^[A-Za-z0-9_]{1,30}$/,
+  domainName: /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+  blueskyDid: /^did:plc:[a-z2-7]{24}$/,
+};
+
+const account = (network: SocialNetwork, url: string, handle: string): AccountLink => ({ network, url, handle });
+
+/**
+ * The account a link points to, in canonical form; null for anything else (share links included).
+ * `anyMastodonHost`: a "/@user" link on any host is a Mastodon account (a source that says so:
+ * Wikidata's address, or a row written from one); else only on MASTODON_HOSTS.
+ */
+export function accountFromUrl(raw: string, { anyMastodonHost = false }: { anyMastodonHost?: boolean } = {}): AccountLink | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.username || url.password || (url.port && url.port !== "443" && url.port !== "80")) return null;
+  const host = url.hostname.toLowerCase().replace(/^(www|m|mobile|web)\./, "");
+  const segments = url.pathname.split("/").filter(Boolean).map(safeDecode);
+  if (segments.some((segment) => segment === null)) return null;
+  const [first = "", second, ...rest] = segments as string[];
+  const only = second === undefined;
+  const reserved = (network: SocialNetwork) => RESERVED[network]?.has(first.toLowerCase()) ?? false;
+
+  switch (host) {
+    case "x.com":
+    case "twitter.com":
+      return only && PATTERNS.x.test(first) && !reserved("x") ? account("x", `https://x.com/${first}`, first) : null;
+    case "facebook.com":
+    case "fb.com":
+      if (first === "profile.php" && only) {
+        const id = url.searchParams.get("id");
+        return id && /^\d{1,20}$/.test(id) ? account("facebook", `https://www.facebook.com/profile.php?id=${id}`, id) : null;
+      }
+      return only && PATTERNS.facebook.test(first) && !reserved("facebook") ? account("facebook", `https://www.facebook.com/${first}`, first) : null;
+    case "instagram.com":
+      return only && PATTERNS.instagram.test(first) && !reserved("instagram") ? account("instagram", `https://www.instagram.com/${first}`, first) : null;
+    case "linkedin.com":
+      return ["company", "in", "school", "showcase"].includes(first) && second && rest.length === 0 && PATTERNS.linkedin.test(second)
+        ? account("linkedin", `https://www.linkedin.com/${first}/${second}`, second)
+        : null;
+    case "youtube.com":
+      if (only && first.startsWith("@") && PATTERNS.youtube.test(first.slice(1))) return account("youtube", `https://www.youtube.com/${first}`, first);
+      return ["channel", "c", "user"].includes(first) && second && rest.length === 0 && PATTERNS.youtube.test(second)
+        ? account("youtube", `https://www.youtube.com/${first}/${second}`, second)
+        : null;
+    case "github.com":
+      return only && PATTERNS.github.test(first) && !reserved("github") ? account("github", `https://github.com/${first}`, first) : null;
+    case "bsky.app":
+      return first === "profile" && second && rest.length === 0 ? blueskyAccount(second) : null;
+    case "threads.net":
+    case "threads.com":
+      return only && first.startsWith("@") && PATTERNS.user.test(first.slice(1)) ? account("threads", `https://www.threads.com/${first}`, first) : null;
+    case "tiktok.com":
+      return only && first.startsWith("@") && PATTERNS.user.test(first.slice(1)) ? account("tiktok", `https://www.tiktok.com/${first}`, first) : null;
+    default:
+      return (anyMastodonHost || MASTODON_HOSTS.includes(host)) && only && first.startsWith("@") ? mastodonAccount(first.slice(1), host) : null;
+  }
+}
+
+/**
+ * An account named by its handle alone: `twitter:site` ("@github"), or a Wikidata statement
+ * (X username, Facebook username, LinkedIn company id, YouTube channel id, GitHub username,
+ * Mastodon address "user@host", Instagram username).
+ */
+export function accountFromHandle(network: SocialNetwork, value: string): AccountLink | null {
+  const handle = value.trim().replace(/^@/, "");
+  switch (network) {
+    case "x":
+      return accountFromUrl(`https://x.com/${encodeURIComponent(handle)}`);
+    case "facebook":
+      return /^\d+$/.test(handle) ? accountFromUrl(`https://www.facebook.com/profile.php?id=${handle}`) : accountFromUrl(`https://www.facebook.com/${encodeURIComponent(handle)}`);
+    case "instagram":
+      return accountFromUrl(`https://www.instagram.com/${encodeURIComponent(handle)}`);
+    case "linkedin":
+      return accountFromUrl(`https://www.linkedin.com/company/${encodeURIComponent(handle)}`);
+    case "youtube":
+      return accountFromUrl(/^UC[A-Za-z0-9_-]{22}$/.test(handle) ? `https://www.youtube.com/channel/${handle}` : `https://www.youtube.com/@${encodeURIComponent(handle)}`);
+    case "github":
+      return accountFromUrl(`https://github.com/${encodeURIComponent(handle)}`);
+    case "mastodon": {
+      const [user, host, ...more] = handle.split("@");
+      return user && host && more.length === 0 ? mastodonAccount(user, host.toLowerCase()) : null;
+    }
+    case "bluesky":
+      return blueskyAccount(handle);
+    case "threads":
+    case "tiktok":
+      return accountFromUrl(`https://www.${network}.com/@${encodeURIComponent(handle)}`);
+  }
+}
+
+function mastodonAccount(user: string, host: string): AccountLink | null {
+  if (!PATTERNS.mastodonUser.test(user) || !PATTERNS.domainName.test(host)) return null;
+  return account("mastodon", `https://${host}/@${user}`, `@${user}@${host}`);
+}
+
+function blueskyAccount(value: string): AccountLink | null {
+  const handle = value.toLowerCase();
+  if (!PATTERNS.domainName.test(handle) && !PATTERNS.blueskyDid.test(handle)) return null;
+  return account("bluesky", `https://bsky.app/profile/${handle}`, handle);
+}
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** Where an account came from, as the page says it: "listed on github.com's own page". */
+export function accountSourceWords(source: AccountSource, sourceUrl: string | null, domain: string): string {
+  if (source === "wikidata") return "from Wikidata";
+  if (source === "site") return `listed on ${hostOr(sourceUrl, domain)}'s own page`;
+  return "added by our editors";
+}
+
+/** The host of `url`, without "www."; `fallback` when it is none. */
+export function hostOr(url: string | null, fallback: string): string {
+  if (!url) return fallback;
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return fallback;
+  }
+}
