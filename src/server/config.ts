@@ -2,12 +2,21 @@ import "server-only";
 import { z } from "zod";
 import { DATABASE_URL_FORMS, databaseProvider } from "../../prisma/database-url.mjs";
 import { OFFICIAL_DEFAULT_HOURLY_BUDGET, OFFICIAL_DEFAULT_TTL_SECONDS, OFFICIAL_MIN_TTL_SECONDS } from "@/lib/official-status";
+import { commaList } from "@/lib/comma-list";
 import { isResolverAddress } from "@/server/probe/dns-resolve";
 
 // The one place that reads process.env. Everything else receives plain values,
 // so tests can build any configuration without touching the environment.
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const isHttpUrl = (value: string) => {
+  try {
+    return /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
 
 const optionalSecret = (minLength: number) =>
   z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional();
@@ -71,6 +80,17 @@ const EnvSchema = z.object({
   OFFICIAL_STATUS_TTL_SECONDS: z.coerce.number().int().min(OFFICIAL_MIN_TTL_SECONDS).max(86_400).default(OFFICIAL_DEFAULT_TTL_SECONDS),
   /** Requests to official status pages per hour and instance, discovery included. */
   OFFICIAL_STATUS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(100_000).default(OFFICIAL_DEFAULT_HOURLY_BUDGET),
+  /** "off": no site is read for its owner's accounts and news (server/owner); imported content still shows. */
+  OWNER_DISCOVERY: z.enum(["on", "off"]).default("on"),
+  /** Wikidata's SPARQL endpoint, asked for well-known sites' accounts during discovery; "off" asks nothing. */
+  WIKIDATA_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).default("https://query.wikidata.org/sparql"),
+  /** Wikidata queries per hour, for all instances together with REDIS_URL (else per instance). */
+  WIKIDATA_HOURLY_BUDGET: z.coerce.number().int().min(1).max(100_000).default(300),
+  /** The sites `npm run content` asks to show an import at once: one when they share REDIS_URL, else every instance. */
+  CONTENT_SITE_URLS: z
+    .string()
+    .default("http://127.0.0.1:3000")
+    .refine((value) => commaList(value).every(isHttpUrl), "use http(s) addresses of the site's instances, comma-separated"),
   /** Where `npm run geo:update` keeps current visitor network data, which the app then prefers to the npm copies; unset: data/geo. */
   GEO_DATA_DIR: z.string().trim().min(1).optional(),
   /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */

@@ -2,13 +2,14 @@ import "server-only";
 import { recordRollup } from "@/server/history/rollups";
 import { trackIncident } from "@/server/incidents/track";
 import { afterRoundOfficial } from "@/server/official/incident-ack";
+import { afterRoundOwner } from "@/server/owner/after-round";
 import { onIncidentChange } from "@/server/push/notify";
 import type { CheckRecord } from "./check-service";
 
 /**
  * What follows every stored round, wherever it ran (a visitor's view, the API, the background
- * watch): the history's roll-ups, the incident rule, "tell me when it's back", and when the
- * official status page admitted the incident. A round runs
+ * watch): the history's roll-ups, the incident rule, "tell me when it's back", when the
+ * official status page admitted the incident, and the owner's word when it is due. A round runs
  * once across instances (shared-rounds.ts), so this does too. A round kept only in memory (the
  * database refused it) is left out: its incident state would not survive the next read.
  */
@@ -21,6 +22,8 @@ export async function afterRoundStored(record: CheckRecord, previous: CheckRecor
   if (change) await logged("notification", record, () => onIncidentChange(change));
   // While an incident is open: has the official page admitted it yet? (server/official)
   await logged("official status", record, () => afterRoundOfficial(record));
+  // A paid, stored round: the domain's own site may be read for its owner's word (server/owner).
+  await logged("owner discovery", record, () => afterRoundOwner(record));
 }
 
 async function logged<T>(step: string, record: CheckRecord, run: () => Promise<T>): Promise<T | null> {

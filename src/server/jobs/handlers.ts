@@ -1,4 +1,5 @@
 import "server-only";
+import { runOwnerDiscovery } from "@/server/owner/job";
 import { deliverNotifications } from "@/server/push/deliver";
 import { addDueChecks } from "@/server/watch/due-checks";
 import { runWatchedCheck } from "@/server/watch/run-check";
@@ -20,6 +21,7 @@ export const JOB_HANDLERS: Handlers = {
   notify: async (job) => {
     await deliverNotifications(job.siteId);
   },
+  owner: (job) => runOwnerDiscovery(job.domain),
 };
 
 export async function runJob(job: Job): Promise<void> {

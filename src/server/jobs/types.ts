@@ -7,7 +7,9 @@ export type Job =
   /** One background round of a watched domain (server/watch). */
   | { name: "check"; domain: string }
   /** Tell a site's push subscribers its current state, if it changed (server/push/deliver.ts). */
-  | { name: "notify"; siteId: number };
+  | { name: "notify"; siteId: number }
+  /** Read a domain's own site for its owner's accounts and news, if due (server/owner). */
+  | { name: "owner"; domain: string };
 
 export type JobName = Job["name"];
 

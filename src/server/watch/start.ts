@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/server/config";
 import { closeJobs, repeatJob, startJobWorker } from "@/server/jobs/queue";
+import { closeOwnerServices } from "@/server/owner/services";
 import { TICK_EVERY_MS } from "./due-checks";
 
 /**
@@ -20,7 +21,10 @@ export function startWatching(log: (line: string) => void = console.error): void
   });
 }
 
-/** Stops the tick and the worker (the rounds running finish); part of a graceful shutdown. */
+/**
+ * Stops the tick and the worker (the rounds running finish; the owner discoveries running stop,
+ * to run again later); part of a graceful shutdown.
+ */
 export async function stopWatching(): Promise<void> {
-  await closeJobs();
+  await Promise.all([closeOwnerServices(), closeJobs()]);
 }
