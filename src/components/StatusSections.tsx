@@ -1,4 +1,5 @@
 import { unstable_rethrow } from "next/navigation";
+import { getOwnerHelpView } from "@/server/owner/page-view";
 import { getRelatedView, getReportsView, getSocialView, getStatusView } from "@/server/page-data";
 import type { Target } from "@/server/probe/types";
 import { RelatedPages } from "./RelatedPages";
@@ -58,5 +59,7 @@ export async function HelpSection({ target }: { target: Target }) {
   const status = await readOrNull("status", () => getStatusView(target));
   const check = status?.ok ? status.check : null;
   const onePlace = check !== null && check.locations.up + check.locations.down === 1;
-  return <Troubleshooting domain={target.unicode} verdict={check?.verdict ?? null} onePlace={onePlace} />;
+  // Down for everyone: "Hear it from the owner" links their status page and accounts (server/owner).
+  const owner = check?.verdict === "global_outage" ? await readOrNull("owner's word", () => getOwnerHelpView(target.ascii)) : null;
+  return <Troubleshooting domain={target.unicode} verdict={check?.verdict ?? null} onePlace={onePlace} owner={owner} />;
 }

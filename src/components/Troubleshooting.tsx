@@ -1,5 +1,8 @@
 import type { Verdict } from "@/lib/probe-result";
-import { ONE_PLACE_STEP, OUTAGE_STEPS, REGIONAL_STEP, ONLY_FOR_YOU_STEPS as STEPS, type TroubleshootingStep as Step } from "@/lib/troubleshooting-steps";
+import { hostOr } from "@/lib/owner-accounts";
+import { ONE_PLACE_STEP, OUTAGE_STEPS, OWNER_STEP, REGIONAL_STEP, ONLY_FOR_YOU_STEPS as STEPS, type TroubleshootingStep as Step } from "@/lib/troubleshooting-steps";
+import type { SocialLink } from "@/server/data/content";
+import { SocialLinkItem } from "./SocialLinks";
 import { TextWithName } from "./TextWithName";
 
 /**
@@ -20,16 +23,43 @@ function helpFor(verdict: Verdict | null, domain: string, onePlace: boolean): { 
   }
 }
 
+/** What "Hear it from the owner" links: the official status page (whenever known) and the owner's accounts. */
+export interface OwnerWord {
+  statusPage: string | null;
+  accounts: readonly SocialLink[];
+}
+
+function OwnerLinks({ domain, owner }: { domain: string; owner: OwnerWord }) {
+  if (!owner.statusPage && owner.accounts.length === 0) return null;
+  return (
+    <ul className="owner-links">
+      {owner.statusPage ? (
+        <li>
+          <a href={owner.statusPage} target="_blank" rel="noopener nofollow">
+            {`Official status page (${hostOr(owner.statusPage, owner.statusPage)})`} <span className="visually-hidden">(opens in a new tab)</span>
+          </a>
+        </li>
+      ) : null}
+      {owner.accounts.map((link) => (
+        <SocialLinkItem key={link.url} domain={domain} link={link} />
+      ))}
+    </ul>
+  );
+}
+
 export function Troubleshooting({
   domain,
   verdict = null,
   onePlace = false,
   emphasised = false,
+  owner = null,
 }: {
   domain: string;
   verdict?: Verdict | null;
   onePlace?: boolean;
   emphasised?: boolean;
+  /** Linked under "Hear it from the owner" when that step is shown. */
+  owner?: OwnerWord | null;
 }) {
   const { heading, steps } = helpFor(verdict, domain, onePlace);
   return (
@@ -46,6 +76,7 @@ export function Troubleshooting({
           <li key={step.title}>
             <h3>{step.title}</h3>
             <p>{step.body}</p>
+            {step === OWNER_STEP && owner ? <OwnerLinks domain={domain} owner={owner} /> : null}
           </li>
         ))}
       </ol>

@@ -16,5 +16,5 @@ export const statusTag = (domain: string) => `status:${domain}`;
 export const reportsTag = (domain: string) => `reports:${domain}`;
 /** The ratings of a domain (average and count). */
 export const ratingsTag = (domain: string) => `ratings:${domain}`;
-/** Imported related pages and social links of a domain. */
+/** Related pages and the owner's accounts of a domain (imported or discovered). */
 export const contentTag = (domain: string) => `content:${domain}`;

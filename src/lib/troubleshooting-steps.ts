@@ -28,6 +28,12 @@ export const ONLY_FOR_YOU_STEPS: readonly TroubleshootingStep[] = [
   },
 ];
 
+/** The owner's own word; the card links their status page and accounts under it when known. */
+export const OWNER_STEP: TroubleshootingStep = {
+  title: "Hear it from the owner",
+  body: "The site's status page and social accounts usually say what is wrong and when it will be back.",
+};
+
 /** When every tester fails too: nothing on the visitor's side will help, so say what will. */
 export const OUTAGE_STEPS: readonly TroubleshootingStep[] = [
   {
@@ -38,10 +44,7 @@ export const OUTAGE_STEPS: readonly TroubleshootingStep[] = [
     title: "Check again in a few minutes",
     body: "Use Check again above for a fresh check; most outages end within minutes to hours.",
   },
-  {
-    title: "Hear it from the owner",
-    body: "The site's status page and social accounts usually say what is wrong and when it will be back.",
-  },
+  OWNER_STEP,
 ];
 
 /** When some locations fail: the way from the visitor to the site may be what is broken. */

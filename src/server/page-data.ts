@@ -10,6 +10,7 @@ import { getConfig } from "@/server/config";
 import { parseRequestedDomain } from "@/server/requested-domain";
 import { getRelatedPages, getSocialLinks } from "@/server/data/content";
 import { getRatingSummary } from "@/server/data/ratings";
+import { contentLife } from "@/server/owner/page-view";
 import { getReportsOverview } from "@/server/data/reports";
 import type { Target } from "@/server/probe/types";
 
@@ -100,23 +101,23 @@ export async function getRatingView(domain: string) {
   return getRatingSummary(checked);
 }
 
-/** Imported related pages; they change only when content is imported. */
+/** Related pages: imported, or read from the site's own feed (server/owner). */
 export async function getRelatedView(domain: string) {
   "use cache";
   const checked = checkableDomain(domain);
   if (checked === null) return [];
   cacheTag(contentTag(checked));
-  cacheLife("hours");
+  cacheLife(await contentLife(checked));
   return getRelatedPages(checked);
 }
 
-/** Imported social links of the site's owner. */
+/** The site owner's accounts: imported, listed on the site's own page, or from Wikidata. */
 export async function getSocialView(domain: string) {
   "use cache";
   const checked = checkableDomain(domain);
   if (checked === null) return [];
   cacheTag(contentTag(checked));
-  cacheLife("hours");
+  cacheLife(await contentLife(checked));
   return getSocialLinks(checked);
 }
 

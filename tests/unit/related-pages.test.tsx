@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { RelatedPages } from "@/components/RelatedPages";
+import { RELATED_PAGES_SHOWN, RelatedPages } from "@/components/RelatedPages";
 import type { RelatedPage } from "@/server/data/content";
 
 const page = (overrides: Partial<RelatedPage> = {}): RelatedPage => ({
@@ -9,6 +9,8 @@ const page = (overrides: Partial<RelatedPage> = {}): RelatedPage => ({
   url: "https://news.example/shop-outage",
   publishedAt: new Date("2026-11-22T09:30:00Z"),
   excerpt: "The shop was unreachable for two hours.",
+  source: "import",
+  sourceUrl: null,
   ...overrides,
 });
 
@@ -55,6 +57,33 @@ describe("RelatedPages", () => {
       "Middle (opens in a new tab)",
       "Oldest (opens in a new tab)",
     ]);
+  });
+
+  it("says which pages came from the site's own feed, by the feed's host", () => {
+    renderPages([page(), page({ url: "https://blog.shop.example/p", title: "From the blog", source: "feed", sourceUrl: "https://blog.shop.example/feed.xml" })]);
+    const [imported, fromFeed] = screen.getAllByRole("listitem");
+    expect(fromFeed).toHaveTextContent("from blog.shop.example's own feed");
+    expect(imported).not.toHaveTextContent("own feed");
+  });
+
+  it("lists the first five and folds the rest under a summary that counts them", () => {
+    const pages = Array.from({ length: 8 }, (_, i) => page({ title: `Page ${i + 1}`, url: `https://news.example/${i + 1}` }));
+    const { container } = renderPages(pages);
+    const [shown, folded] = container.querySelectorAll("ul");
+    expect(within(shown as HTMLElement).getAllByRole("listitem")).toHaveLength(RELATED_PAGES_SHOWN);
+    expect(folded!.closest("details")).not.toBeNull();
+    expect(within(folded as HTMLElement).getAllByRole("listitem").map((item) => item.querySelector("h3")!.textContent)).toEqual([
+      "Page 6 (opens in a new tab)",
+      "Page 7 (opens in a new tab)",
+      "Page 8 (opens in a new tab)",
+    ]);
+    expect(screen.getByText("3 more pages").tagName).toBe("SUMMARY");
+  });
+
+  it("folds nothing when five or fewer are known, and leaves out an empty excerpt", () => {
+    const { container } = renderPages([page({ excerpt: "" })]);
+    expect(container.querySelector("details")).toBeNull();
+    expect(container.querySelector("li p")).toBeNull();
   });
 
   it("shows no section at all when there are none, rather than an empty one", () => {

@@ -1,19 +1,25 @@
 // @vitest-environment jsdom
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { NETWORK_ICON_PATHS } from "@/components/network-icons";
 import { SocialLinks } from "@/components/SocialLinks";
+import { SOCIAL_NETWORKS } from "@/lib/owner-accounts";
 import type { SocialLink } from "@/server/data/content";
 
 const xLink = (overrides: Partial<SocialLink> = {}): SocialLink => ({
   network: "x",
   url: "https://x.com/shopexample",
   handle: "@shopexample",
+  source: "import",
+  sourceUrl: null,
   ...overrides,
 });
 const facebookLink = (overrides: Partial<SocialLink> = {}): SocialLink => ({
   network: "facebook",
   url: "https://www.facebook.com/shopexample",
   handle: null,
+  source: "site",
+  sourceUrl: "https://www.shop.example/",
   ...overrides,
 });
 
@@ -55,7 +61,28 @@ describe("SocialLinks", () => {
   it("shows the handle when it is known", () => {
     renderLinks([xLink({ handle: "@shop" }), facebookLink({ handle: null })]);
     expect(screen.getByText("@shop")).toBeInTheDocument();
-    expect(screen.getAllByRole("listitem")[1]).toHaveTextContent(/^shop\.example on Facebook \(opens in a new tab\)$/);
+    expect(screen.getAllByRole("listitem")[1]).toHaveTextContent(/^shop\.example on Facebook \(opens in a new tab\)listed on shop\.example's own page$/);
+  });
+
+  it.each([
+    [xLink({ source: "import" }), "added by our editors"],
+    [facebookLink({ source: "site", sourceUrl: "https://www.shop.example/" }), "listed on shop.example's own page"],
+    [facebookLink({ source: "site", sourceUrl: null }), "listed on shop.example's own page"],
+    [xLink({ source: "wikidata", sourceUrl: "https://www.wikidata.org/wiki/Q1" }), "from Wikidata"],
+  ])("says where %j came from", (link, words) => {
+    renderLinks([link]);
+    expect(screen.getByRole("listitem")).toHaveTextContent(words);
+  });
+
+  it("links the official status page first when it is given, even with no account known", () => {
+    render(<SocialLinks domain="shop.example" links={[]} statusPage="https://status.shop.example/" />);
+    const anchor = screen.getByRole("link", { name: "Official status page (status.shop.example) (opens in a new tab)" });
+    expect(anchor).toHaveAttribute("href", "https://status.shop.example/");
+  });
+
+  it("has a mark for every network it may be given", () => {
+    expect(Object.keys(NETWORK_ICON_PATHS).sort()).toEqual([...SOCIAL_NETWORKS].sort());
+    for (const network of SOCIAL_NETWORKS) expect(NETWORK_ICON_PATHS[network]).toMatch(/^M[\d.\s,a-zA-Z-]+$/);
   });
 
   it("shows no section at all when no account is known, rather than an empty one", () => {

@@ -65,7 +65,7 @@ describe("headings that name the site keep its name whole", () => {
   });
 
   it("related pages", () => {
-    render(<RelatedPages domain={NAME} pages={[{ title: "Outage", url: "https://news.example/o", publishedAt: new Date(0), excerpt: "" }]} />);
+    render(<RelatedPages domain={NAME} pages={[{ title: "Outage", url: "https://news.example/o", publishedAt: new Date(0), excerpt: "", source: "import", sourceUrl: null }]} />);
     const heading = screen.getByRole("heading", { level: 2, name: `Related pages about ${NAME}` });
 
     // The name, and what follows it without a space ("’s", ":") in its last box.
@@ -73,7 +73,7 @@ describe("headings that name the site keep its name whole", () => {
   });
 
   it("the owner's contacts", () => {
-    render(<SocialLinks domain={NAME} links={[{ network: "x", url: "https://x.com/shop", handle: null }]} />);
+    render(<SocialLinks domain={NAME} links={[{ network: "x", url: "https://x.com/shop", handle: null, source: "import", sourceUrl: null }]} />);
     const heading = screen.getByRole("heading", { level: 2, name: `Contact ${NAME}'s owner` });
 
     // The name, and what follows it without a space ("’s", ":") in its last box.

@@ -3,6 +3,7 @@ import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { Troubleshooting } from "@/components/Troubleshooting";
 import type { Verdict } from "@/lib/probe-result";
+import type { SocialLink } from "@/server/data/content";
 
 // What to try depends on the verdict: the four "only for you" steps help only when the site
 // answers others; when it is down for everyone they would send a visitor on a pointless hunt.
@@ -29,5 +30,37 @@ describe("Troubleshooting", () => {
     render(<Troubleshooting domain="shop.example" verdict="global_outage" onePlace />);
     expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("shop.example is down from our location: what you can do");
     expect(stepsOf()).toEqual(["It fails from our server too", "Check again in a few minutes", "Hear it from the owner"]);
+  });
+
+  describe("Hear it from the owner", () => {
+    const account: SocialLink = { network: "x", url: "https://x.com/shop", handle: "shop", source: "site", sourceUrl: "https://shop.example/" };
+    const owner = { statusPage: "https://status.shop.example/", accounts: [account] };
+    const ownerStep = () => screen.getByRole("heading", { level: 3, name: "Hear it from the owner" }).closest("li")!;
+
+    it("links the official status page and the owner's accounts, each saying where it came from", () => {
+      render(<Troubleshooting domain="shop.example" verdict="global_outage" owner={owner} />);
+      const step = within(ownerStep());
+      expect(step.getByRole("link", { name: "Official status page (status.shop.example) (opens in a new tab)" })).toHaveAttribute("href", "https://status.shop.example/");
+      expect(step.getByRole("link", { name: "shop.example on X (opens in a new tab)" })).toHaveAttribute("href", "https://x.com/shop");
+      expect(step.getByText("listed on shop.example's own page")).toBeInTheDocument();
+      // The other steps stay words only.
+      expect(screen.getAllByRole("link")).toHaveLength(2);
+    });
+
+    it("links the status page alone when no account is known", () => {
+      render(<Troubleshooting domain="shop.example" verdict="global_outage" owner={{ statusPage: "https://status.shop.example/", accounts: [] }} />);
+      expect(within(ownerStep()).getAllByRole("link").map((link) => link.getAttribute("href"))).toEqual(["https://status.shop.example/"]);
+    });
+
+    it("keeps the step's words alone when nothing of the owner is known", () => {
+      render(<Troubleshooting domain="shop.example" verdict="global_outage" owner={{ statusPage: null, accounts: [] }} />);
+      expect(within(ownerStep()).queryByRole("list")).toBeNull();
+      expect(screen.queryAllByRole("link")).toHaveLength(0);
+    });
+
+    it("links nothing for a verdict that does not show the step", () => {
+      render(<Troubleshooting domain="shop.example" verdict="online" owner={owner} />);
+      expect(screen.queryAllByRole("link")).toHaveLength(0);
+    });
   });
 });

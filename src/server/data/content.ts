@@ -1,27 +1,45 @@
 import "server-only";
+import { ACCOUNT_SOURCES, accountFromUrl, SOCIAL_NETWORKS, type AccountSource, type SocialNetwork } from "@/lib/owner-accounts";
 import { getDb } from "@/server/db";
 
-// Related pages and social accounts are imported content, shown as links to other sites.
-// Only http(s) addresses leave this module, so a bad import can never put a `javascript:`
-// or `data:` URL into an href on the status page.
+// Related pages and the owner's accounts, shown as links to other sites: imported by the operator
+// (npm run content) or discovered from the site itself (server/owner). Only http(s) addresses
+// leave this module, and only accounts on the networks we know, so neither a bad import nor a
+// hostile site can put a `javascript:` URL or a share link into an href on the status page.
+// Imported content comes first: the operator's word stands over what was found.
+
+export type { SocialNetwork } from "@/lib/owner-accounts";
+export { SOCIAL_NETWORKS } from "@/lib/owner-accounts";
+
+export type PageSource = "import" | "feed";
 
 export interface RelatedPage {
   title: string;
   url: string;
   publishedAt: Date;
   excerpt: string;
+  /** "import" (the operator's), or "feed" (the site's own feed). */
+  source: PageSource;
+  /** The feed it was read from; null for an import. */
+  sourceUrl: string | null;
 }
-
-export const SOCIAL_NETWORKS = ["x", "facebook"] as const;
-export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 
 export interface SocialLink {
   network: SocialNetwork;
   url: string;
   handle: string | null;
+  source: AccountSource;
+  /** The page it was listed on, or the Wikidata item; null for an import. */
+  sourceUrl: string | null;
 }
 
-function isWebUrl(value: string): boolean {
+/** Most related pages read for a page; it shows the first few and folds the rest. */
+export const RELATED_PAGES_READ = 20;
+/** Most accounts shown: a footer with forty icons is not forty ways to reach the owner. */
+export const SOCIAL_LINKS_SHOWN = 12;
+
+function isWebUrl(value: string | null): value is string {
+  if (value === null) return false;
   try {
     const { protocol } = new URL(value);
     return protocol === "https:" || protocol === "http:";
@@ -30,32 +48,43 @@ function isWebUrl(value: string): boolean {
   }
 }
 
-const isSocialNetwork = (value: string): value is SocialNetwork =>
-  (SOCIAL_NETWORKS as readonly string[]).includes(value);
+const isSource = (value: string): value is AccountSource => (ACCOUNT_SOURCES as readonly string[]).includes(value);
 
-/** Newest first. `domain` is the ASCII (punycode) key of the site. */
-export async function getRelatedPages(domain: string, limit = 10): Promise<RelatedPage[]> {
+/** Imported pages first, then newest first. `domain` is the ASCII (punycode) key of the site. */
+export async function getRelatedPages(domain: string, limit = RELATED_PAGES_READ): Promise<RelatedPage[]> {
   const rows = await getDb().relatedPage.findMany({
     where: { site: { domain } },
-    // id breaks ties so pages published at the same instant keep a stable order
-    orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
+    // "import" sorts after "feed": descending puts the operator's pages first. id breaks ties so
+    // pages published at the same instant keep a stable order.
+    orderBy: [{ source: "desc" }, { publishedAt: "desc" }, { id: "desc" }],
     take: Math.max(0, Math.trunc(limit)),
-    select: { title: true, url: true, publishedAt: true, excerpt: true },
+    select: { title: true, url: true, publishedAt: true, excerpt: true, source: true, sourceUrl: true },
   });
-  return rows.filter((row) => isWebUrl(row.url));
+  return rows
+    .filter((row) => isWebUrl(row.url))
+    .map((row) => ({ ...row, source: row.source === "feed" ? "feed" : "import", sourceUrl: isWebUrl(row.sourceUrl) ? row.sourceUrl : null }));
 }
 
-/** The owner's accounts in the order of SOCIAL_NETWORKS; unknown networks are left out. */
+/**
+ * The owner's accounts: imported ones first, then those listed on the site's own page, then
+ * Wikidata's; within each, in the order of SOCIAL_NETWORKS. An account found by two sources is
+ * shown once, from the first. Links that are not an account on a known network are left out.
+ */
 export async function getSocialLinks(domain: string): Promise<SocialLink[]> {
   const rows = await getDb().socialLink.findMany({
     where: { site: { domain }, network: { in: [...SOCIAL_NETWORKS] } },
-    select: { network: true, url: true, handle: true },
+    orderBy: { id: "asc" },
+    select: { network: true, url: true, handle: true, source: true, sourceUrl: true },
   });
-  const links: SocialLink[] = [];
-  for (const row of rows) {
-    if (isSocialNetwork(row.network) && isWebUrl(row.url)) {
-      links.push({ network: row.network, url: row.url, handle: row.handle });
-    }
-  }
-  return links.sort((a, b) => SOCIAL_NETWORKS.indexOf(a.network) - SOCIAL_NETWORKS.indexOf(b.network));
+  const order = (link: SocialLink) => ACCOUNT_SOURCES.indexOf(link.source) * SOCIAL_NETWORKS.length + SOCIAL_NETWORKS.indexOf(link.network);
+  const links = rows.flatMap((row): SocialLink[] => {
+    const found = accountFromUrl(row.url, { anyMastodonHost: row.network === "mastodon" });
+    if (!found || found.network !== row.network || !isSource(row.source)) return [];
+    return [{ network: found.network, url: found.url, handle: row.handle, source: row.source, sourceUrl: isWebUrl(row.sourceUrl) ? row.sourceUrl : null }];
+  });
+  const seen = new Set<string>();
+  return links
+    .sort((a, b) => order(a) - order(b))
+    .filter((link) => !seen.has(link.url) && Boolean(seen.add(link.url)))
+    .slice(0, SOCIAL_LINKS_SHOWN);
 }
