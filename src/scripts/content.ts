@@ -1,10 +1,13 @@
 // npm run content -- import <file.json>
-// Adds or updates related pages and social links from a content file.
-// Runs under tsx with --conditions=react-server, where "server-only" is empty.
+// Adds or updates related pages and social links from a content file, then asks the running
+// site (CONTENT_SITE_URLS) to show them at once. Runs under tsx with --conditions=react-server,
+// where "server-only" is empty.
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 
 import { ContentFileError, importContent, parseContentFile } from "@/server/content/import";
+import { askSitesToRefresh } from "@/server/content/site-refresh";
+import { getConfig } from "@/server/config";
 import { closeDb, getDb } from "@/server/db";
 
 const USAGE = "Usage: npm run content -- import <file.json>";
@@ -15,6 +18,11 @@ async function runImport(file: string): Promise<void> {
   console.log(
     `Imported ${file}: ${summary.sites} sites, ${summary.pages} related pages, ${summary.socialLinks} social links.`,
   );
+  if (summary.domains.length === 0) return;
+  for (const answer of await askSitesToRefresh(getConfig().CONTENT_SITE_URLS, summary.domains)) {
+    if (answer.ok) console.log(`${answer.site} shows it now.`);
+    else console.warn(`Could not ask ${answer.site} to show it now (${answer.reason}); its pages show it within the hour.`);
+  }
 }
 
 async function main(args: string[]): Promise<number> {

@@ -23,7 +23,7 @@ const page = (overrides: Partial<PageInput> = {}): PageInput => ({
 const site = (domain: string, overrides: Partial<SiteInput> = {}): SiteInput => ({
   domain,
   pages: [page()],
-  social: { x: `https://x.com/${domain.split(".")[0]}`, facebook: "https://www.facebook.com/Example" },
+  social: { x: "https://x.com/ExampleShop", facebook: "https://www.facebook.com/Example" },
   ...overrides,
 });
 
@@ -61,7 +61,7 @@ afterAll(async () => {
 describe("importContent", () => {
   it("adds the sites, related pages and social links of a file", async () => {
     const summary = await importText(fileText(site("imported-example.com", { displayName: "Imported Example" })));
-    expect(summary).toEqual({ sites: 1, pages: 1, socialLinks: 2 });
+    expect(summary).toEqual({ sites: 1, pages: 1, socialLinks: 2, domains: ["imported-example.com"] });
 
     const stored = await getDb().site.findUniqueOrThrow({
       where: { domain: "imported-example.com" },
@@ -72,8 +72,58 @@ describe("importContent", () => {
       { title: "Status update", url: "https://blog.example.org/status", publishedAt: new Date("2026-11-02T00:00:00Z") },
     ]);
     expect(stored.socialLinks).toMatchObject([
-      { network: "facebook", url: "https://www.facebook.com/Example", handle: "Example" },
-      { network: "x", url: "https://x.com/imported-example", handle: "imported-example" },
+      { network: "facebook", url: "https://www.facebook.com/Example", handle: "Example", source: "import", sourceUrl: null },
+      { network: "x", url: "https://x.com/ExampleShop", handle: "ExampleShop", source: "import", sourceUrl: null },
+    ]);
+  });
+
+  it("takes every network of the allowlist, each stored in its canonical form", async () => {
+    const social = {
+      instagram: "https://instagram.com/shop/",
+      linkedin: "https://linkedin.com/company/shop",
+      youtube: "https://youtube.com/@shop",
+      github: "https://github.com/shop",
+      mastodon: "https://social.example.org/@shop",
+      bluesky: "https://bsky.app/profile/shop.example",
+      threads: "https://threads.net/@shop",
+      tiktok: "https://tiktok.com/@shop",
+    };
+    const summary = await importText(fileText(site("networks-example.com", { social })));
+    expect(summary.socialLinks).toBe(8);
+    const stored = await getDb().socialLink.findMany({ where: { site: { domain: "networks-example.com" } }, orderBy: { network: "asc" } });
+    expect(stored.map((link) => link.url)).toEqual([
+      "https://bsky.app/profile/shop.example",
+      "https://github.com/shop",
+      "https://www.instagram.com/shop",
+      "https://www.linkedin.com/company/shop",
+      "https://social.example.org/@shop",
+      "https://www.threads.com/@shop",
+      "https://www.tiktok.com/@shop",
+      "https://www.youtube.com/@shop",
+    ]);
+  });
+
+  it("replaces the network's earlier import, and leaves the accounts discovery found", async () => {
+    await importText(fileText(site("replace-example.com", { social: { x: "https://x.com/old" } })));
+    const { id } = await getDb().site.findUniqueOrThrow({ where: { domain: "replace-example.com" } });
+    await getDb().socialLink.create({ data: { siteId: id, network: "x", url: "https://x.com/found", source: "site", sourceUrl: "https://replace-example.com/" } });
+    await importText(fileText(site("replace-example.com", { social: { x: "https://x.com/new" } })));
+    const stored = await getDb().socialLink.findMany({ where: { siteId: id }, orderBy: { url: "asc" } });
+    expect(stored.map(({ url, source }) => [url, source])).toEqual([
+      ["https://x.com/found", "site"],
+      ["https://x.com/new", "import"],
+    ]);
+  });
+
+  it("makes a page the site's feed gave the operator's own when the file names its address", async () => {
+    await importText(fileText(site("feed-example.com", { pages: [] })));
+    const { id } = await getDb().site.findUniqueOrThrow({ where: { domain: "feed-example.com" } });
+    await getDb().relatedPage.create({
+      data: { siteId: id, title: "From the feed", url: "https://blog.example.org/status", publishedAt: new Date(), excerpt: "", source: "feed", sourceUrl: "https://feed-example.com/feed.xml" },
+    });
+    await importText(fileText(site("feed-example.com")));
+    expect(await getDb().relatedPage.findMany({ where: { siteId: id }, select: { title: true, source: true, sourceUrl: true } })).toEqual([
+      { title: "Status update", source: "import", sourceUrl: null },
     ]);
   });
 
@@ -95,7 +145,7 @@ describe("importContent", () => {
     });
     expect(stored).toHaveLength(1);
     expect(stored[0]?.relatedPages.map((p) => p.title)).toEqual(["Status update, revised"]);
-    expect(stored[0]?.socialLinks).toHaveLength(2);
+    expect(stored[0]?.socialLinks.map((link) => link.network).sort()).toEqual(["facebook", "x"]);
   });
 
   it("deleting a site removes its imported pages and links", async () => {
@@ -130,7 +180,7 @@ describe("parseContentFile", () => {
       name: "an X link in the Facebook slot",
       entry: site("social-example.com", { social: { facebook: "https://x.com/someone" } }),
       needle: '"facebook"',
-      problem: "sites[0].social.facebook: Not a Facebook URL",
+      problem: "sites[0].social.facebook: Not an account on Facebook",
     },
     {
       name: "an unknown field",

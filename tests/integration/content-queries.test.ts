@@ -51,8 +51,15 @@ const addCheckedSite = (domain: string, checkedOn: number, checkCount = 1, lastV
 const addPage = (siteId: number, title: string, publishedOn: number, url = `https://news.example/${encodeURIComponent(title)}`) =>
   db.relatedPage.create({ data: { siteId, title, url, publishedAt: day(publishedOn), excerpt: `About ${title}` } });
 
-const addSocial = (siteId: number, network: string, handle: string | null = null) =>
-  db.socialLink.create({ data: { siteId, network, url: `https://${network}.example/shop`, handle } });
+const PROFILES: Record<string, string> = {
+  x: "https://x.com/shop",
+  facebook: "https://www.facebook.com/shop",
+  mastodon: "https://social.example.org/@shop",
+  myspace: "https://myspace.com/shop",
+};
+
+const addSocial = (siteId: number, network: string, handle: string | null = null, fields: { url?: string; source?: string; sourceUrl?: string } = {}) =>
+  db.socialLink.create({ data: { siteId, network, url: PROFILES[network], handle, ...fields } });
 
 describe("getRelatedPages", () => {
   it("lists a site's pages newest first with their dates and excerpts", async () => {
@@ -67,6 +74,8 @@ describe("getRelatedPages", () => {
       url: "https://news.example/Newest",
       publishedAt: day(22),
       excerpt: "About Newest",
+      source: "import",
+      sourceUrl: null,
     });
   });
 
@@ -79,15 +88,28 @@ describe("getRelatedPages", () => {
   });
 
   it.each([
-    ["10 pages by default", undefined, 10],
+    ["20 pages by default", undefined, 20],
     ["3 pages when asked for 3", 3, 3],
     ["nothing when asked for 0", 0, 0],
   ])("returns %s, newest first", async (_label, limit, expected) => {
     const site = await addSite("shop.example");
-    for (let n = 1; n <= 12; n++) await addPage(site.id, `Page ${n}`, n);
+    for (let n = 1; n <= 22; n++) await addPage(site.id, `Page ${n}`, n);
     const pages = await content.getRelatedPages("shop.example", limit);
     expect(pages).toHaveLength(expected);
-    if (expected > 0) expect(pages[0].title).toBe("Page 12");
+    if (expected > 0) expect(pages[0].title).toBe("Page 22");
+  });
+
+  it("lists the operator's pages before those of the site's feed, however new", async () => {
+    const site = await addSite("shop.example");
+    await addPage(site.id, "Imported, old", 2);
+    await db.relatedPage.create({
+      data: { siteId: site.id, title: "From the feed", url: "https://shop.example/news/1", publishedAt: day(20), excerpt: "", source: "feed", sourceUrl: "https://shop.example/feed.xml" },
+    });
+    const pages = await content.getRelatedPages("shop.example");
+    expect(pages.map(({ title, source, sourceUrl }) => [title, source, sourceUrl])).toEqual([
+      ["Imported, old", "import", null],
+      ["From the feed", "feed", "https://shop.example/feed.xml"],
+    ]);
   });
 
   it("is empty for a domain it has never seen", async () => {
@@ -108,18 +130,40 @@ describe("getSocialLinks", () => {
     await addSocial(site.id, "facebook");
     await addSocial(site.id, "x", "@shop");
     expect(await content.getSocialLinks("shop.example")).toEqual([
-      { network: "x", url: "https://x.example/shop", handle: "@shop" },
-      { network: "facebook", url: "https://facebook.example/shop", handle: null },
+      { network: "x", url: "https://x.com/shop", handle: "@shop", source: "import", sourceUrl: null },
+      { network: "facebook", url: "https://www.facebook.com/shop", handle: null, source: "import", sourceUrl: null },
     ]);
   });
 
   it("leaves out other sites' accounts and networks it does not show", async () => {
     const shop = await addSite("shop.example");
     const other = await addSite("other.example");
-    await addSocial(shop.id, "mastodon");
+    await addSocial(shop.id, "myspace");
     await addSocial(shop.id, "facebook");
     await addSocial(other.id, "x");
     expect((await content.getSocialLinks("shop.example")).map((link) => link.network)).toEqual(["facebook"]);
+  });
+
+  it("lists the operator's accounts first, then the site's own, then Wikidata's, each account once", async () => {
+    const site = await addSite("shop.example");
+    await addSocial(site.id, "mastodon", null, { source: "wikidata", sourceUrl: "https://www.wikidata.org/wiki/Q1" });
+    await addSocial(site.id, "x", null, { url: "https://x.com/shop", source: "wikidata", sourceUrl: "https://www.wikidata.org/wiki/Q1" });
+    await addSocial(site.id, "x", null, { url: "https://twitter.com/shop", source: "site", sourceUrl: "https://shop.example/" });
+    await addSocial(site.id, "facebook", null, { source: "site", sourceUrl: "https://shop.example/" });
+    await addSocial(site.id, "facebook", null, { url: "https://www.facebook.com/operators-choice" });
+    expect((await content.getSocialLinks("shop.example")).map(({ url, source }) => [url, source])).toEqual([
+      ["https://www.facebook.com/operators-choice", "import"],
+      ["https://x.com/shop", "site"],
+      ["https://www.facebook.com/shop", "site"],
+      ["https://social.example.org/@shop", "wikidata"],
+    ]);
+  });
+
+  it("drops a stored link that is no account: a share link, a javascript: address", async () => {
+    const site = await addSite("shop.example");
+    await addSocial(site.id, "x", null, { url: "https://twitter.com/intent/tweet?text=x", source: "site" });
+    await addSocial(site.id, "facebook", null, { url: "javascript:alert(1)" });
+    expect(await content.getSocialLinks("shop.example")).toEqual([]);
   });
 
   it("is empty when no account is known", async () => {

@@ -2,29 +2,26 @@ import "server-only";
 
 import type { PrismaClient } from "@/generated/prisma/client";
 
-import type { ContentFile, SocialNetwork } from "./schema";
+import { accountFromUrl, SOCIAL_NETWORKS } from "@/lib/owner-accounts";
+
+import type { ContentFile } from "./schema";
 
 export { ContentFileError, parseContentFile } from "./parse";
 export type { ContentFile } from "./schema";
 
-export type ImportSummary = { sites: number; pages: number; socialLinks: number };
+/** `domains`: the ASCII names whose content changed, so their cached pages can be expired. */
+export type ImportSummary = { sites: number; pages: number; socialLinks: number; domains: string[] };
 
 // A large file should not hit Prisma's 5 s default for interactive transactions.
 const TRANSACTION_TIMEOUT_MS = 60_000;
 
-/** "https://x.com/github" → "github"; the first path segment names the account. */
-function handleFromUrl(url: string): string | null {
-  const [first] = new URL(url).pathname.split("/").filter(Boolean);
-  return first ? decodeURIComponent(first) : null;
-}
-
 /**
  * Adds or updates the sites, related pages and social links of a parsed
  * content file, all or nothing. Idempotent: rows are matched by their unique
- * keys (domain; site + page URL; site + network), never duplicated.
+ * keys (domain; site + page URL; site + network for an imported account), never duplicated.
  */
 export async function importContent(db: PrismaClient, content: ContentFile): Promise<ImportSummary> {
-  const summary: ImportSummary = { sites: 0, pages: 0, socialLinks: 0 };
+  const summary: ImportSummary = { sites: 0, pages: 0, socialLinks: 0, domains: [] };
   await db.$transaction(
     async (tx) => {
       for (const entry of content.sites) {
@@ -35,9 +32,11 @@ export async function importContent(db: PrismaClient, content: ContentFile): Pro
           update: entry.displayName === undefined ? {} : { displayName: entry.displayName },
         });
         summary.sites++;
+        summary.domains.push(entry.domain.ascii);
 
         for (const page of entry.pages) {
-          const fields = { title: page.title, publishedAt: page.publishedAt, excerpt: page.excerpt };
+          // The operator's page replaces one the site's feed gave for the same address.
+          const fields = { title: page.title, publishedAt: page.publishedAt, excerpt: page.excerpt, source: "import", sourceUrl: null };
           await tx.relatedPage.upsert({
             where: { siteId_url: { siteId: site.id, url: page.url } },
             create: { siteId: site.id, url: page.url, ...fields },
@@ -46,15 +45,13 @@ export async function importContent(db: PrismaClient, content: ContentFile): Pro
           summary.pages++;
         }
 
-        for (const network of Object.keys(entry.social) as SocialNetwork[]) {
-          const url = entry.social[network];
-          if (url === undefined) continue;
-          const fields = { url, handle: handleFromUrl(url) };
-          await tx.socialLink.upsert({
-            where: { siteId_network: { siteId: site.id, network } },
-            create: { siteId: site.id, network, ...fields },
-            update: fields,
-          });
+        for (const network of SOCIAL_NETWORKS) {
+          const given = entry.social[network];
+          const found = given === undefined ? null : accountFromUrl(given, { anyMastodonHost: network === "mastodon" });
+          if (!found) continue;
+          // One imported account per network: a new one replaces the last import's.
+          await tx.socialLink.deleteMany({ where: { siteId: site.id, network, source: "import" } });
+          await tx.socialLink.create({ data: { siteId: site.id, network, url: found.url, handle: found.handle, source: "import" } });
           summary.socialLinks++;
         }
       }

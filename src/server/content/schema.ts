@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { accountFromUrl, NETWORK_LABELS, SOCIAL_NETWORKS, type SocialNetwork } from "@/lib/owner-accounts";
+
 import { checkContentDomain } from "./domain";
 
 // The format of a content file (see prisma/seed.json): related pages and the
@@ -7,16 +9,25 @@ import { checkContentDomain } from "./domain";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "Invalid URL: use an http:// or https:// address" });
 
-/** A URL on one of the network's hosts, so an X link cannot land in the Facebook slot. */
-function socialUrl(network: string, hosts: readonly string[]) {
-  return httpUrl.refine(
-    (value) => {
-      const host = new URL(value).hostname.replace(/^(www|m|mobile)\./, "");
-      return hosts.includes(host);
-    },
-    { error: `Not a ${network} URL: expected a link on ${hosts.join(" or ")}` },
-  );
+/** A profile on `network` (lib/owner-accounts.ts), so an X link cannot land in the Facebook slot. */
+function socialUrl(network: SocialNetwork) {
+  return httpUrl.refine((value) => accountFromUrl(value, { anyMastodonHost: network === "mastodon" })?.network === network, {
+    error: `Not an account on ${NETWORK_LABELS[network]}: expected a profile address such as ${EXAMPLES[network]}`,
+  });
 }
+
+const EXAMPLES: Record<SocialNetwork, string> = {
+  x: "https://x.com/name",
+  facebook: "https://www.facebook.com/name",
+  instagram: "https://www.instagram.com/name",
+  linkedin: "https://www.linkedin.com/company/name",
+  youtube: "https://www.youtube.com/@name",
+  github: "https://github.com/name",
+  mastodon: "https://mastodon.social/@name",
+  bluesky: "https://bsky.app/profile/name.example.com",
+  threads: "https://www.threads.com/@name",
+  tiktok: "https://www.tiktok.com/@name",
+};
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -57,10 +68,9 @@ const page = z.strictObject({
   excerpt: text(2000),
 });
 
-const social = z.strictObject({
-  x: socialUrl("X", ["x.com", "twitter.com"]).optional(),
-  facebook: socialUrl("Facebook", ["facebook.com"]).optional(),
-});
+const social = z.strictObject(
+  Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, socialUrl(network).optional()])) as Record<SocialNetwork, z.ZodOptional<ReturnType<typeof socialUrl>>>,
+);
 
 const site = z.strictObject({
   domain,
@@ -73,4 +83,3 @@ export const contentFileSchema = z.strictObject({ sites: z.array(site) });
 
 export type ContentFile = z.output<typeof contentFileSchema>;
 export type ContentFileInput = z.input<typeof contentFileSchema>;
-export type SocialNetwork = keyof ContentFile["sites"][number]["social"];
