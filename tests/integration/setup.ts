@@ -7,6 +7,10 @@ process.env.GLOBALPING_URL = "off";
 // Nor an official status page: rounds with an open incident would look for status.<domain>
 // through the machine's resolver. The official status tests build their own service.
 process.env.OFFICIAL_STATUS = "off";
+// Nor a site's own home page and feed after every stored round, nor Wikidata: the owner's word
+// tests (owner-*.test.ts) turn discovery on against their own sites and stand-in.
+process.env.OWNER_DISCOVERY = "off";
+process.env.WIKIDATA_URL = "off";
 
 // PostgreSQL requires VISITOR_SECRET (there is no folder to keep a generated one in): the
 // PostgreSQL pass sets one as every instance of a deployment would.

@@ -11,7 +11,7 @@ import { closedPort, startHttpsServer, type RunningServer } from "./helpers/serv
 
 // Outside Next there is no page cache: the tags the route marks stale are what it promises.
 const staleTags = vi.hoisted(() => [] as string[]);
-vi.mock("next/cache", () => ({ revalidateTag: (tag: string) => void staleTags.push(tag) }));
+vi.mock("next/cache", () => ({ revalidateTag: (tag: string) => void staleTags.push(tag), cacheLife: () => undefined, cacheTag: () => undefined }));
 
 const SECRET = "status-api-secret-0123456789";
 const HOST = "shop.example.test";
@@ -99,4 +99,67 @@ describe("GET /api/v1/status/<domain>", () => {
       expect(await response.json()).toMatchObject({ error: { code: "invalid_domain", message: expect.any(String) } });
     },
   );
+});
+
+describe("the owner's word, the official word and the crowd beside the round", () => {
+  it("carries the owner's accounts and related pages, each with where it came from", async () => {
+    const { getDb } = await import("@/server/db");
+    const { id: siteId } = await getDb().site.findUniqueOrThrow({ where: { domain: HOST } });
+    await getDb().socialLink.createMany({
+      data: [
+        { siteId, network: "x", url: "https://x.com/shop", handle: "shop" },
+        { siteId, network: "github", url: "https://github.com/shop", handle: "shop", source: "site", sourceUrl: `https://${HOST}/` },
+      ],
+    });
+    await getDb().relatedPage.create({
+      data: { siteId, title: "We are back", url: `https://${HOST}/news/back`, publishedAt: new Date("2026-11-24T10:00:00Z"), excerpt: "All good.", source: "feed", sourceUrl: `https://${HOST}/feed.xml` },
+    });
+    const body = await (await call(HOST)).json();
+    expect(body.owner).toEqual({
+      siteName: null,
+      discoveredAt: null,
+      statusPage: null,
+      accounts: [
+        { network: "x", url: "https://x.com/shop", handle: "shop", source: "import", sourceUrl: null },
+        { network: "github", url: "https://github.com/shop", handle: "shop", source: "site", sourceUrl: `https://${HOST}/` },
+      ],
+      relatedPages: [{ title: "We are back", url: `https://${HOST}/news/back`, publishedAt: "2026-11-24T10:00:00.000Z", excerpt: "All good.", source: "feed", sourceUrl: `https://${HOST}/feed.xml` }],
+    });
+    expect(body.official).toBeNull();
+    expect(body.crowd).toEqual({ state: "none", headline: "No problems reported beyond the usual", reportsLast24h: 0, topProblems: [], dominantNetwork: null });
+  });
+
+  it("carries the official page's last reading, how old it is, and how far behind our probes it admitted the incident", async () => {
+    const { getDb } = await import("@/server/db");
+    const { id: siteId } = await getDb().site.findUniqueOrThrow({ where: { domain: HOST } });
+    const fetchedAt = new Date(Date.now() - 90_000);
+    const summary = {
+      overall: "major_outage",
+      description: "Major outage",
+      updatedAt: "2026-11-28T09:00:00.000Z",
+      affected: [{ name: "API", status: "major_outage" }],
+      incidents: [{ name: "API errors", status: "investigating", startedAt: "2026-11-28T08:55:00.000Z", latestUpdate: "Looking into it.", link: null }],
+    };
+    await getDb().officialPage.create({ data: { siteId, kind: "statuspage", url: "https://status.shop.example.test/", foundAt: new Date(), snapshot: JSON.stringify(summary), fetchedAt } });
+    const startedAt = new Date("2026-11-28T08:40:00Z");
+    await getDb().incident.create({ data: { siteId, startedAt, detectedAt: startedAt, worstVerdict: "global_outage", officialAckAt: new Date("2026-11-28T08:54:00Z") } });
+    const { official } = await (await call(HOST)).json();
+    expect(official).toMatchObject({
+      url: "https://status.shop.example.test/",
+      kind: "statuspage",
+      indicator: "major_outage",
+      description: "Major outage",
+      fetchedAt: fetchedAt.toISOString(),
+      incidents: summary.incidents,
+      affected: summary.affected,
+      ourIncident: { startedAt: startedAt.toISOString(), admittedAt: "2026-11-28T08:54:00.000Z", behindSeconds: 14 * 60 },
+    });
+    expect(official.ageSeconds).toBeGreaterThanOrEqual(90);
+  });
+
+  it("links a status page the seed list names even before it was ever read", async () => {
+    const { storedOfficial } = await import("@/server/owner/official-stored");
+    expect(await storedOfficial("github.com")).toEqual({ url: "https://www.githubstatus.com", reading: null });
+    expect(await storedOfficial("never-listed.example")).toEqual({ url: null, reading: null });
+  });
 });

@@ -82,6 +82,7 @@ async function startApp(env: Record<string, string>): Promise<App> {
       GLOBALPING_URL: "off",
       // Nor does one for a status.<domain> page (only the probed names are routed here).
       OFFICIAL_STATUS: "off",
+      OWNER_DISCOVERY: "off",
       CHECK_DEADLINE_MS: String(CHECK_DEADLINE_MS),
       SHUTDOWN_GRACE_MS: String(GRACE_MS),
       ...env,

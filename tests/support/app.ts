@@ -117,6 +117,9 @@ export async function startApp(name: string, env: Record<string, string>, { node
       DATABASE_URL: `file:${dataDir}/bench.db`,
       PUBLIC_BASE_URL: baseUrl,
       VISITOR_SECRET: APP_VISITOR_SECRET,
+      // Rounds count requests at the loopback sites: no discovery of the owner's word adds to them.
+      OWNER_DISCOVERY: "off",
+      WIKIDATA_URL: "off",
       ...env,
     },
   });

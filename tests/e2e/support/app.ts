@@ -66,6 +66,10 @@ export async function startApp(env: Record<string, string>, { name = "app", quie
       HOST: "127.0.0.1",
       DATABASE_URL: `file:${dataDir}/e2e.db`,
       PUBLIC_BASE_URL: baseUrl,
+      // No discovery of the owner's word unless a spec asks: it would add requests to the target
+      // sites that specs count, and Wikidata is never the real one (owner-word.spec.ts).
+      OWNER_DISCOVERY: "off",
+      WIKIDATA_URL: "off",
       ...env,
     },
   });

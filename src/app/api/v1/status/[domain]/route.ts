@@ -3,6 +3,7 @@ import { NextResponse } from "next/server";
 import { statusTag } from "@/lib/caching";
 import { checkStatus } from "@/server/checks";
 import { cacheHeadersFor, errorJson, statusJson } from "@/server/checks/status-json";
+import { ownerWordJson } from "@/server/owner/api-json";
 import { parseRequestedDomain } from "@/server/requested-domain";
 
 // An error is about this request only: no cache (a CDN included) may keep it.
@@ -22,5 +23,6 @@ export async function GET(request: Request, { params }: RouteContext<"/api/v1/st
   }
   // A new round makes the cached page stale; the next visit renders it again from the new round.
   if (!outcome.cached) revalidateTag(statusTag(parsed.ascii), "max");
-  return NextResponse.json(statusJson(outcome.record, outcome.cached), { headers: cacheHeadersFor(outcome.record) });
+  const body = { ...statusJson(outcome.record, outcome.cached), ...(await ownerWordJson(outcome.record)) };
+  return NextResponse.json(body, { headers: cacheHeadersFor(outcome.record) });
 }
