@@ -1,4 +1,4 @@
-import { accountSourceWords, hostOr, NETWORK_LABELS, type SocialNetwork } from "@/lib/owner-accounts";
+import { accountSourceWords, handleWords, hostOr, NETWORK_LABELS, type SocialNetwork } from "@/lib/owner-accounts";
 import type { SocialLink } from "@/server/data/content";
 import { NETWORK_ICON_PATHS } from "./network-icons";
 import { TextWithName } from "./TextWithName";
@@ -14,6 +14,7 @@ function NetworkIcon({ network }: { network: SocialNetwork }) {
 
 /** One account: the network and handle, and where we found it ("listed on github.com's own page"). */
 export function SocialLinkItem({ domain, link }: { domain: string; link: SocialLink }) {
+  const handle = handleWords(link.network, link.handle);
   return (
     <li>
       {/* nofollow: found on the site or imported, we do not vouch for it */}
@@ -21,8 +22,10 @@ export function SocialLinkItem({ domain, link }: { domain: string; link: SocialL
         <NetworkIcon network={link.network} />
         {domain} on {NETWORK_LABELS[link.network]} <span className="visually-hidden">(opens in a new tab)</span>
       </a>
-      {link.handle ? <span className="social-handle">{link.handle}</span> : null}
-      <span className="social-source muted">{accountSourceWords(link.source, link.sourceUrl, domain)}</span>
+      <span className="social-meta">
+        {handle ? <span className="social-handle">{handle}</span> : null}
+        <span className="social-source">{accountSourceWords(link.source, link.sourceUrl, domain)}</span>
+      </span>
     </li>
   );
 }

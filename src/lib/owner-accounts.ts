@@ -171,6 +171,13 @@ function safeDecode(segment: string): string | null {
   }
 }
 
+/** The handle as people write it ("@github"); null when it is an id nobody reads (a YouTube channel's). */
+export function handleWords(network: SocialNetwork, handle: string | null): string | null {
+  if (!handle) return null;
+  if ((network === "youtube" && /^UC[A-Za-z0-9_-]{22}$/.test(handle)) || (network === "facebook" && /^\d+$/.test(handle))) return null;
+  return ["x", "instagram", "github"].includes(network) && !handle.startsWith("@") ? `@${handle}` : handle;
+}
+
 /** Where an account came from, as the page says it: "listed on github.com's own page". */
 export function accountSourceWords(source: AccountSource, sourceUrl: string | null, domain: string): string {
   if (source === "wikidata") return "from Wikidata";

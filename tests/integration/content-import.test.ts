@@ -157,6 +157,16 @@ describe("importContent", () => {
 });
 
 describe("parseContentFile", () => {
+  it("takes a special-use name PROBE_CONNECT_TO routes, as the pages do, and only then", () => {
+    expect(problemsOf(fileText(site("shop.example.test")))).toEqual([expect.stringContaining("sites[0].domain: Invalid domain")]);
+    process.env.PROBE_CONNECT_TO = "shop.example.test:443:127.0.0.1:8443";
+    try {
+      expect(parseContentFile(fileText(site("shop.example.test"))).sites[0]!.domain.ascii).toBe("shop.example.test");
+    } finally {
+      delete process.env.PROBE_CONNECT_TO;
+    }
+  });
+
   const cases: { name: string; entry: SiteInput; needle: string; problem: string }[] = [
     {
       name: "an impossible date",

@@ -49,12 +49,22 @@ export const paths = (routes: Record<string, SiteHandler>): SiteHandler => (req,
   html(res, "not found", 404);
 };
 
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.on("drain", done).on("close", done);
+  });
+}
+
 /** Writes chunks while the client reads, until `more` says stop or the client goes. */
 async function stream(res: ServerResponse, next: (index: number) => string | null, pauseMs = 0) {
   for (let index = 0; !res.destroyed; index++) {
     const chunk = next(index);
     if (chunk === null) break;
-    if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+    if (!res.write(chunk)) await drainedOrClosed(res);
     if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   if (!res.destroyed) res.end();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountFromHandle, accountFromUrl, accountSourceWords, type SocialNetwork } from "@/lib/owner-accounts";
+import { accountFromHandle, accountFromUrl, accountSourceWords, handleWords, type SocialNetwork } from "@/lib/owner-accounts";
 
 // What counts as the owner's account: a profile on one of ten networks, in one canonical form;
 // never a share or intent link, a post, a search, a page of the network's own, or another host.
@@ -90,5 +90,21 @@ describe("accountSourceWords", () => {
     [["import", null, "github.com"], "added by our editors"],
   ] as const)("%j → %s", ([source, sourceUrl, domain], words) => {
     expect(accountSourceWords(source, sourceUrl, domain)).toBe(words);
+  });
+});
+
+describe("handleWords", () => {
+  it.each<[SocialNetwork, string | null, string | null]>([
+    ["x", "github", "@github"],
+    ["x", "@github", "@github"],
+    ["github", "github", "@github"],
+    ["mastodon", "@github@mastodon.social", "@github@mastodon.social"],
+    ["linkedin", "github", "github"],
+    ["youtube", "@GitHub", "@GitHub"],
+    ["youtube", "UC7c3Kb6jYCRj4JOHHZTxKsQ", null],
+    ["facebook", "12345", null],
+    ["facebook", null, null],
+  ])("%s %s → %s", (network, handle, words) => {
+    expect(handleWords(network, handle)).toBe(words);
   });
 });
