@@ -76,7 +76,7 @@ describe("prisma migrate through the offline schema engine", () => {
   it("deploy creates every table and index of the schema on a fresh database", () => {
     const schema = readSchema(file);
     expect(schema.tables).toEqual(
-      expect.arrayContaining(["Site", "Check", "TesterResult", "VisitorReport", "Rating", "RelatedPage", "SocialLink"]),
+      expect.arrayContaining(["Site", "Check", "TesterResult", "VisitorReport", "Rating", "RelatedPage", "SocialLink", "OwnerDiscovery"]),
     );
     expect(schema.indexes).toEqual(
       expect.arrayContaining([
@@ -91,7 +91,8 @@ describe("prisma migrate through the offline schema engine", () => {
     );
     expect(schema.uniqueIndexes.Rating).toContain("Rating_siteId_addressHash_day_key");
     expect(schema.uniqueIndexes.RelatedPage).toContain("RelatedPage_siteId_url_key");
-    expect(schema.uniqueIndexes.SocialLink).toContain("SocialLink_siteId_network_key");
+    // One account per site, source and address (imports keep one per network themselves).
+    expect(schema.uniqueIndexes.SocialLink).toEqual(["SocialLink_siteId_source_url_key"]);
   });
 
   it("deploy records every committed migration as finished, starting with init", () => {

@@ -42,7 +42,7 @@ describe("prisma migrate on PostgreSQL through the offline schema engine", () =>
   it("deploy creates the database with every table and index of the schema", async () => {
     const schema = await readSchema();
     expect(schema.tables).toEqual(
-      expect.arrayContaining(["Site", "Check", "TesterResult", "VisitorReport", "Rating", "RelatedPage", "SocialLink"]),
+      expect.arrayContaining(["Site", "Check", "TesterResult", "VisitorReport", "Rating", "RelatedPage", "SocialLink", "OwnerDiscovery"]),
     );
     expect(schema.indexes).toEqual(
       expect.arrayContaining([
@@ -55,7 +55,7 @@ describe("prisma migrate on PostgreSQL through the offline schema engine", () =>
       ]),
     );
     expect(schema.uniqueIndexes).toEqual(
-      expect.arrayContaining(["Site_domain_key", "Rating_siteId_addressHash_day_key", "RelatedPage_siteId_url_key", "SocialLink_siteId_network_key"]),
+      expect.arrayContaining(["Site_domain_key", "Rating_siteId_addressHash_day_key", "RelatedPage_siteId_url_key", "SocialLink_siteId_source_url_key"]),
     );
   });
 
