@@ -170,3 +170,25 @@ describe("a registrable domain's share", () => {
     expect(putOff.every((row) => row.nextAt.getTime() > Date.now() + 60_000)).toBe(true);
   });
 });
+
+describe("how long the page keeps the owner's word", () => {
+  it("briefly while a domain's first discovery is pending or may soon run; an hour once it ran or for an old site never read", async () => {
+    const { contentLife, PENDING_LIFE, SETTLED_LIFE } = await import("@/server/owner/page-view");
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    await db.site.create({ data: { domain: "old-unread.test", displayName: "old-unread.test", createdAt: hourAgo } });
+    await db.site.create({ data: { domain: "new-unread.test", displayName: "new-unread.test" } });
+    const running = await db.site.create({ data: { domain: "running.test", displayName: "running.test", createdAt: hourAgo } });
+    await db.ownerDiscovery.create({ data: { siteId: running.id, startedAt: new Date(), nextAt: new Date(Date.now() + store.CLAIM_MS) } });
+    expect(await contentLife("never-seen.test")).toEqual(PENDING_LIFE);
+    expect(await contentLife("new-unread.test")).toEqual(PENDING_LIFE);
+    expect(await contentLife("running.test")).toEqual(PENDING_LIFE);
+    expect(await contentLife("old-unread.test")).toEqual(SETTLED_LIFE);
+    expect(await contentLife("jobsite.test")).toEqual(SETTLED_LIFE);
+    process.env.OWNER_DISCOVERY = "off";
+    try {
+      expect(await contentLife("running.test")).toEqual(SETTLED_LIFE);
+    } finally {
+      process.env.OWNER_DISCOVERY = "on";
+    }
+  });
+});

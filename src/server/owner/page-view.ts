@@ -19,11 +19,20 @@ export const SETTLED_LIFE: Life = { stale: 30, revalidate: 3600, expire: 86_400 
 /** Pending: the first discovery has not finished. Five minutes' expiry keeps it in the cached page. */
 export const PENDING_LIFE: Life = { stale: 30, revalidate: 15, expire: 300 };
 
-/** The lifetime of `domain`'s owner content read now. */
-export async function contentLife(domain: string): Promise<Life> {
+/** A site this new, whose discovery has not started, may be about to have it (the job is queued). */
+const NEW_SITE_MS = 10 * 60 * 1000;
+
+/**
+ * The lifetime of `domain`'s owner content read now: pending while its first discovery runs, or
+ * may soon (a site first seen minutes ago: an instance that runs no jobs never discovers, and its
+ * pages are not kept short-lived for that); settled otherwise.
+ */
+export async function contentLife(domain: string, now = Date.now()): Promise<Life> {
   if (getConfig().OWNER_DISCOVERY === "off") return SETTLED_LIFE;
-  const row = await getDb().ownerDiscovery.findFirst({ where: { site: { domain } }, select: { outcome: true } });
-  return row?.outcome ? SETTLED_LIFE : PENDING_LIFE;
+  const site = await getDb().site.findUnique({ where: { domain }, select: { createdAt: true, ownerDiscovery: { select: { outcome: true } } } });
+  if (!site) return PENDING_LIFE;
+  if (site.ownerDiscovery) return site.ownerDiscovery.outcome ? SETTLED_LIFE : PENDING_LIFE;
+  return now - site.createdAt.getTime() < NEW_SITE_MS ? PENDING_LIFE : SETTLED_LIFE;
 }
 
 export interface OwnerHelpView {
