@@ -70,3 +70,43 @@ export async function startPushService(): Promise<PushService> {
       }),
   };
 }
+
+export type FlakyMode = "accept" | "error" | "reset";
+
+export interface FlakyPushService {
+  origin: string;
+  /** What every POST gets from now on: 201, 500, or its connection reset. */
+  setMode(mode: FlakyMode): void;
+  /** POSTs received, whatever they were answered. */
+  received(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A push service that takes messages (201) until told to fail them: 500, or a reset
+ * connection. It decrypts nothing: it stands for a push service that is down or gone strange.
+ */
+export async function startFlakyPushService(): Promise<FlakyPushService> {
+  let mode: FlakyMode = "accept";
+  let received = 0;
+  const server: Server = createServer((req, res) => {
+    received += 1;
+    if (mode === "reset") return void req.socket.destroy();
+    req.resume();
+    req.on("end", () => {
+      res.statusCode = mode === "accept" ? 201 : 500;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    setMode: (next) => void (mode = next),
+    received: () => received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
