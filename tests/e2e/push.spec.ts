@@ -23,6 +23,8 @@ test.beforeAll(async () => {
   app = await startApp(
     {
       ...sharedAppEnv(connectTo, worldUrl),
+      // The push service first: the targets' routes end with one for every other host and port.
+      PROBE_CONNECT_TO: `${new URL(pushService.origin).host}:127.0.0.1:${new URL(pushService.origin).port},${connectTo}`,
       PUSH_SERVICE_ORIGINS: pushService.origin,
       // The push service is on loopback, which the sender's guard refuses unless allowed.
       PROBE_ALLOW_CIDRS: "127.0.0.0/8",

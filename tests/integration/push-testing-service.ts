@@ -1,13 +1,16 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 
 // A local push service: web-push-testing (npm), which verifies the VAPID signature, decrypts
 // each message (RFC 8291) and keeps it for the test to read. Its own startServer() listens on
 // every interface and exits the process on an error, so its request handlers are mounted on a
 // server of ours, on a free loopback port. Its quirk: `userVisibleOnly` must be the string "true".
 
-const require = createRequire(import.meta.url);
+// From the project's root (every layer runs there): Playwright loads this file as CommonJS, where
+// import.meta does not exist.
+const require = createRequire(join(process.cwd(), "package.json"));
 type Model = { notifyUrl: string; messages: Record<string, string[]> };
 type TestingServer = { _app: Parameters<typeof createServer>[1]; setRequestHandlers(): void };
 const WebPushTestingServer = require("web-push-testing/src/server.js") as new (model: Model, port: number) => TestingServer;
