@@ -68,7 +68,7 @@ export interface NginxConfOptions {
  * For a load generator that speaks for a whole crowd from one address (the bench): limits it
  * never meets, while nginx still counts every request as it would.
  */
-export const CROWD_FROM_ONE_ADDRESS: NginxLimits = { rate: "1000000r/s", burst: 1_000_000, connections: 100_000 };
+export const CROWD_FROM_ONE_ADDRESS: NginxLimits = { rate: "1000000r/s", burst: 1_000_000, connections: 65_535 };
 
 /** The limits as shipped, read from the file: what a rendering keeps unless told otherwise. */
 export function shippedLimits(shipped: string): NginxLimits {
