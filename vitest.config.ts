@@ -24,6 +24,7 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/owner-job.test.ts",
   "tests/integration/network-checks.test.ts",
   "tests/integration/push-actions.test.ts",
+  "tests/integration/push-shares.test.ts",
   "tests/integration/ratings.test.ts",
   "tests/integration/report-down-action.test.ts",
   "tests/integration/reports.test.ts",

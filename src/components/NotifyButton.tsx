@@ -47,6 +47,11 @@ function sameKey(subscription: PushSubscription, publicKey: string): boolean {
   return bytes.length === ours.length && bytes.every((byte, index) => byte === ours[index]);
 }
 
+/** What proves a subscription is this browser's: its endpoint and auth secret (getKey("auth")). */
+function owner(subscription: PushSubscription): { endpoint: string; auth: string | undefined } {
+  return { endpoint: subscription.endpoint, auth: subscription.toJSON().keys?.auth };
+}
+
 async function existingSubscription(): Promise<PushSubscription | null> {
   const registration = await navigator.serviceWorker.getRegistration("/");
   return (await registration?.pushManager.getSubscription()) ?? null;
@@ -82,7 +87,7 @@ async function firstPhase(domain: string): Promise<NotifyPhase> {
   if ((await notificationPermission()) === "denied") return "blocked";
   const subscription = await existingSubscription();
   if (!subscription) return "ready";
-  const answer = await pushStatusAction(domain, subscription.endpoint);
+  const answer = await pushStatusAction(domain, owner(subscription));
   return answer.subscribed ? "subscribed" : "ready";
 }
 
@@ -130,7 +135,7 @@ export function NotifyButton({ domain, displayName, online, publicKey }: NotifyB
     act(async () => {
       const subscription = await existingSubscription();
       if (!subscription) return { status: "success", subscribed: false, message: `No more notifications about ${displayName}.` };
-      const result = await unsubscribeAction(domain, subscription.endpoint);
+      const result = await unsubscribeAction(domain, owner(subscription));
       // The last domain gone: the browser's own subscription goes too.
       if (result.status === "success" && result.remaining === 0) await subscription.unsubscribe();
       return result;

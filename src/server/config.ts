@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DATABASE_URL_FORMS, databaseProvider } from "../../prisma/database-url.mjs";
 import { OFFICIAL_DEFAULT_HOURLY_BUDGET, OFFICIAL_DEFAULT_TTL_SECONDS, OFFICIAL_MIN_TTL_SECONDS } from "@/lib/official-status";
 import { commaList } from "@/lib/comma-list";
+import { DEFAULT_PUSH_SERVICE_ORIGINS, parsePushOrigins } from "@/lib/push-origins";
 import { isResolverAddress } from "@/server/probe/dns-resolve";
 
 // The one place that reads process.env. Everything else receives plain values,
@@ -74,6 +75,15 @@ const EnvSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().trim().min(40).optional(),
   /** Who push services may contact about our notifications: mailto: or https: (default PUBLIC_BASE_URL). */
   VAPID_SUBJECT: z.string().trim().regex(/^(mailto:|https?:\/\/)/, "use mailto:you@example.com or an https:// URL").optional(),
+  /** Where subscriptions may point (lib/push-origins.ts): comma-separated origins, "*." for any subdomain. */
+  PUSH_SERVICE_ORIGINS: z.string().default(DEFAULT_PUSH_SERVICE_ORIGINS).superRefine((text, context) => {
+    const parsed = parsePushOrigins(text);
+    if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.message });
+  }),
+  /** Live subscriptions one address (an IPv6 /64) may hold, all days together. */
+  PUSH_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** Names under one registrable domain that may have subscribers (a.example.com, b.example.com, …). */
+  PUSH_MAX_SUBDOMAINS: z.coerce.number().int().min(1).max(100_000).default(50),
   /** "off": no official status page is looked for or read (tests that must stay on loopback). */
   OFFICIAL_STATUS: z.enum(["on", "off"]).default("on"),
   /** How long a reading of a site's official status page is reused (every instance shares it); at least 120. */

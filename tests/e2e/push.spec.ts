@@ -1,28 +1,48 @@
 import Database from "better-sqlite3";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import webpush from "web-push";
+import { startPushService, type PushService } from "../integration/push-testing-service";
 import { startApp, type RunningApp } from "./support/app";
 import { e2eEnv, sharedAppEnv } from "./support/env";
 
 // "Tell me when it's back" in the browser, against an app of its own (its database is read to
-// find the unsubscribe link a notification would carry). Chromium cannot reach a push service
-// offline, so the page's PushManager is stood in for: subscribe/getSubscription keep a made-up
-// subscription in localStorage (the one mock the issue allows). The service worker, permission,
-// actions and database are real.
+// find the unsubscribe link a notification would carry) and a real push service on loopback
+// (web-push-testing, the one PUSH_SERVICE_ORIGINS lists). Chromium cannot reach a push service
+// offline, so the page's PushManager is stood in for: subscribe() asks the local push service
+// for a subscription (as Chromium would ask FCM) and keeps it in localStorage (the one mock the
+// issue allows). The service worker, permission, actions, database and push service are real.
 
 const { connectTo, worldUrl, targets } = e2eEnv();
 let app: RunningApp;
+let pushService: PushService;
+const vapid = webpush.generateVAPIDKeys();
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  app = await startApp(sharedAppEnv(connectTo, worldUrl), { name: "push", quiet: true });
+  pushService = await startPushService();
+  app = await startApp(
+    {
+      ...sharedAppEnv(connectTo, worldUrl),
+      // The push service first: the targets' routes end with one for every other host and port.
+      PROBE_CONNECT_TO: `${new URL(pushService.origin).host}:127.0.0.1:${new URL(pushService.origin).port},${connectTo}`,
+      PUSH_SERVICE_ORIGINS: pushService.origin,
+      // The push service is on loopback, which the sender's guard refuses unless allowed.
+      PROBE_ALLOW_CIDRS: "127.0.0.0/8",
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+    },
+    { name: "push", quiet: true },
+  );
 });
-test.afterAll(async () => app?.stop());
+test.afterAll(async () => {
+  await app?.stop();
+  await pushService?.close();
+});
 
-/** The stand-in: a subscription shaped as Chromium's toJSON() gives, with a P-256-sized key. */
+/** The stand-in: a subscription from the local push service, shaped as Chromium's toJSON() gives it. */
 function standInPushManager() {
   const KEY = "e2e-push-subscription";
-  const encode = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  const wrap = (json: { endpoint: string }) => ({
+  const wrap = (json: { endpoint: string; keys: { auth: string } }) => ({
     endpoint: json.endpoint,
     options: { applicationServerKey: null, userVisibleOnly: true },
     toJSON: () => json,
@@ -36,13 +56,8 @@ function standInPushManager() {
     return (kept ? wrap(JSON.parse(kept)) : null) as unknown as PushSubscription;
   };
   PushManager.prototype.subscribe = async function () {
-    const point = crypto.getRandomValues(new Uint8Array(65));
-    point[0] = 4;
-    const json = {
-      endpoint: `https://push.example.test/e2e/${encode(crypto.getRandomValues(new Uint8Array(12)))}`,
-      expirationTime: null,
-      keys: { p256dh: encode(point), auth: encode(crypto.getRandomValues(new Uint8Array(16))) },
-    };
+    const made = await (window as unknown as { e2eNewPushSubscription: () => Promise<{ endpoint: string; keys: { p256dh: string; auth: string } }> }).e2eNewPushSubscription();
+    const json = { endpoint: made.endpoint, expirationTime: null, keys: made.keys };
     localStorage.setItem(KEY, JSON.stringify(json));
     return wrap(json) as unknown as PushSubscription;
   };
@@ -50,6 +65,10 @@ function standInPushManager() {
 
 async function preparedContext(context: BrowserContext) {
   await context.grantPermissions(["notifications"], { origin: app.baseUrl });
+  await context.exposeFunction("e2eNewPushSubscription", async () => {
+    const { endpoint, keys } = await pushService.subscribe(vapid.publicKey);
+    return { endpoint, keys };
+  });
   await context.addInitScript(standInPushManager);
 }
 
@@ -71,6 +90,9 @@ test("subscribe on a down page and an up page, seen again on a second visit, the
   await expect(section(page).getByRole("button", { name: "Stop notifications" })).toBeVisible();
   await expect(section(page).getByRole("status")).toHaveText(`We will tell you when ${targets.down} goes down or comes back.`);
   expect(await page.evaluate(() => navigator.serviceWorker.getRegistration("/").then((r) => r?.active?.scriptURL ?? r?.installing?.scriptURL ?? null))).toMatch(/\/sw\.js$/);
+  // The push service took the first message, which this browser could decrypt.
+  const clientHash = JSON.parse((await keptSubscription(page))!).endpoint.split("/").pop() as string;
+  expect((await pushService.messages(clientHash)).map((text) => JSON.parse(text).title)).toEqual([`Notifications on for ${targets.down}`]);
 
   // The up page offers the other promise; the same browser follows it as a second domain.
   await visit(page, targets.up);

@@ -1,8 +1,9 @@
+import { createECDH, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
-import { startPushService, type BrowserSubscription, type PushService } from "./push-testing-service";
+import { startFlakyPushService, startPushService, type BrowserSubscription, type FlakyPushService, type PushService } from "./push-testing-service";
 
 // "Tell me when it's back", end to end against a real push service on loopback
 // (web-push-testing): a subscription stored through the data layer, incidents as rows, and
@@ -11,6 +12,7 @@ import { startPushService, type BrowserSubscription, type PushService } from "./
 
 let database: TestDatabase;
 let service: PushService;
+let flaky: FlakyPushService;
 let data: typeof import("@/server/data/push-subscriptions");
 let deliver: typeof import("@/server/push/deliver");
 let vapid: typeof import("@/server/push/vapid");
@@ -25,6 +27,8 @@ beforeAll(async () => {
   // The push service is on loopback, which the sender's guard refuses unless allowed.
   process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8";
   service = await startPushService();
+  flaky = await startFlakyPushService();
+  process.env.PUSH_SERVICE_ORIGINS = `${service.origin},${flaky.origin}`;
   data = await import("@/server/data/push-subscriptions");
   deliver = await import("@/server/push/deliver");
   vapid = await import("@/server/push/vapid");
@@ -35,6 +39,7 @@ afterAll(async () => {
   // The held deliveries' delayed jobs (the 10-minute rule) wait in the in-process queue.
   await (await import("@/server/jobs/queue")).closeJobs();
   await service?.close();
+  await flaky?.close();
   const { closeDb } = await import("@/server/db");
   await closeDb();
   await removeTestDatabase(database);
@@ -52,10 +57,19 @@ async function subscribe(domain: string): Promise<BrowserSubscription> {
   return browser;
 }
 
+/** A row as an older version stored it, or at the flaky service: no confirmation asked. */
+async function stored(domain: string, endpoint: string) {
+  // A real P-256 point: the message is encrypted to it (the flaky service decrypts nothing).
+  const keys = { p256dh: createECDH("prime256v1").generateKeys().toString("base64url"), auth: randomBytes(16).toString("base64url") };
+  await data.addPushSubscription({ domain, displayName: domain, subscription: { endpoint, keys }, visitorHash: `visitor-${domain}` });
+  return { endpoint, keys };
+}
+
 const siteId = async (domain: string) => (await db.site.findUniqueOrThrow({ where: { domain } })).id;
 const openIncident = async (domain: string, startedAt: Date) =>
   db.incident.create({ data: { siteId: await siteId(domain), startedAt, detectedAt: new Date(startedAt.getTime() + 60_000), worstVerdict: "global_outage" } });
 const closeIncident = (id: number, endedAt: Date) => db.incident.update({ where: { id }, data: { endedAt } });
+const has = (domain: string, browser: { endpoint: string; keys: { auth: string } }) => data.hasPushSubscription(domain, browser.endpoint, browser.keys.auth);
 const received = async (browser: BrowserSubscription) => (await service.messages(browser.clientHash)).map((text) => JSON.parse(text));
 
 describe("deliverNotifications against a local push service", () => {
@@ -134,21 +148,73 @@ describe("deliverNotifications against a local push service", () => {
     await openIncident(domain, at("12:00"));
 
     expect(await deliver.deliverNotifications(await siteId(domain), { now: at("12:01") })).toMatchObject({ sent: 1, gone: 1, failed: 0 });
-    expect(await data.hasPushSubscription(domain, expired.endpoint)).toBe(false);
-    expect(await data.hasPushSubscription(domain, live.endpoint)).toBe(true);
+    expect(await has(domain, expired)).toBe(false);
+    expect(await has(domain, live)).toBe(true);
   });
 
-  it("refuses to send to an endpoint on a private address, keeping the row for the next change", async () => {
+  it("refuses to send to an endpoint on a private address, counting it as a failed send", async () => {
     const domain = newDomain();
     const browser = await subscribe(domain);
     await openIncident(domain, at("13:00"));
     process.env.PROBE_ALLOW_CIDRS = "";
     try {
-      expect(await deliver.deliverNotifications(await siteId(domain), { now: at("13:01") })).toMatchObject({ sent: 0, failed: 1, gone: 0 });
+      expect(await deliver.deliverNotifications(await siteId(domain), { now: at("13:01") })).toMatchObject({ sent: 0, failed: 1, gone: 0, dropped: 0 });
     } finally {
       process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8";
     }
     expect(await service.messages(browser.clientHash)).toEqual([]);
-    expect(await data.hasPushSubscription(domain, browser.endpoint)).toBe(true);
+    expect(await db.pushSubscription.findFirstOrThrow({ where: { endpoint: browser.endpoint }, select: { failedSends: true } })).toEqual({ failedSends: 1 });
+  });
+
+  it("forgets a subscription after three failed sends in a row (5xx, reset), not before; a send taken starts the count again", async () => {
+    const domain = newDomain();
+    const id = await (async () => {
+      await stored(domain, `${flaky.origin}/push/a`);
+      return siteId(domain);
+    })();
+    /** One change of state (down, then up, then down…) 11 minutes after the last, so each is sent. */
+    let minute = 0;
+    let incident: number | null = null;
+    const change = async () => {
+      minute += 11;
+      const now = new Date(at("15:00").getTime() + minute * 60_000);
+      if (incident === null) incident = (await openIncident(domain, now)).id;
+      else {
+        await closeIncident(incident, now);
+        incident = null;
+      }
+      return deliver.deliverNotifications(id, { now: new Date(now.getTime() + 1000) });
+    };
+    const failures = async () => (await db.pushSubscription.findFirst({ where: { siteId: id }, select: { failedSends: true } }))?.failedSends ?? null;
+
+    flaky.setMode("error");
+    expect(await change()).toMatchObject({ sent: 0, failed: 1, dropped: 0 });
+    flaky.setMode("reset");
+    expect(await change()).toMatchObject({ sent: 0, failed: 1, dropped: 0 });
+    expect(await failures()).toBe(2);
+    flaky.setMode("accept");
+    expect(await change()).toMatchObject({ sent: 1, failed: 0 });
+    expect(await failures()).toBe(0);
+
+    flaky.setMode("error");
+    await change();
+    flaky.setMode("reset");
+    await change();
+    expect(await failures()).toBe(2);
+    flaky.setMode("error");
+    expect(await change()).toMatchObject({ sent: 0, failed: 1, dropped: 1 });
+    expect(await failures()).toBeNull();
+    // Nothing left to tell: the site is no longer watched for it either.
+    const before = flaky.received();
+    await change();
+    expect(flaky.received()).toBe(before);
+  });
+
+  it("never sends to a subscription stored before its push service was listed, and forgets it", async () => {
+    const domain = newDomain();
+    const stray = await stored(domain, "https://push.example.test/send/old");
+    await openIncident(domain, at("16:00"));
+    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("16:01") })).toMatchObject({ sent: 0, gone: 1, failed: 0 });
+    expect(await db.pushSubscription.count({ where: { endpoint: stray.endpoint } })).toBe(0);
   });
 });

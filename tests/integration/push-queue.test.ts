@@ -14,6 +14,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = database.url;
   process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8"; // the push service is on loopback
   service = await startPushService();
+  process.env.PUSH_SERVICE_ORIGINS = service.origin;
 });
 
 afterAll(async () => {

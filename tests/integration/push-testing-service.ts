@@ -1,13 +1,16 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 
 // A local push service: web-push-testing (npm), which verifies the VAPID signature, decrypts
 // each message (RFC 8291) and keeps it for the test to read. Its own startServer() listens on
 // every interface and exits the process on an error, so its request handlers are mounted on a
 // server of ours, on a free loopback port. Its quirk: `userVisibleOnly` must be the string "true".
 
-const require = createRequire(import.meta.url);
+// From the project's root (every layer runs there): Playwright loads this file as CommonJS, where
+// import.meta does not exist.
+const require = createRequire(join(process.cwd(), "package.json"));
 type Model = { notifyUrl: string; messages: Record<string, string[]> };
 type TestingServer = { _app: Parameters<typeof createServer>[1]; setRequestHandlers(): void };
 const WebPushTestingServer = require("web-push-testing/src/server.js") as new (model: Model, port: number) => TestingServer;
@@ -63,6 +66,46 @@ export async function startPushService(): Promise<PushService> {
     async expire(clientHash) {
       await post(`${origin}/expire-subscription/${clientHash}`, {});
     },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export type FlakyMode = "accept" | "error" | "reset";
+
+export interface FlakyPushService {
+  origin: string;
+  /** What every POST gets from now on: 201, 500, or its connection reset. */
+  setMode(mode: FlakyMode): void;
+  /** POSTs received, whatever they were answered. */
+  received(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A push service that takes messages (201) until told to fail them: 500, or a reset
+ * connection. It decrypts nothing: it stands for a push service that is down or gone strange.
+ */
+export async function startFlakyPushService(): Promise<FlakyPushService> {
+  let mode: FlakyMode = "accept";
+  let received = 0;
+  const server: Server = createServer((req, res) => {
+    received += 1;
+    if (mode === "reset") return void req.socket.destroy();
+    req.resume();
+    req.on("end", () => {
+      res.statusCode = mode === "accept" ? 201 : 500;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    setMode: (next) => void (mode = next),
+    received: () => received,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

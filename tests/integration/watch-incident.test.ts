@@ -41,6 +41,7 @@ beforeAll(async () => {
     WATCH_CONCURRENCY: "2",
   });
   service = await startPushService();
+  process.env.PUSH_SERVICE_ORIGINS = service.origin;
   db = (await import("@/server/db")).getDb();
   jobs = await import("@/server/jobs/queue");
   handlers = await import("@/server/jobs/handlers");

@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLayer, visit, visitorAddress, type Layer } from "./support/layer";
 import { pageText } from "../support/page-text";
@@ -82,6 +83,63 @@ describe("a kept page", () => {
     const first = await visit(base, `/api/v1/status/${domain}`);
     expect(first.status).toBe(200);
     expect((await visit(base, `/api/v1/status/${domain}`)).cache).toBe("HIT");
+  });
+});
+
+describe("what a kept page's key holds", () => {
+  const rendersUnder = (prefix: string) =>
+    layer.nginx.accessLog().filter((line) => {
+      const [uri, , , upstream] = line.split(" ");
+      return (uri === prefix || uri.startsWith(`${prefix}?`)) && upstream !== "-";
+    }).length;
+
+  it("keeps one copy of a page whatever other query parameters it is asked with", async () => {
+    const domain = name("busting");
+    await visit(base, `/${domain}`);
+    for (const query of ["?cb=1", "?cb=2&utm_source=news", "?_rsc=abc", "?CB=3", "?share=30d", "?a=%00&b=%ff"]) {
+      const answer = await visit(base, `/${domain}${query}`);
+      expect(answer.status, query).toBe(200);
+      expect(answer.cache, query).toBe("HIT");
+    }
+    expect(rendersUnder(`/${domain}`)).toBe(1);
+  });
+
+  it("keeps one copy per value of a parameter its route reads, in any order, among any others", async () => {
+    const domain = name("badge");
+    const badge = `/${domain}/badge.svg`;
+    const first = await visit(base, `${badge}?share=30d&label=status`);
+    expect(first.status).toBe(200);
+    expect(first.body).toContain("status");
+    for (const query of ["?label=status&share=30d", "?utm_source=x&share=30d&label=status&cb=9"]) {
+      expect((await visit(base, `${badge}${query}`)).cache, query).toBe("HIT");
+    }
+    // Another value is another copy; the site reads it as the visitor sent it.
+    const plain = await visit(base, `${badge}?cb=1`);
+    expect(plain.cache).not.toBe("HIT");
+    expect(plain.body).not.toBe(first.body);
+    expect((await visit(base, `${badge}?share=2y`)).status).toBe(400);
+  });
+});
+
+describe("the hosts it answers for", () => {
+  /** A raw request with `host` (none: no Host line), and what came back before nginx closed the connection. */
+  function rawAsk(host: string | null, version = "1.1"): Promise<string> {
+    const { port } = new URL(base);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => socket.write(`GET / HTTP/${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}Connection: close\r\n\r\n`));
+      let text = "";
+      socket.on("data", (chunk: Buffer) => (text += chunk.toString())).on("close", () => resolve(text)).on("error", reject);
+    });
+  }
+
+  it("closes the connection without a word for a host that is not the site's", async () => {
+    for (const host of ["evil.example", "127.0.0.2", "localhost.evil.example", `xn--80ak6aa92e.com`]) expect(await rawAsk(host), host).toBe("");
+    expect(await rawAsk(null, "1.0")).toBe("");
+  });
+
+  it("answers the site's own host names", async () => {
+    expect(await rawAsk("localhost")).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await rawAsk(new URL(base).host)).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
 

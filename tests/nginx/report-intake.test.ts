@@ -31,7 +31,8 @@ beforeAll(async () => {
   const shared = { TRUST_PROXY_HOPS: "2", VISITOR_SECRET };
   app = await startApp("nginx-intake", { ...probeEnv([site.routes()], dns, site.caFile), ...shared }, { nodeOptions: "" });
   intake = await startIntake({ ...shared, DATABASE_URL: `file:${app.databaseFile}`, REPORT_INTAKE_SITE_URL: app.baseUrl });
-  nginx = await startNginx([`127.0.0.1:${app.port}`], { intake: intake.address });
+  // TRUST_PROXY_HOPS=2: a CDN at 127.0.0.1 in front, which nginx is told of too.
+  nginx = await startNginx([`127.0.0.1:${app.port}`], { intake: intake.address, realIpFrom: ["127.0.0.1"] });
 });
 afterAll(async () => {
   await nginx?.stop();

@@ -333,17 +333,25 @@ describe("compose.yaml", () => {
 /** deploy/nginx.conf without its comments. */
 const nginxConf = read("deploy/nginx.conf").replace(/#.*$/gm, "");
 
+/** The bodies of the blocks `head` opens ("server"), nested blocks included. */
+function nginxBlocks(head: string): string[] {
+  const starts = [...nginxConf.matchAll(new RegExp(`^\\s*${head.replace(/[.*+?^$()|[\]\\/]/g, "\\$&")}\\s*\\{`, "gm"))];
+  return starts.map((start) => {
+    const open = start.index! + start[0].length;
+    let depth = 1;
+    for (let i = open; i < nginxConf.length; i++) {
+      if (nginxConf[i] === "{") depth++;
+      if (nginxConf[i] === "}" && --depth === 0) return nginxConf.slice(open, i);
+    }
+    throw new Error(`deploy/nginx.conf: "${head} {" is never closed`);
+  });
+}
+
 /** The body of the one block `head` opens ("location / ", "upstream downcheck_sites"), nested blocks included. */
 function nginxBlock(head: string): string {
-  const starts = [...nginxConf.matchAll(new RegExp(`^\\s*${head.replace(/[.*+?^$()|[\]\\/]/g, "\\$&")}\\s*\\{`, "gm"))];
-  if (starts.length !== 1) throw new Error(`deploy/nginx.conf: expected one "${head} {", found ${starts.length}`);
-  const open = starts[0].index! + starts[0][0].length;
-  let depth = 1;
-  for (let i = open; i < nginxConf.length; i++) {
-    if (nginxConf[i] === "{") depth++;
-    if (nginxConf[i] === "}" && --depth === 0) return nginxConf.slice(open, i);
-  }
-  throw new Error(`deploy/nginx.conf: "${head} {" is never closed`);
+  const blocks = nginxBlocks(head);
+  if (blocks.length !== 1) throw new Error(`deploy/nginx.conf: expected one "${head} {", found ${blocks.length}`);
+  return blocks[0];
 }
 
 /** A block's own directives (not those of blocks inside it), each as [name, ...arguments]. */
@@ -447,7 +455,7 @@ describe("the report intake (compose.yaml's intake, deploy/nginx.conf)", () => {
     expect(namedDirectives(reports, "proxy_http_version")).toEqual([["proxy_http_version", "1.1"]]);
     // proxy_cache is set in `location /` only: nothing at the server's level for this one to inherit.
     expect(namedDirectives(reports, "proxy_cache")).toEqual([]);
-    expect(namedDirectives(nginxBlock("server"), "proxy_cache")).toEqual([]);
+    for (const server of nginxBlocks("server")) expect(namedDirectives(server, "proxy_cache")).toEqual([]);
     const [[, size]] = namedDirectives(reports, "client_max_body_size");
     expect(nginxBytes(size)).toBeGreaterThanOrEqual(REPORT_BODY_LIMIT_BYTES);
     expect(nginxBytes(size)).toBeLessThanOrEqual(64 * 1024);

@@ -18,7 +18,7 @@ describe("PushSubscriptionSchema", () => {
   });
 
   it.each([
-    ["an http endpoint", { ...valid, endpoint: "http://fcm.googleapis.com/x" }],
+    ["an endpoint that is no web address", { ...valid, endpoint: "ftp://fcm.googleapis.com/x" }],
     ["an endpoint with a password", { ...valid, endpoint: "https://user:pw@push.example/x" }],
     ["an endpoint that is no URL", { ...valid, endpoint: "fcm.googleapis.com/x" }],
     ["an endpoint of 2,001 characters", { ...valid, endpoint: `https://push.example/${"a".repeat(2001 - 21)}` }],

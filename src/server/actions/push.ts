@@ -2,14 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import {
-  addPushSubscription,
-  hasPushSubscription,
-  MAX_PER_VISITOR,
-  MAX_SITES_PER_ENDPOINT,
-  removePushSubscription,
-  removeSubscriptionByToken,
-} from "@/server/data/push-subscriptions";
+import { hasPushSubscription, MAX_SITES_PER_ENDPOINT, registrableDomainOf, removePushSubscription, removeSubscriptionByToken } from "@/server/data/push-subscriptions";
+import { subscribeBrowser, type SubscribeOutcome } from "@/server/push/subscribe";
 import { MAX_ENDPOINT_LENGTH, PushSubscriptionSchema } from "@/server/push/subscription";
 import { configuredLimiter } from "@/server/redis/limits";
 import { parseRequestedDomain } from "@/server/requested-domain";
@@ -18,8 +12,10 @@ import { formFields, NOT_A_FORM } from "./form-fields";
 
 // "Tell me when it's back": public endpoints, one shape (STYLE.md §4): checked input, the data
 // layer, a typed answer. The button calls them with plain values (the browser's subscription
-// JSON is not a form); the unsubscribe page posts a form. Nothing cached changes (the page shows
-// no subscriber counts), so nothing is revalidated.
+// JSON is not a form); the unsubscribe page posts a form. Reading or stopping a browser's
+// subscription takes its endpoint and its auth secret (PushSubscription.getKey("auth")), which
+// only that browser holds. Nothing cached changes (the page shows no subscriber counts), so
+// nothing is revalidated.
 
 export interface PushState {
   status: "idle" | "success" | "error";
@@ -31,46 +27,62 @@ export interface PushState {
 }
 
 const Domain = z.string({ error: "The page lost its website; reload the page." }).min(1).max(2048);
-const Endpoint = z.string({ error: "The subscription has no endpoint." }).min(1).max(MAX_ENDPOINT_LENGTH);
+const Owner = z.object(
+  {
+    endpoint: z.string({ error: "The subscription has no endpoint." }).min(1).max(MAX_ENDPOINT_LENGTH),
+    auth: z.string({ error: "The subscription has no auth secret." }).regex(/^[A-Za-z0-9_-]{22}={0,2}$/, "The subscription's auth secret is not one a browser makes.").transform((value) => value.replace(/=+$/, "")),
+  },
+  { error: "The page did not say which subscription; reload the page." },
+);
 const SubscribeInput = z.object({ domain: Domain, subscription: PushSubscriptionSchema });
-const EndpointInput = z.object({ domain: Domain, endpoint: Endpoint });
+const OwnerInput = z.object({ domain: Domain, owner: Owner });
 const TokenInput = z.object({ token: z.string({ error: "This link has no token." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This link's token is not one we issue.") });
 
-// A browser subscribes once per page and click; this stops a script from cycling endpoints.
-const pushLimiter = configuredLimiter({ name: "push", points: 20, durationSeconds: 60 });
+// A browser subscribes once per page and click; this stops a script from cycling endpoints
+// (and each subscription costs a message to a push service).
+const changeLimiter = configuredLimiter({ name: "push", points: 20, durationSeconds: 60 });
+// Asked once per page view by a browser that follows something: far above what a household or
+// an office behind one address asks.
+const statusLimiter = configuredLimiter({ name: "push-status", points: 120, durationSeconds: 60 });
 
 const failed = (message: string): PushState => ({ status: "error", message });
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? "That request was not valid.";
 
-async function admitted(): Promise<{ ok: true; visitorHash: string } | { ok: false; state: PushState }> {
+async function admitted(limiter: typeof changeLimiter): Promise<{ ok: true; bucket: string } | { ok: false; state: PushState }> {
   const visitor = await currentVisitor();
-  const allowed = await pushLimiter.take(visitor.bucket);
+  const allowed = await limiter.take(visitor.bucket);
   if (!allowed.ok) return { ok: false, state: failed(`Too many requests at once; try again in ${allowed.retryAfterSeconds} seconds.`) };
-  return { ok: true, visitorHash: visitor.addressHash };
+  return { ok: true, bucket: visitor.bucket };
+}
+
+function refusal(outcome: Extract<SubscribeOutcome, { ok: false }>, site: string, registrable: string): string {
+  switch (outcome.code) {
+    case "not_push_service":
+      return "This browser's push service is not one we send notifications through.";
+    case "not_confirmed":
+      return "Your browser's push service did not accept our first notification, so none could be turned on; please try again.";
+    case "not_owner":
+      return "This browser's subscription could not be confirmed; reload the page and try again.";
+    case "endpoint_limit":
+      return `This browser already gets notifications for ${MAX_SITES_PER_ENDPOINT} sites; stop one of them first.`;
+    case "address_limit":
+      return `Your network already gets notifications for ${outcome.limit} sites; stop some of them first.`;
+    case "subdomain_limit":
+      return `Notifications are on for ${outcome.limit} names under ${registrable} already, the most we follow; ${site} cannot be added.`;
+  }
 }
 
 /** Follows `domain` with this browser's push subscription (PushSubscription.toJSON()). */
 export async function subscribeAction(domain: unknown, subscription: unknown): Promise<PushState> {
-  const gate = await admitted();
+  const gate = await admitted(changeLimiter);
   if (!gate.ok) return gate.state;
   const parsed = SubscribeInput.safeParse({ domain, subscription });
   if (!parsed.success) return failed(firstIssue(parsed.error));
   const target = parseRequestedDomain(parsed.data.domain);
   if (!target.ok) return failed(target.message);
   try {
-    const outcome = await addPushSubscription({
-      domain: target.ascii,
-      displayName: target.unicode,
-      subscription: parsed.data.subscription,
-      visitorHash: gate.visitorHash,
-    });
-    if (!outcome.ok) {
-      return failed(
-        outcome.code === "endpoint_limit"
-          ? `This browser already gets notifications for ${MAX_SITES_PER_ENDPOINT} sites; stop one of them first.`
-          : `Your network has subscribed ${MAX_PER_VISITOR} times today; try again tomorrow.`,
-      );
-    }
+    const outcome = await subscribeBrowser({ domain: target.ascii, displayName: target.unicode, subscription: parsed.data.subscription, bucket: gate.bucket });
+    if (!outcome.ok) return failed(refusal(outcome, target.unicode, registrableDomainOf(target.ascii)));
   } catch (error) {
     console.error("subscribeAction: could not store a subscription", error);
     return failed("Notifications could not be turned on; please try again.");
@@ -78,16 +90,16 @@ export async function subscribeAction(domain: unknown, subscription: unknown): P
   return { status: "success", subscribed: true, message: `We will tell you when ${target.unicode} goes down or comes back.` };
 }
 
-/** Stops `domain`'s notifications for this browser's endpoint. */
-export async function unsubscribeAction(domain: unknown, endpoint: unknown): Promise<PushState> {
-  const gate = await admitted();
+/** Stops `domain`'s notifications for this browser (its endpoint and auth secret). */
+export async function unsubscribeAction(domain: unknown, owner: unknown): Promise<PushState> {
+  const gate = await admitted(changeLimiter);
   if (!gate.ok) return gate.state;
-  const parsed = EndpointInput.safeParse({ domain, endpoint });
+  const parsed = OwnerInput.safeParse({ domain, owner });
   if (!parsed.success) return failed(firstIssue(parsed.error));
   const target = parseRequestedDomain(parsed.data.domain);
   if (!target.ok) return failed(target.message);
   try {
-    const { remaining } = await removePushSubscription(target.ascii, parsed.data.endpoint);
+    const { remaining } = await removePushSubscription(target.ascii, parsed.data.owner.endpoint, parsed.data.owner.auth);
     return { status: "success", subscribed: false, remaining, message: `No more notifications about ${target.unicode}.` };
   } catch (error) {
     console.error("unsubscribeAction: could not remove a subscription", error);
@@ -95,14 +107,16 @@ export async function unsubscribeAction(domain: unknown, endpoint: unknown): Pro
   }
 }
 
-/** Whether this browser's endpoint follows `domain` (the page is cached for everyone; this is not). */
-export async function pushStatusAction(domain: unknown, endpoint: unknown): Promise<PushState> {
-  const parsed = EndpointInput.safeParse({ domain, endpoint });
+/** Whether this browser follows `domain` (the page is cached for everyone; this is not). */
+export async function pushStatusAction(domain: unknown, owner: unknown): Promise<PushState> {
+  const gate = await admitted(statusLimiter);
+  if (!gate.ok) return gate.state;
+  const parsed = OwnerInput.safeParse({ domain, owner });
   if (!parsed.success) return failed(firstIssue(parsed.error));
   const target = parseRequestedDomain(parsed.data.domain);
   if (!target.ok) return failed(target.message);
   try {
-    return { status: "idle", message: "", subscribed: await hasPushSubscription(target.ascii, parsed.data.endpoint) };
+    return { status: "idle", message: "", subscribed: await hasPushSubscription(target.ascii, parsed.data.owner.endpoint, parsed.data.owner.auth) };
   } catch (error) {
     console.error("pushStatusAction: could not read a subscription", error);
     return failed("Whether you get notifications could not be read.");
@@ -115,6 +129,8 @@ export async function pushStatusAction(domain: unknown, endpoint: unknown): Prom
  * a reload posts nothing again); the token is gone by then, so the page could not show it.
  */
 export async function unsubscribeTokenAction(_prev: PushState, formData: FormData): Promise<PushState> {
+  const gate = await admitted(changeLimiter);
+  if (!gate.ok) return gate.state;
   const fields = formFields(formData, ["token"]);
   if (!fields) return failed(NOT_A_FORM);
   const parsed = TokenInput.safeParse(fields);

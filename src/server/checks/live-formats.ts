@@ -4,8 +4,9 @@ import type { LiveEvent } from "./live-rounds";
 import { liveRows, type LiveRow } from "./live-rows";
 import type { LiveFormat } from "./live-stream";
 
-// The two ways a running round is written (live-stream.ts). Both are never cached, and nginx
-// passes each part on at once (X-Accel-Buffering).
+// The two ways a running round is written (live-stream.ts). Both are never cached, nginx passes
+// each part on at once (X-Accel-Buffering), and no-transform keeps compression (Next's own, a
+// CDN's) from holding parts back to compress them together.
 
 /**
  * Server-Sent Events, for the page's live view (LiveCheck.tsx): `round` (when it started, its
@@ -16,8 +17,8 @@ import type { LiveFormat } from "./live-stream";
 export function eventStream(): LiveFormat {
   const message = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
   return {
-    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
-    noRound: () => new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } }),
+    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" },
+    noRound: () => ({ status: 204, headers: { "Cache-Control": "no-store" }, body: null }),
     start: (start) => message("round", { ...start, now: Date.now() }),
     event: (event) =>
       event.type === "results"
@@ -43,11 +44,12 @@ export function htmlPage(displayName: string, resultPath: string): LiveFormat {
   const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escape(`Answers so far for ${displayName}`)}</title><style>${STYLE}</style></head><body>`;
   const link = `<a href="${escape(resultPath)}" target="_top">Show the result</a>`;
   return {
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
-    noRound: () =>
-      new Response(`${head}<p>No check of ${escape(displayName)} is running here right now. ${link}</p></body></html>`, {
-        headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
-      }),
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" },
+    noRound: () => ({
+      status: 200,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+      body: `${head}<p>No check of ${escape(displayName)} is running here right now. ${link}</p></body></html>`,
+    }),
     start: () => `${head}<ul>\n`,
     event(event: LiveEvent) {
       if (event.type === "done") {

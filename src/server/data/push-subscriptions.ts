@@ -1,25 +1,30 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { getDomain } from "tldts";
 import { displayName } from "@/lib/idn-display";
 import { getDb } from "@/server/db";
-import type { SiteState } from "@/server/push/payload";
 import type { PushSubscriptionInput } from "@/server/push/subscription";
 import { ensureSite, isUniqueViolation } from "./site-row";
 
-// Push subscriptions, one row per site and browser endpoint, and the sites' "last told" state.
-// No account: a subscription is found by its endpoint (the browser's own, from its page) or by
-// its random token (the link in every notification). Bounds keep one visitor from filling the
-// table: per endpoint (one browser) and per address hash, which is salted per UTC day
-// (visitor/identity.ts), so the address bound is on new subscriptions a day.
+// Push subscriptions, one row per site and browser endpoint. No account: a subscription is
+// found by its endpoint and proven by its `auth` secret (the browser's own, never shown to
+// anyone else: an endpoint alone may leak, in logs or a shared screen), or by its random token
+// (the link in every notification). Bounds keep one visitor from filling the table or the
+// watched list: per endpoint (one browser), per address (its key is the same every day, so the
+// bound is on live subscriptions, not on a day's), and per registrable domain (how many of its
+// names have subscribers).
 
 /** Sites one browser may follow. */
 export const MAX_SITES_PER_ENDPOINT = 20;
-/** Subscriptions one address may add in a UTC day (its hash changes daily). */
-export const MAX_PER_VISITOR = 50;
 
-export type AddOutcome =
-  | { ok: true; token: string; created: boolean }
-  | { ok: false; code: "endpoint_limit" | "visitor_limit"; limit: number };
+export type SubscriptionRefusal = "not_owner" | "endpoint_limit" | "address_limit" | "subdomain_limit";
+
+export type SubscriptionPlan = { kind: "new" } | { kind: "renew" } | { kind: "refused"; code: SubscriptionRefusal; limit?: number };
+
+export interface SubscriptionBounds {
+  perAddress: number;
+  subdomains: number;
+}
 
 export interface SubscriptionRow {
   id: number;
@@ -29,58 +34,109 @@ export interface SubscriptionRow {
   token: string;
 }
 
-const newToken = () => randomBytes(24).toString("base64url");
+/** A new unsubscribe token: the link in every notification carries it. */
+export const newSubscriptionToken = () => randomBytes(24).toString("base64url");
+
+/** The registrable domain a name belongs to, as the checks' admission counts sites. */
+export const registrableDomainOf = (domain: string) => getDomain(domain, { allowPrivateDomains: true }) ?? domain;
+
+/** Compares two auth secrets in constant time. */
+export function sameSecret(given: string, stored: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 /**
- * Adds a subscription, or renews the keys of the same browser's one for that site (a browser
- * that subscribed again gets new keys and keeps its token). The input is validated by the
- * caller (push/subscription.ts); the bounds are counted before the insert, so a burst racing
- * past them adds at most its own size.
+ * What subscribing `endpoint` to `domain` would be, read only: a renewal of the browser's own
+ * row (same auth secret), a new row within every bound, or a refusal. An endpoint that already
+ * follows a site with another secret is someone else's: refused, whatever the site.
+ */
+export async function planSubscription(input: {
+  domain: string;
+  endpoint: string;
+  auth: string;
+  addressKey: string;
+  bounds: SubscriptionBounds;
+}): Promise<SubscriptionPlan> {
+  const db = getDb();
+  const { domain, endpoint, auth } = input;
+  const held = await db.pushSubscription.findMany({ where: { endpoint }, select: { auth: true, site: { select: { domain: true } } }, take: MAX_SITES_PER_ENDPOINT + 1 });
+  if (held.some((row) => !sameSecret(auth, row.auth))) return { kind: "refused", code: "not_owner" };
+  if (held.some((row) => row.site.domain === domain)) return { kind: "renew" };
+  if (held.length >= MAX_SITES_PER_ENDPOINT) return { kind: "refused", code: "endpoint_limit", limit: MAX_SITES_PER_ENDPOINT };
+
+  if ((await db.pushSubscription.count({ where: { visitorHash: input.addressKey } })) >= input.bounds.perAddress) {
+    return { kind: "refused", code: "address_limit", limit: input.bounds.perAddress };
+  }
+  const followed = await db.pushSubscription.findFirst({ where: { site: { domain } }, select: { id: true } });
+  if (!followed) {
+    // A name nobody follows yet: one more of its registrable domain's names.
+    const names = await db.pushSubscription.groupBy({
+      by: ["siteId"],
+      where: { registrableDomain: registrableDomainOf(domain) },
+      orderBy: { siteId: "asc" },
+      take: input.bounds.subdomains,
+    });
+    if (names.length >= input.bounds.subdomains) return { kind: "refused", code: "subdomain_limit", limit: input.bounds.subdomains };
+  }
+  return { kind: "new" };
+}
+
+/**
+ * Stores a confirmed subscription (push/subscribe.ts has checked the bounds and the push
+ * service took the first message), with its token. The same browser subscribing twice at once:
+ * the other request's row stands, with these keys.
  */
 export async function addPushSubscription(input: {
   domain: string;
   displayName: string;
   subscription: PushSubscriptionInput;
+  /** The address key (push/subscribe.ts), the same every day. */
   visitorHash: string;
-}): Promise<AddOutcome> {
+  token?: string;
+}): Promise<{ ok: true; token: string; created: boolean }> {
   const db = getDb();
   const { endpoint, keys } = input.subscription;
   const site = await ensureSite(db, input.domain, input.displayName);
-  const renew = () =>
-    db.pushSubscription.update({ where: { siteId_endpoint: { siteId: site.id, endpoint } }, data: { p256dh: keys.p256dh, auth: keys.auth }, select: { token: true } });
-  const existing = await db.pushSubscription.findUnique({ where: { siteId_endpoint: { siteId: site.id, endpoint } }, select: { id: true } });
-  if (existing) return { ok: true, token: (await renew()).token, created: false };
-
-  if ((await db.pushSubscription.count({ where: { endpoint } })) >= MAX_SITES_PER_ENDPOINT) {
-    return { ok: false, code: "endpoint_limit", limit: MAX_SITES_PER_ENDPOINT };
-  }
-  if ((await db.pushSubscription.count({ where: { visitorHash: input.visitorHash } })) >= MAX_PER_VISITOR) {
-    return { ok: false, code: "visitor_limit", limit: MAX_PER_VISITOR };
-  }
+  const token = input.token ?? newSubscriptionToken();
   try {
-    const row = await db.pushSubscription.create({
-      data: { siteId: site.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, visitorHash: input.visitorHash, token: newToken() },
-      select: { token: true },
+    await db.pushSubscription.create({
+      data: { siteId: site.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, visitorHash: input.visitorHash, registrableDomain: registrableDomainOf(input.domain), token },
     });
-    return { ok: true, token: row.token, created: true };
+    return { ok: true, token, created: true };
   } catch (error) {
-    // The same browser subscribing twice at once: the other request's row stands.
     if (!isUniqueViolation(error)) throw error;
-    return { ok: true, token: (await renew()).token, created: false };
+    const row = await db.pushSubscription.update({ where: { siteId_endpoint: { siteId: site.id, endpoint } }, data: { p256dh: keys.p256dh }, select: { token: true } });
+    return { ok: true, token: row.token, created: false };
   }
 }
 
-/** Whether this browser endpoint follows the domain. */
-export async function hasPushSubscription(domain: string, endpoint: string): Promise<boolean> {
-  const row = await getDb().pushSubscription.findFirst({ where: { endpoint, site: { domain } }, select: { id: true } });
-  return row !== null;
+/** The browser's own row for the domain, when `auth` proves it is theirs. */
+async function ownRow(domain: string, endpoint: string, auth: string): Promise<{ id: number } | null> {
+  const row = await getDb().pushSubscription.findFirst({ where: { endpoint, site: { domain } }, select: { id: true, auth: true } });
+  return row && sameSecret(auth, row.auth) ? { id: row.id } : null;
 }
 
-/** Removes the endpoint's subscription to the domain; `remaining`: the sites it still follows. */
-export async function removePushSubscription(domain: string, endpoint: string): Promise<{ removed: boolean; remaining: number }> {
+/** Renews the keys of the browser's own row (planSubscription said "renew": same auth secret). */
+export async function renewPushSubscription(domain: string, subscription: PushSubscriptionInput): Promise<boolean> {
+  const row = await ownRow(domain, subscription.endpoint, subscription.keys.auth);
+  if (!row) return false;
+  await getDb().pushSubscription.update({ where: { id: row.id }, data: { p256dh: subscription.keys.p256dh } });
+  return true;
+}
+
+/** Whether this browser (endpoint and its auth secret) follows the domain. */
+export async function hasPushSubscription(domain: string, endpoint: string, auth: string): Promise<boolean> {
+  return (await ownRow(domain, endpoint, auth)) !== null;
+}
+
+/** Removes the browser's subscription to the domain; `remaining`: the sites it still follows. */
+export async function removePushSubscription(domain: string, endpoint: string, auth: string): Promise<{ removed: boolean; remaining: number }> {
   const db = getDb();
-  const { count } = await db.pushSubscription.deleteMany({ where: { endpoint, site: { domain } } });
-  const remaining = await db.pushSubscription.count({ where: { endpoint } });
+  const row = await ownRow(domain, endpoint, auth);
+  const { count } = row ? await db.pushSubscription.deleteMany({ where: { id: row.id } }) : { count: 0 };
+  const remaining = await db.pushSubscription.count({ where: { endpoint, auth } });
   return { removed: count > 0, remaining };
 }
 
@@ -96,62 +152,4 @@ export async function removeSubscriptionByToken(token: string): Promise<{ domain
   const site = await findSubscriptionByToken(token);
   const { count } = await getDb().pushSubscription.deleteMany({ where: { token } });
   return count > 0 ? site : null;
-}
-
-/** One batch of a site's subscribers, in id order after `afterId` (keyset paging: stable while rows go). */
-export function listSubscriptionBatch(siteId: number, afterId: number, size: number): Promise<SubscriptionRow[]> {
-  return getDb().pushSubscription.findMany({
-    where: { siteId, id: { gt: afterId } },
-    orderBy: { id: "asc" },
-    take: size,
-    select: { id: true, endpoint: true, p256dh: true, auth: true, token: true },
-  });
-}
-
-/** Forgets subscriptions the push service called gone (404/410). */
-export async function deleteGoneSubscriptions(ids: readonly number[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const { count } = await getDb().pushSubscription.deleteMany({ where: { id: { in: [...ids] } } });
-  return count;
-}
-
-/** Stamps the subscriptions a notification reached. */
-export async function markSubscriptionsSent(ids: readonly number[], at: Date): Promise<void> {
-  if (ids.length === 0) return;
-  await getDb().pushSubscription.updateMany({ where: { id: { in: [...ids] } }, data: { lastSentAt: at } });
-}
-
-export interface NotifyState {
-  domain: string;
-  displayName: string;
-  notifiedAt: Date | null;
-  notifiedState: string | null;
-  /** Down while an incident is open; up otherwise, with the latest incident for "down 23 minutes". */
-  current: SiteState;
-}
-
-/** What the site's subscribers were last told, and what is true now. Null for an unknown site. */
-export async function getNotifyState(siteId: number): Promise<NotifyState | null> {
-  const db = getDb();
-  const site = await db.site.findUnique({ where: { id: siteId }, select: { domain: true, notifiedAt: true, notifiedState: true } });
-  if (!site) return null;
-  const latest = await db.incident.findFirst({
-    where: { siteId },
-    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-    select: { startedAt: true, endedAt: true, worstVerdict: true },
-  });
-  const current: SiteState =
-    latest && latest.endedAt === null
-      ? { state: "down", startedAt: latest.startedAt, worstVerdict: latest.worstVerdict }
-      : { state: "up", lastIncident: latest?.endedAt ? { startedAt: latest.startedAt, endedAt: latest.endedAt } : null };
-  return { ...site, displayName: displayName(site.domain), current };
-}
-
-/**
- * Records that the subscribers are being told `state`, only if nobody else did since `seen`
- * (another instance running the same job): true when this caller claimed the notification.
- */
-export async function claimNotification(siteId: number, seen: Date | null, state: "down" | "up", at: Date): Promise<boolean> {
-  const { count } = await getDb().site.updateMany({ where: { id: siteId, notifiedAt: seen }, data: { notifiedAt: at, notifiedState: state } });
-  return count === 1;
 }

@@ -1,17 +1,12 @@
 import "server-only";
 import { getConfig } from "@/server/config";
-import {
-  claimNotification,
-  deleteGoneSubscriptions,
-  getNotifyState,
-  listSubscriptionBatch,
-  markSubscriptionsSent,
-  type SubscriptionRow,
-} from "@/server/data/push-subscriptions";
+import { claimNotification, getNotifyState, listSubscriptionBatch, recordSendResults } from "@/server/data/push-deliveries";
+import type { SubscriptionRow } from "@/server/data/push-subscriptions";
 import { getJobQueue } from "@/server/jobs/queue";
 import { guardFromConfig } from "@/server/probe/guard";
 import { notificationPayload } from "./payload";
 import { createPushSender, pushTopic, type PushSender, type SendOptions } from "./send";
+import { atPushService } from "./services";
 import { getVapidKeys } from "./vapid";
 
 // Tells a site's subscribers its current state when it differs from what they were last told.
@@ -33,16 +28,25 @@ const CONCURRENCY = 64;
 const CLOCK_SLACK_MS = 5000;
 /** Old news after this: the page tells the truth, the notification no longer would. */
 const TTL_SECONDS = 4 * 60 * 60;
+/**
+ * Sends in a row a subscription may fail (refused, reset, timed out) before it is forgotten: a
+ * push service that is down for one change keeps its subscribers, one that never answers does
+ * not keep a site watched for good.
+ */
+export const MAX_FAILED_SENDS = 3;
 
 export interface Delivery {
   sent: number;
   deferredUntil: Date | null;
-  /** Subscriptions deleted because their push service said they are gone (404/410). */
+  /** Subscriptions deleted because their push service said they are gone (404/410), or they point at no push service we send to. */
   gone: number;
+  /** Sends that failed (the push service did not take them). */
   failed: number;
+  /** Subscriptions deleted after MAX_FAILED_SENDS failed sends in a row. */
+  dropped: number;
 }
 
-const nothing = (deferredUntil: Date | null = null): Delivery => ({ sent: 0, deferredUntil, gone: 0, failed: 0 });
+const nothing = (deferredUntil: Date | null = null): Delivery => ({ sent: 0, deferredUntil, gone: 0, failed: 0, dropped: 0 });
 
 export async function deliverNotifications(
   siteId: number,
@@ -74,25 +78,34 @@ export async function deliverNotifications(
       const batch = await listSubscriptionBatch(siteId, afterId, BATCH_SIZE);
       if (batch.length === 0) break;
       afterId = batch[batch.length - 1].id;
-      const sentIds: number[] = [];
-      const goneIds: number[] = [];
+      const outcomes = { sent: [] as number[], gone: [] as number[], failed: [] as number[] };
       await eachAtMost(CONCURRENCY, batch, async (row: SubscriptionRow) => {
+        // Stored before the push services were listed, or the list changed since: never sent to.
+        if (!atPushService(row.endpoint, config)) return void outcomes.gone.push(row.id);
         const payload = notificationPayload({ domain: site.domain, displayName: site.displayName, site: site.current, baseUrl: config.PUBLIC_BASE_URL, token: row.token, now });
         const outcome = await own.send({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, payload, options);
-        if (outcome.kind === "sent") sentIds.push(row.id);
-        else if (outcome.kind === "gone") goneIds.push(row.id);
-        else failures.set(outcome.reason, (failures.get(outcome.reason) ?? 0) + 1);
+        if (outcome.kind === "sent") outcomes.sent.push(row.id);
+        else if (outcome.kind === "gone") outcomes.gone.push(row.id);
+        else {
+          if (outcome.kind === "failed") outcomes.failed.push(row.id);
+          const why = outcome.kind === "failed" ? outcome.reason : "HTTP 429";
+          failures.set(why, (failures.get(why) ?? 0) + 1);
+        }
       });
-      result.sent += sentIds.length;
-      result.gone += await deleteGoneSubscriptions(goneIds);
-      await markSubscriptionsSent(sentIds, now);
+      const removed = await recordSendResults(outcomes, now, MAX_FAILED_SENDS);
+      result.sent += outcomes.sent.length;
+      result.gone += removed.gone;
+      result.dropped += removed.dropped;
     }
   } finally {
     if (!sender) await own.close();
   }
   result.failed = [...failures.values()].reduce((sum, count) => sum + count, 0);
   // Not retried: a push service that refuses now is asked again at the next change.
-  if (result.failed > 0) console.warn(`push: ${site.domain} "${state}" not delivered to ${result.failed}: ${[...failures].map(([why, n]) => `${why} ×${n}`).join(", ")}`);
+  if (result.failed > 0) {
+    const dropped = result.dropped > 0 ? `; ${result.dropped} forgotten after ${MAX_FAILED_SENDS} failures in a row` : "";
+    console.warn(`push: ${site.domain} "${state}" not delivered to ${result.failed}: ${[...failures].map(([why, n]) => `${why} ×${n}`).join(", ")}${dropped}`);
+  }
   return result;
 }
 

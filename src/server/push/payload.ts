@@ -62,3 +62,16 @@ export function notificationPayload(input: {
     unsubscribeUrl: new URL(`/unsubscribe?token=${encodeURIComponent(input.token)}`, input.baseUrl).toString(),
   };
 }
+
+/**
+ * The first message, sent when a browser subscribes: it says what was turned on, and only a
+ * subscription its push service takes is kept (push/subscribe.ts).
+ */
+export function confirmationPayload(input: { domain: string; displayName: string; baseUrl: string; token: string }): NotificationPayload {
+  return {
+    title: `Notifications on for ${input.displayName}`,
+    body: `We will tell you here when ${input.displayName} goes down or comes back.`,
+    url: new URL(`/${input.domain}`, input.baseUrl).toString(),
+    unsubscribeUrl: new URL(`/unsubscribe?token=${encodeURIComponent(input.token)}`, input.baseUrl).toString(),
+  };
+}

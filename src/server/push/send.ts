@@ -17,6 +17,9 @@ export type SendOutcome =
   | { kind: "sent" }
   /** 404/410: the browser unsubscribed or the subscription expired; forget it. */
   | { kind: "gone"; status: number }
+  /** 429: the push service asks us to slow down; the subscription is not at fault. */
+  | { kind: "throttled" }
+  /** Refused or never answered (reset, timeout, DNS, 5xx, another 4xx): a few in a row and it goes. */
   | { kind: "failed"; reason: string };
 
 export interface PushTarget {
@@ -78,6 +81,7 @@ export function createPushSender({ vapid, guard, connections = 32 }: { vapid: Va
       await response.body.dump();
       if (response.statusCode >= 200 && response.statusCode < 300) return { kind: "sent" };
       if (response.statusCode === 404 || response.statusCode === 410) return { kind: "gone", status: response.statusCode };
+      if (response.statusCode === 429) return { kind: "throttled" };
       return { kind: "failed", reason: `HTTP ${response.statusCode}` };
     } catch (error) {
       const code = (error as { code?: string }).code;

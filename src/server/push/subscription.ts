@@ -1,9 +1,10 @@
 import { z } from "zod";
 
 // What a browser's PushSubscription.toJSON() gives, checked as a stranger's input: the endpoint
-// is where the server will POST later, so it must be an https URL of sane length (the sender's
-// connector still refuses private addresses: push/send.ts), and the keys must be the sizes
-// RFC 8291 encrypts to, so a bad subscription is refused now rather than failing every send.
+// is where the server will POST later, so it must be a URL of sane length (and at one of the
+// push services we send to: push/subscribe.ts; the sender's connector still refuses private
+// addresses: push/send.ts), and the keys must be the sizes RFC 8291 encrypts to, so a bad
+// subscription is refused now rather than failing every send.
 
 /** Push services' endpoints are a few hundred characters; this is well above any of them. */
 export const MAX_ENDPOINT_LENGTH = 2000;
@@ -18,10 +19,10 @@ const base64url = (bytes: number, what: string) => {
     .transform((value) => value.replace(/=+$/, ""));
 };
 
-const isHttpsUrl = (value: string) => {
+const isWebUrl = (value: string) => {
   try {
     const url = new URL(value);
-    return url.protocol === "https:" && url.username === "" && url.password === "";
+    return (url.protocol === "https:" || url.protocol === "http:") && url.username === "" && url.password === "";
   } catch {
     return false;
   }
@@ -31,7 +32,7 @@ export const PushSubscriptionSchema = z.object({
   endpoint: z
     .string({ error: "The subscription has no endpoint." })
     .max(MAX_ENDPOINT_LENGTH, `The subscription's endpoint is over ${MAX_ENDPOINT_LENGTH} characters.`)
-    .refine(isHttpsUrl, "The subscription's endpoint is not an https URL."),
+    .refine(isWebUrl, "The subscription's endpoint is not a web address."),
   keys: z.object(
     {
       // An uncompressed P-256 point: 65 bytes, the first 0x04.

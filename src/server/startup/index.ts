@@ -1,5 +1,7 @@
 import "server-only";
 import { rememberStartContext } from "@/server/async-context";
+import { serveLiveFeed } from "@/server/checks/live-http";
+import { registerLiveFeedHandler } from "@/server/checks/live-feed-registry";
 import { getConfig } from "@/server/config";
 import { warmDatabase } from "@/server/db";
 import { startWatching, stopWatching } from "@/server/watch/start";
@@ -22,6 +24,8 @@ export async function startServer(): Promise<void> {
   await warmDatabase();
   const config = getConfig();
   trustForwardedHeadersOf(config.TRUST_PROXY_HOPS);
+  // The live feed's Pages Router route cannot load server modules itself (live-feed-registry.ts).
+  registerLiveFeedHandler(serveLiveFeed);
   // Watched domains are checked in the background by a running server, never while `next build`
   // renders pages (Next sets NEXT_PHASE there; instrumentation does not run in a build today).
   if (process.env.NEXT_PHASE !== PHASE_PRODUCTION_BUILD) startWatching();

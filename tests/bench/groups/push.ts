@@ -12,10 +12,11 @@ import { progress, type Report } from "../support/report";
 const GOAL_SECONDS = 60;
 
 export async function pushGroup(report: Report, { subscribers }: { subscribers: number }): Promise<void> {
-  const previous = { allow: process.env.PROBE_ALLOW_CIDRS, base: process.env.PUBLIC_BASE_URL };
+  const previous = { allow: process.env.PROBE_ALLOW_CIDRS, base: process.env.PUBLIC_BASE_URL, origins: process.env.PUSH_SERVICE_ORIGINS };
   process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8"; // the push service is on loopback
   process.env.PUBLIC_BASE_URL = "https://downcheck.example.net";
   const service = await startPushService();
+  process.env.PUSH_SERVICE_ORIGINS = service.origin;
   try {
     await withTestDatabase(async () => {
       const { getVapidKeys } = await import("@/server/push/vapid");
@@ -46,7 +47,7 @@ export async function pushGroup(report: Report, { subscribers }: { subscribers: 
     });
   } finally {
     await service.close();
-    for (const [name, value] of [["PROBE_ALLOW_CIDRS", previous.allow], ["PUBLIC_BASE_URL", previous.base]] as const) {
+    for (const [name, value] of [["PROBE_ALLOW_CIDRS", previous.allow], ["PUBLIC_BASE_URL", previous.base], ["PUSH_SERVICE_ORIGINS", previous.origins]] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }

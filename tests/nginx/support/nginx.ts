@@ -8,8 +8,10 @@ import { freePort, root } from "../../support/app";
 // Debian's nginx started on loopback with the project's own deploy/nginx.conf in front of
 // instances of the app (and of a report intake). Only what ties the file to compose.yaml's
 // network is replaced: the upstream servers' addresses (and `resolve`, which needs Docker's DNS
-// and nginx 1.27.3+), the port it listens on, and its cache folder. Everything that decides what
-// is cached, and where a request goes, is the file's.
+// and nginx 1.27.3+), the port it listens on, the site's host name (127.0.0.1 besides localhost)
+// and its cache folder; and where a test says so, the CDN in front (set_real_ip_from), the
+// per-visitor limits' numbers, and a header showing whom the limits count. Everything that
+// decides what is cached, and where a request goes, is the file's.
 
 export const NGINX_MISSING = "nginx is not installed (Debian: apt-get install -y --no-install-recommends nginx-light; or set NGINX_BIN)";
 
@@ -36,6 +38,14 @@ const SERVER = String.raw`[ \t]*server [^\s;]+ resolve`;
  */
 const upstreamServers = (name: string, servers: string) => new RegExp(String.raw`(upstream ${name} \{\n${OTHER_LINE}*?)(${servers})(?=${OTHER_LINE}*\})`);
 
+/** The per-visitor limits, as deploy/nginx.conf writes them. */
+export interface NginxLimits {
+  /** limit_req_zone's rate, e.g. "50r/s". */
+  rate: string;
+  burst: number;
+  connections: number;
+}
+
 export interface NginxConfOptions {
   /** The sites (host:port each). */
   upstreams: string[];
@@ -43,13 +53,37 @@ export interface NginxConfOptions {
   cacheDir: string;
   /** The report intake (host:port): reports go there first, then to the sites as backups. Without it, to the sites only. */
   intake?: string;
+  /**
+   * A CDN in front (its addresses, for set_real_ip_from): nginx then counts each visitor by the
+   * address the CDN appended to X-Forwarded-For, as an operator behind one configures it.
+   */
+  realIpFrom?: string[];
+  /** Other limits than the shipped ones (a load generator speaking for a crowd from one address). */
+  limits?: Partial<NginxLimits>;
+  /** Adds X-Visitor-Key (the address or /64 the limits count) to every answer, to test that map. */
+  exposeVisitorKey?: boolean;
+}
+
+/**
+ * For a load generator that speaks for a whole crowd from one address (the bench): limits it
+ * never meets, while nginx still counts every request as it would.
+ */
+export const CROWD_FROM_ONE_ADDRESS: NginxLimits = { rate: "1000000r/s", burst: 1_000_000, connections: 65_535 };
+
+/** The limits as shipped, read from the file: what a rendering keeps unless told otherwise. */
+export function shippedLimits(shipped: string): NginxLimits {
+  const rate = /zone=downcheck_requests:\S+ rate=(\S+);/.exec(shipped)?.[1];
+  const burst = /limit_req zone=downcheck_requests burst=(\d+) nodelay;/.exec(shipped)?.[1];
+  const connections = /limit_conn downcheck_connections (\d+);/.exec(shipped)?.[1];
+  if (!rate || !burst || !connections) throw new Error("deploy/nginx.conf: the per-visitor limits moved");
+  return { rate, burst: Number(burst), connections: Number(connections) };
 }
 
 /**
  * deploy/nginx.conf with `upstreams` (host:port) as its sites, `intake` as its report intake,
  * listening on `port`, caching in `cacheDir`.
  */
-export function renderNginxConf(shipped: string, { upstreams, port, cacheDir, intake }: NginxConfOptions): string {
+export function renderNginxConf(shipped: string, { upstreams, port, cacheDir, intake, realIpFrom, limits, exposeVisitorKey }: NginxConfOptions): string {
   const servers = (addresses: string[], flags = "") => addresses.map((address) => `    server ${address}${flags};\n`).join("");
   let text = replaceOnce(shipped, /^resolver .*$/m, "# resolver: not needed on loopback", "resolver line");
   text = replaceOnce(text, upstreamServers("downcheck_sites", String.raw`(?:${SERVER};\n)+`), `$1${servers(upstreams)}`, "upstream server list");
@@ -57,7 +91,16 @@ export function renderNginxConf(shipped: string, { upstreams, port, cacheDir, in
   const reports = intake ? `${servers([intake])}${servers(upstreams, " backup")}` : servers(upstreams);
   const shippedReports = String.raw`${SERVER};\n(?:${SERVER} backup;\n)+`;
   text = replaceOnce(text, upstreamServers("downcheck_report_intake", shippedReports), `$1${reports}`, "report intake server list (the intake, then the sites as backups)");
+  text = replaceOnce(text, /listen 80 default_server;/, `listen 127.0.0.1:${port} default_server;`, "default server's listen line");
   text = replaceOnce(text, /listen 80;/, `listen 127.0.0.1:${port};`, "listen line");
+  // The tests ask for http://127.0.0.1:<port>/: this site's name, as localhost is.
+  text = replaceOnce(text, /server_name localhost;/, "server_name localhost 127.0.0.1;", "site's server_name");
+  if (realIpFrom) text = replaceOnce(text, /^# set_real_ip_from .*$/m, realIpFrom.map((address) => `set_real_ip_from ${address};`).join("\n"), "commented set_real_ip_from");
+  const wanted = { ...shippedLimits(shipped), ...limits };
+  text = replaceOnce(text, /(zone=downcheck_requests:\S+) rate=\S+;/, `$1 rate=${wanted.rate};`, "limit_req_zone");
+  text = replaceOnce(text, /limit_req zone=downcheck_requests burst=\d+ nodelay;/, `limit_req zone=downcheck_requests burst=${wanted.burst} nodelay;`, "limit_req");
+  text = replaceOnce(text, /limit_conn downcheck_connections \d+;/, `limit_conn downcheck_connections ${wanted.connections};`, "limit_conn");
+  if (exposeVisitorKey) text = replaceOnce(text, /^([ \t]*)(add_header X-Cache-Status .*)$/m, "$1$2\n$1add_header X-Visitor-Key $downcheck_visitor always;", "X-Cache-Status line");
   return replaceOnce(text, /\/var\/cache\/nginx\/downcheck/, cacheDir, "cache folder");
 }
 
@@ -93,14 +136,14 @@ export async function listening(port: number, child: ChildProcess, errorLog: str
  * /api/v1/reports) go to `intake` (host:port) and to the sites while it is down; without one,
  * to the sites.
  */
-export async function startNginx(upstreams: string[], { intake }: { intake?: string } = {}): Promise<RunningNginx> {
+export async function startNginx(upstreams: string[], { intake, ...rendering }: Pick<NginxConfOptions, "intake" | "realIpFrom" | "limits" | "exposeVisitorKey"> = {}): Promise<RunningNginx> {
   const bin = findNginx();
   if (!bin) throw new Error(NGINX_MISSING);
   const dir = mkdtempSync(join(tmpdir(), "downcheck-nginx-"));
   // nginx's workers may run as another user than its master (as root: nobody).
   chmodSync(dir, 0o777);
   const port = await freePort();
-  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), { upstreams, port, cacheDir: join(dir, "cache"), intake });
+  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), { upstreams, port, cacheDir: join(dir, "cache"), intake, ...rendering });
   const errorLog = join(dir, "error.log");
   const accessLog = join(dir, "access.log");
   const conf = join(dir, "nginx.conf");

@@ -1,0 +1,73 @@
+// Where a push subscription may point: the origins of the browsers' push services. A browser's
+// endpoint is an address a stranger hands us, and every notification is a POST to it, so only
+// the real services are accepted (PUSH_SERVICE_ORIGINS). Pure: config.ts checks the setting
+// with it, and the server checks endpoints with it.
+
+/**
+ * The push services of the browsers in use, as their makers document them: Chrome, Edge on
+ * Android, Opera and Samsung Internet use Firebase Cloud Messaging; Firefox, Mozilla's autopush;
+ * Safari, Apple's (Apple says to allow *.push.apple.com); Edge on Windows, the Windows
+ * Notification Service (endpoints on *.notify.windows.com).
+ */
+export const DEFAULT_PUSH_SERVICE_ORIGINS = [
+  "https://fcm.googleapis.com",
+  "https://updates.push.services.mozilla.com",
+  "https://*.push.apple.com",
+  "https://*.notify.windows.com",
+].join(",");
+
+export interface PushOrigin {
+  protocol: "https:" | "http:";
+  /** Lower case; for a wildcard, what the host must end with after a dot. */
+  host: string;
+  wildcard: boolean;
+  /** "" for the protocol's default port, as URL gives it. */
+  port: string;
+}
+
+/** Plain http is for a push service on this machine (the tests' web-push-testing) only. */
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/**
+ * "https://fcm.googleapis.com,https://*.notify.windows.com" → the origins, or the first entry
+ * that is not one (an origin: scheme, host, optional port; nothing else), in words.
+ */
+export function parsePushOrigins(text: string): { ok: true; origins: PushOrigin[] } | { ok: false; message: string } {
+  const entries = text.split(",").map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 0) return { ok: false, message: "name at least one push service origin" };
+  const origins: PushOrigin[] = [];
+  for (const entry of entries) {
+    const wildcard = /^https?:\/\/\*\./i.test(entry);
+    let url: URL;
+    try {
+      url = new URL(wildcard ? entry.replace("*.", "wildcard.") : entry);
+    } catch {
+      return { ok: false, message: `"${entry}" is not an origin such as https://fcm.googleapis.com` };
+    }
+    const bare = url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === "" && !entry.endsWith("/");
+    if (!bare) return { ok: false, message: `"${entry}" is not an origin: give only the scheme, host and port` };
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname) && !wildcard)) {
+      return { ok: false, message: `"${entry}" is not https (plain http only for a push service on 127.0.0.1, [::1] or localhost)` };
+    }
+    const host = wildcard ? url.hostname.slice("wildcard.".length) : url.hostname;
+    origins.push({ protocol: url.protocol as PushOrigin["protocol"], host, wildcard, port: url.port });
+  }
+  return { ok: true, origins };
+}
+
+/** Whether `endpoint` is an URL at one of `origins` (a wildcard stands for one or more labels). */
+export function isPushServiceEndpoint(endpoint: string, origins: readonly PushOrigin[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.username !== "" || url.password !== "") return false;
+  return origins.some(
+    (origin) =>
+      origin.protocol === url.protocol &&
+      origin.port === url.port &&
+      (origin.wildcard ? url.hostname.endsWith(`.${origin.host}`) : url.hostname === origin.host),
+  );
+}

@@ -1,0 +1,16 @@
+import type { NextApiRequest, NextApiResponse } from "next";
+import { liveFeedHandler } from "@/server/checks/live-feed-registry";
+
+// A running round of the domain, as each tester answers (server/checks/live-http.ts):
+// Server-Sent Events, or with `?view=html` a plain page streamed in order, which the status page
+// frames for a browser without JavaScript. A Pages Router API route on purpose: it returns while
+// the feed goes on, so a held feed keeps none of Next's request handling (live-http.ts says why).
+
+export const config = { api: { bodyParser: false, externalResolver: true } };
+
+export default async function handler(req: NextApiRequest, res: NextApiResponse): Promise<void> {
+  const serve = liveFeedHandler();
+  if (serve) return serve(req, res);
+  res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store", "Retry-After": "5" });
+  res.end(JSON.stringify({ error: { code: "starting", message: "The server is starting; try again in a moment." } }));
+}
