@@ -22,7 +22,10 @@ const isDatabaseUrl = (url: string) => {
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).refine(isDatabaseUrl, `use ${DATABASE_URL_FORMS}`).default("file:./data/downcheck.db"),
-  PUBLIC_BASE_URL: z.string().url().default("http://localhost:3000"),
+  /** Next's own (read by `npm start`); here only for PUBLIC_BASE_URL's default. */
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Unset: http://localhost:<PORT>, so the canonical, feed and Atom links name the port the site answers on. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
   TESTERS_FILE: z.string().min(1).optional(),
   /** "City, CC"; unset: the city of the machine's time zone, or "This server" (geo/this-server.ts). */
   TESTER_LOCATION: z.string().trim().min(1).optional(),
@@ -65,6 +68,8 @@ const EnvSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().trim().min(40).optional(),
   /** Who push services may contact about our notifications: mailto: or https: (default PUBLIC_BASE_URL). */
   VAPID_SUBJECT: z.string().trim().regex(/^(mailto:|https?:\/\/)/, "use mailto:you@example.com or an https:// URL").optional(),
+  /** "off": the home page lists no checked sites (the names visitors typed are never shown there). */
+  LIST_CHECKED_SITES: z.enum(["on", "off"]).default("on"),
   /** "off": no official status page is looked for or read (tests that must stay on loopback). */
   OFFICIAL_STATUS: z.enum(["on", "off"]).default("on"),
   /** How long a reading of a site's official status page is reused (every instance shares it); at least 120. */
@@ -110,9 +115,9 @@ const EnvSchema = z.object({
   }
 });
 
-export type AppConfig = z.infer<typeof EnvSchema>;
+export type AppConfig = Omit<z.infer<typeof EnvSchema>, "PUBLIC_BASE_URL"> & { PUBLIC_BASE_URL: string };
 
-const VARIABLES = Object.keys(EnvSchema.shape) as (keyof AppConfig)[];
+const VARIABLES = Object.keys(EnvSchema.shape) as (keyof z.infer<typeof EnvSchema>)[];
 let cached: { key: string; config: AppConfig } | undefined;
 
 /**
@@ -129,8 +134,9 @@ export function getConfig(env: Readonly<Record<string, string | undefined>> = pr
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment: ${problems.join("; ")}`);
   }
-  cached = { key, config: parsed.data };
-  return parsed.data;
+  const config = { ...parsed.data, PUBLIC_BASE_URL: parsed.data.PUBLIC_BASE_URL ?? `http://localhost:${parsed.data.PORT}` };
+  cached = { key, config };
+  return config;
 }
 
 /** "Frankfurt, DE" → { city: "Frankfurt", country: "DE" }. */
