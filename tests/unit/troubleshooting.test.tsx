@@ -15,7 +15,8 @@ describe("Troubleshooting", () => {
     [null, "Is shop.example down only for you? Try this", FOUR],
     ["online", "Is shop.example down only for you? Try this", FOUR],
     ["unknown", "Cannot open shop.example? Try this", FOUR],
-    ["regional", "shop.example is down in some places: if it fails for you, try this", ["Try another network", ...FOUR]],
+    // The four steps follow it folded on the page (see below): another network helps first.
+    ["regional", "shop.example is down in some places: if it fails for you, try this", ["Try another network"]],
     ["global_outage", "shop.example is down for everyone: what you can do", ["It is not your connection", "Check again in a few minutes", "Hear it from the owner"]],
   ])("for a verdict of %s: %j", (verdict, heading, steps) => {
     render(<Troubleshooting domain="shop.example" verdict={verdict} />);
@@ -29,5 +30,28 @@ describe("Troubleshooting", () => {
     render(<Troubleshooting domain="shop.example" verdict="global_outage" onePlace />);
     expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("shop.example is down from our location: what you can do");
     expect(stepsOf()).toEqual(["It fails from our server too", "Check again in a few minutes", "Hear it from the owner"]);
+  });
+});
+
+describe("Troubleshooting, folded", () => {
+  it.each<[Verdict | null, string]>([
+    [null, "Is shop.example down only for you? Try this"],
+    ["online", "Is shop.example down only for you? Try this"],
+    ["regional", "Still cannot open shop.example? Try these steps too"],
+    ["global_outage", "If shop.example still fails for you once it is back, try this"],
+  ])("for a verdict of %s, the four steps under %j", (verdict, heading) => {
+    render(<Troubleshooting domain="shop.example" verdict={verdict} folded />);
+    expect(screen.getByRole("group", { name: heading })).toBeInTheDocument();
+    expect(stepsOf()).toEqual(FOUR);
+  });
+
+  it("keeps the four steps behind their heading, under the id it is given", () => {
+    const { container } = render(<Troubleshooting domain="shop.example" folded id="only-for-you-steps" />);
+    const details = container.querySelector("details#only-for-you-steps");
+    expect(details).not.toBeNull();
+    expect(details).not.toHaveAttribute("open");
+    expect(details?.querySelector("summary")).toHaveTextContent("Is shop.example down only for you? Try this");
+    expect(screen.getByRole("group", { name: "Is shop.example down only for you? Try this" })).toBe(details);
+    expect(stepsOf()).toEqual(FOUR);
   });
 });
