@@ -4,7 +4,6 @@ import { getHistorySummary } from "@/server/history/view";
 import { getStatusView } from "@/server/page-data";
 import type { Target } from "@/server/probe/types";
 import { readOrNull } from "./StatusSections";
-import { TextWithName } from "./TextWithName";
 import "./History.css";
 
 /**
@@ -20,9 +19,7 @@ export async function HistorySection({ target }: { target: Target }) {
   return (
     <p className="history-line" id="history">
       {summary ? `${historySummarySentence(summary.totals)} ` : "The history is unavailable right now; please try again in a moment. "}
-      <Link href={`/${target.ascii}/history`}>
-        <TextWithName text={`Full history of ${target.unicode}`} name={target.unicode} />
-      </Link>
+      <Link href={`/${target.ascii}/history`}>Full history</Link>
     </p>
   );
 }
