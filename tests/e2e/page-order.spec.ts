@@ -190,6 +190,13 @@ test("the home page lists no checked site when the operator turns the lists off"
   await expect(page.getByText(targets.world)).toHaveCount(0);
 });
 
+test("/cookies says what the browser's own check asks of the checked site, and why", async ({ page }) => {
+  await page.goto(`${app.baseUrl}/cookies`);
+  await expect(page.getByRole("heading", { name: "What your browser asks other sites" })).toBeVisible();
+  await expect(page.locator("main")).toContainText("your browser itself asks the site being checked for its home page, once");
+  await expect(page.locator("main")).not.toContainText("loads nothing from other sites");
+});
+
 test("no public page names an operator setting", async ({ page }) => {
   const settings = readFileSync(join(root, ".env.example"), "utf8")
     .split("\n")

@@ -55,3 +55,12 @@ describe("Troubleshooting, folded", () => {
     expect(stepsOf()).toEqual(FOUR);
   });
 });
+
+describe("the specification's step 2", () => {
+  it("keeps the seed's words and says that many sites share addresses behind a CDN", () => {
+    render(<Troubleshooting domain="shop.example" />);
+    const step = screen.getByRole("heading", { level: 3, name: "Use the site's IP address" }).closest("li");
+    expect(step).toHaveTextContent("Every site has a unique IP address.");
+    expect(step).toHaveTextContent("Many sites, though, share their addresses with others behind a CDN or a hosting provider, and answer only to their name: for those this step may not work.");
+  });
+});
