@@ -29,6 +29,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         <a className="skip-link" href="#main">
           Skip to content
         </a>
+        {/* In the page's flow, above it: fixed to the viewport it covered what a visitor reads. */}
+        <CookieNotice />
         <header className="site-header">
           <Link href="/" className="brand">
             down<span>check</span>
@@ -40,7 +42,6 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             downcheck checks sites from several testers. <Link href="/methodology">How we decide</Link> · <Link href="/cookies">Cookies</Link>
           </p>
         </footer>
-        <CookieNotice />
         <noscript>
           {/* Without JavaScript, React cannot move a streamed part into its place (a script does
               that): it stays in a hidden element at the end of the page, for a cached page too.

@@ -32,7 +32,8 @@ export function CheckAgainForm({ domain, freshUntil }: { domain: string; freshUn
         {pending ? "Checking…" : "Check again"}
       </button>
       <p role="status" className="form-message">
-        {state.message || (freshIn ? `A fresh check is possible ${freshIn}.` : "")}
+        {/* Beside the button: short enough to share its line on a phone. */}
+        {state.message || (freshIn ? `Possible ${freshIn}.` : "")}
       </p>
     </form>
   );

@@ -1,12 +1,14 @@
-import type { ReactNode } from "react";
-import { unstable_rethrow } from "next/navigation";
+import { testedScheme } from "@/lib/browser-reach";
+import { utcDateTime, utcTime } from "@/lib/incident-words";
 import { describeVerdict } from "@/lib/verdict-line";
+import { whereLine } from "@/lib/where-words";
 import type { ProbeResult } from "@/lib/probe-result";
-import { getStatusView } from "@/server/page-data";
+import type { StatusView } from "@/server/page-data";
 import type { Target } from "@/server/probe/types";
 import { CheckAgainForm } from "./CheckAgainForm";
+import { CheckedAge } from "./CheckedAge";
 import { ReportDownButton } from "./ReportDownButton";
-import { SourcesSection } from "./SourcesSection";
+import { SOURCES_LIST_ID } from "./SourcesSection";
 import { TextWithName } from "./TextWithName";
 import { VisitorCheck } from "./VisitorCheck";
 import { WorldStatus } from "./WorldStatus";
@@ -20,66 +22,64 @@ function causeDetails(results: ProbeResult[]) {
 }
 
 /**
- * Streams in after the shell: waits for the round (or a cached result), then shows the verdict,
- * the sources and the visitor's own check. The same for every visitor, so it is cached with the
- * page; what belongs to one visitor (their own check, their report) is done in the browser.
+ * The answer first: is it down (the verdict sentence), for whom and where (one line), how old the
+ * answer is (in words, counted by the browser), what this browser saw (a hint, never louder than
+ * the verdict), "It's down for me" and "Check again". The same for every visitor, so it is cached
+ * with the page; what belongs to one visitor (their own check, their report) is done in the browser.
+ * `view` null: the check failed unexpectedly.
  */
-/** `besideVerdict` comes right after the result card, before the sources (the official status). */
-export async function CheckResult({ target, besideVerdict }: { target: Target; besideVerdict?: ReactNode }) {
-  const view = await getStatusView(target).catch((error: unknown) => {
-    // A background prerender that ends before the round does: the page streams this part later.
-    unstable_rethrow(error);
-    console.error(`check of ${target.ascii} failed`, error);
-    return null;
-  });
+export function CheckResult({ target, view }: { target: Target; view: StatusView | null }) {
   if (!view || !view.ok) {
     const message = view && !view.ok ? view.message : "The check failed unexpectedly; please try again.";
     return (
-      <>
-        <section className="card result result-unknown" aria-labelledby="result-heading">
-          <h2 id="result-heading" className="result-line">
-            <TextWithName
-              text={view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
-              name={target.unicode}
-            />
-          </h2>
-          <p>{message}</p>
-        </section>
-        {besideVerdict}
-      </>
+      <section className="card result result-unknown" aria-labelledby="result-heading">
+        <h2 id="result-heading" className="result-line">
+          <TextWithName
+            text={view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+            name={target.unicode}
+          />
+        </h2>
+        <p>{message}</p>
+      </section>
     );
   }
 
   const { check } = view;
-  const checkedAt = new Date(check.checkedAt);
   const line = describeVerdict(target.unicode, { ...check, ...causeDetails(check.results) });
 
   return (
-    <>
-      <section className={`card result result-${check.verdict}`} aria-labelledby="result-heading" data-verdict={check.verdict}>
-        {/* The name kept whole: it moves to the next line rather than break at a hyphen. */}
-        <h2 id="result-heading" className="result-line">
-          <TextWithName text={line} name={target.unicode} />
-        </h2>
-        {check.warnings.length > 0 ? (
-          <ul className="warnings">
-            {check.warnings.map((warning) => (
-              <li key={warning}>{warning}</li>
-            ))}
-          </ul>
-        ) : null}
-        <WorldStatus world={check.world} results={check.results} checkedAt={checkedAt.getTime()} />
-        <p className="checked-at">
-          Checked <time dateTime={check.checkedAt}>{checkedAt.toUTCString()}</time> in {check.durationMs} ms.
-          {check.stored ? null : " Our database could not store it, so it is kept in memory for now."}
-        </p>
-        <VisitorCheck domain={target.ascii} displayName={target.unicode} serverVerdict={check.verdict} serverCause={check.cause}>
-          <ReportDownButton domain={target.ascii} />
-        </VisitorCheck>
-        <CheckAgainForm domain={target.ascii} freshUntil={check.freshUntil} />
-      </section>
-      {besideVerdict}
-      <SourcesSection domain={target.unicode} results={check.results} checkedAt={checkedAt.getTime()} />
-    </>
+    <section className={`card result result-${check.verdict}`} aria-labelledby="result-heading" data-verdict={check.verdict}>
+      {/* The name kept whole: it moves to the next line rather than break at a hyphen. */}
+      <h2 id="result-heading" className="result-line">
+        <TextWithName text={line} name={target.unicode} />
+      </h2>
+      {/* Each on a line of its own: the age's words change in the browser, and move nothing. */}
+      <p className="checked-at">
+        <span>
+          {"Checked "}
+          <CheckedAge iso={check.checkedAt} absolute={`at ${utcTime(check.checkedAt)}`} title={utcDateTime(check.checkedAt)} />.
+        </span>
+        <a href={`#${SOURCES_LIST_ID}`}>{whereLine(check.locations)}</a>
+        {check.stored ? null : <span>Our database could not store it, so it is kept in memory for now.</span>}
+      </p>
+      {check.warnings.length > 0 ? (
+        <ul className="warnings">
+          {check.warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      ) : null}
+      <WorldStatus world={check.world} results={check.results} checkedAt={Date.parse(check.checkedAt)} />
+      <VisitorCheck
+        domain={target.ascii}
+        displayName={target.unicode}
+        serverVerdict={check.verdict}
+        serverCause={check.cause}
+        scheme={testedScheme(check.results)}
+      >
+        <ReportDownButton domain={target.ascii} />
+      </VisitorCheck>
+      <CheckAgainForm domain={target.ascii} freshUntil={check.freshUntil} />
+    </section>
   );
 }

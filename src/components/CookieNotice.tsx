@@ -25,8 +25,9 @@ export function CookieNotice() {
   return (
     <aside className="cookie-notice" aria-label="Cookie notice">
       <p>
-        We use a few cookies to remember your rating and this notice. By continuing to browse
-        you accept them. <Link href="/cookies">Read more about cookies</Link>.
+        We set two cookies of our own (this notice, your rating), none for tracking. By
+        continuing to browse you accept them.{" "}
+        <Link href="/cookies">More about cookies</Link>
       </p>
       <form action={action} onSubmit={dismissHere}>
         <button type="submit">OK</button>

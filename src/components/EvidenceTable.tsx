@@ -2,7 +2,7 @@ import { networkLabel } from "@/lib/failing-places";
 import { groupByPlace } from "@/lib/group-by-place";
 import { countryName } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
-import { resultText, tlsNotApplicable } from "@/lib/result-text";
+import { publicMessage, resultText, tlsNotApplicable } from "@/lib/result-text";
 import "./Evidence.css";
 import { ResultDetailCells } from "./ResultDetailCells";
 import { ScrollTable } from "./ScrollTable";
@@ -54,7 +54,7 @@ function EvidenceRows({ result }: { result: ProbeResult }) {
         <tr className="evidence-row">
           <td colSpan={COLUMNS.length}>
             <div>
-              {result.message ? <p className="evidence-message">{result.message}</p> : null}
+              {result.message ? <p className="evidence-message">{publicMessage(result.message)}</p> : null}
               <EvidenceDetails result={result} />
             </div>
           </td>

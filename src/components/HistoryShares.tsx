@@ -1,9 +1,12 @@
-import { formatShare, HISTORY_RANGES, RANGE_SPECS, type HistoryRange, type HistoryTotals } from "@/lib/history-view";
+import { formatDuration } from "@/lib/format";
+import { enoughObserved, formatShare, HISTORY_RANGES, RANGE_SPECS, type HistoryRange, type HistoryTotals } from "@/lib/history-view";
+import "./History.css";
 
 /**
  * Each range's share of observed time online, and how much of the range was observed: rounds
- * happen when someone looks or the site is watched, so a range may be observed only in part,
- * and one nobody observed says so instead of a share of nothing.
+ * happen when someone looks or the site is watched, so a range may be observed only in part. One
+ * nobody observed says so, and one observed too little for a share to mean anything says how
+ * little instead of a share.
  */
 export function HistoryShares({ totals }: { totals: Partial<Record<HistoryRange, HistoryTotals>> }) {
   return (
@@ -17,6 +20,8 @@ export function HistoryShares({ totals }: { totals: Partial<Record<HistoryRange,
             <dt>{`Last ${words}`}</dt>
             {rangeTotals.onlineShare === null ? (
               <dd>Not observed: no check that could tell whether it was up.</dd>
+            ) : !enoughObserved(rangeTotals) ? (
+              <dd>{`Not enough data yet: checked for ${formatDuration(rangeTotals.observedMs)} of these ${words}.`}</dd>
             ) : (
               <>
                 <dd>

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import type { IncidentView } from "@/lib/incident-view";
 import { currentIncidentLine, incidentLength, incidentPhrase, utcDateTime } from "@/lib/incident-words";
-import "./Evidence.css";
 
 interface IncidentsListProps {
   /** ASCII, for links. */
@@ -14,33 +13,29 @@ interface IncidentsListProps {
   now: number | null;
 }
 
-/** The current incident and the recent ones, each linking its permalink; null when there are none. */
+/**
+ * The domain's incidents in one line: the running one, else the latest that ended, linking its
+ * permalink (the history page lists them all); nothing when it never had one.
+ */
 export function IncidentsList({ domain, displayName, current, recent, now }: IncidentsListProps) {
-  if (!current && recent.length === 0) return null;
   const href = (incident: IncidentView) => `/${domain}/incidents/${incident.id}`;
+  if (current) {
+    return (
+      <p className="incidents-line current-incident" data-verdict={current.worstVerdict}>
+        {`Incident on ${displayName} now: `}
+        <Link href={href(current)}>{currentIncidentLine(current, now)}</Link>
+      </p>
+    );
+  }
+  const last = recent[0];
+  if (!last) return null;
   return (
-    <section className="card incidents-section" aria-labelledby="incidents-heading">
-      <h2 id="incidents-heading">{`Incidents on ${displayName}`}</h2>
-      {current ? (
-        <p className="current-incident" data-verdict={current.worstVerdict}>
-          <Link href={href(current)}>{currentIncidentLine(current, now)}</Link>
-        </p>
-      ) : null}
-      {recent.length > 0 ? (
-        <>
-          <h3>Recent incidents</h3>
-          <ul>
-            {recent.map((incident) => (
-              <li key={incident.id}>
-                <Link href={href(incident)}>
-                  <time dateTime={incident.startedAt}>{utcDateTime(incident.startedAt)}</time>
-                </Link>
-                {`: ${incidentPhrase(incident.worstVerdict)} for ${incidentLength(incident, 0)}`}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-    </section>
+    <p className="incidents-line">
+      {"Last incident: "}
+      <Link href={href(last)}>
+        <time dateTime={last.startedAt}>{utcDateTime(last.startedAt)}</time>
+      </Link>
+      {`, ${incidentPhrase(last.worstVerdict)} for ${incidentLength(last, 0)}.`}
+    </p>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
-import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
+import { progressText } from "@/lib/live-progress";
 import type { Verdict } from "@/lib/probe-result";
 import "./LiveCheck.css";
 import { LiveMap, type LiveMapBase } from "./LiveMap";
@@ -87,12 +87,6 @@ function useSecondsLeft(deadline: number | undefined): number | null {
   return deadline === undefined || now === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
-function progressText(round: RoundState, secondsLeft: number | null): string {
-  const answered = `${Math.min(round.answered.size, round.testers)} of ${round.testers} testers have answered`;
-  if (round.done) return round.verdict ? `${answered}: ${VERDICT_IN_WORDS[round.verdict]}. Showing the result…` : `${answered}.`;
-  return secondsLeft ? `${answered}; the result comes within ${secondsLeft} s.` : `${answered}; the result comes any moment.`;
-}
-
 export function LiveCheck({ domain, displayName, map }: { domain: string; displayName: string; map: LiveMapBase }) {
   const round = useLiveRound(domain);
   const secondsLeft = useSecondsLeft(round?.deadline);
@@ -102,7 +96,7 @@ export function LiveCheck({ domain, displayName, map }: { domain: string; displa
       <p className="live-line" role="status">
         <TextWithName text={`Checking ${displayName}…`} name={displayName} />
       </p>
-      <p className="live-progress">{round ? progressText(round, secondsLeft) : "Asking our testers…"}</p>
+      <p className="live-progress">{round ? progressText(round, rows.length, secondsLeft) : "Asking our testers…"}</p>
       {/* The map from the first paint: the card does not grow when the first marker comes. */}
       <LiveMap map={map} points={rows.flatMap((row) => (row.point ? [{ id: row.id, point: row.point, status: row.status }] : []))} />
       {rows.length > 0 ? (

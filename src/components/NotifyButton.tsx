@@ -107,12 +107,13 @@ export function NotifyButton({ domain, displayName, online, publicKey }: NotifyB
     };
   }, [domain]);
 
-  async function act(work: () => Promise<PushState>) {
+  async function act(work: () => Promise<PushState & { blocked?: boolean }>) {
     setBusy(true);
     try {
-      const result = await work();
+      const { blocked, ...result } = await work();
       setAnswer(result);
-      if (result.subscribed !== undefined) setPhase(result.subscribed ? "subscribed" : "ready");
+      if (blocked) setPhase("blocked");
+      else if (result.subscribed !== undefined) setPhase(result.subscribed ? "subscribed" : "ready");
     } catch {
       setAnswer({ status: "error", message: "Something went wrong in the browser; please try again." });
     } finally {
@@ -121,12 +122,11 @@ export function NotifyButton({ domain, displayName, online, publicKey }: NotifyB
   }
 
   const subscribe = () =>
-    act(async () => {
+    act(async (): Promise<PushState & { blocked?: boolean }> => {
       const permission = await Notification.requestPermission();
-      if (permission !== "granted") {
-        if (permission === "denied") setPhase("blocked");
-        return { status: "error", message: "Notifications were not allowed, so none can be sent." };
-      }
+      // Denied: the blocked phase says it, and how to allow them; one message, not two.
+      if (permission === "denied") return { status: "idle", message: "", subscribed: false, blocked: true };
+      if (permission !== "granted") return { status: "error", message: "Notifications were not allowed, so none can be sent." };
       const subscription = await browserSubscription(publicKey);
       return subscribeAction(domain, subscription.toJSON());
     });

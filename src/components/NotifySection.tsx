@@ -1,3 +1,4 @@
+import { offersBack } from "@/lib/page-parts";
 import { getStatusView } from "@/server/page-data";
 import type { Target } from "@/server/probe/types";
 import { getVapidKeys } from "@/server/push/vapid";
@@ -5,24 +6,24 @@ import { NotifyButton } from "./NotifyButton";
 import { readOrNull, SectionUnavailable } from "./StatusSections";
 
 /**
- * "Tell me when it's back" (or "if it goes down" while it is up), by Web Push, no account.
- * Rendered into the cached page for everyone: whether this browser already follows the domain
- * is asked by the button itself. The public key is the site's, not the visitor's.
+ * "Tell me when it's back" (or "if it goes down" while it is not known to be down), by Web Push,
+ * no account. Rendered into the cached page for everyone: whether this browser already follows
+ * the domain is asked by the button itself. The public key is the site's, not the visitor's.
+ * Nothing without a verdict (the check could not run): there is nothing to be told about yet.
+ * `inline`: a part of the card it stands in (the history's), not a card of its own.
  */
-export async function NotifySection({ target }: { target: Target }) {
+export async function NotifySection({ target, inline = false }: { target: Target; inline?: boolean }) {
   const status = await readOrNull("status", () => getStatusView(target));
-  const online = status?.ok === true && status.check.verdict === "online";
+  if (!status?.ok) return null;
+  const online = !offersBack(status.check.verdict);
   const publicKey = await readOrNull("push keys", async () => getVapidKeys().publicKey);
   const title = online ? `Tell me if ${target.unicode} goes down` : `Tell me when ${target.unicode} is back`;
   if (!publicKey) return <SectionUnavailable title={title} />;
+  const Heading = inline ? "h3" : "h2";
   return (
-    <section className="card notify" aria-labelledby="notify-title">
-      <h2 id="notify-title">{title}</h2>
-      <p>
-        {online
-          ? `Get a notification on this device if ${target.unicode} goes down, and when it is back. No account, no email.`
-          : `Get a notification on this device when ${target.unicode} is back. No account, no email.`}
-      </p>
+    <section className={inline ? "notify notify-inline" : "card notify"} aria-labelledby="notify-title">
+      <Heading id="notify-title">{title}</Heading>
+      {inline ? null : <p className="notify-lead">{online ? "A notification on this device, and another when it is back. No account, no email." : "A notification on this device. No account, no email."}</p>}
       <NotifyButton domain={target.ascii} displayName={target.unicode} online={online} publicKey={publicKey} />
       <noscript>
         <p>

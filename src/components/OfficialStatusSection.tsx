@@ -7,7 +7,7 @@ import { OfficialStatusView } from "./OfficialStatusView";
 import { readOrNull } from "./StatusSections";
 
 /**
- * The official status page beside our verdict, right after the result card; nothing at all
+ * The official status page beside our verdict, in the page's "owner" block (StatusBody); nothing at all
  * (no empty box) for a site without a page we read. Its age and the disagreement are counted to
  * the shown result's check time, so a cached page says what was true when that result was new.
  */
@@ -27,7 +27,5 @@ export async function OfficialStatusSection({ target }: { target: Target }) {
       : null;
   const times = [check?.checkedAt, official.fetchedAt].flatMap((iso) => (iso ? [Date.parse(iso)] : []));
   const now = Math.max(0, ...times);
-  // No div.after-result around it: those are drawn after the sources (globals.css orders the
-  // page's parts), and this card belongs right under the verdict.
   return <OfficialStatusView displayName={target.unicode} view={official} disagreement={disagreement} now={now} />;
 }

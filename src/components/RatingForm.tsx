@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useEffect, useId, useSyncExternalStore } from "react";
+import { ratingQuestion } from "@/lib/rating-words";
 import { rateAction, type RateState } from "@/server/actions/rate";
 
 export interface RatingSummaryValues {
@@ -11,6 +12,8 @@ export interface RatingSummaryValues {
 interface RatingFormProps {
   /** ASCII domain: what the action receives. */
   domain: string;
+  /** A heading above already asks the question: no legend repeats it on screen (the stars keep it as their name). */
+  headingAsks?: boolean;
   /** What people read (Unicode); defaults to the domain. */
   displayName?: string;
   summary: RatingSummaryValues;
@@ -78,6 +81,7 @@ export function describeRatingSummary({ average, count }: RatingSummaryValues): 
 export function RatingFields({
   domain,
   displayName = domain,
+  headingAsks = false,
   summary,
   yourStars,
   action,
@@ -94,10 +98,11 @@ export function RatingFields({
       <fieldset
         role="radiogroup"
         className="rating-stars"
+        aria-label={headingAsks ? ratingQuestion(displayName) : undefined}
         aria-describedby={statusId}
         aria-invalid={starsError ? true : undefined}
       >
-        <legend>Rate the functionality and service quality of {displayName}</legend>
+        {headingAsks ? null : <legend>{ratingQuestion(displayName)}</legend>}
         {/* Keyed by the own vote: a vote the browser remembers arrives after the first render. */}
         <div className="rating-star-row" key={own ?? "none"}>
           {STARS.map((n) => (
@@ -112,14 +117,15 @@ export function RatingFields({
           ))}
         </div>
       </fieldset>
-      <button type="submit" disabled={pending}>
+      <button type="submit" disabled={pending} className="rating-submit">
         {pending ? "Rating…" : "Rate"}
       </button>
       <p id={statusId} role="status" className={`rating-message${state.status === "error" ? " is-error" : ""}`}>
         {state.message}
       </p>
       <p className="rating-summary">{describeRatingSummary(summary)}</p>
-      {own !== null && <p className="rating-own">You rated {own} of 5 today.</p>}
+      {/* A vote just cast is said by the action's own answer above; this line is for a later visit. */}
+      {own !== null && state.status !== "success" && <p className="rating-own">You rated {own} of 5 today.</p>}
     </form>
   );
 }

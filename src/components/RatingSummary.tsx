@@ -1,4 +1,5 @@
 import { getRatingView } from "@/server/page-data";
+import { ratingQuestion } from "@/lib/rating-words";
 import { RatingForm } from "./RatingForm";
 import { readOrNull, SectionUnavailable } from "./StatusSections";
 import { TextWithName } from "./TextWithName";
@@ -9,13 +10,15 @@ import { TextWithName } from "./TextWithName";
  */
 export async function RatingSummary({ domain, displayName = domain }: { domain: string; displayName?: string }) {
   const summary = await readOrNull("ratings", () => getRatingView(domain));
-  if (!summary) return <SectionUnavailable title={`Rate ${displayName}`} />;
+  const question = ratingQuestion(displayName);
+  if (!summary) return <SectionUnavailable title={question} />;
   return (
     <section className="rating card" aria-labelledby="rating-heading">
+      {/* The question once on screen: no legend repeats it under this heading. */}
       <h2 id="rating-heading">
-        <TextWithName text={`Rate ${displayName}`} name={displayName} />
+        <TextWithName text={question} name={displayName} />
       </h2>
-      <RatingForm domain={domain} displayName={displayName} summary={summary} />
+      <RatingForm domain={domain} displayName={displayName} summary={summary} headingAsks />
     </section>
   );
 }

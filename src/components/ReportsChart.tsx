@@ -7,6 +7,9 @@ import { CrowdNetworks } from "./CrowdNetworks";
 import { CrowdSummary } from "./CrowdSummary";
 import { ReportsTable } from "./ReportsTable";
 
+/** Our checks are its bars and visitors' reports its line: the title names both. */
+export const REPORTS_TITLE = "Checks and reports for the last 24 hours";
+
 const VIEW_WIDTH = 720;
 const VIEW_HEIGHT = 260;
 // Room for the axis labels; generous because narrow screens enlarge the text (see the CSS).
@@ -128,7 +131,7 @@ export function ReportsChart({ buckets, crowd, domain }: { buckets: readonly Hou
 
   return (
     <section className="card reports" aria-labelledby="reports-heading" id="reports">
-      <h2 id="reports-heading">Reports for the last 24 hours</h2>
+      <h2 id="reports-heading">{REPORTS_TITLE}</h2>
       {isEmpty ? (
         // Checks that could not tell (verdict unknown) are not counted: the page may show one just above.
         <p>{`No check found ${domain} up or down, and no visitor reported a problem, in the last 24 hours.`}</p>
@@ -144,11 +147,10 @@ export function ReportsChart({ buckets, crowd, domain }: { buckets: readonly Hou
               <span className="reports-swatch" style={{ background: "var(--down)" }} /> Checks down
             </li>
             <li>
-              <span className="reports-swatch reports-swatch-line" style={{ background: "var(--warn)" }} /> Problem
-              reports
+              <span className="reports-swatch reports-swatch-line" style={{ background: "var(--warn)" }} /> Reports
             </li>
           </ul>
-          <p className="reports-note">Hours in UTC; the last bar is the current hour so far.</p>
+          <p className="reports-note">Hours in UTC; the last is the current hour so far.</p>
           <details className="reports-details">
             <summary>Show as table</summary>
             <ReportsTable buckets={buckets} domain={domain} />

@@ -1,16 +1,19 @@
 import { cacheLife, cacheTag } from "next/cache";
 import { connection } from "next/server";
 import { SITES_TAG } from "@/lib/caching";
+import { getConfig } from "@/server/config";
 import { getMostCheckedSites, getRecentSites } from "@/server/data/sites";
 import { SiteLists } from "./SiteLists";
 
 /**
- * Recent and most-checked sites: filled in at request time (connection()), since the database
+ * Recent and most-checked sites (those with a public answer: data/sites.ts): filled in at request time (connection()), since the database
  * does not exist until `npm start` and `next build` must never need it, then served from a
  * short cache that is the same for everyone.
  */
 export async function SiteListsSection() {
   await connection();
+  // The operator's choice: names visitors typed need not be published at all.
+  if (getConfig().LIST_CHECKED_SITES === "off") return null;
   return <CachedSiteLists />;
 }
 

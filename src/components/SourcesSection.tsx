@@ -1,10 +1,20 @@
-import { formatDuration } from "@/lib/format";
+import { formatDuration, formatMs } from "@/lib/format";
 import { networkLabel } from "@/lib/failing-places";
 import { hasPlace, locationVotes } from "@/lib/location-votes";
 import { placeLabel } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
+import type { LocationTally } from "@/lib/verdict";
+import { locationCounts } from "@/lib/where-words";
 import { SourcesTable } from "./SourcesTable";
 import { WorldMap, type MapMarker } from "./WorldMap";
+
+/** The folded part's id. */
+export const SOURCES_ID = "sources";
+/**
+ * What the verdict card's "From 11 locations" links to: inside the folded part, so following the
+ * link unfolds it (browsers reveal a closed <details> around a fragment's target).
+ */
+export const SOURCES_LIST_ID = "sources-list";
 
 /** One marker per location of the round; one without coordinates is named below the map. */
 function markersOf(results: ProbeResult[]): MapMarker[] {
@@ -17,23 +27,50 @@ function markersOf(results: ProbeResult[]): MapMarker[] {
 }
 
 /**
- * Where the check ran: the map, the table grouped by place, and (while the world is
- * unavailable) the last world results with their age, which did not vote this time.
+ * Where the check ran, as a map under the verdict: only when it shows something (a location with
+ * a place on it). Locations without one are named in the table, not under an empty map.
  */
-export function SourcesSection({ domain, results, checkedAt }: { domain: string; results: ProbeResult[]; checkedAt: number }) {
+export function SourcesMap({ domain, results }: { domain: string; results: ProbeResult[] }) {
+  const markers = markersOf(results.filter((r) => !r.stale));
+  if (!markers.some((marker) => marker.latitude !== null && marker.longitude !== null)) return null;
+  return (
+    <section className="card where-map" aria-label={`Where we checked ${domain} from`}>
+      <WorldMap markers={markers} title={`Where we checked ${domain} from`} />
+    </section>
+  );
+}
+
+/**
+ * Every tester's result, grouped by place, folded behind a one-line summary (a `<details>`, so it
+ * opens without JavaScript too); and, while the world is unavailable, the last world results with
+ * their age, which did not vote this time.
+ */
+export function SourcesSection({
+  domain,
+  results,
+  checkedAt,
+  locations,
+  durationMs,
+}: {
+  domain: string;
+  results: ProbeResult[];
+  checkedAt: number;
+  locations: LocationTally;
+  durationMs: number;
+}) {
   const current = results.filter((r) => !r.stale);
   const stale = results.filter((r) => r.stale);
   const staleAt = stale.find((r) => r.measuredAt)?.measuredAt;
   return (
-    <section className="card sources" aria-labelledby="sources-heading">
-      <h2 id="sources-heading">Sources of this check</h2>
+    <details className="card sources folded" id={SOURCES_ID}>
+      <summary>
+        <h2 className="folded-title">Sources of this check</h2> <span className="folded-summary">{locationCounts(locations)}</span>
+      </summary>
+      <p className="muted sources-took" id={SOURCES_LIST_ID}>{`The check took ${formatMs(durationMs)}, as long as its slowest tester.`}</p>
       {current.some(hasPlace) ? (
-        <>
-          <WorldMap markers={markersOf(current)} title={`Where we checked ${domain} from`} />
-          <SourcesTable results={current} caption="Results of each tester, by place" />
-        </>
+        <SourcesTable results={current} caption="Results of each tester, by place" />
       ) : (
-        // No location answered (the world unavailable, no other tester): a sentence, not an empty map and table.
+        // No location answered (the world unavailable, no other tester): a sentence, not an empty table.
         <p className="muted">{`No location could check ${domain} this time; the result above says why.`}</p>
       )}
       {stale.length > 0 ? (
@@ -44,6 +81,6 @@ export function SourcesSection({ domain, results, checkedAt }: { domain: string;
           <SourcesTable results={stale} caption="Last world results, by place" />
         </details>
       ) : null}
-    </section>
+    </details>
   );
 }

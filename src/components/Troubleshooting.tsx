@@ -15,7 +15,8 @@ function helpFor(verdict: Verdict | null, domain: string, onePlace: boolean): { 
       if (onePlace) return { heading: `${domain} is down from our location: what you can do`, steps: [ONE_PLACE_STEP, ...OUTAGE_STEPS.slice(1)] };
       return { heading: `${domain} is down for everyone: what you can do`, steps: OUTAGE_STEPS };
     case "regional":
-      return { heading: `${domain} is down in some places: if it fails for you, try this`, steps: [REGIONAL_STEP, ...STEPS] };
+      // The four "only for you" steps follow, folded (StatusBody): another network helps first.
+      return { heading: `${domain} is down in some places: if it fails for you, try this`, steps: [REGIONAL_STEP] };
     case "unknown":
       return { heading: `Cannot open ${domain}? Try this`, steps: STEPS };
     default:
@@ -47,12 +48,26 @@ function OwnerLinks({ domain, owner }: { domain: string; owner: OwnerWord }) {
   );
 }
 
+/** The heading of the four "only for you" steps when they wait folded, for the verdict at hand. */
+function foldedHeading(verdict: Verdict | null, domain: string): string {
+  if (verdict === "regional") return `Still cannot open ${domain}? Try these steps too`;
+  if (verdict === "global_outage") return `If ${domain} still fails for you once it is back, try this`;
+  return `Is ${domain} down only for you? Try this`;
+}
+
+/**
+ * `folded`: the four "only for you" steps behind its heading (a `<details>`, which opens without JavaScript too), for a page
+ * where the steps are not the next thing to do; the browser's own check opens it when they are.
+ * `id`: the card's, which links land on ("See what to try").
+ */
 export function Troubleshooting({
   domain,
   verdict = null,
   onePlace = false,
   emphasised = false,
   owner = null,
+  folded = false,
+  id = "troubleshooting",
 }: {
   domain: string;
   verdict?: Verdict | null;
@@ -60,26 +75,39 @@ export function Troubleshooting({
   emphasised?: boolean;
   /** Linked under "Hear it from the owner" when that step is shown. */
   owner?: OwnerWord | null;
+  folded?: boolean;
+  id?: string;
 }) {
-  const { heading, steps } = helpFor(verdict, domain, onePlace);
+  const { heading, steps } = folded ? { heading: foldedHeading(verdict, domain), steps: STEPS } : helpFor(verdict, domain, onePlace);
+  const className = `card troubleshooting${emphasised ? " emphasised" : ""}${folded ? " folded" : ""}`;
+  const title = (
+    <h2 id={`${id}-heading`} className={folded ? "folded-title" : undefined}>
+      <TextWithName text={heading} name={domain} />
+    </h2>
+  );
+  const list = (
+    <ol>
+      {steps.map((step) => (
+        <li key={step.title}>
+          <h3>{step.title}</h3>
+          <p>{step.body}</p>
+          {step === OWNER_STEP && owner ? <OwnerLinks domain={domain} owner={owner} /> : null}
+        </li>
+      ))}
+    </ol>
+  );
+  if (folded) {
+    return (
+      <details className={className} aria-labelledby={`${id}-heading`} id={id}>
+        <summary>{title}</summary>
+        {list}
+      </details>
+    );
+  }
   return (
-    <section
-      className={emphasised ? "card troubleshooting emphasised" : "card troubleshooting"}
-      aria-labelledby="troubleshooting-heading"
-      id="troubleshooting"
-    >
-      <h2 id="troubleshooting-heading">
-        <TextWithName text={heading} name={domain} />
-      </h2>
-      <ol>
-        {steps.map((step) => (
-          <li key={step.title}>
-            <h3>{step.title}</h3>
-            <p>{step.body}</p>
-            {step === OWNER_STEP && owner ? <OwnerLinks domain={domain} owner={owner} /> : null}
-          </li>
-        ))}
-      </ol>
+    <section className={className} aria-labelledby={`${id}-heading`} id={id}>
+      {title}
+      {list}
     </section>
   );
 }

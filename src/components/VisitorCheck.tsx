@@ -1,24 +1,40 @@
 "use client";
 
-import { useEffect, useState, type ReactNode } from "react";
-import { browserReachSentence, type BrowserReach } from "@/lib/browser-reach";
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
+import { BROWSER_CHECK_TIMEOUT_MS, browserCheckUrl, browserMayAsk, browserReachSentence, longestReachSentence, type BrowserReach, type SiteScheme } from "@/lib/browser-reach";
 import type { Cause, Verdict } from "@/lib/probe-result";
 
-// The same budget as a tester's phase time-outs: long enough for a slow site, short enough
-// that a visitor is not left waiting.
-const BROWSER_CHECK_TIMEOUT_MS = 8000;
+
+const neverChanges = () => () => {};
+
+/** The folded "what to try" steps the page may hold (Troubleshooting), opened when they matter. */
+const STEPS_ID = "troubleshooting";
+const STEPS_LINK = "What to try";
+
+function stepsElement(): HTMLDetailsElement | null {
+  const steps = document.getElementById(STEPS_ID);
+  return steps instanceof HTMLDetailsElement ? steps : null;
+}
+
+/** The link's own click opens the folded steps it leads to (a fragment alone does not unfold them). */
+function openSteps() {
+  const steps = stepsElement();
+  if (steps) steps.open = true;
+}
 
 /**
- * The visitor's own check: the browser fetches the site itself (no-cors, so the answer is
- * opaque, but a network failure still rejects); browser-reach.ts words it beside the verdict.
- * Testers up + browser failing means the site is down only for this visitor: say so and bring
- * the troubleshooting steps forward.
+ * The visitor's own check, a hint under the verdict: the browser asks the site itself, over the
+ * scheme our testers reached it by (no-cors, so the answer is opaque, but a failed connection
+ * still rejects); browser-reach.ts words what it saw. Where the page may not ask that address
+ * (a plain-HTTP site from an HTTPS page) it says so instead of trying. Testers up and this browser
+ * failing opens the troubleshooting steps.
  */
 export function VisitorCheck({
   domain,
   displayName,
   serverVerdict,
   serverCause = null,
+  scheme = "https",
   children,
 }: {
   domain: string;
@@ -26,27 +42,46 @@ export function VisitorCheck({
   serverVerdict: Verdict;
   /** The verdict's cause: whether the site's server answered (with an error) or not at all. */
   serverCause?: Cause | null;
+  /** The scheme our testers reached the site over (browser-reach.ts, testedScheme). */
+  scheme?: SiteScheme;
   /** The "It's down for me" form, passed in so this component stays free of server actions. */
   children?: ReactNode;
 }) {
-  const [reach, setReach] = useState<BrowserReach>("checking");
+  const [fetched, setFetched] = useState<BrowserReach>("checking");
+  const url = browserCheckUrl(domain, scheme);
+  // The page's own scheme, known only in the browser (null while rendered on the server).
+  const pageProtocol = useSyncExternalStore(neverChanges, () => window.location.protocol, () => null);
+  const mayAsk = pageProtocol === null || browserMayAsk(url, pageProtocol);
+  const reach: BrowserReach = mayAsk ? fetched : "cannot";
 
   useEffect(() => {
+    if (!mayAsk) return;
     let unmounted = false;
+    let timedOut = false;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), BROWSER_CHECK_TIMEOUT_MS);
-    fetch(`https://${domain}/`, { mode: "no-cors", cache: "no-store", credentials: "omit", signal: controller.signal })
-      .then(() => !unmounted && setReach("reachable"))
-      .catch(() => !unmounted && setReach("unreachable"))
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, BROWSER_CHECK_TIMEOUT_MS);
+    fetch(url, { mode: "no-cors", cache: "no-store", credentials: "omit", signal: controller.signal })
+      .then(() => !unmounted && setFetched("reachable"))
+      .catch(() => !unmounted && setFetched(timedOut ? "timeout" : "unreachable"))
       .finally(() => clearTimeout(timer));
     return () => {
       unmounted = true;
       clearTimeout(timer);
       controller.abort();
     };
-  }, [domain]);
+  }, [url, mayAsk]);
 
-  const { text, downOnlyForYou } = browserReachSentence(reach, serverVerdict, serverCause, displayName);
+  const { text, downOnlyForYou } = browserReachSentence(reach, serverVerdict, serverCause, displayName, url);
+  // Opened by itself only where the visitor is not looking yet: unfolding it in view would push
+  // down what they read (a layout shift); in view, its heading is there, and the link opens it.
+  useEffect(() => {
+    const steps = stepsElement();
+    if (downOnlyForYou && steps && steps.getBoundingClientRect().top >= window.innerHeight) steps.open = true;
+  }, [downOnlyForYou]);
+
   return (
     <div className="visitor-check" data-visitor={downOnlyForYou ? "down" : reach}>
       {/* Without JavaScript there is no browser check: say so instead of "Checking…" for good. */}
@@ -55,14 +90,22 @@ export function VisitorCheck({
           <p>{`Your browser's own check of ${displayName} needs JavaScript. If it does not open for you, say so below.`}</p>
         </noscript>
       ) : null}
-      <p role="status" data-loading={reach === "checking" ? "" : undefined}>
-        {downOnlyForYou ? (
-          <strong>
-            {text} <a href="#troubleshooting">See what to try</a>.
-          </strong>
-        ) : (
-          text
-        )}
+      <p role="status" className="visitor-hint" data-loading={reach === "checking" ? "" : undefined}>
+        <span>
+          {text}
+          {downOnlyForYou ? (
+            <>
+              {" "}
+              <a href={`#${STEPS_ID}`} onClick={openSteps}>
+                {STEPS_LINK}
+              </a>
+              .
+            </>
+          ) : null}
+        </span>
+        <span className="visitor-hint-sizer" aria-hidden="true">
+          {longestReachSentence(serverVerdict, serverCause, displayName, url, STEPS_LINK)}
+        </span>
       </p>
       {children}
     </div>

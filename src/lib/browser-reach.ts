@@ -1,30 +1,63 @@
-import type { Cause, Verdict } from "@/lib/probe-result";
+import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
 
-// What the visitor's own browser check can say beside the testers' verdict. The browser fetches
-// the site with `no-cors`: it learns that a connection was made and some answer came back, never
-// the status. So "reachable" means "its server answers", not "the site works", and every sentence
-// here must agree with the verdict shown above it.
+// What the visitor's own browser check can say beside the testers' verdict: a hint, never louder
+// than the verdict. The browser fetches the site with `no-cors`: it learns that a connection was
+// made and some answer came back, never the status. So "reachable" means "its server answers",
+// not "the site works", and every sentence here must agree with the verdict shown above it and
+// say only what this browser saw.
 
-export type BrowserReach = "checking" | "reachable" | "unreachable";
+/**
+ * - `cannot`: this page may not ask that address (a plain-HTTP site from an HTTPS page: browsers
+ *   block it as mixed content), so nothing was tried;
+ * - `timeout`: no answer within the check's time;
+ * - `unreachable`: the browser's request failed (no connection, refused, a certificate it refuses).
+ */
+export type BrowserReach = "checking" | "reachable" | "unreachable" | "timeout" | "cannot";
 
 export interface ReachSentence {
   text: string;
-  /** The testers reach the site and this browser does not: the troubleshooting steps matter. */
+  /** Our testers reach the site and this browser could not: the troubleshooting steps matter. */
   downOnlyForYou: boolean;
 }
+
+export type SiteScheme = "https" | "http";
+
+/** As long as a tester's phase time-outs: long enough for a slow site, short enough to wait for. */
+export const BROWSER_CHECK_TIMEOUT_MS = 8000;
 
 /** Causes where the site's server did answer, with an error or a broken redirect. */
 const SERVER_ANSWERED: ReadonlySet<Cause> = new Set(["http_5xx", "too_many_redirects", "redirect_loop", "bad_redirect"]);
 
-export function browserReachSentence(reach: BrowserReach, verdict: Verdict, cause: Cause | null, name: string): ReachSentence {
+/**
+ * The scheme a browser should try: the one our own http testers got an answer over (their result
+ * says "HTTP 200 from http://name/"), HTTPS when any got one over it or none answered at all.
+ */
+export function testedScheme(results: readonly ProbeResult[]): SiteScheme {
+  const answeredOver = results.flatMap((result) => {
+    if (result.kind !== "http" || result.source === "world" || result.statusCode === null) return [];
+    const scheme = /\bfrom (https?):\/\//.exec(result.message ?? "")?.[1];
+    return scheme === "http" || scheme === "https" ? [scheme] : [];
+  });
+  return answeredOver.length > 0 && answeredOver.every((scheme) => scheme === "http") ? "http" : "https";
+}
+
+/** What the browser asks: the site's home page over the scheme our testers reached. */
+export const browserCheckUrl = (asciiDomain: string, scheme: SiteScheme) => `${scheme}://${asciiDomain}/`;
+
+/** A browser on a page served over `pageProtocol` may not fetch a plain-HTTP address (mixed content). */
+export const browserMayAsk = (url: string, pageProtocol: string) => !(pageProtocol === "https:" && url.startsWith("http:"));
+
+export function browserReachSentence(reach: BrowserReach, verdict: Verdict, cause: Cause | null, name: string, url = `https://${name}/`): ReachSentence {
   const sentence = (text: string, downOnlyForYou = false) => ({ text, downOnlyForYou });
   if (reach === "checking") return sentence(`Checking whether your browser reaches ${name}…`);
-  if (reach === "unreachable") {
-    if (verdict === "online") return sentence(`${name} is down only for you: our testers reach it, your browser does not.`, true);
-    if (verdict === "regional") return sentence(`Your browser could not reach ${name} either: it is down where you are too.`);
-    if (verdict === "global_outage" && cause === "tls") return sentence(`Your browser could not reach ${name} either: browsers refuse its secure connection (HTTPS).`);
-    if (verdict === "global_outage") return sentence(`Your browser could not reach ${name} either.`);
-    return sentence(`Your browser could not reach ${name}.`);
+  if (reach === "cannot") return sentence(`Your browser cannot check ${url} from this secure page: the site answers only plain HTTP.`);
+  if (reach === "timeout" || reach === "unreachable") {
+    const saw = reach === "timeout" ? `got no answer from ${url} in ${BROWSER_CHECK_TIMEOUT_MS / 1000} seconds` : `could not connect to ${url}`;
+    if (verdict === "online") return sentence(`Your browser ${saw}${reach === "timeout" ? "" : " just now"}; our testers reach it.`, true);
+    if (verdict === "regional") return sentence(`Your browser ${saw} either: it fails where you are too.`);
+    if (verdict === "global_outage" && cause === "tls") return sentence(`Your browser ${saw} either: browsers refuse its secure connection (HTTPS).`);
+    if (verdict === "global_outage") return sentence(`Your browser ${saw} either.`);
+    return sentence(`Your browser ${saw}.`);
   }
   switch (verdict) {
     case "online":
@@ -44,4 +77,17 @@ export function browserReachSentence(reach: BrowserReach, verdict: Verdict, caus
     default:
       return sentence(`Your browser gets an answer from ${name}.`);
   }
+}
+
+const REACHES: readonly BrowserReach[] = ["checking", "reachable", "unreachable", "timeout", "cannot"];
+
+/**
+ * The longest thing the hint may say for this verdict (with the link "down only for you" adds):
+ * its room is kept from the first paint, so the answer, coming a moment later, moves nothing.
+ */
+export function longestReachSentence(verdict: Verdict, cause: Cause | null, name: string, url: string, linkText: string): string {
+  // Only a plain-HTTP address may be one the page cannot ask.
+  const possible = url.startsWith("http:") ? REACHES : REACHES.filter((reach) => reach !== "cannot");
+  const all = possible.map((reach) => browserReachSentence(reach, verdict, cause, name, url)).map(({ text, downOnlyForYou }) => (downOnlyForYou ? `${text} ${linkText}.` : text));
+  return all.reduce((longest, text) => (text.length > longest.length ? text : longest));
 }

@@ -77,6 +77,16 @@ export interface HistorySummary {
   days: HistoryView;
 }
 
+/**
+ * The share of a range that must have been observed before its share online means anything: a
+ * few minutes of checks say nothing about 30 days.
+ */
+export const MIN_OBSERVED_SHARE = 0.2;
+
+/** Observed long enough, and at all, for a share of observed time online to be said. */
+export const enoughObserved = (totals: Pick<HistoryTotals, "observedShare" | "onlineShare">) =>
+  totals.onlineShare !== null && totals.observedShare >= MIN_OBSERVED_SHARE;
+
 /** [from, to) of a range ending with the current UTC hour or day. */
 export function historyWindow(range: HistoryRange, now: Date): { period: RollupPeriod; from: number; to: number } {
   const { period, buckets } = RANGE_SPECS[range];

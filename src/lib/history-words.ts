@@ -1,5 +1,6 @@
 // Words and labels the history's chart, table and summary share. Pure.
-import { formatShare, RANGE_SPECS, type HistoryBucket, type HistoryIncident, type HistoryTotals, type HistoryView } from "@/lib/history-view";
+import { formatDuration as spanWords } from "@/lib/format";
+import { enoughObserved, formatShare, HISTORY_RANGES, RANGE_SPECS, type HistoryBucket, type HistoryRange, type HistoryIncident, type HistoryTotals, type HistoryView } from "@/lib/history-view";
 import { PERIOD_MS } from "@/lib/observed-time";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -24,11 +25,25 @@ export function shareLevel(share: number | null): ShareLevel {
   return "down";
 }
 
-/** "Online 99.2 % of observed time over 30 days; observed 41.0 % of the time" (or that nothing was). */
+/**
+ * "Online 99.2 % of observed time over 30 days; observed 41.0 % of the time", or, while too little
+ * of the range was observed for a share to mean anything, how little ("Not enough data yet:
+ * checked for 2 hours of these 30 days."), or that nothing was.
+ */
 export function totalsSentence(totals: HistoryTotals, range: HistoryView["range"]): string {
   const words = RANGE_SPECS[range].words;
   if (totals.onlineShare === null) return `Not observed in the last ${words}: no check that could tell whether it was up.`;
+  if (!enoughObserved(totals)) return `Not enough data yet: checked for ${spanWords(totals.observedMs)} of these ${words}.`;
   return `Online ${formatShare(totals.onlineShare)} of observed time over ${words}; observed ${formatShare(totals.observedShare)} of the time.`;
+}
+
+/**
+ * The status page's one line: the longest range observed enough to say a share, else how little
+ * of the last 30 days was observed.
+ */
+export function historySummarySentence(totals: Record<HistoryRange, HistoryTotals>): string {
+  const longest = [...HISTORY_RANGES].reverse().find((range) => enoughObserved(totals[range]));
+  return totalsSentence(totals[longest ?? "30d"], longest ?? "30d");
 }
 
 /** A bucket in words: its tooltip and its row's meaning. */

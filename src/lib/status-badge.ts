@@ -1,6 +1,7 @@
 // The status badge (/<domain>/badge.svg) in words and colour, shields.io's style (badge-maker).
 // Pure: the route reads the latest verdict and, when asked, the share of time online.
 import { makeBadge } from "badge-maker";
+import { enoughObserved } from "@/lib/history-view";
 import type { Verdict } from "@/lib/probe-result";
 
 /** What the badge says of the latest verdict, and of a domain never checked. */
@@ -26,14 +27,18 @@ export function formatShare(share: number): string {
 export interface BadgeInput {
   label: string;
   verdict: Verdict | null;
-  /** Asked for and known: the share of observed time online over `range`. */
-  share?: { range: BadgeShare; value: number | null };
+  /**
+   * Asked for: the share of observed time online over `range` (null: nothing observed), and how
+   * much of the range was observed (a share of a few minutes says nothing about 30 days).
+   */
+  share?: { range: BadgeShare; value: number | null; observedShare: number };
 }
 
 export function badgeText({ verdict, share }: BadgeInput): { message: string; color: string } {
   const words = BADGE_WORDS[verdict ?? "not_checked"];
   if (!share) return words;
-  const figure = share.value === null ? "no data" : formatShare(share.value);
+  const covered = share.value !== null && enoughObserved({ onlineShare: share.value, observedShare: share.observedShare });
+  const figure = share.value === null ? "no data" : covered ? formatShare(share.value) : "too little data";
   return { ...words, message: `${words.message} · ${figure} (${SHARE_WORDS[share.range]})` };
 }
 

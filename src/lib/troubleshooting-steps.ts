@@ -19,7 +19,7 @@ export const ONLY_FOR_YOU_STEPS: readonly TroubleshootingStep[] = [
   ANOTHER_BROWSER_STEP,
   {
     title: "Use the site's IP address",
-    body: "Every site has a unique IP address. Try opening the site by its IP address. If the address carries a colon followed by a port number (such as :8080), remove that part, or replace the number with 80. If that fails too, the address may be wrong.",
+    body: "Every site has a unique IP address. Try opening the site by its IP address. If the address carries a colon followed by a port number (such as :8080), remove that part, or replace the number with 80. If that fails too, the address may be wrong. Many sites, though, share their addresses with others behind a CDN or a hosting provider, and answer only to their name: for those this step may not work.",
   },
   DNS_CACHE_STEP,
   {

@@ -32,7 +32,10 @@ const isDatabaseUrl = (url: string) => {
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).refine(isDatabaseUrl, `use ${DATABASE_URL_FORMS}`).default("file:./data/downcheck.db"),
-  PUBLIC_BASE_URL: z.string().url().default("http://localhost:3000"),
+  /** Next's own (read by `npm start`); here only for PUBLIC_BASE_URL's default. */
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Unset: http://localhost:<PORT>, so the canonical, feed and Atom links name the port the site answers on. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
   TESTERS_FILE: z.string().min(1).optional(),
   /** "City, CC"; unset: the city of the machine's time zone, or "This server" (geo/this-server.ts). */
   TESTER_LOCATION: z.string().trim().min(1).optional(),
@@ -84,6 +87,8 @@ const EnvSchema = z.object({
   PUSH_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Names under one registrable domain that may have subscribers (a.example.com, b.example.com, …). */
   PUSH_MAX_SUBDOMAINS: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** "off": the home page lists no checked sites (the names visitors typed are never shown there). */
+  LIST_CHECKED_SITES: z.enum(["on", "off"]).default("on"),
   /** "off": no official status page is looked for or read (tests that must stay on loopback). */
   OFFICIAL_STATUS: z.enum(["on", "off"]).default("on"),
   /** How long a reading of a site's official status page is reused (every instance shares it); at least 120. */
@@ -140,9 +145,9 @@ const EnvSchema = z.object({
   }
 });
 
-export type AppConfig = z.infer<typeof EnvSchema>;
+export type AppConfig = Omit<z.infer<typeof EnvSchema>, "PUBLIC_BASE_URL"> & { PUBLIC_BASE_URL: string };
 
-const VARIABLES = Object.keys(EnvSchema.shape) as (keyof AppConfig)[];
+const VARIABLES = Object.keys(EnvSchema.shape) as (keyof z.infer<typeof EnvSchema>)[];
 let cached: { key: string; config: AppConfig } | undefined;
 
 /**
@@ -159,8 +164,9 @@ export function getConfig(env: Readonly<Record<string, string | undefined>> = pr
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment: ${problems.join("; ")}`);
   }
-  cached = { key, config: parsed.data };
-  return parsed.data;
+  const config = { ...parsed.data, PUBLIC_BASE_URL: parsed.data.PUBLIC_BASE_URL ?? `http://localhost:${parsed.data.PORT}` };
+  cached = { key, config };
+  return config;
 }
 
 /** "Frankfurt, DE" → { city: "Frankfurt", country: "DE" }. */

@@ -27,9 +27,11 @@ ${body}
 const searchBox = (value: string) => `<form action="/search" method="get" role="search"><label for="q">Website to check</label>
 <input id="q" name="q" value="${value}" required><button type="submit">Check</button></form>`;
 
-/** The proxy's 404 for a path that is not a domain: the same page for every such name. */
-export function notADomainPage(): string {
-  return plainPage(NOT_A_DOMAIN_TITLE, `<p>${escapeHtml(NOT_A_DOMAIN_HINT)}</p>\n${searchBox("")}`);
+/** The proxy's 404 for a path that is not a domain: what was typed, kept in a new search box. */
+export function notADomainPage(typed: string): string {
+  const shown = escapeHtml(typed.slice(0, 200));
+  const said = shown === "" ? "" : `<p>You asked for <code>${shown}</code>.</p>\n`;
+  return plainPage(NOT_A_DOMAIN_TITLE, `${said}<p>${escapeHtml(NOT_A_DOMAIN_HINT)}</p>\n${searchBox(shown)}`);
 }
 
 /** The search box's answer to something that is not a domain, with a new search box. */
@@ -59,10 +61,10 @@ export function unknownUnsubscribeLinkPage(): string {
 }
 
 /** A permalink of a domain that names no incident, or a check no longer kept (404). */
-export function missingPermalinkPage(target: { ascii: string; unicode: string }, kind: "incidents" | "checks"): string {
+export function missingPermalinkPage(target: { ascii: string; unicode: string }, kind: "incidents" | "checks", keepChecksDays: number): string {
   const [title, why] =
     kind === "incidents"
       ? [`No such incident of ${target.unicode}`, "This address names no incident we recorded for this site."]
-      : [`This check of ${target.unicode} is not kept`, "Raw checks are kept for a limited time; incidents keep their evidence for good."];
+      : [`No such check of ${target.unicode}`, `This address names no check of ${target.unicode} that we keep. Checks are kept for ${keepChecksDays} days, so it may be older, or the link may be mistyped; an incident's page keeps the rounds that mattered for good.`];
   return plainPage(title, `<p>${escapeHtml(why)}</p>\n<p><a href="/${escapeHtml(target.ascii)}">The status of ${escapeHtml(target.unicode)} now</a></p>`);
 }

@@ -60,10 +60,14 @@ async function expectBusyApi(app: RunningApp, request: APIRequestContext, domain
   expect(await response.json()).toMatchObject({ error: { code: "busy", message: expect.stringContaining("Too many checks") } });
 }
 
+/** A page that could not start its round says so with a 503, not a 200, and offers no "Tell me when it's back". */
 async function expectBusyPage(app: RunningApp, page: Page, domain: string) {
   const response = await page.goto(`${app.baseUrl}/${domain}`);
-  expect(response?.status()).toBe(200);
-  await expect(page.locator(".result")).toContainText("Too many checks are running right now");
+  expect(response?.status()).toBe(503);
+  expect(response?.headers()["retry-after"]).toMatch(/^\d+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`We could not check ${domain} right now`);
+  await expect(page.locator("body")).toContainText("Too many checks are running right now");
+  await expect(page.getByText(/Tell me (when|if)/)).toHaveCount(0);
 }
 
 test("page first: the API and another page say busy", async ({ page, request }) => {

@@ -59,7 +59,7 @@ test.afterAll(async () => {
 
 /** Opens the spiked page as a visitor whose browser cannot reach the site, once the official card is in. */
 async function openSpiked(page: Page) {
-  await page.route(`https://${SPIKED}/`, (route) => route.abort("connectionrefused"));
+  for (const scheme of ["https", "http"]) await page.route(`${scheme}://${SPIKED}/`, (route) => route.abort("connectionrefused"));
   await page.goto(`${app.baseUrl}/${SPIKED}`);
   await expect(page.locator('.result[data-verdict="global_outage"]')).toBeVisible();
   // A first render waits at most 1.5 s for the official reading; a later one has it.
@@ -106,8 +106,9 @@ test("an official page that says all is well while our probes fail: its state, i
   const hits = official.standIns[STATUS_HOST].hits;
   expect(hits[0]).toBe("/api/v2/summary.json");
   expect(hits[1]).toMatch(/^\/downcheck-[0-9a-f]{16}\.json$/);
-  // The card sits right after the result, before the sources (as drawn: the page orders its parts with CSS).
-  const [result, card0, sources] = await Promise.all([".result", "section.official-status", "section.sources"].map(async (s) => (await page.locator(s).boundingBox())!.y));
+  // Down for everyone: the owner's word is part of what to do now, after the result and before the evidence.
+  await expect(page.locator(".what-now section.official-status")).toHaveCount(1);
+  const [result, card0, sources] = await Promise.all([".result", "section.official-status", "#sources"].map(async (s) => (await page.locator(s).boundingBox())!.y));
   expect(result).toBeLessThan(card0);
   expect(card0).toBeLessThan(sources);
   await checkPageAndScreenshot(page, "crowd-spike", testInfo.project.outputDir, ["light", "dark"]);

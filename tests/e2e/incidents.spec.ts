@@ -127,8 +127,9 @@ test("the domain's history: 90 days with the seeded incidents, their links and t
 // answers a permalink that names nothing with a real 404 (server/gate/page-admission.ts).
 test("another domain's id, an unknown id or no number gets a 404 page, never indexed", async ({ page }) => {
   for (const [path, heading] of [
-    [`/${targets.up}/checks/${seeded.ended.checkIds[2]}`, `This check of ${targets.up} is not kept`],
-    [`/${DOMAIN}/checks/999999`, `This check of ${DOMAIN} is not kept`],
+    // Never "not kept" about a check that may never have existed: it names no check we keep.
+    [`/${targets.up}/checks/${seeded.ended.checkIds[2]}`, `No such check of ${targets.up}`],
+    [`/${DOMAIN}/checks/999999`, `No such check of ${DOMAIN}`],
     [`/${DOMAIN}/incidents/999999`, `No such incident of ${DOMAIN}`],
     [`/${targets.up}/incidents/${seeded.ended.incidentId}`, `No such incident of ${targets.up}`],
   ]) {
@@ -147,19 +148,20 @@ test("another domain's id, an unknown id or no number gets a 404 page, never ind
   }
 });
 
-test("the domain page says the current incident in one line, lists the recent one and links the feed", async ({ page }) => {
-  await page.route(`https://${DOMAIN}/`, (route) => route.abort("connectionrefused"));
+test("the domain page says the current incident in one line, the history in another, and links the feed", async ({ page }) => {
+  for (const scheme of ["https", "http"]) await page.route(`${scheme}://${DOMAIN}/`, (route) => route.abort("connectionrefused"));
   expect((await page.goto(`${app.baseUrl}/${DOMAIN}`))?.status()).toBe(200);
   await expect(page.locator('.result[data-verdict="global_outage"]')).toBeVisible();
-  const section = page.locator(".incidents-section");
+  const section = page.locator(".past");
   // Seeded two hours ago: after midnight (UTC) the line names the day it began as well.
   const started = new Date(seeded.ongoing.startedAt);
   const day = started.toLocaleDateString("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
   const since = `(${day}, )?${started.toISOString().slice(11, 16)} UTC`;
   await expect(section.locator(".current-incident a")).toHaveText(new RegExp(`^Down for everyone since ${since}, (1 hour|2 hours)$`));
   expect(await section.locator(".current-incident a").getAttribute("href")).toBe(`/${DOMAIN}/incidents/${seeded.ongoing.incidentId}`);
-  await expect(section.locator("li")).toHaveCount(1);
-  await expect(section.locator("li")).toContainText("down for everyone for");
+  // The recent ones are on the history page, which the history's own line links.
+  await expect(section.locator(".history-line a")).toHaveAttribute("href", `/${DOMAIN}/history`);
+  await expect(section.locator(".history-line")).toContainText(/^(Not enough data yet: checked for .+ of these 30 days\.|Online .+)/);
   expect(await page.locator('link[rel="alternate"][type="application/atom+xml"]').getAttribute("href")).toBe(`${app.baseUrl}/${DOMAIN}/feed.xml`);
   const feed = await fetch(`${app.baseUrl}/${DOMAIN}/feed.xml`);
   expect(feed.headers.get("content-type")).toBe("application/atom+xml; charset=utf-8");

@@ -78,7 +78,9 @@ test.afterAll(async () => {
 /** Opens `target` as a visitor does and waits until it is whole: result shown, own check done. */
 async function open(page: Page, target: QualityPage) {
   if (target.domain) {
-    await page.route(`https://${target.domain}/`, (route) => (target.reaches ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused")));
+    for (const scheme of ["https", "http"]) {
+      await page.route(`${scheme}://${target.domain}/`, (route) => (target.reaches ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused")));
+    }
   }
   const response = await page.goto(target.url());
   expect(response?.status()).toBe(target.status ?? 200);
@@ -179,6 +181,8 @@ for (const target of [HOME, ...VERDICTS, ...OTHERS]) {
 for (const target of VERDICTS.filter((page) => page.name !== "unknown")) {
   test(`${target.name}: what every location saw is in view at 320, 375 and 1280 px`, async ({ page }) => {
     await open(page, target);
+    // Folded behind the sources' one-line summary: opened as a visitor opens it.
+    await page.locator("#sources > summary").click();
     for (const width of [320, 375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       const region = (await page.locator(".sources .table-scroll").first().boundingBox())!;

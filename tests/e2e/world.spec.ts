@@ -21,7 +21,7 @@ test.afterAll(async () => {
 });
 
 test("many locations: the verdict notes the one that failed, the map and the grouped sources show them all", async ({ page }, testInfo) => {
-  await page.route(`https://${targets.world}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
+  for (const scheme of ["https", "http"]) await page.route(`${scheme}://${targets.world}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
   for (const [width, colorScheme] of [[1280, "light"], [375, "light"], [375, "dark"]] as const) {
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme });
@@ -34,7 +34,7 @@ test("many locations: the verdict notes the one that failed, the map and the gro
     // location ("Test lab, ZZ") has no coordinates and is named below it.
     const shown = map.locator("[data-count]:visible");
     expect(await shown.evaluateAll((markers) => markers.reduce((sum, g) => sum + Number(g.getAttribute("data-count")), 0))).toBe(10);
-    await expect(page.locator(".sources figcaption")).toContainText("Not on the map: Test lab.");
+    await expect(page.locator(".where-map figcaption")).toContainText("Not on the map: Test lab.");
     await expect(map.locator('[data-status="down"]:visible title')).toHaveText("Sydney, Australia (AS1221 Telstra Limited): down");
     await expect(map.locator('[data-status="error"]:visible')).toHaveCount(1);
     // Readable at this width: no marker shown covers a quarter or more of another's radius.
@@ -48,6 +48,8 @@ test("many locations: the verdict notes the one that failed, the map and the gro
       for (const b of discs.slice(i + 1)) expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThan(0.75 * (a.r + b.r) - 1);
     }
 
+    // Every location's row, folded behind the sources' summary line.
+    await page.locator("#sources > summary").click();
     const groups = page.locator(".sources .place-row th");
     await expect(groups).toHaveText([
       "Germany · Europe",
@@ -89,7 +91,7 @@ test("the JSON API sums up locations, where it fails and whether the world was a
 });
 
 test("when the world has no probes the page answers from our location and says why", async ({ page }) => {
-  await page.route(`https://${targets.noProbes}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
+  for (const scheme of ["https", "http"]) await page.route(`${scheme}://${targets.noProbes}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
   await page.goto(`${baseUrl}/${targets.noProbes}`);
   await expect(page.locator(".result-line")).toHaveText(`${targets.noProbes} is up from our location`);
   await expect(page.locator(".world-status")).toContainText("World check unavailable: Globalping, which runs them, has no probes in the places we ask for right now.");

@@ -45,8 +45,12 @@ type SiteFields = { lastCheckedAt?: Date | null; lastVerdict?: string | null; ch
 const addSite = (domain: string, fields: SiteFields = {}) =>
   db.site.create({ data: { domain, displayName: fields.displayName ?? domain, ...fields } });
 
-const addCheckedSite = (domain: string, checkedOn: number, checkCount = 1, lastVerdict = "online") =>
-  addSite(domain, { lastCheckedAt: day(checkedOn), checkCount, lastVerdict });
+/** A site as its last round left it; a round down for everyone is stored with `cause`, as the check store does. */
+async function addCheckedSite(domain: string, checkedOn: number, checkCount = 1, lastVerdict = "online", cause = "timeout") {
+  const site = await addSite(domain, { lastCheckedAt: day(checkedOn), checkCount, lastVerdict });
+  if (lastVerdict === "global_outage") await db.check.create({ data: { siteId: site.id, startedAt: day(checkedOn), durationMs: 900, verdict: lastVerdict, cause } });
+  return site;
+}
 
 const addPage = (siteId: number, title: string, publishedOn: number, url = `https://news.example/${encodeURIComponent(title)}`) =>
   db.relatedPage.create({ data: { siteId, title, url, publishedAt: day(publishedOn), excerpt: `About ${title}` } });
@@ -189,15 +193,29 @@ describe("getRecentSites", () => {
     expect((await sites.getRecentSites(2)).map((site) => site.domain)).toEqual(["site-10.example", "site-9.example"]);
   });
 
-  it("shows the Unicode name and reads an unrecognised verdict as none", async () => {
-    await addSite("xn--bcher-kva.de", { displayName: "bücher.de", lastCheckedAt: day(1), checkCount: 1, lastVerdict: "sideways" });
+  it("shows the Unicode name", async () => {
+    await addSite("xn--bcher-kva.de", { displayName: "bücher.de", lastCheckedAt: day(1), checkCount: 1, lastVerdict: "online" });
     expect(await sites.getRecentSites()).toEqual([
-      { domain: "xn--bcher-kva.de", displayName: "bücher.de", lastVerdict: null, lastCheckedAt: day(1) },
+      { domain: "xn--bcher-kva.de", displayName: "bücher.de", lastVerdict: "online", lastCheckedAt: day(1) },
     ]);
   });
 
+  it("publishes only names that got a public answer: never one nobody outside can resolve", async () => {
+    await addCheckedSite("up.example", 9);
+    await addCheckedSite("some-regions.example", 8, 1, "regional");
+    await addCheckedSite("down-for-all.example", 7, 1, "global_outage", "http_5xx");
+    // An internal host typed by mistake: no public DNS answer, or a private address no location may reach.
+    await addCheckedSite("intranet.corp.example", 6, 5, "global_outage", "dns");
+    await addCheckedSite("jira.corp.example", 5, 5, "unknown");
+    await addSite("odd.example", { lastCheckedAt: day(4), checkCount: 5, lastVerdict: "sideways" });
+    const listed = ["up.example", "some-regions.example", "down-for-all.example"];
+    expect((await sites.getRecentSites()).map((site) => site.domain)).toEqual(listed);
+    expect((await sites.getMostCheckedSites()).map((site) => site.domain).sort()).toEqual([...listed].sort());
+    expect((await sites.getSitemapSites()).map((site) => site.domain)).toEqual(listed);
+  });
+
   it("shows a lookalike stored in Unicode by the browsers' policy: in punycode", async () => {
-    await addSite("xn--80ak6aa92e.com", { displayName: "аррӏе.com", lastCheckedAt: day(1), checkCount: 1 });
+    await addSite("xn--80ak6aa92e.com", { displayName: "аррӏе.com", lastCheckedAt: day(1), checkCount: 1, lastVerdict: "online" });
     expect((await sites.getRecentSites()).map((site) => site.displayName)).toEqual(["xn--80ak6aa92e.com"]);
     expect((await sites.getMostCheckedSites()).map((site) => site.displayName)).toEqual(["xn--80ak6aa92e.com"]);
   });

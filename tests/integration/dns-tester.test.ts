@@ -122,8 +122,8 @@ describe("dns tester", () => {
   });
 
   it.each([
-    { route: "routed.example.test:443:127.0.0.1:8443", message: "A 127.0.0.1 (routed by PROBE_CONNECT_TO)" },
-    { route: "routed.example.test:80:[::1]:8080", message: "AAAA ::1 (routed by PROBE_CONNECT_TO)" },
+    { route: "routed.example.test:443:127.0.0.1:8443", message: "A 127.0.0.1 (an address set by this site's operator)" },
+    { route: "routed.example.test:80:[::1]:8080", message: "AAAA ::1 (an address set by this site's operator)" },
   ])("is up with the mapping of a routed name and sends no query ($route)", async ({ route, message }) => {
     const before = normal.queries.length;
     const result = await probe(normal.address, "routed.example.test", { guard: createGuard({ connectTo: route }) });

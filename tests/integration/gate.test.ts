@@ -64,6 +64,13 @@ describe("the page proxy", () => {
     expect(await response.text()).toContain("That is not a site we can check");
   });
 
+  it("keeps what was typed in the 404's search box, escaped", async () => {
+    const text = await (await visit("/my_intranet%3Cb%3E")).text();
+    expect(text).toContain("You asked for <code>my_intranet&#60;b&#62;</code>.");
+    expect(text).toContain('value="my_intranet&#60;b&#62;"');
+    expect(text).not.toContain("<b>");
+  });
+
   it.each([
     ["/Example.COM", "/example.com"],
     ["/b%C3%BCcher.de", "/xn--bcher-kva.de"],
@@ -94,8 +101,9 @@ describe("the page proxy", () => {
     const id = outcome.record.id;
     expect(passes(await visit(`/${name}/checks/${id}`))).toBe(true);
     for (const [path, words] of [
-      [`/${name}/checks/${id + 1000}`, `This check of ${name} is not kept`],
-      [`/${names[78]}/checks/${id}`, `This check of ${names[78]} is not kept`],
+      // An id that never existed is not called "not kept": it names no check we keep.
+      [`/${name}/checks/${id + 1000}`, `No such check of ${name}`],
+      [`/${names[78]}/checks/${id}`, `No such check of ${names[78]}`],
       [`/${name}/incidents/1`, `No such incident of ${name}`],
     ]) {
       const response = await visit(path);

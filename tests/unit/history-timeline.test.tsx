@@ -137,6 +137,15 @@ describe("HistoryShares", () => {
     const terms = screen.getAllByRole("term").map((term) => term.textContent);
     expect(terms).toEqual(["Last 24 hours", "Last 90 days"]);
     const definitions = screen.getAllByRole("definition").map((definition) => definition.textContent);
-    expect(definitions).toEqual(["Not observed: no check that could tell whether it was up.", "Online 100 % of observed time", "Observed 0.5 % of the time"]);
+    // Half a day of 90 observed: too little for a share of the 90 days to mean anything.
+    expect(definitions).toEqual(["Not observed: no check that could tell whether it was up.", "Not enough data yet: checked for 12 hours of these 90 days."]);
+  });
+
+  it("gives the share of a range observed at least a fifth of the time", () => {
+    const days = Array.from({ length: 20 }, (_, i) => day(`2026-11-${String(i + 3).padStart(2, "0")}`, 24, 24));
+    render(<HistoryShares totals={{ "90d": ninetyDays(days).totals }} />);
+
+    const definitions = screen.getAllByRole("definition").map((definition) => definition.textContent);
+    expect(definitions).toEqual(["Online 100 % of observed time", "Observed 22.3 % of the time"]);
   });
 });

@@ -18,19 +18,17 @@ describe("IncidentsList", () => {
   });
 
   it("says the current incident in one line, counted to the shown result's time, linking its permalink", () => {
-    render(<IncidentsList {...props} current={incident(9, { endedAt: null })} recent={[]} />);
+    render(<IncidentsList {...props} current={incident(9, { endedAt: null })} recent={[incident(4)]} />);
     const link = screen.getByRole("link", { name: "Down for everyone since 14:02 UTC, 23 minutes" });
     expect(link).toHaveAttribute("href", "/github.com/incidents/9");
-    expect(screen.queryByRole("heading", { name: "Recent incidents" })).toBeNull();
+    expect(link.closest("p")).toHaveTextContent("Incident on github.com now: Down for everyone since 14:02 UTC, 23 minutes");
+    expect(screen.getAllByRole("link")).toHaveLength(1);
   });
 
-  it("lists recent incidents with start, length and worst verdict, each linking its permalink", () => {
+  it("says the latest ended incident in one line, linking its permalink (the history page lists them all)", () => {
     render(<IncidentsList {...props} current={null} recent={[incident(4, { worstVerdict: "regional", startedAt: "2026-11-20T08:00:00.000Z", endedAt: "2026-11-20T10:30:00.000Z" }), incident(3)]} />);
-    const items = screen.getAllByRole("listitem");
-    expect(items.map((item) => item.textContent)).toEqual([
-      "20 November 2026, 08:00 UTC: problems in some regions for 2 hours",
-      "26 November 2026, 14:02 UTC: down for everyone for 23 minutes",
-    ]);
+    expect(screen.getByRole("paragraph")).toHaveTextContent("Last incident: 20 November 2026, 08:00 UTC, problems in some regions for 2 hours.");
     expect(screen.getByRole("link", { name: "20 November 2026, 08:00 UTC" })).toHaveAttribute("href", "/github.com/incidents/4");
+    expect(screen.getAllByRole("link")).toHaveLength(1);
   });
 });

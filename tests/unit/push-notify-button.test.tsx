@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it, vi } from "vitest";
-import { NotifyControls, type NotifyPhase } from "@/components/NotifyButton";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { NotifyButton, NotifyControls, type NotifyPhase } from "@/components/NotifyButton";
 
 function renderControls(phase: NotifyPhase, overrides: Partial<Parameters<typeof NotifyControls>[0]> = {}) {
   const onSubscribe = vi.fn();
@@ -49,5 +49,29 @@ describe("NotifyControls", () => {
     const status = screen.getByRole("status");
     expect(status).toHaveTextContent("already gets notifications for 20 sites");
     expect(status).toHaveClass("is-error");
+  });
+});
+
+describe("NotifyButton when the visitor denies the permission", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("says it once: the blocked note with how to allow them, and no second error", async () => {
+    // What jsdom lacks of a browser that can show notifications: nothing of it is reached but the prompt.
+    vi.stubGlobal("PushManager", class {});
+    vi.stubGlobal("Notification", Object.assign(class {}, { permission: "default", requestPermission: vi.fn(async () => "denied") }));
+    Object.defineProperty(navigator, "serviceWorker", { configurable: true, value: { getRegistration: async () => undefined } });
+    Object.defineProperty(navigator, "permissions", { configurable: true, value: { query: async () => ({ state: "prompt" }) } });
+    try {
+      render(<NotifyButton domain="shop.example" displayName="shop.example" online={false} publicKey={"B".repeat(87)} />);
+      const button = await screen.findByRole("button", { name: "Tell me when it's back" });
+      await vi.waitFor(() => expect(button).toBeEnabled());
+      await userEvent.click(button);
+      expect(await screen.findByText("Notifications are blocked for this site; allow them in your browser's site settings to subscribe.")).toBeInTheDocument();
+      expect(screen.getByRole("status")).toHaveTextContent(/^$/);
+      expect(screen.queryByText(/were not allowed/)).toBeNull();
+    } finally {
+      Reflect.deleteProperty(navigator, "serviceWorker");
+      Reflect.deleteProperty(navigator, "permissions");
+    }
   });
 });

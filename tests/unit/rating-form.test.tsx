@@ -75,9 +75,23 @@ describe("RatingFields", () => {
     expect(screen.getByText("You rated 4 of 5 today.")).toBeInTheDocument();
   });
 
-  it("prefers the vote just cast over the one the page was rendered with", () => {
+  it("prefers the vote just cast over the one the page was rendered with, said once", () => {
     renderFields({ yourStars: 2, state: { status: "success", message: "Your rating for today is now 5 of 5. Thank you!", yourStars: 5 } });
-    expect(screen.getByText("You rated 5 of 5 today.")).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "5 stars" })).toBeChecked();
+    expect(screen.getByRole("status")).toHaveTextContent("Your rating for today is now 5 of 5. Thank you!");
+    // The answer says it: no second line repeating the vote beside it.
+    expect(screen.queryByText(/^You rated/)).toBeNull();
+  });
+
+  it("shows the question once when a heading already asks it, and keeps it as the stars' name", () => {
+    render(
+      <section aria-labelledby="rating-heading">
+        <h2 id="rating-heading">Rate the functionality and service quality of bücher.de</h2>
+        <RatingFields domain="xn--bcher-kva.de" displayName="bücher.de" headingAsks summary={{ average: null, count: 0 }} action={() => {}} state={idle} pending={false} />
+      </section>,
+    );
+    expect(within(starGroup()).getAllByRole("radio")).toHaveLength(5);
+    expect(screen.getAllByText(/Rate the functionality and service quality/)).toHaveLength(1);
   });
 
   it("says nothing about an own vote when there is none", () => {

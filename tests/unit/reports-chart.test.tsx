@@ -23,7 +23,7 @@ describe("ReportsChart", () => {
   it("names its section with the heading", () => {
     renderChart(hours({ 0: { up: 1 } }));
 
-    expect(screen.getByRole("region", { name: "Reports for the last 24 hours" })).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Checks and reports for the last 24 hours" })).toBeInTheDocument();
   });
 
   it("sums every hour into the chart's accessible name", () => {
@@ -92,7 +92,7 @@ describe("ReportsChart", () => {
 
     // Not "no checks": a check that could not tell (unknown) is not counted, and may be on the page.
     expect(screen.getByText(`No check found ${DOMAIN} up or down, and no visitor reported a problem, in the last 24 hours.`)).toBeInTheDocument();
-    expect(screen.getByRole("heading", { name: "Reports for the last 24 hours" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Checks and reports for the last 24 hours" })).toBeInTheDocument();
     expect(container.querySelector("svg")).toBeNull();
     expect(container.querySelector("table")).toBeNull();
   });

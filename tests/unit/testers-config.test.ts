@@ -79,7 +79,14 @@ describe("getConfig", () => {
     expect(parsed.CHECK_TTL_SECONDS).toBe(60);
   });
 
+  it("makes PUBLIC_BASE_URL's default follow PORT, and takes a PUBLIC_BASE_URL as given", () => {
+    expect(getConfig({}).PUBLIC_BASE_URL).toBe("http://localhost:3000");
+    expect(getConfig({ PORT: "4123" }).PUBLIC_BASE_URL).toBe("http://localhost:4123");
+    expect(getConfig({ PORT: "4123", PUBLIC_BASE_URL: "https://downcheck.example" }).PUBLIC_BASE_URL).toBe("https://downcheck.example");
+  });
+
   it.each([
+    [{ PORT: "http" }, "PORT"],
     [{ CHECK_DEADLINE_MS: "50" }, "CHECK_DEADLINE_MS"],
     [{ TESTER_SECRET: "short" }, "TESTER_SECRET: needs at least 16 characters"],
     [{ PUBLIC_BASE_URL: "not a url" }, "PUBLIC_BASE_URL"],

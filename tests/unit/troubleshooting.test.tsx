@@ -16,7 +16,8 @@ describe("Troubleshooting", () => {
     [null, "Is shop.example down only for you? Try this", FOUR],
     ["online", "Is shop.example down only for you? Try this", FOUR],
     ["unknown", "Cannot open shop.example? Try this", FOUR],
-    ["regional", "shop.example is down in some places: if it fails for you, try this", ["Try another network", ...FOUR]],
+    // The four steps follow it folded on the page (see below): another network helps first.
+    ["regional", "shop.example is down in some places: if it fails for you, try this", ["Try another network"]],
     ["global_outage", "shop.example is down for everyone: what you can do", ["It is not your connection", "Check again in a few minutes", "Hear it from the owner"]],
   ])("for a verdict of %s: %j", (verdict, heading, steps) => {
     render(<Troubleshooting domain="shop.example" verdict={verdict} />);
@@ -62,5 +63,37 @@ describe("Troubleshooting", () => {
       render(<Troubleshooting domain="shop.example" verdict="online" owner={owner} />);
       expect(screen.queryAllByRole("link")).toHaveLength(0);
     });
+  });
+});
+
+describe("Troubleshooting, folded", () => {
+  it.each<[Verdict | null, string]>([
+    [null, "Is shop.example down only for you? Try this"],
+    ["online", "Is shop.example down only for you? Try this"],
+    ["regional", "Still cannot open shop.example? Try these steps too"],
+    ["global_outage", "If shop.example still fails for you once it is back, try this"],
+  ])("for a verdict of %s, the four steps under %j", (verdict, heading) => {
+    render(<Troubleshooting domain="shop.example" verdict={verdict} folded />);
+    expect(screen.getByRole("group", { name: heading })).toBeInTheDocument();
+    expect(stepsOf()).toEqual(FOUR);
+  });
+
+  it("keeps the four steps behind their heading, under the id it is given", () => {
+    const { container } = render(<Troubleshooting domain="shop.example" folded id="only-for-you-steps" />);
+    const details = container.querySelector("details#only-for-you-steps");
+    expect(details).not.toBeNull();
+    expect(details).not.toHaveAttribute("open");
+    expect(details?.querySelector("summary")).toHaveTextContent("Is shop.example down only for you? Try this");
+    expect(screen.getByRole("group", { name: "Is shop.example down only for you? Try this" })).toBe(details);
+    expect(stepsOf()).toEqual(FOUR);
+  });
+});
+
+describe("the specification's step 2", () => {
+  it("keeps the seed's words and says that many sites share addresses behind a CDN", () => {
+    render(<Troubleshooting domain="shop.example" />);
+    const step = screen.getByRole("heading", { level: 3, name: "Use the site's IP address" }).closest("li");
+    expect(step).toHaveTextContent("Every site has a unique IP address.");
+    expect(step).toHaveTextContent("Many sites, though, share their addresses with others behind a CDN or a hosting provider, and answer only to their name: for those this step may not work.");
   });
 });

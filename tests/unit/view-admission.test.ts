@@ -105,3 +105,25 @@ describe("a rush of first views of one domain", () => {
     expect(answers.map((answer) => answer.admitted && "admitted")).toEqual(Array(20).fill(false));
   });
 });
+
+describe("a view while every round slot is taken", () => {
+  it("is refused as busy (503) before its page is sent, and charges nobody", async () => {
+    const site = memoryLimiter({ points: 12, durationSeconds: 60 });
+    const visitors = memoryLimiter({ points: 10, durationSeconds: 60 });
+    const admission = createAdmission({ maxRounds: 1, visitorRounds: visitors, siteRounds: site });
+    const service = createCheckService({ store: emptyStore, admission, testers: [], guard: noGuard, ttlMs: 60_000, deadlineMs: 1000 });
+    const slot = admission.claim({ ascii: "holder.example", unicode: "holder.example" }, null);
+    if ("refusal" in slot) throw new Error("the only slot was refused");
+
+    const view = await service.admitView(target, "visitor-1");
+    expect(view).toMatchObject({ admitted: false, refusal: { refusal: { status: 503, code: "busy" } } });
+    slot.release();
+    expect(await service.admitView(target, "visitor-2")).toEqual({ admitted: true, fresh: false });
+    // The site's limit paid for the admitted view alone (12 a minute: 11 left), the refused
+    // visitor's for nothing (10 a minute: all left).
+    const siteTakes = await Promise.all(Array.from({ length: 12 }, () => site.take("rush.example")));
+    expect(siteTakes.map((take) => take.ok)).toEqual([...Array(11).fill(true), false]);
+    const visitorTakes = await Promise.all(Array.from({ length: 10 }, () => visitors.take("visitor-1")));
+    expect(visitorTakes.every((take) => take.ok)).toBe(true);
+  });
+});

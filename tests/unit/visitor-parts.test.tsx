@@ -30,9 +30,9 @@ describe("the cookie notice", () => {
   it("is rendered for everyone, with the OK form and the link to the cookie page", () => {
     render(<CookieNotice />);
     const notice = screen.getByRole("complementary", { name: "Cookie notice" });
-    expect(notice).toHaveTextContent("We use a few cookies");
+    expect(notice).toHaveTextContent("We set two cookies of our own (this notice, your rating), none for tracking. By continuing to browse you accept them.");
     expect(screen.getByRole("button", { name: "OK" }).closest("form")).not.toBeNull();
-    expect(screen.getByRole("link", { name: "Read more about cookies" })).toHaveAttribute("href", "/cookies");
+    expect(screen.getByRole("link", { name: "More about cookies" })).toHaveAttribute("href", "/cookies");
   });
 
   it("with JavaScript, OK stores the consent cookie in the browser and calls no server action", async () => {
@@ -121,9 +121,9 @@ describe("Check again", () => {
 
   it("counts down to the end of the result's freshness in the browser, then says nothing", () => {
     render(<CheckAgainForm domain="example.com" freshUntil="2026-11-23T12:00:30Z" />);
-    expect(screen.getByRole("status")).toHaveTextContent("A fresh check is possible in 30 seconds.");
+    expect(screen.getByRole("status")).toHaveTextContent("Possible in 30 seconds.");
     act(() => vi.advanceTimersByTime(20_000));
-    expect(screen.getByRole("status")).toHaveTextContent("A fresh check is possible in 10 seconds.");
+    expect(screen.getByRole("status")).toHaveTextContent("Possible in 10 seconds.");
     act(() => vi.advanceTimersByTime(11_000));
     expect(screen.getByRole("status")).toHaveTextContent(/^$/);
     expect(screen.getByRole("button", { name: "Check again" })).toBeEnabled();

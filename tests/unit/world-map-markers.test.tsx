@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { SourcesSection } from "@/components/SourcesSection";
+import { SourcesMap } from "@/components/SourcesSection";
 import { MAP_STEPS, WorldMap, type MapMarker } from "@/components/WorldMap";
 import { GROUP_RADIUS, RADIUS } from "@/components/WorldMapMarker";
 import { OVERLAP_LIMIT } from "@/lib/map-groups";
@@ -149,7 +149,7 @@ describe("WorldMap's words", () => {
 
   it("on the page, names this server below the map when its place is unknown (the round's every location is accounted for)", () => {
     const here = { ...result({ at: "This server" }), location: { city: "This server", country: "" } };
-    const { container } = render(<SourcesSection domain="example.test" results={[result({ at: "Frankfurt, DE" }), result({ at: "Tokyo, JP" }), here]} checkedAt={0} />);
+    const { container } = render(<SourcesMap domain="example.test" results={[result({ at: "Frankfurt, DE" }), result({ at: "Tokyo, JP" }), here]} />);
 
     expect(container.querySelector("figcaption")).toHaveTextContent("Not on the map: This server.");
     expect(screen.getByRole("img", { name: "Where we checked example.test from" })).toHaveAccessibleDescription("3 locations: 3 up. Not on the map: This server.");
@@ -191,5 +191,14 @@ describe("WorldMap.module.css", () => {
     expect(rules).toContain(`--marker-scale: ${scale};`);
     expect(rules).toContain(`.stepped:not([data-steps~="${step}"]) { display: none; }`);
     expect(rules).toContain(`.marker[data-steps~="${step}"] { display: inline; }`);
+  });
+});
+
+describe("SourcesMap", () => {
+  it("draws no map when no location has a place on it: the folded table names them instead", () => {
+    const here = { ...result({ at: "This server" }), location: { city: "This server", country: "" } };
+    const { container } = render(<SourcesMap domain="example.test" results={[here]} />);
+
+    expect(container).toBeEmptyDOMElement();
   });
 });

@@ -2,14 +2,8 @@ import type { Metadata } from "next";
 import { notFound, permanentRedirect } from "next/navigation";
 import { Suspense } from "react";
 import { preload } from "react-dom";
-import { CheckResult } from "@/components/CheckResult";
 import { LiveCheck } from "@/components/LiveCheck";
-import { RatingSummary } from "@/components/RatingSummary";
-import { HistorySection } from "@/components/HistorySection";
-import { IncidentsSection } from "@/components/IncidentsSection";
-import { NotifySection } from "@/components/NotifySection";
-import { OfficialStatusSection } from "@/components/OfficialStatusSection";
-import { HelpSection, RelatedSection, ReportsSection, SocialSection } from "@/components/StatusSections";
+import { StatusBody } from "@/components/StatusBody";
 import { TextWithName } from "@/components/TextWithName";
 import { getConfig } from "@/server/config";
 import { absoluteUrl, pageMetadata } from "@/server/page-metadata";
@@ -79,38 +73,12 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
       </h1>
       {/* Each tester's answer as it comes; hidden once the result is on the page (LiveCheck.css). */}
       <LiveCheck domain={target.ascii} displayName={domain} map={map} />
-      {/* One part, revealed at once: the sections come with the result, not before it, so nothing
-          the visitor is reading is pushed down when the result takes the live view's place. Each
-          section's reads are quick beside the round, and one that fails says so (readOrNull). */}
+      {/* One part, revealed at once: the result and what follows it come together, not before
+          it, so nothing the visitor is reading is pushed down when the result takes the live
+          view's place. Each section's reads are quick beside the round, and one that fails says
+          so (readOrNull). */}
       <Suspense fallback={<LiveWithoutScript domain={target.ascii} displayName={domain} seconds={resultWithinSeconds()} />}>
-        {/* The official status right after the verdict, before the sources; nothing at all
-            when the site has no official page we read. */}
-        <CheckResult target={target} besideVerdict={<OfficialStatusSection target={target} />} />
-        <div className="after-result">
-          <IncidentsSection target={target} />
-        </div>
-        <div className="after-result">
-          <NotifySection target={target} />
-        </div>
-        <div className="after-result">
-          <ReportsSection target={target} />
-        </div>
-        <div className="after-result">
-          <HistorySection target={target} />
-        </div>
-        <div className="after-result">
-          <RelatedSection target={target} />
-        </div>
-        <div className="after-result troubleshooting-slot">
-          <HelpSection target={target} />
-        </div>
-        <div className="after-result">
-          {/* Two quick reads, and a form that works without JavaScript. */}
-          <RatingSummary domain={target.ascii} displayName={domain} />
-        </div>
-        <div className="after-result">
-          <SocialSection target={target} />
-        </div>
+        <StatusBody target={target} />
       </Suspense>
     </article>
   );

@@ -99,6 +99,9 @@ export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, vis
 
     /** Rounds in flight now, for tests and the benchmark. */
     running: () => total,
+
+    /** No round slot is free on this instance: a new round would be refused as busy now. */
+    full: () => total >= maxRounds,
   };
 }
 

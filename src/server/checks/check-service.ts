@@ -7,7 +7,7 @@ import { runOutsideRequest } from "@/server/async-context";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
 import type { Admission } from "./admission";
 import { createRecentChecks } from "./recent-checks";
-import { notAdmitted, type RefusalError } from "./refusal";
+import { busy, notAdmitted, type RefusalError } from "./refusal";
 import type { LiveRounds } from "./live-rounds";
 import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
 import { createViewCharges } from "./view-charges";
@@ -148,6 +148,9 @@ export function createCheckService(options: CheckServiceOptions) {
       const stored = await latest(target.ascii);
       if (stored && isFresh(stored)) return { admitted: true, fresh: true };
       if (covered()) return { admitted: true, fresh: false };
+      // Every slot taken: the view is refused as busy (503) before its page is sent with a 200,
+      // and before its visitor or the site is charged for a round that could not start.
+      if (admission.full()) return { admitted: false, refusal: busy() };
       const refusal = await chargeOnce(target, visitor);
       if (refusal) return covered() ? { admitted: true, fresh: false } : { admitted: false, refusal };
       return { admitted: true, fresh: false };

@@ -1,6 +1,7 @@
 import "server-only";
 import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { completeLocation } from "@/lib/places";
+import { publicMessage } from "@/lib/result-text";
 import { getConfig } from "@/server/config";
 import type { CheckRecord } from "./check-service";
 
@@ -43,7 +44,7 @@ export function statusJson(record: CheckRecord, cached: boolean) {
         status: result.status,
         cause: result.cause,
         statusCode: result.statusCode,
-        message: result.message,
+        message: publicMessage(result.message),
         timings: result.timings,
         measuredAt: result.measuredAt ?? null,
         stale: result.stale ?? false,

@@ -34,10 +34,20 @@ const toSummary = (row: { domain: string; lastVerdict: string | null; lastChecke
 
 const take = (limit: number) => Math.max(0, Math.trunc(limit));
 
-/** Checked sites, most recently checked first. */
+/**
+ * Sites whose name got a public answer: a location reached the site (up, or up in some regions),
+ * or every location failed after the name resolved (down for everyone, for any cause but DNS).
+ * A name nobody outside can resolve (an internal host typed by mistake: DNS fails, or it points
+ * to a private address and no location can tell) is never published in a list.
+ */
+const publiclyAnswered = {
+  OR: [{ lastVerdict: { in: ["online", "regional"] } }, { lastVerdict: "global_outage", checks: { some: { verdict: "global_outage", NOT: { cause: "dns" } } } }],
+};
+
+/** Checked sites with a public answer, most recently checked first. */
 export async function getRecentSites(limit = 8): Promise<SiteSummary[]> {
   const rows = await getDb().site.findMany({
-    where: { lastCheckedAt: { not: null } },
+    where: { lastCheckedAt: { not: null }, ...publiclyAnswered },
     orderBy: [{ lastCheckedAt: "desc" }, { id: "desc" }],
     take: take(limit),
     select: summaryFields,
@@ -45,10 +55,10 @@ export async function getRecentSites(limit = 8): Promise<SiteSummary[]> {
   return rows.map(toSummary);
 }
 
-/** Sites with at least one check, most checks first; ties go to the more recently checked. */
+/** Sites with a public answer and at least one check, most checks first; ties go to the more recently checked. */
 export async function getMostCheckedSites(limit = 8): Promise<SiteSummary[]> {
   const rows = await getDb().site.findMany({
-    where: { checkCount: { gt: 0 } },
+    where: { checkCount: { gt: 0 }, ...publiclyAnswered },
     orderBy: [{ checkCount: "desc" }, { lastCheckedAt: { sort: "desc", nulls: "last" } }, { id: "desc" }],
     take: take(limit),
     select: summaryFields,
@@ -56,10 +66,10 @@ export async function getMostCheckedSites(limit = 8): Promise<SiteSummary[]> {
   return rows.map(toSummary);
 }
 
-/** Only checked sites have a page worth indexing; the freshest are kept when over the limit. */
+/** Only checked sites with a public answer have a page worth indexing; the freshest are kept when over the limit. */
 export async function getSitemapSites(limit = 5000): Promise<SitemapSite[]> {
   const rows = await getDb().site.findMany({
-    where: { lastCheckedAt: { not: null } },
+    where: { lastCheckedAt: { not: null }, ...publiclyAnswered },
     orderBy: [{ lastCheckedAt: "desc" }, { id: "desc" }],
     take: take(limit),
     select: { domain: true, lastCheckedAt: true },

@@ -1,5 +1,6 @@
 import "server-only";
 import { admitPageView } from "@/server/checks";
+import { getConfig } from "@/server/config";
 import type { Refusal } from "@/server/checks/refusal";
 import type { Target } from "@/server/probe/types";
 import { permalinkExists } from "@/server/data/checks";
@@ -23,7 +24,8 @@ export type PageAdmission =
   | { kind: "pass" }
   /** A status page view, admitted; `fresh`: it shows a fresh result at once, not "Checking…". */
   | { kind: "view"; fresh: boolean }
-  | { kind: "not-a-domain" }
+  /** `typed`: the path's name as the visitor typed it, for the answer's search box. */
+  | { kind: "not-a-domain"; typed: string }
   | { kind: "redirect"; location: string }
   | { kind: "refused"; target: Target; refusal: Refusal }
   | { kind: "missing-permalink"; target: Target; permalink: Permalink["permalink"] };
@@ -34,10 +36,19 @@ type Permalink = { kind: "permalink"; target: Target; permalink: "incidents" | "
 /** What a page path names: one of the app's own pages, not a domain, a domain's status page. */
 type PagePath =
   | { kind: "app" }
-  | { kind: "not-a-domain" }
+  | { kind: "not-a-domain"; typed: string }
   | { kind: "redirect"; location: string }
   | Permalink
   | { kind: "status-page"; target: Target };
+
+/** A path segment as typed: decoded when it can be, else as it came. */
+function typedName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 function pagePath(pathname: string): PagePath {
   const segments = pathname.split("/").slice(1);
@@ -59,7 +70,7 @@ function pagePath(pathname: string): PagePath {
   }
   const parsed = parseRequestedDomain(segments[0]);
   // A real 404 before anything streams: Next would otherwise answer 200 and cache each name.
-  if (!parsed.ok) return { kind: "not-a-domain" };
+  if (!parsed.ok) return { kind: "not-a-domain", typed: typedName(segments[0]) };
   if (segments[0] !== parsed.ascii) return { kind: "redirect", location: `/${parsed.ascii}` };
   return { kind: "status-page", target: { ascii: parsed.ascii, unicode: parsed.unicode } };
 }
@@ -90,12 +101,12 @@ export async function admitPageRequest(method: string, pathname: string, headers
 /** The answer to a page request that is not rendered: a 404 for a non-domain, a refusal's page. */
 export function unrenderedAnswer(admission: Extract<PageAdmission, { kind: "not-a-domain" | "refused" | "missing-permalink" }>): Response {
   if (admission.kind === "missing-permalink") {
-    return new Response(missingPermalinkPage(admission.target, admission.permalink), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+    return new Response(missingPermalinkPage(admission.target, admission.permalink, getConfig().KEEP_CHECKS_DAYS), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
   }
   if (admission.kind === "not-a-domain") {
     // Answered here, not rewritten to Next's 404 page: Next takes a rewrite from a loopback
     // Host (127.0.0.1) for another origin and proxies it to itself over HTTP.
-    return new Response(notADomainPage(), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+    return new Response(notADomainPage(admission.typed), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
   }
   const { target, refusal } = admission;
   return new Response(refusedCheckPage(target, refusal.message, refusal.retryAfterSeconds), {

@@ -31,6 +31,8 @@ export interface TargetNames {
   regional: string;
   /** Up here; on Comcast (AS7922) it times out but from Philadelphia: "only your network?" says the provider. */
   comcastTrouble: string;
+  /** Answers 503, and the Globalping stand-in's ten probes see 503 too: down for everyone, from all 11 locations. */
+  outage: string;
 }
 
 /** Where a target name is served on loopback: its routed port 80 and port 443. */
@@ -66,6 +68,7 @@ export async function startTargets() {
     hot: "hot.example.test",
     regional: "regional.example.test",
     comcastTrouble: "comcast-trouble.example.test",
+    outage: "outage.example.test",
   };
   const handlers: Record<keyof TargetNames, RequestListener> = {
     up: (_req, res) => res.end("<!doctype html><title>up</title>ok"),
@@ -83,6 +86,10 @@ export async function startTargets() {
     hot: (_req, res) => res.end("ok"),
     regional: (_req, res) => res.end("ok"),
     comcastTrouble: (_req, res) => res.end("ok"),
+    outage: (_req, res) => {
+      res.statusCode = 503;
+      res.end("maintenance");
+    },
   };
   const hits: Record<string, number> = {};
   const ports: Record<string, TargetPorts> = {};

@@ -7,7 +7,7 @@ import type { TargetNames, TargetPorts } from "./targets";
 
 // The world for the end-to-end app: the Globalping stand-in on loopback. Its ten probes really
 // ask the local target sites, as Globalping's do (HEAD /, no redirects followed, an untrusted
-// certificate reported, not refused), except for four names with scripted answers.
+// certificate reported, not refused), except for five names with scripted answers.
 
 export const WORLD_PROBE_USER_AGENT = "globalping-probe (stand-in)";
 
@@ -52,6 +52,9 @@ const EUROPE_DOWN: StandInTest[] = TEN_PROBES.map((probe) =>
   probe.continent === "EU" ? { status: "failed", failureSource: "target", rawOutput: "Request timeout." } : finished(200, { tls: { authorized: true } }),
 );
 
+/** Every probe gets a 503, as our own tester does: down for everyone. */
+const SERVER_ERROR: StandInTest[] = TEN_PROBES.map(() => finished(503, { tls: { authorized: true } }));
+
 /**
  * Comcast (AS7922) fails from Chicago and Denver and works from Philadelphia. A round names no
  * network and takes the first ten: nine off Comcast and Philadelphia, all reaching the site.
@@ -66,6 +69,7 @@ export function startWorld(names: TargetNames, portsOf: (name: string) => Target
       if (target === names.noProbes) return { tests: [] };
       if (target === names.world) return { tests: TEN_PROBES.map((probe, i) => ({ probe, test: SCRIPTED[i], afterMs: 100 })) };
       if (target === names.regional) return { tests: TEN_PROBES.map((probe, i) => ({ probe, test: EUROPE_DOWN[i], afterMs: 100 })) };
+      if (target === names.outage) return { tests: TEN_PROBES.map((probe, i) => ({ probe, test: SERVER_ERROR[i], afterMs: 100 })) };
       const protocol = (body as { measurementOptions?: { protocol?: string } }).measurementOptions?.protocol ?? "HTTPS";
       const test = probeTarget(target, protocol, portsOf(target));
       if (target === names.comcastTrouble) {

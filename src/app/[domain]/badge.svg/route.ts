@@ -28,7 +28,7 @@ export async function GET(request: Request, { params }: RouteContext<"/[domain]/
   const svg = statusBadge({
     label: label === "status" ? "status" : parsed.unicode,
     verdict: latest?.verdict ?? null,
-    ...(share !== null ? { share: { range: share as BadgeShare, value: history?.onlineShare ?? null } } : {}),
+    ...(share !== null ? { share: { range: share as BadgeShare, value: history?.onlineShare ?? null, observedShare: history?.observedShare ?? 0 } } : {}),
   });
   const ttl = getConfig().CHECK_TTL_SECONDS;
   return new Response(svg, {

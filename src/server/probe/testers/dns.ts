@@ -2,6 +2,7 @@ import "server-only";
 import net from "node:net";
 import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
+import { ROUTED_BY_OPERATOR } from "@/lib/result-text";
 import { isResolverAddress, queryAddresses, type QueryOutcome } from "@/server/probe/dns-resolve";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
 
@@ -81,7 +82,7 @@ export class DnsTester implements Tester {
     const route = context.guard.route(host, 443) ?? context.guard.route(host, 80);
     if (route) {
       const type = net.isIPv6(route.address) ? "AAAA" : "A";
-      const message = `${type} ${route.address} (routed by PROBE_CONNECT_TO)`;
+      const message = `${type} ${route.address} ${ROUTED_BY_OPERATOR}`;
       return [this.result({ status: "up", cause: null, message }, null, 0)];
     }
     const answers = await queryAddresses(host, { resolver: this.options.resolver, signal: context.signal });

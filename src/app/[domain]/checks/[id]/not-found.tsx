@@ -5,8 +5,8 @@ import { getConfig } from "@/server/config";
 export default function CheckNotFound() {
   return (
     <article className="not-found">
-      <h1>This check is not kept</h1>
-      <p>{`We keep every round of checks for ${getConfig().KEEP_CHECKS_DAYS} days; this one is older, belongs to another site, or never existed. An incident's page keeps the rounds that mattered for good.`}</p>
+      <h1>No such check</h1>
+      <p>{`This address names no check of this site that we keep. Checks are kept for ${getConfig().KEEP_CHECKS_DAYS} days, so it may be older, belong to another site, or the link may be mistyped; an incident's page keeps the rounds that mattered for good.`}</p>
       <p>
         <Link href="/">Check a site from the home page</Link>
       </p>

@@ -1,0 +1,50 @@
+import type { Verdict } from "@/lib/probe-result";
+
+// The status page in the order of a worried visitor's questions: is it down (the verdict card,
+// with where it was checked from), what now (for the verdict at hand), then the evidence, folded
+// where it is long. Pure, so the order each verdict gets is tested without rendering a page.
+
+/**
+ * - `help`: what to try for the verdict (the troubleshooting card, open);
+ * - `help-folded`: the four "down only for you" steps, folded (opened by the browser's own check
+ *   when it fails while our testers reach the site);
+ * - `notify`: "Tell me when it's back" (or "if it goes down");
+ * - `owner`: the official status page and the owner's accounts;
+ * - `sources`: every location's result, folded behind a one-line summary;
+ * - `reports`: the 24-hour chart of our checks and visitors' reports;
+ * - `past`: incidents and history, a line each with a link; `past-and-notify`: with "Tell me if
+ *   it goes down" under them;
+ * - `rating`, `related` (folded).
+ */
+export type PagePart = "help" | "help-folded" | "notify" | "owner" | "sources" | "reports" | "past" | "past-and-notify" | "rating" | "related";
+
+export interface PageParts {
+  /** Right after the verdict: the next step for this verdict. */
+  whatNow: PagePart[];
+  /** After it: what the verdict rests on, and the rest. */
+  evidence: PagePart[];
+}
+
+/** `verdict`: the shown result's; null when there is none (the check could not run). */
+export function pageParts(verdict: Verdict | null): PageParts {
+  switch (verdict) {
+    case "online":
+      // The browser's own check and "It's down for me" sit in the verdict card; the steps wait
+      // folded for a visitor it fails for. Being told if it goes down comes with the history.
+      return { whatNow: ["help-folded"], evidence: ["sources", "owner", "reports", "past-and-notify", "rating", "related"] };
+    case "global_outage":
+      // Nothing on the visitor's side helps: when it is back, and what its owner says.
+      return { whatNow: ["notify", "owner", "help"], evidence: ["sources", "reports", "past", "help-folded", "rating", "related"] };
+    case "regional":
+      // Another network first; the four "only for you" steps, folded, if that does not help.
+      return { whatNow: ["notify", "help", "help-folded"], evidence: ["sources", "owner", "reports", "past", "rating", "related"] };
+    case "unknown":
+      return { whatNow: ["help", "notify"], evidence: ["sources", "owner", "reports", "past", "rating", "related"] };
+    default:
+      // No verdict: nothing to be told about when it changes, and no sources to show.
+      return { whatNow: ["help"], evidence: ["owner", "reports", "past", "rating", "related"] };
+  }
+}
+
+/** Whether "Tell me when it's back" fits (it is not up), or "Tell me if it goes down". */
+export const offersBack = (verdict: Verdict): boolean => verdict === "global_outage" || verdict === "regional";
