@@ -156,7 +156,7 @@ describe("answerForVisitorNetwork", () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "6"; // routine share: 3 tests, the 3 probes asked
     const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
     // As the world tester named "world" spends it in a routine round of this process.
-    expect(await hourlyBudgetFor("world", 6).reserve(1, "routine")).toEqual({ ok: true });
+    expect(await hourlyBudgetFor("world", 6).reserve(1, "routine")).toMatchObject({ ok: true });
     const domain = await checkedDomain();
     expect(await ask(domain)).toBeNull();
     expect(posts()).toHaveLength(0);

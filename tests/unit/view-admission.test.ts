@@ -52,7 +52,7 @@ const noGuard = {} as AddressGuard;
 const target = { ascii: "rush.example", unicode: "rush.example" };
 
 function serviceWith(site: ReturnType<typeof heldLimiter>, visitorRounds: Limiter = memoryLimiter({ points: 100, durationSeconds: 60 })) {
-  const admission = createAdmission({ maxRounds: 8, visitorRounds, siteRounds: site.limiter });
+  const admission = createAdmission({ maxRounds: 8, visitorRounds, siteRounds: site.limiter, backgroundRounds: memoryLimiter({ points: 4, durationSeconds: 60 }) });
   return createCheckService({ store: emptyStore, admission, testers: [], guard: noGuard, ttlMs: 60_000, deadlineMs: 1000 });
 }
 

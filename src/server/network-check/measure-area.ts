@@ -29,7 +29,7 @@ export async function measureArea(
     const body = measurementBody({ domain, probes, locations: [], within: area, protocol, timeoutSeconds: probeTimeoutSeconds(deadline) });
     const answer = await client.create(body, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
     created = true;
-    await budget.refund(probes - answer.created.probesCount);
+    await budget.refund(decision.reservation, probes - answer.created.probesCount);
     if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
     const measurement = await pollMeasurement(client, answer.created.id, deadline);
     if (!measurement) return { ok: false, reason: "unavailable" };
@@ -39,7 +39,7 @@ export async function measureArea(
     return { ok: true, results, measuredAt };
   } catch (error) {
     if (!isGlobalpingFailure(error)) throw error;
-    if (!created) await budget.refund(probes);
+    if (!created) await budget.refund(decision.reservation, probes);
     if (error.globalpingCode === "rate_limited") await budget.pauseUntil(Date.now() + (error.resetSeconds ?? 60) * 1000);
     if (error.globalpingCode === "no_probes") return { ok: false, reason: "no_probes" };
     console.error(`network check: globalping ${error.globalpingCode}: ${error.message}`);

@@ -4,22 +4,28 @@ import { OFFICIAL_LOOK_AGAIN_MS, type OfficialView } from "@/lib/official-status
 import { getConfig } from "@/server/config";
 import { guardFromConfig } from "@/server/probe/guard";
 import type { Target } from "@/server/probe/types";
+import { OFFICIAL_REQUESTS_PER_SITE, OFFICIAL_REQUESTS_PER_VISITOR, registrableDomainOf, type Asker, type BudgetShare } from "@/lib/world-shares";
 import type { WorldBudget } from "@/server/world/budget";
 import { hourlyBudgetFor, OFFICIAL_BUDGET_NAME } from "@/server/world/shared-budgets";
 import { adaptersByKind } from "./adapters";
 import { findOfficialPage, type BudgetedGet, type Finding } from "./discover";
 import { createOfficialFetcher, jsonOf, type OfficialFetcher } from "./fetch-json";
-import { readOfficialRow, saveFinding, saveReading, type OfficialRow } from "./store";
+import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, type OfficialRow } from "./store";
 
-// A domain's official status, read as the page and the incident tracker need it: where the page
-// is (looked for once a day), and a reading at most `ttlMs` old, shared by every instance through
-// the OfficialPage row. Each request to an official page is charged to an hourly budget, like
-// Globalping's tests (the same kind of budget, world/budget.ts; with REDIS_URL counted in Redis
-// for every instance together); over it, the last reading is shown with its age. A page that
-// fails or answers in another shape is "unavailable", never an error.
+// A domain's official status: where the page is (looked for once a day), and a reading at most
+// `ttlMs` old, shared by every instance through the OfficialPage row. Only a round somebody paid
+// for refreshes it (its start calls `refresh`, checks/index.ts), and each request to an official
+// page is charged to an hourly budget like Globalping's tests (world/budget.ts; with REDIS_URL
+// counted in Redis for every instance together), with a share for the visitor the round is for
+// and one for the registrable domain (lib/world-shares.ts); over it, the last reading is shown
+// with its age. The page and the incident tracker read only what is stored (`stored`). A page
+// that fails or answers in another shape is "unavailable", never an error.
 
 export interface OfficialService {
-  read(target: Target): Promise<OfficialView>;
+  /** Looks for the page when due and reads it when its reading is old, charged to `asker`. */
+  refresh(target: Target, asker: Asker): Promise<OfficialView>;
+  /** The reading this instance is making now, else the stored one: never a request, never a write. */
+  stored(target: Target): Promise<OfficialView>;
 }
 
 export interface OfficialServiceOptions {
@@ -33,9 +39,8 @@ export interface OfficialServiceOptions {
 
 export function createOfficialService({ fetcher, ttlMs, budget, now = Date.now }: OfficialServiceOptions): OfficialService {
   const inFlight = new Map<string, Promise<OfficialView>>();
-  const get: BudgetedGet = async (url) => ((await budget.reserve(1, "open", now())).ok ? fetcher.get(url) : "budget");
 
-  async function locate(target: Target): Promise<{ siteId: number; row: OfficialRow } | null> {
+  async function locate(target: Target, get: BudgetedGet): Promise<{ siteId: number; row: OfficialRow } | null> {
     const { siteId, row } = await readOfficialRow(target.ascii, target.unicode);
     const at = new Date(now());
     if (row && at.getTime() - row.foundAt.getTime() < OFFICIAL_LOOK_AGAIN_MS) return { siteId, row };
@@ -51,8 +56,11 @@ export function createOfficialService({ fetcher, ttlMs, budget, now = Date.now }
     return { siteId, row: { siteId, finding, foundAt: at, ...reading } };
   }
 
-  async function readNow(target: Target): Promise<OfficialView> {
-    const located = await locate(target);
+  async function readNow(target: Target, asker: Asker): Promise<OfficialView> {
+    const shares = sharesOf(target, asker);
+    // The whole hour, as for a crowd's question: the shares keep each visitor and each site to their part.
+    const get: BudgetedGet = async (url) => ((await budget.reserve(1, "crowd", shares, now())).ok ? fetcher.get(url) : "budget");
+    const located = await locate(target, get);
     if (!located || located.row.finding.kind === "none") return { found: false };
     const { siteId, row } = located;
     const { kind, url } = located.row.finding;
@@ -74,17 +82,33 @@ export function createOfficialService({ fetcher, ttlMs, budget, now = Date.now }
   }
 
   return {
-    read(target) {
+    refresh(target, asker) {
       // One reading at a time per domain on this instance; everyone asking meanwhile shares it.
       const running = inFlight.get(target.ascii);
       if (running) return running;
       // Outside the request, as rounds are: the reading is shared and outlives the page's wait,
       // and its promises and pooled sockets would otherwise keep that request's render.
-      const reading = runOutsideRequest(() => readNow(target)).finally(() => inFlight.delete(target.ascii));
+      const reading = runOutsideRequest(() => readNow(target, asker)).finally(() => inFlight.delete(target.ascii));
       inFlight.set(target.ascii, reading);
       return reading;
     },
+
+    async stored(target) {
+      const running = inFlight.get(target.ascii);
+      if (running) return running;
+      const row = await readStoredOfficialRow(target.ascii);
+      if (!row || row.finding.kind === "none") return { found: false };
+      const { kind, url } = row.finding;
+      // A page found but never read (it failed, or the budget ran out first) is unavailable.
+      return { found: true, kind, url, summary: row.summary, fetchedAt: row.fetchedAt?.toISOString() ?? null, problem: row.summary ? null : "unavailable" };
+    },
   };
+}
+
+/** A visitor's reading is charged to them and to the registrable domain; the background's to the domain. */
+function sharesOf(target: Target, asker: Asker): BudgetShare[] {
+  const site: BudgetShare = { key: `site:${registrableDomainOf(target.ascii)}`, cap: OFFICIAL_REQUESTS_PER_SITE };
+  return asker.kind === "visitor" ? [{ key: `visitor:${asker.visitor}`, cap: OFFICIAL_REQUESTS_PER_VISITOR }, site] : [site];
 }
 
 const sameFinding = (a: Finding, b: Finding) => a.kind === b.kind && (a.kind === "none" || (b.kind !== "none" && a.url === b.url));
@@ -95,11 +119,10 @@ const holder = globalThis as typeof globalThis & { downcheckOfficial?: OfficialS
 export function officialService(): OfficialService {
   if (!holder.downcheckOfficial) {
     const config = getConfig();
-    if (config.OFFICIAL_STATUS === "off") return (holder.downcheckOfficial = { read: async () => ({ found: false }) });
+    if (config.OFFICIAL_STATUS === "off") return (holder.downcheckOfficial = { refresh: async () => ({ found: false }), stored: async () => ({ found: false }) });
     holder.downcheckOfficial = createOfficialService({
       fetcher: createOfficialFetcher({ guard: guardFromConfig(config), userAgentUrl: config.PUBLIC_BASE_URL }),
       ttlMs: config.OFFICIAL_STATUS_TTL_SECONDS * 1000,
-      // Spent only as "open": the whole hour is there for it.
       budget: hourlyBudgetFor(OFFICIAL_BUDGET_NAME, config.OFFICIAL_STATUS_HOURLY_BUDGET, config.REDIS_URL),
     });
   }

@@ -58,6 +58,7 @@ class GlobalpingTester implements Tester {
       }),
       // Instances behind one address spend one hour of Globalping's tests: counted together.
       budget: hourlyBudgetFor(id, hourlyTests, options.redisUrl),
+      hourlyTests,
       probes: options.probes,
       locations: options.locations,
       freshForMs: options.freshForSeconds * 1000,
