@@ -40,9 +40,9 @@ export function FairShareRules() {
           apart from its visitors&apos;.
         </li>
         <li>
-          We read a site&apos;s official status page only for a check somebody asked for: each visitor&apos;s checks may
-          cause at most {OFFICIAL_REQUESTS_PER_VISITOR} requests to official pages an hour, and each site at most{" "}
-          {OFFICIAL_REQUESTS_PER_SITE}. A page nobody asked to check shows only what we already know.
+          We read a site&apos;s official status page only for a check a visitor asked for, or while an incident is open:
+          each visitor&apos;s checks may cause at most {OFFICIAL_REQUESTS_PER_VISITOR} requests to official pages an hour,
+          and each site at most {OFFICIAL_REQUESTS_PER_SITE}. A page nobody asked to check shows only what we already know.
         </li>
       </ul>
     </>

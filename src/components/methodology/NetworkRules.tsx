@@ -27,8 +27,9 @@ export function NetworkRules() {
         {minutes(NETWORK_ANSWER_REUSE_MS)}, whichever of our servers they reach; reports in the meantime get the same
         answer. Its tests come from the same hourly Globalping allowance as our checks, from the{" "}
         {Math.round(HOUR_SHARES.routine * 100)} % share that routine work may use, so a site that may be down for everyone
-        always finds tests left. We wait at most {VISITOR_WAIT_MS / 1000} seconds for the answer; when our own probes
-        fail too, there is nothing to ask: it is not only you.
+        always finds tests left, and from your own share of it, as your checks do (see Fair shares below). We wait at
+        most {VISITOR_WAIT_MS / 1000} seconds for the answer; when our own probes fail too, there is nothing to ask: it
+        is not only you.
       </p>
     </>
   );

@@ -67,8 +67,10 @@ export function getCheckState(): CheckState {
         live,
         onStored: afterRoundStored,
         askers: redis ? redisAskers(redis) : memoryAskers(),
-        // A round pays for its site's official reading too; the page shows only what that stored.
+        // A visitor's round pays for its site's official reading too; the page shows only what
+        // that stored. A background round reads it only for an open incident (after-round.ts).
         onRoundStart: (target, asker) => {
+          if (asker.kind !== "visitor") return;
           Promise.resolve()
             .then(() => officialService().refresh(target, asker))
             .catch((error: unknown) => console.error(`official status of ${target.ascii}: the reading failed`, error));

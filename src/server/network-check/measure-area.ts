@@ -1,5 +1,6 @@
 import "server-only";
 import type { ProbeResult } from "@/lib/probe-result";
+import type { BudgetShare } from "@/lib/world-shares";
 import { isGlobalpingFailure } from "@/server/world/globalping-api";
 import { measurementBody, pollMeasurement, type ProbeArea } from "@/server/world/measure";
 import { toProbeResult } from "@/server/world/to-results";
@@ -19,10 +20,10 @@ const probeTimeoutSeconds = (deadline: number) => Math.min(10, Math.max(5, Math.
 
 export async function measureArea(
   { client, budget }: WorldAccess,
-  request: { domain: string; area: ProbeArea; probes: number; protocol: "HTTPS" | "HTTP"; deadline: number },
+  request: { domain: string; area: ProbeArea; probes: number; protocol: "HTTPS" | "HTTP"; deadline: number; shares?: readonly BudgetShare[] },
 ): Promise<AreaOutcome> {
-  const { domain, area, probes, protocol, deadline } = request;
-  const decision = await budget.reserve(probes, "routine");
+  const { domain, area, probes, protocol, deadline, shares = [] } = request;
+  const decision = await budget.reserve(probes, "routine", shares);
   if (!decision.ok) return { ok: false, reason: "budget" };
   let created = false;
   try {

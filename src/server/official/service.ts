@@ -13,13 +13,14 @@ import { createOfficialFetcher, jsonOf, type OfficialFetcher } from "./fetch-jso
 import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, type OfficialRow } from "./store";
 
 // A domain's official status: where the page is (looked for once a day), and a reading at most
-// `ttlMs` old, shared by every instance through the OfficialPage row. Only a round somebody paid
-// for refreshes it (its start calls `refresh`, checks/index.ts), and each request to an official
-// page is charged to an hourly budget like Globalping's tests (world/budget.ts; with REDIS_URL
-// counted in Redis for every instance together), with a share for the visitor the round is for
-// and one for the registrable domain (lib/world-shares.ts); over it, the last reading is shown
-// with its age. The page and the incident tracker read only what is stored (`stored`). A page
-// that fails or answers in another shape is "unavailable", never an error.
+// `ttlMs` old, shared by every instance through the OfficialPage row. Only a round refreshes it:
+// a visitor's round as it starts (checks/index.ts), any round during an open incident
+// (incident-ack.ts). Each request to an official page is charged to an hourly budget like
+// Globalping's tests (world/budget.ts; with REDIS_URL counted in Redis for every instance
+// together), with a share for the visitor the round is for and one for the registrable domain
+// (lib/world-shares.ts); over it, the last reading is shown with its age. The page reads only
+// what is stored (`stored`). A page that fails or answers in another shape is "unavailable",
+// never an error.
 
 export interface OfficialService {
   /** Looks for the page when due and reads it when its reading is old, charged to `asker`. */
