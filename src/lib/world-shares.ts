@@ -3,10 +3,19 @@
 // (server/world), the check service and /methodology decide and say the same thing.
 import { getDomain } from "tldts";
 
-/** World measurements one visitor (an address; an IPv6 /64) may start in an hour. */
-export const WORLD_MEASUREMENTS_PER_VISITOR = 3;
-/** World measurements of one registrable domain and its subdomains in an hour, whoever asks. */
-export const WORLD_MEASUREMENTS_PER_SITE = 6;
+/** Globalping's free hourly tests: 250 per address, 500 with a token. */
+export const FREE_TESTS_PER_HOUR = { anonymous: 250, token: 500 } as const;
+/** Probes per world measurement unless the operator sets GLOBALPING_PROBES: one test each. */
+export const DEFAULT_WORLD_PROBES = 10;
+
+/**
+ * The part of the hour's world tests one visitor (an address; an IPv6 /64) may start: 30 of the
+ * default 250, three measurements of 10 probes. A part, not a count, so an operator who buys
+ * more tests (a token, credits) gives every visitor more.
+ */
+export const WORLD_VISITOR_SHARE = 0.12;
+/** The part of the hour's world tests for one registrable domain and its subdomains, whoever asks. */
+export const WORLD_SITE_SHARE = 0.24;
 /** Distinct visitors in the last hour that make a domain one "many people ask about". */
 export const CROWD_VISITORS = 3;
 /**
@@ -25,10 +34,13 @@ export const BACKGROUND_SHARE = 0.5;
  */
 export const BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE = 4;
 
-/** Official status page requests an hour (discovery included) one visitor's checks may cause. */
-export const OFFICIAL_REQUESTS_PER_VISITOR = 30;
-/** Official status page requests an hour for one registrable domain and its subdomains. */
-export const OFFICIAL_REQUESTS_PER_SITE = 60;
+/** The part of the hour's official status requests (discovery included) one visitor's checks may cause: 30 of the default 600. */
+export const OFFICIAL_VISITOR_SHARE = 0.05;
+/** The part of the hour's official status requests for one registrable domain and its subdomains. */
+export const OFFICIAL_SITE_SHARE = 0.1;
+
+/** A share of an hourly budget in its own units, never less than one reservation of `atLeast`. */
+export const shareOf = (hourly: number, part: number, atLeast: number) => Math.max(atLeast, Math.floor(hourly * part));
 
 /** "a.b.example.co.uk" → "example.co.uk"; a private suffix (user.github.io) is its own site. */
 export const registrableDomainOf = (ascii: string) => getDomain(ascii, { allowPrivateDomains: true }) ?? ascii;

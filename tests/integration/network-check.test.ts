@@ -153,12 +153,12 @@ describe("answerForVisitorNetwork", () => {
   });
 
   it("charges the reporting visitor's share of the world: an IPv6 /64 whose checks spent it asks no probes, another visitor does", async () => {
-    process.env.GLOBALPING_HOURLY_BUDGET = "300"; // a budget of its own; the visitor's share is 3 × 10 tests
+    process.env.GLOBALPING_HOURLY_BUDGET = "250"; // a budget of its own; the visitor's share is 12 % of it, 30 tests
     const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
     const { visitorBucket } = await import("@/server/visitor/address");
     const bucket = visitorBucket("2001:db8:73::1");
     // As three world measurements of this visitor's own checks spent it.
-    expect(await hourlyBudgetFor("world", 300).reserve(30, "open", [{ key: `visitor:${bucket}`, cap: 30 }])).toMatchObject({ ok: true });
+    expect(await hourlyBudgetFor("world", 250).reserve(30, "open", [{ key: `visitor:${bucket}`, cap: 30 }])).toMatchObject({ ok: true });
     const domain = await checkedDomain();
     expect(await ask(domain, COMCAST, visitorBucket("2001:db8:73::beef"))).toBeNull();
     expect(posts()).toHaveLength(0);

@@ -56,8 +56,12 @@ export interface CheckServiceOptions {
   onStored?: (record: CheckRecord, previous: CheckRecord | null) => Promise<void>;
   /** Who asked about each domain this hour (world/askers.ts): a crowd's question gets the world first. */
   askers?: Askers;
-  /** As a round starts, with whom it is for: what else the round pays for (the official reading, checks/index.ts). */
-  onRoundStart?: (target: Target, asker: Asker) => void;
+  /**
+   * As a round starts, with whom it is for: what else the round pays for (the official reading,
+   * checks/index.ts). `stored` settles once the round is stored (or failed): work that writes
+   * waits for it, as a write waiting for a locked SQLite database holds the event loop.
+   */
+  onRoundStart?: (target: Target, asker: Asker, stored: Promise<void>) => void;
 }
 
 export type { Payer } from "./payers";
@@ -95,16 +99,19 @@ export function createCheckService(options: CheckServiceOptions) {
     // The question is open when the last check did not find the site up, or visitors say it is down.
     const questionOpen = (previous !== null && previous.verdict !== "online") || (await visitorsReportDown(target.ascii));
     const watched = live?.begin(target.ascii, { startedAt: Date.now(), deadline: Date.now() + deadlineMs, testers: testers.length });
+    let roundStored: () => void = () => undefined;
     try {
-      onRoundStart?.(target, asker);
+      onRoundStart?.(target, asker, new Promise<void>((resolve) => (roundStored = resolve)));
       const options = { deadlineMs, previous: previous?.results ?? [], questionOpen, onResults: watched?.report, asker };
       const outcome = await runRound(testers, target, guard, options);
       const record = await store.save(target, outcome, decideVerdict(outcome.results), viewed ? { viewedAt: outcome.startedAt } : undefined);
+      roundStored();
       recent.remember(record);
       watched?.end(record.verdict);
       await onStored?.(record, previous);
       return record;
     } finally {
+      roundStored();
       watched?.end(null);
     }
   }

@@ -69,10 +69,10 @@ export function getCheckState(): CheckState {
         askers: redis ? redisAskers(redis) : memoryAskers(),
         // A visitor's round pays for its site's official reading too; the page shows only what
         // that stored. A background round reads it only for an open incident (after-round.ts).
-        onRoundStart: (target, asker) => {
+        onRoundStart: (target, asker, stored) => {
           if (asker.kind !== "visitor") return;
           Promise.resolve()
-            .then(() => officialService().refresh(target, asker))
+            .then(() => officialService().refresh(target, asker, stored))
             .catch((error: unknown) => console.error(`official status of ${target.ascii}: the reading failed`, error));
         },
       }),

@@ -1,8 +1,7 @@
 import "server-only";
 import { NETWORK_PROBES, RECENT_ROUND_MS, VISITOR_WAIT_MS, type NetworkAnswer, type NetworkScope } from "@/lib/network-answer";
 import type { VisitorNetwork } from "@/lib/visitor-network";
-import { WORLD_MEASUREMENTS_PER_VISITOR } from "@/lib/world-shares";
-import { getConfig } from "@/server/config";
+import { shareOf, WORLD_VISITOR_SHARE } from "@/lib/world-shares";
 import { prismaCheckStore } from "@/server/checks/prisma-store";
 import { servesPlainHttp } from "@/server/world/world-check";
 import { measureArea } from "./measure-area";
@@ -45,7 +44,7 @@ export async function answerForVisitorNetwork({ domain, network, visitor }: { do
     // Asked as our round found it: over HTTPS, or over plain HTTP for a site that serves only that.
     const protocol = servesPlainHttp(latest.results) ? "HTTP" : "HTTPS";
     // Charged to the reporting visitor's share of the world (lib/world-shares.ts), as their checks are.
-    const shares = [{ key: `visitor:${visitor}`, cap: WORLD_MEASUREMENTS_PER_VISITOR * getConfig().GLOBALPING_PROBES }];
+    const shares = [{ key: `visitor:${visitor}`, cap: shareOf(access.hourlyTests, WORLD_VISITOR_SHARE, access.probes) }];
     for (const scope of scopes) {
       const area = scope.kind === "asn" ? { asn: scope.asn } : { country: scope.country };
       const outcome = await outcomeOnce(domain, scope, deadline, () =>

@@ -4,13 +4,13 @@ import { OFFICIAL_LOOK_AGAIN_MS, type OfficialView } from "@/lib/official-status
 import { getConfig } from "@/server/config";
 import { guardFromConfig } from "@/server/probe/guard";
 import type { Target } from "@/server/probe/types";
-import { OFFICIAL_REQUESTS_PER_SITE, OFFICIAL_REQUESTS_PER_VISITOR, registrableDomainOf, type Asker, type BudgetShare } from "@/lib/world-shares";
+import { OFFICIAL_SITE_SHARE, OFFICIAL_VISITOR_SHARE, registrableDomainOf, shareOf, type Asker, type BudgetShare } from "@/lib/world-shares";
 import type { WorldBudget } from "@/server/world/budget";
 import { hourlyBudgetFor, OFFICIAL_BUDGET_NAME } from "@/server/world/shared-budgets";
 import { adaptersByKind } from "./adapters";
 import { findOfficialPage, type BudgetedGet, type Finding } from "./discover";
 import { createOfficialFetcher, jsonOf, type OfficialFetcher } from "./fetch-json";
-import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, type OfficialRow } from "./store";
+import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, siteRowId, type OfficialRow } from "./store";
 
 // A domain's official status: where the page is (looked for once a day), and a reading at most
 // `ttlMs` old, shared by every instance through the OfficialPage row. Only a round refreshes it:
@@ -23,8 +23,12 @@ import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, type 
 // never an error.
 
 export interface OfficialService {
-  /** Looks for the page when due and reads it when its reading is old, charged to `asker`. */
-  refresh(target: Target, asker: Asker): Promise<OfficialView>;
+  /**
+   * Looks for the page when due and reads it when its reading is old, charged to `asker`. Its
+   * writes wait for `writeAfter` (the round's own store): better-sqlite3 waits for a locked
+   * database on the event loop, which a round's probes must not share.
+   */
+  refresh(target: Target, asker: Asker, writeAfter?: Promise<unknown>): Promise<OfficialView>;
   /** The reading this instance is making now, else the stored one: never a request, never a write. */
   stored(target: Target): Promise<OfficialView>;
 }
@@ -35,35 +39,44 @@ export interface OfficialServiceOptions {
   ttlMs: number;
   /** One "test" per request to an official page. */
   budget: WorldBudget;
+  /** The budget's requests an hour: the shares are parts of it. */
+  hourlyRequests: number;
   now?: () => number;
 }
 
-export function createOfficialService({ fetcher, ttlMs, budget, now = Date.now }: OfficialServiceOptions): OfficialService {
+export function createOfficialService({ fetcher, ttlMs, budget, hourlyRequests, now = Date.now }: OfficialServiceOptions): OfficialService {
   const inFlight = new Map<string, Promise<OfficialView>>();
 
-  async function locate(target: Target, get: BudgetedGet): Promise<{ siteId: number; row: OfficialRow } | null> {
-    const { siteId, row } = await readOfficialRow(target.ascii, target.unicode);
+  /** Where the page is (looked for again when due), and how to get the site's row id for a write. */
+  async function locate(target: Target, get: BudgetedGet, writeAfter: Promise<unknown>): Promise<{ site: () => Promise<number>; row: OfficialRow } | null> {
+    const { siteId: known, row } = await readOfficialRow(target.ascii);
+    let made: Promise<number> | undefined;
+    const site = async () => {
+      await writeAfter;
+      return known ?? (made ??= siteRowId(target.ascii, target.unicode));
+    };
     const at = new Date(now());
-    if (row && at.getTime() - row.foundAt.getTime() < OFFICIAL_LOOK_AGAIN_MS) return { siteId, row };
+    if (row && at.getTime() - row.foundAt.getTime() < OFFICIAL_LOOK_AGAIN_MS) return { site, row };
     const found = await findOfficialPage(target.ascii, get);
     // Out of budget mid-search: nothing is concluded; an older finding still stands.
-    if (found === "budget") return row ? { siteId, row } : null;
+    if (found === "budget") return row ? { site, row } : null;
     const { finding, summary } = found;
     const same = row !== null && sameFinding(row.finding, finding);
+    const siteId = await site();
     await saveFinding(siteId, finding, at, same);
     // The finding read the page already: that is its first reading.
     if (summary) await saveReading(siteId, summary, at);
     const reading = summary ? { summary, fetchedAt: at } : same ? { summary: row.summary, fetchedAt: row.fetchedAt } : { summary: null, fetchedAt: null };
-    return { siteId, row: { siteId, finding, foundAt: at, ...reading } };
+    return { site, row: { siteId, finding, foundAt: at, ...reading } };
   }
 
-  async function readNow(target: Target, asker: Asker): Promise<OfficialView> {
-    const shares = sharesOf(target, asker);
+  async function readNow(target: Target, asker: Asker, writeAfter: Promise<unknown>): Promise<OfficialView> {
+    const shares = sharesOf(target, asker, hourlyRequests);
     // The whole hour, as for a crowd's question: the shares keep each visitor and each site to their part.
     const get: BudgetedGet = async (url) => ((await budget.reserve(1, "crowd", shares, now())).ok ? fetcher.get(url) : "budget");
-    const located = await locate(target, get);
+    const located = await locate(target, get, writeAfter);
     if (!located || located.row.finding.kind === "none") return { found: false };
-    const { siteId, row } = located;
+    const { site, row } = located;
     const { kind, url } = located.row.finding;
     const last = { summary: row.summary, fetchedAt: row.fetchedAt?.toISOString() ?? null };
     if (row.summary && row.fetchedAt && now() - row.fetchedAt.getTime() < ttlMs) return { found: true, kind, url, ...last, problem: null };
@@ -78,18 +91,18 @@ export function createOfficialService({ fetcher, ttlMs, budget, now = Date.now }
       return { found: true, kind, url, summary: null, fetchedAt: null, problem: "unavailable" };
     }
     const fetchedAt = new Date(now());
-    await saveReading(siteId, summary, fetchedAt);
+    await saveReading(await site(), summary, fetchedAt);
     return { found: true, kind, url, summary, fetchedAt: fetchedAt.toISOString(), problem: null };
   }
 
   return {
-    refresh(target, asker) {
+    refresh(target, asker, writeAfter = Promise.resolve()) {
       // One reading at a time per domain on this instance; everyone asking meanwhile shares it.
       const running = inFlight.get(target.ascii);
       if (running) return running;
       // Outside the request, as rounds are: the reading is shared and outlives the page's wait,
       // and its promises and pooled sockets would otherwise keep that request's render.
-      const reading = runOutsideRequest(() => readNow(target, asker)).finally(() => inFlight.delete(target.ascii));
+      const reading = runOutsideRequest(() => readNow(target, asker, writeAfter)).finally(() => inFlight.delete(target.ascii));
       inFlight.set(target.ascii, reading);
       return reading;
     },
@@ -107,9 +120,9 @@ export function createOfficialService({ fetcher, ttlMs, budget, now = Date.now }
 }
 
 /** A visitor's reading is charged to them and to the registrable domain; the background's to the domain. */
-function sharesOf(target: Target, asker: Asker): BudgetShare[] {
-  const site: BudgetShare = { key: `site:${registrableDomainOf(target.ascii)}`, cap: OFFICIAL_REQUESTS_PER_SITE };
-  return asker.kind === "visitor" ? [{ key: `visitor:${asker.visitor}`, cap: OFFICIAL_REQUESTS_PER_VISITOR }, site] : [site];
+function sharesOf(target: Target, asker: Asker, hourly: number): BudgetShare[] {
+  const site: BudgetShare = { key: `site:${registrableDomainOf(target.ascii)}`, cap: shareOf(hourly, OFFICIAL_SITE_SHARE, 1) };
+  return asker.kind === "visitor" ? [{ key: `visitor:${asker.visitor}`, cap: shareOf(hourly, OFFICIAL_VISITOR_SHARE, 1) }, site] : [site];
 }
 
 const sameFinding = (a: Finding, b: Finding) => a.kind === b.kind && (a.kind === "none" || (b.kind !== "none" && a.url === b.url));
@@ -125,6 +138,7 @@ export function officialService(): OfficialService {
       fetcher: createOfficialFetcher({ guard: guardFromConfig(config), userAgentUrl: config.PUBLIC_BASE_URL }),
       ttlMs: config.OFFICIAL_STATUS_TTL_SECONDS * 1000,
       budget: hourlyBudgetFor(OFFICIAL_BUDGET_NAME, config.OFFICIAL_STATUS_HOURLY_BUDGET, config.REDIS_URL),
+      hourlyRequests: config.OFFICIAL_STATUS_HOURLY_BUDGET,
     });
   }
   return holder.downcheckOfficial;

@@ -25,15 +25,15 @@ function toRow(page: PageRow): OfficialRow {
   return { siteId: page.siteId, finding, foundAt: page.foundAt, summary: readSnapshot(page.snapshot), fetchedAt: page.fetchedAt };
 }
 
-/**
- * The site's row (made if new: a write only then) and its official page, null when never looked
- * for. For a paid reading only: a site's row exists for an admitted round, not for a look.
- */
-export async function readOfficialRow(domain: string, displayName: string): Promise<{ siteId: number; row: OfficialRow | null }> {
-  const db = getDb();
-  const site = await db.site.findUnique({ where: { domain }, select: { id: true, officialPage: true } });
-  if (!site) return { siteId: (await ensureSite(db, domain, displayName)).id, row: null };
-  return { siteId: site.id, row: site.officialPage ? toRow(site.officialPage) : null };
+/** The site's id (null before it has a row) and its official page, null when never looked for. */
+export async function readOfficialRow(domain: string): Promise<{ siteId: number | null; row: OfficialRow | null }> {
+  const site = await getDb().site.findUnique({ where: { domain }, select: { id: true, officialPage: true } });
+  return { siteId: site?.id ?? null, row: site?.officialPage ? toRow(site.officialPage) : null };
+}
+
+/** The site's row id, made if new: for a paid reading only (a site's row exists for an admitted round, not for a look). */
+export async function siteRowId(domain: string, displayName: string): Promise<number> {
+  return (await ensureSite(getDb(), domain, displayName)).id;
 }
 
 /** The stored official page of `domain`, null when never looked for: one read, nothing written. */

@@ -2,8 +2,9 @@ import "server-only";
 import {
   BACKGROUND_SHARE,
   registrableDomainOf,
-  WORLD_MEASUREMENTS_PER_SITE,
-  WORLD_MEASUREMENTS_PER_VISITOR,
+  shareOf,
+  WORLD_SITE_SHARE,
+  WORLD_VISITOR_SHARE,
   type Asker,
   type BudgetShare,
 } from "@/lib/world-shares";
@@ -32,14 +33,14 @@ export interface Spending {
 
 export function spendingFor(asker: Asker | undefined, domain: string, question: Question, { probes, hourlyTests }: { probes: number; hourlyTests: number }): Spending {
   const site = registrableDomainOf(domain);
-  const siteShare: BudgetShare = { key: `site:${site}`, cap: WORLD_MEASUREMENTS_PER_SITE * probes };
+  const siteShare: BudgetShare = { key: `site:${site}`, cap: shareOf(hourlyTests, WORLD_SITE_SHARE, probes) };
   const routineEscalates = (to: SpendPriority) => (question === "routine" ? to : null);
   if (asker?.kind === "background") {
     const cap = Math.floor(hourlyTests * BACKGROUND_SHARE);
     return { priority: "routine", shares: [{ key: `background:${site}`, cap, splitAmong: { group: "background", member: site } }], escalateTo: null, background: true };
   }
   // A round outside the check service (a tester called on its own) has no one to charge.
-  const shares = asker ? [{ key: `visitor:${asker.visitor}`, cap: WORLD_MEASUREMENTS_PER_VISITOR * probes }, siteShare] : [];
+  const shares = asker ? [{ key: `visitor:${asker.visitor}`, cap: shareOf(hourlyTests, WORLD_VISITOR_SHARE, probes) }, siteShare] : [];
   const open: SpendPriority = asker?.crowd ? "crowd" : "open";
   return { priority: question === "open" ? open : "routine", shares, escalateTo: routineEscalates(open), background: false };
 }

@@ -14,8 +14,9 @@ import { toProbeResult } from "./to-results";
 // spent first where the question is open (a first check, a site that may be down, a visitor's
 // report) and where a crowd asks; a routine refresh of a healthy site waits for the local
 // testers' answer when its part of the hour is used up, and goes ahead only if they say down or
-// cannot tell. Concurrent rounds for one domain share one measurement. When the world is unavailable, the round says why and carries the last world
-// results, marked stale, so the page can show them with their age.
+// cannot tell. Concurrent rounds for one domain share one measurement. When the world is
+// unavailable, the round says why and carries the last world results, marked stale, so the page
+// can show them with their age.
 
 export interface WorldCheckOptions {
   testerId: string;
