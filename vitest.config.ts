@@ -21,6 +21,7 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/incident-routes.test.ts",
   "tests/integration/incidents.test.ts",
   "tests/integration/official-status-*.test.ts",
+  "tests/integration/official-shares.test.ts",
   "tests/integration/network-checks.test.ts",
   "tests/integration/push-actions.test.ts",
   "tests/integration/ratings.test.ts",

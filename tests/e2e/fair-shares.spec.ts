@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { startGlobalpingStandIn, type GlobalpingStandIn } from "../integration/helpers/globalping-stand-in";
 import { serving, startOfficialWorld, type OfficialWorld } from "../integration/helpers/official-stand-ins";
 import { statuspageSummary } from "../support/official-pages";
 import { root, startApp, type RunningApp } from "./support/app";
@@ -15,28 +16,31 @@ import { checkPageAndScreenshot } from "./support/page-checks";
 // view reads it; and a visitor past their share of the world check gets a page that says so in
 // words for everyone.
 
-const { connectTo, worldUrl } = e2eEnv();
+const { connectTo } = e2eEnv();
 const UNPAID = Array.from({ length: 5 }, (_, i) => `unpaid-${i}-fairshare.com`);
 const ATTACKER = { "x-forwarded-for": "198.51.100.66" };
 
 let app: RunningApp;
 let official: OfficialWorld;
+/** A Globalping stand-in of its own: the run's shared one counts one hour of tests for every spec. */
+let world: GlobalpingStandIn;
 const caFile = join(root, `tests/.tmp/fair-shares-ca-${process.pid}.pem`);
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
+  world = await startGlobalpingStandIn();
   official = await startOfficialWorld(Object.fromEntries(UNPAID.map((domain) => [`status.${domain}`, serving("/api/v2/summary.json", statuspageSummary())])));
   mkdirSync(join(root, "tests/.tmp"), { recursive: true });
   writeFileSync(caFile, official.ca);
   // Routes match in order: the stand-ins' before the shared list, which ends in a catch-all.
   app = await startApp(
     // Globalping's free hour, as a site runs by default: each visitor's share of it is three measurements.
-    { ...sharedAppEnv(`${official.connectTo},${connectTo}`, worldUrl), GLOBALPING_HOURLY_BUDGET: "250", NODE_EXTRA_CA_CERTS: caFile, TRUST_PROXY_HOPS: "1" },
+    { ...sharedAppEnv(`${official.connectTo},${connectTo}`, world.url), GLOBALPING_HOURLY_BUDGET: "250", NODE_EXTRA_CA_CERTS: caFile, TRUST_PROXY_HOPS: "1" },
     { name: "fair-shares", quiet: true },
   );
 });
 test.afterAll(async () => {
-  await Promise.all([app?.stop(), official?.close()]);
+  await Promise.all([app?.stop(), official?.close(), world?.close()]);
   rmSync(caFile, { force: true });
 });
 
