@@ -22,6 +22,7 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/incidents.test.ts",
   "tests/integration/official-status-*.test.ts",
   "tests/integration/owner-job.test.ts",
+  "tests/integration/official-shares.test.ts",
   "tests/integration/network-checks.test.ts",
   "tests/integration/push-actions.test.ts",
   "tests/integration/push-shares.test.ts",

@@ -12,13 +12,11 @@ import { readOrNull } from "./StatusSections";
  * the shown result's check time, so a cached page says what was true when that result was new.
  */
 export async function OfficialStatusSection({ target }: { target: Target }) {
-  // Both at once: the official reading need not wait for the round.
-  const [official, status] = await Promise.all([
-    readOrNull("official status", () => getOfficialView(target.ascii)),
-    readOrNull("status", () => getStatusView(target)),
-  ]);
-  if (!official?.found) return null;
+  // The round first: its start reads the official page, and the page shows what that stored.
+  const status = await readOrNull("status", () => getStatusView(target));
   const check = status?.ok ? status.check : null;
+  const official = await readOrNull("official status", () => getOfficialView(target.ascii, check?.checkedAt ?? null));
+  if (!official?.found) return null;
   const failing = check !== null && (check.verdict === "global_outage" || check.verdict === "regional");
   const incidents = failing ? await readOrNull("incidents", () => getIncidentsView(target.ascii, check.checkedAt)) : null;
   const disagreement =

@@ -91,8 +91,10 @@ export async function OwnerSection({ target, folded = false }: { target: Target;
     </>
   );
   if (!folded) return <div className="owner">{parts}</div>;
+  const status = await readOrNull("status", () => getStatusView(target));
+  const checkedAt = status?.ok ? status.check.checkedAt : null;
   const [official, links] = await Promise.all([
-    readOrNull("official status", () => getOfficialView(target.ascii)),
+    readOrNull("official status", () => getOfficialView(target.ascii, checkedAt)),
     readOrNull("social links", () => getSocialView(target.ascii)),
   ]);
   const has = [official?.found ? "status page" : null, links && links.length > 0 ? "accounts" : null].filter((part) => part !== null);

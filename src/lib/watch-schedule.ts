@@ -1,6 +1,7 @@
 // When a watched domain is due for a background round (server/watch). Pure: the scheduler and
 // the "check" job's handler ask the same rule, so a job that runs late or twice can tell whether
 // its round is still due.
+import { registrableDomainOf } from "./world-shares";
 
 /** A domain viewed this recently is watched. */
 export const VIEWED_WATCH_MS = 60 * 60_000;
@@ -18,6 +19,8 @@ export interface WatchedSite {
   createdAt: Date;
   lastCheckedAt: Date | null;
   openIncident: boolean;
+  /** A visitor viewed its page in the last hour. */
+  viewed: boolean;
 }
 
 /**
@@ -51,4 +54,26 @@ export function isDue(site: WatchedSite, intervals: WatchIntervals, now: Date): 
  */
 export function checkJobId(domain: string, due: Date): string {
   return `check-${due.getTime()}-${domain}`;
+}
+
+/**
+ * The due rounds a scheduler's tick adds: the watched sites due before `horizon`, at most one per
+ * registrable domain, so fifty watched subdomains of one site take turns instead of all asking it
+ * at once (the background limit per site, checks/admission.ts, holds it across instances). A
+ * site a visitor viewed, or with an open incident, goes before one watched only for its
+ * subscribers; then the longest overdue.
+ */
+export function dueThisTick(sites: readonly WatchedSite[], intervals: WatchIntervals, horizon: Date): { site: WatchedSite; at: Date }[] {
+  const demanded = (site: WatchedSite) => (site.viewed || site.openIncident ? 0 : 1);
+  const due = sites
+    .map((site) => ({ site, at: dueAt(site, intervals) }))
+    .filter(({ at }) => at.getTime() < horizon.getTime())
+    .sort((a, b) => demanded(a.site) - demanded(b.site) || a.at.getTime() - b.at.getTime());
+  const taken = new Set<string>();
+  return due.filter(({ site }) => {
+    const registrable = registrableDomainOf(site.domain);
+    if (taken.has(registrable)) return false;
+    taken.add(registrable);
+    return true;
+  });
 }

@@ -4,6 +4,7 @@ import { DATABASE_URL_FORMS, databaseProvider } from "../../prisma/database-url.
 import { OFFICIAL_DEFAULT_HOURLY_BUDGET, OFFICIAL_DEFAULT_TTL_SECONDS, OFFICIAL_MIN_TTL_SECONDS } from "@/lib/official-status";
 import { commaList } from "@/lib/comma-list";
 import { DEFAULT_PUSH_SERVICE_ORIGINS, parsePushOrigins } from "@/lib/push-origins";
+import { DEFAULT_WORLD_PROBES } from "@/lib/world-shares";
 import { isResolverAddress } from "@/server/probe/dns-resolve";
 
 // The one place that reads process.env. Everything else receives plain values,
@@ -60,7 +61,7 @@ const EnvSchema = z.object({
   CHECK_MAX_ROUNDS: z.coerce.number().int().positive().default(16),
   GLOBALPING_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).default("https://api.globalping.io"),
   GLOBALPING_TOKEN: z.string().trim().min(1).optional(),
-  GLOBALPING_PROBES: z.coerce.number().int().min(1).max(50).default(10),
+  GLOBALPING_PROBES: z.coerce.number().int().min(1).max(50).default(DEFAULT_WORLD_PROBES),
   GLOBALPING_LOCATIONS: z.string().trim().min(1).default("Europe,North America,Asia,South America,Oceania,Africa"),
   GLOBALPING_TTL_SECONDS: seconds(600),
   /** Tests (probes) an hour; unset: Globalping's free limit, 250 anonymous or 500 with a token. */

@@ -37,6 +37,7 @@ beforeAll(async () => {
     maxRounds: 8,
     visitorRounds: memoryLimiter({ points: 10, durationSeconds: 60 }),
     siteRounds: memoryLimiter({ points: 12, durationSeconds: 60 }),
+    backgroundRounds: memoryLimiter({ points: 4, durationSeconds: 60 }),
   });
   service = createCheckService({
     store: prismaCheckStore,

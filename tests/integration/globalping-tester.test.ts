@@ -194,15 +194,16 @@ describe("globalping tester: spending the budget", () => {
 
   it("shares its hour with everything in the process that spends the budget of its name", async () => {
     // "Only your network?" takes the world tester's budget by its name (network-check/world-access.ts).
-    expect(await hourlyBudgetFor("world", 20).reserve(15, "open")).toEqual({ ok: true });
+    expect(await hourlyBudgetFor("world", 20).reserve(15, "open")).toMatchObject({ ok: true });
     const { results } = await round([local(), world({ hourlyBudget: 20 })], DOWN);
     expect(posts()).toHaveLength(0);
     expect(worldRows(results)[0]).toMatchObject({ status: "error", cause: "rate_limited" });
   });
 
-  it("spends the rest of the hour when the local testers say down", async () => {
+  it("spends past the routine half of the hour when the local testers say down", async () => {
     standIn.setScenario(everyProbe({ status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED" }));
-    const tester = world({ hourlyBudget: 20, freshForSeconds: 1 });
+    // Budget 30: the routine half is 15, an open question's three quarters 22.
+    const tester = world({ hourlyBudget: 30, freshForSeconds: 1 });
     const first = await round([local(), tester], DOWN);
     const stale = first.results.map((r) => ({ ...r, measuredAt: r.measuredAt && new Date(Date.now() - 5000).toISOString() }));
     // The previous check was not online, so the question is open from the start.
@@ -213,8 +214,8 @@ describe("globalping tester: spending the budget", () => {
 
   it("escalates a routine refresh once the local answer turns out down", async () => {
     standIn.setScenario(everyProbe({ status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED" }));
-    const tester = world({ hourlyBudget: 20, freshForSeconds: 1 });
-    // Spend the routine half on another, healthy domain first.
+    const tester = world({ hourlyBudget: 30, freshForSeconds: 1 });
+    // Spend most of the routine half (15) on another, healthy domain first.
     await round([local(), tester], UP);
     const previousWorld = TEN_PROBES.map((_, i): ProbeResult => ({ ...fakeWorldRow(i), measuredAt: new Date(Date.now() - 5000).toISOString() }));
     const { results } = await round([local(), tester], DOWN, { previous: previousWorld, questionOpen: false });

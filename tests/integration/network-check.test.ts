@@ -60,7 +60,7 @@ async function checkedDomain(status: "up" | "down" = "up", minutesAgo = 1): Prom
 /** Each probe asks the site named for its city; probes of other cities are never chosen here. */
 const answering = (byCity: Record<string, keyof typeof sites>) =>
   standIn.setScenario(probesAsking(NETWORK_PROBES, (probe: StandInProbe) => sites[byCity[probe.city] ?? "ok"].url));
-const ask = (domain: string, network: VisitorNetwork = COMCAST) => networkCheck.answerForVisitorNetwork({ domain, network });
+const ask = (domain: string, network: VisitorNetwork = COMCAST, visitor = "73.0.0.1") => networkCheck.answerForVisitorNetwork({ domain, network, visitor });
 const posts = () => standIn.requests.filter((r) => r.method === "POST");
 
 async function storedRow(domain: string) {
@@ -152,11 +152,26 @@ describe("answerForVisitorNetwork", () => {
     expect(await storedRow(domain)).toEqual([]);
   });
 
+  it("charges the reporting visitor's share of the world: an IPv6 /64 whose checks spent it asks no probes, another visitor does", async () => {
+    process.env.GLOBALPING_HOURLY_BUDGET = "250"; // a budget of its own; the visitor's share is 12 % of it, 30 tests
+    const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
+    const { visitorBucket } = await import("@/server/visitor/address");
+    const bucket = visitorBucket("2001:db8:73::1");
+    // As three world measurements of this visitor's own checks spent it.
+    expect(await hourlyBudgetFor("world", 250).reserve(30, "open", [{ key: `visitor:${bucket}`, cap: 30 }])).toMatchObject({ ok: true });
+    const domain = await checkedDomain();
+    expect(await ask(domain, COMCAST, visitorBucket("2001:db8:73::beef"))).toBeNull();
+    expect(posts()).toHaveLength(0);
+    answering({ Chicago: "ok", Denver: "ok", Philadelphia: "ok" });
+    expect(await ask(domain, COMCAST, visitorBucket("2001:db8:74::1"))).toMatchObject({ likely: "device" });
+    expect(posts()).toHaveLength(1);
+  });
+
   it("spends the world tester's hour: what the rounds took is not there for it (no Redis)", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "6"; // routine share: 3 tests, the 3 probes asked
     const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
     // As the world tester named "world" spends it in a routine round of this process.
-    expect(await hourlyBudgetFor("world", 6).reserve(1, "routine")).toEqual({ ok: true });
+    expect(await hourlyBudgetFor("world", 6).reserve(1, "routine")).toMatchObject({ ok: true });
     const domain = await checkedDomain();
     expect(await ask(domain)).toBeNull();
     expect(posts()).toHaveLength(0);

@@ -40,7 +40,7 @@ afterAll(async () => {
   if (database) await removeTestDatabase(database);
 });
 
-const read = async (domain: string) => (await officialServiceFor(world)).service.read({ ascii: domain, unicode: domain });
+const read = async (domain: string) => (await officialServiceFor(world)).service.refresh({ ascii: domain, unicode: domain }, { kind: "background" });
 const storedKind = async (domain: string) => (await db.getDb().officialPage.findFirst({ where: { site: { domain } } }))?.kind;
 
 describe("finding an official status page", () => {

@@ -42,26 +42,28 @@ async function serviceAt(clock: { now: number }, hourly = 100) {
 const standIn = (name: string) => world.standIns[`status.${name}.example.test`];
 const summaryHits = (name: string) => standIn(name).hits.filter((path) => path === SUMMARY).length;
 const target = (name: string) => ({ ascii: `${name}.example.test`, unicode: `${name}.example.test` });
+/** The visitor whose round reads the page (each test's budget is its own). */
+const VISITOR = { kind: "visitor", visitor: "198.51.100.7", crowd: false } as const;
 
 describe("reading an official page", () => {
   it("fetches once for two reads within the TTL, on one instance or two sharing the database", async () => {
     const clock = { now: T0 };
     const first = await serviceAt(clock);
-    const view = await first.read(target("cached"));
+    const view = await first.refresh(target("cached"), VISITOR);
     expect(view).toMatchObject({ found: true, problem: null, fetchedAt: new Date(T0).toISOString() });
     clock.now = T0 + TTL_MS - 1000;
     // Another instance: its own memory, the same OfficialPage row.
-    expect(await (await serviceAt(clock)).read(target("cached"))).toEqual(view);
+    expect(await (await serviceAt(clock)).refresh(target("cached"), VISITOR)).toEqual(view);
     expect(summaryHits("cached")).toBe(1);
     clock.now = T0 + TTL_MS + 1000;
-    expect(await first.read(target("cached"))).toMatchObject({ fetchedAt: new Date(T0 + TTL_MS + 1000).toISOString() });
+    expect(await first.refresh(target("cached"), VISITOR)).toMatchObject({ fetchedAt: new Date(T0 + TTL_MS + 1000).toISOString() });
     expect(summaryHits("cached")).toBe(2);
   });
 
   it("asks the page once for readers arriving together", async () => {
     const clock = { now: T0 };
     const service = await serviceAt(clock);
-    const views = await Promise.all([1, 2, 3].map(() => service.read(target("budget"))));
+    const views = await Promise.all([1, 2, 3].map(() => service.refresh(target("budget"), VISITOR)));
     expect(new Set(views.map((view) => JSON.stringify(view))).size).toBe(1);
     expect(summaryHits("budget")).toBe(1);
   });
@@ -70,11 +72,11 @@ describe("reading an official page", () => {
     const clock = { now: T0 + 10 * TTL_MS };
     // Discovery was made by the test above; a reading costs one request, and the hour has one.
     const service = await serviceAt(clock, 1);
-    const fresh = await service.read(target("budget"));
+    const fresh = await service.refresh(target("budget"), VISITOR);
     expect(fresh).toMatchObject({ problem: null, fetchedAt: new Date(clock.now).toISOString() });
     const hits = standIn("budget").hits.length;
     clock.now += TTL_MS + 1000;
-    expect(await service.read(target("budget"))).toMatchObject({ found: true, problem: "budget", summary: fresh.found ? fresh.summary : null, fetchedAt: new Date(T0 + 10 * TTL_MS).toISOString() });
+    expect(await service.refresh(target("budget"), VISITOR)).toMatchObject({ found: true, problem: "budget", summary: fresh.found ? fresh.summary : null, fetchedAt: new Date(T0 + 10 * TTL_MS).toISOString() });
     expect(standIn("budget").hits.length).toBe(hits);
   });
 
@@ -86,10 +88,10 @@ describe("reading an official page", () => {
   it.each(failing)("a page that $what reads as unavailable, not an error", async ({ name, handler }) => {
     const clock = { now: T0 };
     const service = await serviceAt(clock);
-    expect(await service.read(target(name))).toMatchObject({ found: true, problem: null });
+    expect(await service.refresh(target(name), VISITOR)).toMatchObject({ found: true, problem: null });
     standIn(name).answer(handler);
     clock.now += TTL_MS + 1000;
-    expect(await service.read(target(name))).toEqual({ found: true, kind: "statuspage", url: `https://status.${name}.example.test/`, summary: null, fetchedAt: null, problem: "unavailable" });
+    expect(await service.refresh(target(name), VISITOR)).toEqual({ found: true, kind: "statuspage", url: `https://status.${name}.example.test/`, summary: null, fetchedAt: null, problem: "unavailable" });
   });
 });
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
   const { createMemoryBudget } = await import("@/server/world/budget");
   const guard = createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
   client = createSiteClient({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, connectTimeoutMs: 3000 });
-  wikidata = createWikidataClient({ url: world.wikidata.url, userAgentUrl: "https://downcheck.example.net", budget: createMemoryBudget({ hourlyTests: 100, routineShare: 1 }) });
+  wikidata = createWikidataClient({ url: world.wikidata.url, userAgentUrl: "https://downcheck.example.net", budget: createMemoryBudget({ hourlyTests: 100, hourShares: { open: 1, crowd: 1, routine: 1 } }) });
 });
 
 afterAll(async () => {
@@ -155,7 +155,7 @@ describe("Wikidata", () => {
   it("is not asked past its hourly budget", async () => {
     const { createWikidataClient } = await import("@/server/owner/wikidata");
     const { createMemoryBudget } = await import("@/server/world/budget");
-    const spent = createMemoryBudget({ hourlyTests: 1, routineShare: 1 });
+    const spent = createMemoryBudget({ hourlyTests: 1, hourShares: { open: 1, crowd: 1, routine: 1 } });
     spent.reserve(1, "open");
     const client2 = createWikidataClient({ url: world.wikidata.url, userAgentUrl: "https://downcheck.example.net", budget: spent });
     const before = world.wikidata.queries.length;

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { redisLimiter } from "@/server/redis/limits";
 import { redisBudget } from "@/server/redis/world-budget";
+import { budgetContract } from "../support/world-budget-contract";
 import { connections, until } from "./helpers/redis-instances";
 import { startRedis, type RunningRedis } from "./helpers/redis-server";
 
@@ -52,17 +53,25 @@ describe("limits through Redis", () => {
 describe("the Globalping budget through Redis", () => {
   const T0 = Date.parse("2026-11-23T12:00:00Z");
 
-  it("spends one hour of tests across instances, by the same rules as in memory", async () => {
-    const spec = { name: fresh("world"), hourlyTests: 40, routineShare: 0.5 };
+  describe("keeps the same rules as in memory", () => {
+    budgetContract(async (hourlyTests) => redisBudget(await open.open(redis.url), { name: fresh("contract"), hourlyTests }));
+  });
+
+  it("spends one hour of tests across instances, shares included", async () => {
+    const spec = { name: fresh("world"), hourlyTests: 40 };
     const [a, b] = [redisBudget(await open.open(redis.url), spec), redisBudget(await open.open(redis.url), spec)];
-    expect(await a.reserve(10, "routine", T0)).toEqual({ ok: true });
-    expect(await b.reserve(10, "routine", T0 + 1)).toEqual({ ok: true });
-    expect(await a.reserve(10, "routine", T0 + 2)).toEqual({ ok: false, code: "budget", retryAt: T0 + 3_600_000 });
-    expect(await b.reserve(20, "open", T0 + 3)).toEqual({ ok: true });
-    expect(await a.reserve(1, "open", T0 + 4)).toMatchObject({ ok: false, code: "budget" });
-    await b.refund(5, T0 + 5);
-    expect(await a.reserve(5, "open", T0 + 6)).toEqual({ ok: true });
-    expect(await a.reserve(10, "open", T0 + 3_600_001)).toEqual({ ok: true }); // the first ten aged out
+    const visitor = [{ key: "visitor:2001:db8:1:2::/64", cap: 20 }];
+    expect(await a.reserve(10, "routine", visitor, T0)).toMatchObject({ ok: true });
+    // The visitor's share was counted on a; b sees it.
+    expect(await b.reserve(11, "crowd", visitor, T0 + 1)).toMatchObject({ ok: false, code: "share", share: "visitor:2001:db8:1:2::/64" });
+    expect(await b.reserve(10, "routine", [], T0 + 1)).toMatchObject({ ok: true });
+    expect(await a.reserve(10, "routine", [], T0 + 2)).toEqual({ ok: false, code: "budget", retryAt: T0 + 3_600_000 });
+    const crowd = await b.reserve(20, "crowd", [], T0 + 3);
+    expect(crowd).toMatchObject({ ok: true });
+    expect(await a.reserve(1, "crowd", [], T0 + 4)).toMatchObject({ ok: false, code: "budget" });
+    if (crowd.ok) await b.refund(crowd.reservation, 5, T0 + 5);
+    expect(await a.reserve(5, "crowd", [], T0 + 6)).toMatchObject({ ok: true });
+    expect(await a.reserve(10, "crowd", [], T0 + 3_600_001)).toMatchObject({ ok: true }); // the first ten aged out
   });
 
   it("obeys on every instance a 429 or the API's count seen by one", async () => {
@@ -70,9 +79,9 @@ describe("the Globalping budget through Redis", () => {
     const [a, b] = [redisBudget(await open.open(redis.url), spec), redisBudget(await open.open(redis.url), spec)];
     const now = Date.now();
     await a.observe(8, 600, now);
-    expect(await b.reserve(10, "open", now + 1)).toEqual({ ok: false, code: "budget", retryAt: now + 600_000 });
+    expect(await b.reserve(10, "open", [], now + 1)).toEqual({ ok: false, code: "budget", retryAt: now + 600_000 });
     await b.pauseUntil(now + 60_000);
-    expect(await a.reserve(1, "open", now + 2)).toEqual({ ok: false, code: "paused", retryAt: now + 60_000 });
+    expect(await a.reserve(1, "open", [], now + 2)).toEqual({ ok: false, code: "paused", retryAt: now + 60_000 });
   });
 
   it("answers from the instance's own budget while Redis is down, and shares again once it is back", async () => {
@@ -81,13 +90,13 @@ describe("the Globalping budget through Redis", () => {
     const [a, b] = links.map((link) => redisBudget(link, spec));
     await redis.stop();
     await until(() => links.every((link) => !link.isReady()), "both to notice");
-    expect(await a.reserve(20, "open", T0)).toEqual({ ok: true });
-    expect(await b.reserve(20, "open", T0)).toEqual({ ok: true }); // each its own hour meanwhile
-    expect(await a.reserve(1, "open", T0 + 1)).toMatchObject({ ok: false, code: "budget" });
+    expect(await a.reserve(20, "crowd", [], T0)).toMatchObject({ ok: true });
+    expect(await b.reserve(20, "crowd", [], T0)).toMatchObject({ ok: true }); // each its own hour meanwhile
+    expect(await a.reserve(1, "crowd", [], T0 + 1)).toMatchObject({ ok: false, code: "budget" });
 
     await redis.start();
     await until(() => links.every((link) => link.isReady()), "both to reconnect");
-    expect(await a.reserve(15, "open", T0 + 2)).toEqual({ ok: true });
-    expect(await b.reserve(15, "open", T0 + 3)).toMatchObject({ ok: false, code: "budget" });
+    expect(await a.reserve(15, "crowd", [], T0 + 2)).toMatchObject({ ok: true });
+    expect(await b.reserve(15, "crowd", [], T0 + 3)).toMatchObject({ ok: false, code: "budget" });
   });
 });

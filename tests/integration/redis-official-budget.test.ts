@@ -45,14 +45,15 @@ describe("the official pages' budget through Redis", () => {
     const [first, second] = [await instance(), await instance()];
     const target = { ascii: "shared.example.test", unicode: "shared.example.test" };
 
-    const found = await first.read(target);
+    const visitor = { kind: "visitor", visitor: "198.51.100.7", crowd: false } as const;
+    const found = await first.refresh(target, visitor);
     expect(found).toMatchObject({ found: true, problem: null, fetchedAt: new Date(T0).toISOString() });
     const hits = world.standIns["status.shared.example.test"].hits.length;
     expect(hits).toBe(2);
 
     // Past the TTL the other instance would read the page again, but the hour is spent.
     clock.now = T0 + TTL_MS + 1000;
-    const view = await second.read(target);
+    const view = await second.refresh(target, visitor);
     expect(view).toMatchObject({ found: true, problem: "budget", fetchedAt: new Date(T0).toISOString() });
     expect(world.standIns["status.shared.example.test"].hits.length).toBe(hits);
   });

@@ -190,7 +190,7 @@ describe("reportDownAction: 'only your network?'", () => {
     } finally {
       request.answer = null;
     }
-    expect(questions).toEqual([{ domain, network: { country: null, asn: null, asnName: null } }]);
+    expect(questions).toEqual([{ domain, network: { country: null, asn: null, asnName: null }, visitor: "192.0.2.60" }]);
   });
 
   it("keeps the stored report and thanks the reporter when the answer fails", async () => {

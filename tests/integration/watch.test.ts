@@ -17,13 +17,13 @@ const later = (ms: number) => new Date(T0.getTime() + ms);
 
 /** Each site's situation (milliseconds before now), and whether the tick must find it due. */
 const SITES = {
-  "viewed-due.example.test": { due: true, created: 60 * MINUTE, viewed: 10 * MINUTE, checked: 6 * MINUTE },
-  "viewed-fresh.example.test": { due: false, created: 60 * MINUTE, viewed: MINUTE, checked: 2 * MINUTE },
-  "viewed-long-ago.example.test": { due: false, created: 3 * 60 * MINUTE, viewed: 2 * 60 * MINUTE, checked: 2 * 60 * MINUTE },
-  "viewed-never-checked.example.test": { due: false, created: MINUTE, viewed: MINUTE, checked: null },
-  "incident.example.test": { due: true, created: 60 * MINUTE, viewed: null, checked: 90_000, incident: "open" },
-  "incident-closed.example.test": { due: false, created: 60 * MINUTE, viewed: null, checked: 60 * MINUTE, incident: "closed" },
-  "subscribed.example.test": { due: true, created: 60 * MINUTE, viewed: null, checked: 10 * MINUTE, subscribed: true },
+  "viewed-due.test": { due: true, created: 60 * MINUTE, viewed: 10 * MINUTE, checked: 6 * MINUTE },
+  "viewed-fresh.test": { due: false, created: 60 * MINUTE, viewed: MINUTE, checked: 2 * MINUTE },
+  "viewed-long-ago.test": { due: false, created: 3 * 60 * MINUTE, viewed: 2 * 60 * MINUTE, checked: 2 * 60 * MINUTE },
+  "viewed-never-checked.test": { due: false, created: MINUTE, viewed: MINUTE, checked: null },
+  "incident.test": { due: true, created: 60 * MINUTE, viewed: null, checked: 90_000, incident: "open" },
+  "incident-closed.test": { due: false, created: 60 * MINUTE, viewed: null, checked: 60 * MINUTE, incident: "closed" },
+  "subscribed.test": { due: true, created: 60 * MINUTE, viewed: null, checked: 10 * MINUTE, subscribed: true },
 } as const;
 type Name = keyof typeof SITES;
 const NAMES = Object.keys(SITES) as Name[];
@@ -53,7 +53,7 @@ async function seed() {
       await db.incident.create({ data: { siteId: site.id, startedAt: ago(5 * MINUTE), detectedAt: ago(4 * MINUTE), endedAt, worstVerdict: "down" } });
     }
     if ("subscribed" in rest) {
-      await db.pushSubscription.create({ data: { siteId: site.id, endpoint: "https://push.example.test/1", p256dh: "key", auth: "auth", visitorHash: "visitor", token: `token-${site.id}` } });
+      await db.pushSubscription.create({ data: { siteId: site.id, endpoint: "https://push.test/1", p256dh: "key", auth: "auth", visitorHash: "visitor", token: `token-${site.id}` } });
     }
   }
   hits.clear();
@@ -113,7 +113,7 @@ describe("watching in the background", () => {
 
   it("a domain due before the next tick is added at once, delayed until its due time", async () => {
     await seed();
-    const soon = "viewed-soon.example.test";
+    const soon = "viewed-soon.test";
     await db.site.create({ data: { domain: soon, displayName: soon, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(290_000) } });
     const added: { job: Job; options?: JobOptions }[] = [];
     const { addDueChecks } = await import("@/server/watch/due-checks");
@@ -124,7 +124,7 @@ describe("watching in the background", () => {
 
   it("finds every due domain among thousands watched (more than SQLite takes parameters in one query)", async () => {
     await seed();
-    const many = Array.from({ length: 1500 }, (_, i) => `many-${i}.example.test`);
+    const many = Array.from({ length: 1500 }, (_, i) => `many-${i}.test`);
     await db.site.createMany({ data: many.map((domain) => ({ domain, displayName: domain, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(10 * MINUTE) })) });
     const { addDueChecks } = await import("@/server/watch/due-checks");
     const added: string[] = [];
@@ -134,7 +134,7 @@ describe("watching in the background", () => {
 
   it("a background round goes through the check service, is stored, and does not count as a view", async () => {
     await seed();
-    const name: Name = "viewed-due.example.test";
+    const name: Name = "viewed-due.test";
     const { runWatchedCheck } = await import("@/server/watch/run-check");
     await runWatchedCheck(name);
     const after = await site(name);
@@ -155,9 +155,9 @@ describe("watching in the background", () => {
     await seed();
     vi.setSystemTime(later(60 * MINUTE)); // the view is now 70 minutes old
     const { runWatchedCheck } = await import("@/server/watch/run-check");
-    await runWatchedCheck("viewed-due.example.test");
-    expect(hits.get("viewed-due.example.test")).toBeUndefined();
-    expect(await storedChecks("viewed-due.example.test")).toBe(0);
+    await runWatchedCheck("viewed-due.test");
+    expect(hits.get("viewed-due.test")).toBeUndefined();
+    expect(await storedChecks("viewed-due.test")).toBe(0);
   });
 
   it("with WATCH_CONCURRENCY=0 this instance runs no background round", async () => {
@@ -176,7 +176,7 @@ describe("watching in the background", () => {
   it("a visitor's admitted page view marks the domain viewed, written at most once a minute", async () => {
     await seed();
     const { admitPageView } = await import("@/server/checks");
-    const name = "viewed-long-ago.example.test";
+    const name = "viewed-long-ago.test";
     const view = () => admitPageView({ ascii: name, unicode: name }, new Headers({ "x-forwarded-for": "203.0.113.7" }));
     const { recordPageView } = await import("@/server/watch/page-views");
     expect(await view()).toMatchObject({ ok: true });
@@ -198,6 +198,7 @@ describe("watching in the background", () => {
     // the request's AsyncLocalStorage, each such promise kept that request's store, and with it
     // Next's whole render: 2,000 first visits of distinct domains grew the heap by about 30 MB.
     await seed();
+    await db.site.create({ data: { domain: "kept.test", displayName: "kept.test" } });
     const { rememberStartContext } = await import("@/server/async-context");
     rememberStartContext();
     const { recordPageView } = await import("@/server/watch/page-views");
@@ -205,19 +206,28 @@ describe("watching in the background", () => {
     // In a function of its own, so no register of this test's frame still holds the request.
     const visit = async () => {
       const request = { render: new Uint8Array(256 * 1024) };
-      await requests.run(request, () => recordPageView({ ascii: "kept.example.test", unicode: "kept.example.test" }));
+      await requests.run(request, () => recordPageView({ ascii: "kept.test", unicode: "kept.test" }));
       return new WeakRef(request);
     };
     const visited = await visit();
-    expect((await site("kept.example.test")).lastViewedAt).toEqual(T0);
+    expect((await site("kept.test")).lastViewedAt).toEqual(T0);
     expect(await isCollected(visited)).toBe(true);
   });
 
-  it("a first view creates the domain's row, so it is watched before its first round is stored", async () => {
+  it("a view never makes a row: the round it paid for notes the view as it stores the site's first row", async () => {
     await seed();
     const { recordPageView } = await import("@/server/watch/page-views");
     const { watchedSites } = await import("@/server/watch/watched-sites");
-    await recordPageView({ ascii: "new.example.test", unicode: "new.example.test" });
-    expect((await watchedSites(T0)).map((s) => s.domain)).toContain("new.example.test");
+    const { admitPageView, statusForPage } = await import("@/server/checks");
+    const unseen = { ascii: "unseen.test", unicode: "unseen.test" };
+    await recordPageView(unseen);
+    expect(await db.site.count({ where: { domain: unseen.ascii } })).toBe(0);
+
+    const fresh = { ascii: "viewed-never-checked.test", unicode: "viewed-never-checked.test" };
+    await db.site.delete({ where: { domain: fresh.ascii } });
+    expect(await admitPageView(fresh, new Headers({ "x-forwarded-for": "203.0.113.8" }))).toMatchObject({ ok: true, fresh: false });
+    expect(await statusForPage(fresh)).toMatchObject({ ok: true });
+    expect((await site(fresh.ascii)).lastViewedAt!.getTime()).toBeGreaterThanOrEqual(T0.getTime());
+    expect((await watchedSites(T0)).map((s) => s.domain)).toContain(fresh.ascii);
   });
 });

@@ -4,11 +4,12 @@ import { refusalOf } from "@/server/checks/refusal";
 import { memoryLimiter } from "@/server/visitor/limits";
 
 const target = (ascii: string) => ({ ascii, unicode: ascii });
-const admission = ({ maxRounds = 8, visitorPoints = 100, sitePoints = 100 } = {}) =>
+const admission = ({ maxRounds = 8, visitorPoints = 100, sitePoints = 100, backgroundPoints = 100 } = {}) =>
   createAdmission({
     maxRounds,
     visitorRounds: memoryLimiter({ points: visitorPoints, durationSeconds: 60 }),
     siteRounds: memoryLimiter({ points: sitePoints, durationSeconds: 60 }),
+    backgroundRounds: memoryLimiter({ points: backgroundPoints, durationSeconds: 60 }),
   });
 
 describe("registrableDomain", () => {
@@ -47,6 +48,27 @@ describe("admission: rates", () => {
     await gate.charge(target("a.one.example"), "v"); // uses both
     await gate.charge(target("b.one.example"), "w"); // the site refuses: w's point is given back
     expect(await gate.charge(target("two.example"), "w")).toBeNull();
+  });
+});
+
+describe("admission: the background watch", () => {
+  it("gives fifty watched subdomains of one site one background limit, apart from the visitors'", async () => {
+    const gate = admission({ sitePoints: 12, backgroundPoints: 4 });
+    const refusals = [];
+    for (let i = 0; i < 50; i++) refusals.push(await gate.chargeBackground(target(`s${i}.victim.example.com`)));
+    expect(refusals.filter((r) => r === null)).toHaveLength(4);
+    expect(refusalOf(refusals[4])).toMatchObject({ status: 429, code: "rate_limited", message: expect.stringContaining("example.com and its subdomains") });
+    // The visitors of that site keep all of theirs, and another site is not touched.
+    expect(await gate.charge(target("www.victim.example.com"), "203.0.113.9")).toBeNull();
+    expect(await gate.chargeBackground(target("other.example"))).toBeNull();
+  });
+
+  it("gives a background charge back when its round joined another", async () => {
+    const gate = admission({ backgroundPoints: 1 });
+    expect(await gate.chargeBackground(target("a.example.com"))).toBeNull();
+    await gate.refundBackground(target("a.example.com"));
+    expect(await gate.chargeBackground(target("b.example.com"))).toBeNull();
+    expect(await gate.chargeBackground(target("c.example.com"))).not.toBeNull();
   });
 });
 

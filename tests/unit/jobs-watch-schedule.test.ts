@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkJobId, dueAt, isDue, watchIntervalMs, type WatchedSite } from "@/lib/watch-schedule";
+import { checkJobId, dueAt, dueThisTick, isDue, watchIntervalMs, type WatchedSite } from "@/lib/watch-schedule";
 import { shutdownHandler } from "@/server/startup/shutdown";
 
 // When a watched domain's background round is due, and what its job is called.
@@ -7,7 +7,7 @@ import { shutdownHandler } from "@/server/startup/shutdown";
 const intervals = { checkTtlSeconds: 60, watchIntervalSeconds: 300 };
 const NOW = new Date("2026-11-26T12:00:00Z");
 const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
-const site = (overrides: Partial<WatchedSite>): WatchedSite => ({ domain: "a.example", createdAt: ago(86_400), lastCheckedAt: null, openIncident: false, ...overrides });
+const site = (overrides: Partial<WatchedSite>): WatchedSite => ({ domain: "a.example", createdAt: ago(86_400), lastCheckedAt: null, openIncident: false, viewed: false, ...overrides });
 
 describe("watch schedule", () => {
   it.each([
@@ -36,6 +36,27 @@ describe("watch schedule", () => {
     expect(id).toBe(`check-${ago(60).getTime()}-a.example`);
     expect(id).not.toContain(":");
     expect(checkJobId(after.domain, dueAt(after, intervals))).not.toBe(id);
+  });
+});
+
+describe("a tick's due rounds", () => {
+  const horizon = new Date(NOW.getTime() + 15_000);
+  const subscribed = Array.from({ length: 50 }, (_, i) => site({ domain: `s${i}.victim.example`, lastCheckedAt: ago(600 + i) }));
+
+  it("takes one watched subdomain of a site a tick, the longest overdue first", () => {
+    const due = dueThisTick([...subscribed, site({ domain: "other.example", lastCheckedAt: ago(400) })], intervals, horizon);
+    expect(due.map(({ site: watched }) => watched.domain)).toEqual(["s49.victim.example", "other.example"]);
+  });
+
+  it("puts a subdomain a visitor viewed, or in an incident, before those watched only for subscribers", () => {
+    const viewed = site({ domain: "www.victim.example", lastCheckedAt: ago(301), viewed: true });
+    expect(dueThisTick([...subscribed, viewed], intervals, horizon).map(({ site: watched }) => watched.domain)).toEqual(["www.victim.example"]);
+    const incident = site({ domain: "api.victim.example", lastCheckedAt: ago(61), openIncident: true });
+    expect(dueThisTick([...subscribed, incident], intervals, horizon).map(({ site: watched }) => watched.domain)).toEqual(["api.victim.example"]);
+  });
+
+  it("takes nothing that is not due before the horizon", () => {
+    expect(dueThisTick([site({ lastCheckedAt: ago(200) })], intervals, horizon)).toEqual([]);
   });
 });
 

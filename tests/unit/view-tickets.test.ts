@@ -4,26 +4,26 @@ import type { CheckRecord } from "@/server/checks/check-service";
 import { createViewTickets } from "@/server/checks/view-tickets";
 
 describe("a view's ticket", () => {
-  it("is good until it expires, and is used once", () => {
+  it("is good until it expires, and is used once, naming the visitor who paid", () => {
     const tickets = createViewTickets();
-    tickets.issue("example.com", 1_000);
+    tickets.issue("example.com", 1_000, "2001:db8:1:2::/64");
     expect(tickets.pending("example.com", 999)).toBe(true);
-    expect(tickets.redeem("example.com", 999)).toBe(true);
-    expect(tickets.redeem("example.com", 999)).toBe(false);
+    expect(tickets.redeem("example.com", 999)).toBe("2001:db8:1:2::/64");
+    expect(tickets.redeem("example.com", 999)).toBeNull();
   });
 
   it("that expired pays for nothing", () => {
     const tickets = createViewTickets();
-    tickets.issue("example.com", 1_000);
+    tickets.issue("example.com", 1_000, "198.51.100.7");
     expect(tickets.pending("example.com", 1_000)).toBe(false);
-    expect(tickets.redeem("example.com", 1_000)).toBe(false);
+    expect(tickets.redeem("example.com", 1_000)).toBeNull();
   });
 
   it("is taken back when its charge is refunded", () => {
     const tickets = createViewTickets();
-    tickets.issue("example.com", 1_000);
+    tickets.issue("example.com", 1_000, "198.51.100.7");
     tickets.cancel("example.com");
-    expect(tickets.redeem("example.com", 0)).toBe(false);
+    expect(tickets.redeem("example.com", 0)).toBeNull();
   });
 });
 

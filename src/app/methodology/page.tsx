@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CrowdRules } from "@/components/methodology/CrowdRules";
 import { DataSources } from "@/components/methodology/DataSources";
+import { FairShareRules } from "@/components/methodology/FairShareRules";
 import { NetworkRules } from "@/components/methodology/NetworkRules";
 import { OfficialRules } from "@/components/methodology/OfficialRules";
 import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
@@ -78,6 +79,7 @@ export default function MethodologyPage() {
       <CrowdRules />
       <NetworkRules />
       <OfficialRules />
+      <FairShareRules />
       <DataSources />
 
       <p>

@@ -1,5 +1,5 @@
 import { MIN_CONCLUSIVE_ANSWERS, NETWORK_ANSWER_REUSE_MS, NETWORK_PROBES, RECENT_ROUND_MS, VISITOR_WAIT_MS } from "@/lib/network-answer";
-import { ROUTINE_SHARE } from "@/server/world/budget";
+import { HOUR_SHARES } from "@/lib/world-shares";
 
 const minutes = (ms: number) => `${ms / 60_000} minutes`;
 
@@ -26,9 +26,10 @@ export function NetworkRules() {
         One measurement answers everyone on that network (or in that country) for that site for{" "}
         {minutes(NETWORK_ANSWER_REUSE_MS)}, whichever of our servers they reach; reports in the meantime get the same
         answer. Its tests come from the same hourly Globalping allowance as our checks, from the{" "}
-        {Math.round(ROUTINE_SHARE * 100)} % share that routine work may use, so a site that may be down for everyone
-        always finds tests left. We wait at most {VISITOR_WAIT_MS / 1000} seconds for the answer; when our own probes
-        fail too, there is nothing to ask: it is not only you.
+        {Math.round(HOUR_SHARES.routine * 100)} % share that routine work may use, so a site that may be down for everyone
+        always finds tests left, and from your own share of it, as your checks do (see Fair shares below). We wait at
+        most {VISITOR_WAIT_MS / 1000} seconds for the answer; when our own probes fail too, there is nothing to ask: it
+        is not only you.
       </p>
     </>
   );

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDomain } from "tldts";
+import { registrableDomainOf } from "@/lib/world-shares";
 import type { Target } from "@/server/probe/types";
 import type { Limiter } from "@/server/visitor/limits";
 import { busy, refuse, type RefusalError } from "./refusal";
@@ -8,7 +8,10 @@ import { busy, refuse, type RefusalError } from "./refusal";
 // request from every tester, so it is limited per visitor (an IPv6 /64 counts as one) and per
 // registrable domain (forty subdomains of one site are one site), and neither may hold more
 // than a fair share of the round slots at once: two visitors pointing at targets that never
-// answer must not shut everyone else out.
+// answer must not shut everyone else out. The background watch's rounds have a limit of their
+// own per registrable domain, apart from the visitors': however many of a site's subdomains are
+// watched (fifty push subscriptions cost nothing to make), they share it, and they never use up
+// what the site's visitors may ask.
 
 export interface AdmissionOptions {
   /** Rounds in flight at most, all visitors together (CHECK_MAX_ROUNDS). */
@@ -19,6 +22,8 @@ export interface AdmissionOptions {
   visitorRounds: Limiter;
   /** New rounds per registrable domain. */
   siteRounds: Limiter;
+  /** Background rounds per registrable domain (server/watch), all its watched subdomains together. */
+  backgroundRounds: Limiter;
 }
 
 export interface Slot {
@@ -31,9 +36,9 @@ export type ChargeRefusal = RefusalError & { forEveryone: boolean };
 export const DEFAULT_FAIR_SHARE = 0.25;
 
 /** "a.b.example.co.uk" → "example.co.uk"; a private suffix (user.github.io) is its own site. */
-export const registrableDomain = (target: Target) => getDomain(target.ascii, { allowPrivateDomains: true }) ?? target.ascii;
+export const registrableDomain = (target: Target) => registrableDomainOf(target.ascii);
 
-export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, visitorRounds, siteRounds }: AdmissionOptions) {
+export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, visitorRounds, siteRounds, backgroundRounds }: AdmissionOptions) {
   const shareLimit = Math.max(1, Math.floor(maxRounds * fairShare));
   let total = 0;
   const byVisitor = new Map<string, number>();
@@ -68,6 +73,19 @@ export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, vis
     /** Gives back a charge that turned out not to start a round (it joined one instead). */
     async refund(target: Target, visitor: string): Promise<void> {
       await Promise.all([visitorRounds.giveBack(visitor), siteRounds.giveBack(registrableDomain(target))]);
+    },
+
+    /** Counts a background round against its registrable domain's background limit; null when allowed. */
+    async chargeBackground(target: Target): Promise<RefusalError | null> {
+      const site = registrableDomain(target);
+      const decision = await backgroundRounds.take(site);
+      if (decision.ok) return null;
+      const message = `The regular checks of ${site} and its subdomains have had their share for now.`;
+      return refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: decision.retryAfterSeconds });
+    },
+
+    async refundBackground(target: Target): Promise<void> {
+      await backgroundRounds.giveBack(registrableDomain(target));
     },
 
     /** A round slot, if one is free and neither the visitor (when known) nor the site holds its share. */

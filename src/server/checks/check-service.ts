@@ -1,17 +1,18 @@
 import "server-only";
 import type { ProbeResult } from "@/lib/probe-result";
 import { decideVerdict, type VerdictDetails } from "@/lib/verdict";
+import type { Asker } from "@/lib/world-shares";
 import type { WorldSummary } from "@/lib/world-summary";
 import { runRound, type RoundOutcome } from "@/server/probe/round";
 import { runOutsideRequest } from "@/server/async-context";
 import type { AddressGuard, Target, Tester } from "@/server/probe/types";
+import { memoryAskers, type Askers } from "@/server/world/askers";
 import type { Admission } from "./admission";
 import { createRecentChecks } from "./recent-checks";
-import { busy, notAdmitted, type RefusalError } from "./refusal";
+import { busy, type RefusalError } from "./refusal";
 import type { LiveRounds } from "./live-rounds";
 import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
-import { createViewCharges } from "./view-charges";
-import { createViewTickets } from "./view-tickets";
+import { createPayments, type Payer } from "./payers";
 
 /** One stored probe round, as every reader (API, page) sees it. */
 export interface CheckRecord extends VerdictDetails {
@@ -28,7 +29,8 @@ export interface CheckRecord extends VerdictDetails {
 
 export interface CheckStore {
   latest(domain: string): Promise<CheckRecord | null>;
-  save(target: Target, outcome: RoundOutcome, summary: VerdictDetails): Promise<CheckRecord>;
+  /** `viewedAt`: a visitor's view paid for the round, so the site counts as viewed (server/watch). */
+  save(target: Target, outcome: RoundOutcome, summary: VerdictDetails, context?: { viewedAt?: Date }): Promise<CheckRecord>;
 }
 
 export interface CheckServiceOptions {
@@ -52,18 +54,17 @@ export interface CheckServiceOptions {
   live?: LiveRounds;
   /** What follows a stored round (after-round.ts: history, incidents, notifications). */
   onStored?: (record: CheckRecord, previous: CheckRecord | null) => Promise<void>;
+  /** Who asked about each domain this hour (world/askers.ts): a crowd's question gets the world first. */
+  askers?: Askers;
+  /**
+   * As a round starts, with whom it is for: what else the round pays for (the official reading,
+   * checks/index.ts). `stored` settles once the round is stored (or failed): work that writes
+   * waits for it, as a write waiting for a locked SQLite database holds the event loop.
+   */
+  onRoundStart?: (target: Target, asker: Asker, stored: Promise<void>) => void;
 }
 
-/**
- * Who pays for a new round, should one be needed. There is no default: a caller must say.
- * - `{ visitor }`: a visitor's own request (the API, an action): charged now.
- * - `{ view: true }`: a page render, which knows no visitor: it may start a round only with the
- *   ticket its view's admission left (admitView, view-tickets.ts).
- * - `{ background: true }`: a watched domain's scheduled round (server/watch): charged to no
- *   visitor and no site limit (the schedule bounds it), but it still needs a round slot and
- *   shares the round a visitor may have started.
- */
-export type Payer = { visitor: string } | { view: true } | { background: true };
+export type { Payer } from "./payers";
 
 /** What admitView decided: the view may render (`fresh`: it shows a fresh result at once), or not. */
 export type ViewAdmission = { admitted: true; fresh: boolean } | { admitted: false; refusal: RefusalError };
@@ -78,11 +79,10 @@ const LEASE_MARGIN_MS = 5000;
  */
 export function createCheckService(options: CheckServiceOptions) {
   const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds, storeIsShared = false, live, onStored } = options;
+  const { askers = memoryAskers(), onRoundStart } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
   const recent = createRecentChecks();
-  const tickets = createViewTickets();
-  const issueTicket = (domain: string) => tickets.issue(domain, Date.now() + deadlineMs + ttlMs);
-  const chargeOnce = createViewCharges(admission, (target) => issueTicket(target.ascii));
+  const { tickets, chargeView, noteAsker, pay, refund, askerOf } = createPayments({ admission, askers, ticketLifeMs: deadlineMs + ttlMs });
   const isFresh = (record: CheckRecord, now = Date.now()) => now - record.checkedAt.getTime() < ttlMs;
 
   /** The latest round of `domain`: from memory when fresh there, else from the store. */
@@ -95,35 +95,25 @@ export function createCheckService(options: CheckServiceOptions) {
     return stored ?? known ?? null;
   }
 
-  async function runAndStore(target: Target, previous: CheckRecord | null): Promise<CheckRecord> {
+  async function runAndStore(target: Target, previous: CheckRecord | null, asker: Asker, viewed: boolean): Promise<CheckRecord> {
     // The question is open when the last check did not find the site up, or visitors say it is down.
     const questionOpen = (previous !== null && previous.verdict !== "online") || (await visitorsReportDown(target.ascii));
     const watched = live?.begin(target.ascii, { startedAt: Date.now(), deadline: Date.now() + deadlineMs, testers: testers.length });
+    let roundStored: () => void = () => undefined;
     try {
-      const options = { deadlineMs, previous: previous?.results ?? [], questionOpen, onResults: watched?.report };
+      onRoundStart?.(target, asker, new Promise<void>((resolve) => (roundStored = resolve)));
+      const options = { deadlineMs, previous: previous?.results ?? [], questionOpen, onResults: watched?.report, asker };
       const outcome = await runRound(testers, target, guard, options);
-      const record = await store.save(target, outcome, decideVerdict(outcome.results));
+      const record = await store.save(target, outcome, decideVerdict(outcome.results), viewed ? { viewedAt: outcome.startedAt } : undefined);
+      roundStored();
       recent.remember(record);
       watched?.end(record.verdict);
       await onStored?.(record, previous);
       return record;
     } finally {
+      roundStored();
       watched?.end(null);
     }
-  }
-
-  /** Charges the payer for a new round of `target`: null when paid, else the refusal. */
-  async function pay(target: Target, payer: Payer): Promise<RefusalError | null> {
-    if ("visitor" in payer) return admission.charge(target, payer.visitor);
-    if ("background" in payer) return null;
-    return tickets.redeem(target.ascii) ? null : notAdmitted(target);
-  }
-
-  /** Gives a charge back: the round it paid for did not run here (joined, or refused a slot). */
-  async function refund(target: Target, payer: Payer): Promise<void> {
-    // A view's charge stays with its domain: the next render may still use it.
-    if ("visitor" in payer) await admission.refund(target, payer.visitor);
-    else if ("view" in payer) issueTicket(target.ascii);
   }
 
   return {
@@ -144,14 +134,18 @@ export function createCheckService(options: CheckServiceOptions) {
       const covered = () => inFlight.has(target.ascii) || tickets.pending(target.ascii);
       const known = recent.get(target.ascii);
       if (known && isFresh(known)) return { admitted: true, fresh: true };
-      if (covered()) return { admitted: true, fresh: false };
-      const stored = await latest(target.ascii);
-      if (stored && isFresh(stored)) return { admitted: true, fresh: true };
+      if (!covered()) {
+        const stored = await latest(target.ascii);
+        if (stored && isFresh(stored)) return { admitted: true, fresh: true };
+      }
+      // This visitor wants a new answer: one more asker, whether they pay for the round or join
+      // it. Not awaited (it never fails): a view joining a round waits for nothing.
+      void noteAsker(target.ascii, visitor);
       if (covered()) return { admitted: true, fresh: false };
       // Every slot taken: the view is refused as busy (503) before its page is sent with a 200,
       // and before its visitor or the site is charged for a round that could not start.
       if (admission.full()) return { admitted: false, refusal: busy() };
-      const refusal = await chargeOnce(target, visitor);
+      const refusal = await chargeView(target, visitor);
       if (refusal) return covered() ? { admitted: true, fresh: false } : { admitted: false, refusal };
       return { admitted: true, fresh: false };
     },
@@ -166,24 +160,25 @@ export function createCheckService(options: CheckServiceOptions) {
         recent.remember(elsewhere);
         return { record: elsewhere, cached: true };
       }
-      const unpaid = await pay(target, payer);
-      if (unpaid) throw unpaid;
+      const payment = await pay(target, payer);
+      if ("refusal" in payment) throw payment.refusal;
+      const asker = await askerOf(target.ascii, payment.visitor);
       // Paying may have waited: another request may have started the round meanwhile.
       const startedMeanwhile = inFlight.get(target.ascii);
       if (startedMeanwhile) {
-        await refund(target, payer);
+        await refund(target, payer, payment.visitor);
         return { record: await startedMeanwhile, cached: false };
       }
       // From the claim to the set below nothing awaits, so joiners always find the round.
       const slot = admission.claim(target, "visitor" in payer ? payer.visitor : null);
       if ("refusal" in slot) {
-        await refund(target, payer);
+        await refund(target, payer, payment.visitor);
         throw slot;
       }
       // Another instance may be running this round: then its result is this one's too. The
       // round belongs to every visitor who joins it, so it runs outside this one's request.
       const shared = runOutsideRequest(() =>
-        runOnce(rounds, target.ascii, deadlineMs + LEASE_MARGIN_MS, () => runAndStore(target, previous)),
+        runOnce(rounds, target.ascii, deadlineMs + LEASE_MARGIN_MS, () => runAndStore(target, previous, asker, "view" in payer)),
       ).finally(() => {
         slot.release();
         inFlight.delete(target.ascii);
@@ -196,7 +191,7 @@ export function createCheckService(options: CheckServiceOptions) {
       // Both awaited, so a failed round is never an unhandled rejection of the other.
       const [{ joined }, record] = await Promise.all([shared, round]);
       // A joined round is free, wherever it ran.
-      if (joined) await refund(target, payer);
+      if (joined) await refund(target, payer, payment.visitor);
       return { record, cached: false };
     },
   };

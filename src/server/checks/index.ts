@@ -1,5 +1,6 @@
 import "server-only";
 import { commaList } from "@/lib/comma-list";
+import { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } from "@/lib/world-shares";
 import { databaseProvider } from "../../../prisma/database-url.mjs";
 import { getConfig } from "@/server/config";
 import { countRecentReports, REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
@@ -11,6 +12,9 @@ import { redisRounds } from "@/server/redis/round-lease";
 import type { Target } from "@/server/probe/types";
 import { visitorAddress, visitorBucket } from "@/server/visitor/address";
 import { recordPageView } from "@/server/watch/page-views";
+import { officialService } from "@/server/official/service";
+import { redisAskers } from "@/server/redis/askers";
+import { memoryAskers } from "@/server/world/askers";
 import { createAdmission } from "./admission";
 import { afterRoundStored } from "./after-round";
 import { createCheckService, type CheckRecord, type CheckService, type Payer } from "./check-service";
@@ -25,6 +29,7 @@ import { localRounds } from "./shared-rounds";
 export const NEW_ROUNDS_PER_VISITOR_PER_MINUTE = 10;
 /** New rounds per registrable domain per minute, all its subdomains and visitors together. */
 export const NEW_ROUNDS_PER_SITE_PER_MINUTE = 12;
+export { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE };
 
 export type StatusOutcome = { ok: true; record: CheckRecord; cached: boolean } | ({ ok: false } & Refusal);
 
@@ -50,6 +55,7 @@ export function getCheckState(): CheckState {
           maxRounds: config.CHECK_MAX_ROUNDS,
           visitorRounds: configuredLimiter({ name: "visitor-rounds", points: NEW_ROUNDS_PER_VISITOR_PER_MINUTE, durationSeconds: 60 }),
           siteRounds: configuredLimiter({ name: "site-rounds", points: NEW_ROUNDS_PER_SITE_PER_MINUTE, durationSeconds: 60 }),
+          backgroundRounds: configuredLimiter({ name: "background-rounds", points: BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE, durationSeconds: 60 }),
         }),
         visitorsReportDown: async (domain) => (await countRecentReports(domain, new Date(Date.now() - REPORT_INTERVAL_MS))) > 0,
         testers: loadTesters(config),
@@ -60,6 +66,15 @@ export function getCheckState(): CheckState {
         storeIsShared: redis !== undefined || databaseProvider(config.DATABASE_URL) !== "sqlite",
         live,
         onStored: afterRoundStored,
+        askers: redis ? redisAskers(redis) : memoryAskers(),
+        // A visitor's round pays for its site's official reading too; the page shows only what
+        // that stored. A background round reads it only for an open incident (after-round.ts).
+        onRoundStart: (target, asker, stored) => {
+          if (asker.kind !== "visitor") return;
+          Promise.resolve()
+            .then(() => officialService().refresh(target, asker, stored))
+            .catch((error: unknown) => console.error(`official status of ${target.ascii}: the reading failed`, error));
+        },
       }),
       optedOut: optedOutMatcher(commaList(config.PROBE_DENY_DOMAINS)),
     };
@@ -90,8 +105,9 @@ export async function statusForPage(target: Target): Promise<StatusOutcome> {
 }
 
 /**
- * A watched domain's scheduled round (server/watch): charged to no visitor and no site limit,
- * but it needs a round slot, joins a round already running and reuses a fresh result.
+ * A watched domain's scheduled round (server/watch): charged to its registrable domain's
+ * background limit, never to a visitor's; it needs a round slot, joins a round already running
+ * and reuses a fresh result.
  */
 export async function backgroundCheck(target: Target): Promise<StatusOutcome> {
   return statusPaidBy(target, { background: true });

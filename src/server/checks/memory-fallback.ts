@@ -51,9 +51,9 @@ export function withMemoryFallback(store: CheckStore, ttlMs: number, log: (messa
       }
     },
 
-    async save(target, outcome, summary) {
+    async save(target, outcome, summary, context) {
       try {
-        const record = await store.save(target, outcome, summary);
+        const record = await store.save(target, outcome, summary, context);
         unsaved.delete(target.ascii);
         recover();
         return record;

@@ -115,14 +115,16 @@ export const prismaCheckStore: CheckStore = {
     return row ? toRecord(row) : null;
   },
 
-  async save(target, outcome, summary) {
+  async save(target, outcome, summary, context = {}) {
     const db = getDb();
     const checkedAt = new Date(outcome.startedAt.getTime() + outcome.durationMs);
+    // The view that paid for the round counts as one (server/watch): its site may have had no row to note it on.
+    const viewed = context.viewedAt ? { lastViewedAt: context.viewedAt } : {};
     const check = await db.$transaction(async (tx) => {
       const site = await tx.site.upsert({
         where: { domain: target.ascii },
-        create: { domain: target.ascii, displayName: target.unicode, lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: 1 },
-        update: { lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: { increment: 1 } },
+        create: { domain: target.ascii, displayName: target.unicode, lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: 1, ...viewed },
+        update: { lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: { increment: 1 }, ...viewed },
       });
       return tx.check.create({
         data: {

@@ -10,7 +10,7 @@ import type { RefusalError } from "./refusal";
  * trip), and a charge per view would spend the site's whole limit on one herd, and refuse every
  * view of an instance whose charges all lost the race. `paid` leaves the ticket for the render.
  */
-export function createViewCharges(admission: Admission, paid: (target: Target) => void) {
+export function createViewCharges(admission: Admission, paid: (target: Target, visitor: string) => void) {
   const charging = new Map<string, Promise<ChargeRefusal | null>>();
   return async function chargeOnce(target: Target, visitor: string): Promise<RefusalError | null> {
     for (let pending = charging.get(target.ascii); pending; pending = charging.get(target.ascii)) {
@@ -21,7 +21,7 @@ export function createViewCharges(admission: Admission, paid: (target: Target) =
     const charge = admission
       .charge(target, visitor)
       .then((refusal) => {
-        if (!refusal) paid(target);
+        if (!refusal) paid(target, visitor);
         return refusal;
       })
       .finally(() => charging.delete(target.ascii));

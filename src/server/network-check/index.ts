@@ -1,6 +1,7 @@
 import "server-only";
 import { NETWORK_PROBES, RECENT_ROUND_MS, VISITOR_WAIT_MS, type NetworkAnswer, type NetworkScope } from "@/lib/network-answer";
 import type { VisitorNetwork } from "@/lib/visitor-network";
+import { shareOf, WORLD_VISITOR_SHARE } from "@/lib/world-shares";
 import { prismaCheckStore } from "@/server/checks/prisma-store";
 import { servesPlainHttp } from "@/server/world/world-check";
 import { measureArea } from "./measure-area";
@@ -31,7 +32,7 @@ function scopesOf(network: VisitorNetwork): NetworkScope[] {
  * or have not checked it lately, no network known, the world off, no budget, no probes there,
  * Globalping failing). Never throws: the report it follows counts either way.
  */
-export async function answerForVisitorNetwork({ domain, network }: { domain: string; network: VisitorNetwork }): Promise<NetworkAnswer | null> {
+export async function answerForVisitorNetwork({ domain, network, visitor }: { domain: string; network: VisitorNetwork; visitor: string }): Promise<NetworkAnswer | null> {
   const deadline = Date.now() + VISITOR_WAIT_MS;
   try {
     const scopes = scopesOf(network);
@@ -42,10 +43,12 @@ export async function answerForVisitorNetwork({ domain, network }: { domain: str
     if (!latest || latest.verdict !== "online" || Date.now() - latest.checkedAt.getTime() > RECENT_ROUND_MS) return null;
     // Asked as our round found it: over HTTPS, or over plain HTTP for a site that serves only that.
     const protocol = servesPlainHttp(latest.results) ? "HTTP" : "HTTPS";
+    // Charged to the reporting visitor's share of the world (lib/world-shares.ts), as their checks are.
+    const shares = [{ key: `visitor:${visitor}`, cap: shareOf(access.hourlyTests, WORLD_VISITOR_SHARE, access.probes) }];
     for (const scope of scopes) {
       const area = scope.kind === "asn" ? { asn: scope.asn } : { country: scope.country };
       const outcome = await outcomeOnce(domain, scope, deadline, () =>
-        measureArea(access, { domain, area, probes: NETWORK_PROBES, protocol, deadline: deadline - STORE_MARGIN_MS }),
+        measureArea(access, { domain, area, probes: NETWORK_PROBES, protocol, deadline: deadline - STORE_MARGIN_MS, shares }),
       );
       if (outcome.kind === "answer") return outcome.answer;
       // Only "no probes in that network" moves on to the country; a failure would fail there too.

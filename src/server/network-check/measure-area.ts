@@ -1,5 +1,6 @@
 import "server-only";
 import type { ProbeResult } from "@/lib/probe-result";
+import type { BudgetShare } from "@/lib/world-shares";
 import { isGlobalpingFailure } from "@/server/world/globalping-api";
 import { measurementBody, pollMeasurement, type ProbeArea } from "@/server/world/measure";
 import { toProbeResult } from "@/server/world/to-results";
@@ -19,17 +20,17 @@ const probeTimeoutSeconds = (deadline: number) => Math.min(10, Math.max(5, Math.
 
 export async function measureArea(
   { client, budget }: WorldAccess,
-  request: { domain: string; area: ProbeArea; probes: number; protocol: "HTTPS" | "HTTP"; deadline: number },
+  request: { domain: string; area: ProbeArea; probes: number; protocol: "HTTPS" | "HTTP"; deadline: number; shares?: readonly BudgetShare[] },
 ): Promise<AreaOutcome> {
-  const { domain, area, probes, protocol, deadline } = request;
-  const decision = await budget.reserve(probes, "routine");
+  const { domain, area, probes, protocol, deadline, shares = [] } = request;
+  const decision = await budget.reserve(probes, "routine", shares);
   if (!decision.ok) return { ok: false, reason: "budget" };
   let created = false;
   try {
     const body = measurementBody({ domain, probes, locations: [], within: area, protocol, timeoutSeconds: probeTimeoutSeconds(deadline) });
     const answer = await client.create(body, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
     created = true;
-    await budget.refund(probes - answer.created.probesCount);
+    await budget.refund(decision.reservation, probes - answer.created.probesCount);
     if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
     const measurement = await pollMeasurement(client, answer.created.id, deadline);
     if (!measurement) return { ok: false, reason: "unavailable" };
@@ -39,7 +40,7 @@ export async function measureArea(
     return { ok: true, results, measuredAt };
   } catch (error) {
     if (!isGlobalpingFailure(error)) throw error;
-    if (!created) await budget.refund(probes);
+    if (!created) await budget.refund(decision.reservation, probes);
     if (error.globalpingCode === "rate_limited") await budget.pauseUntil(Date.now() + (error.resetSeconds ?? 60) * 1000);
     if (error.globalpingCode === "no_probes") return { ok: false, reason: "no_probes" };
     console.error(`network check: globalping ${error.globalpingCode}: ${error.message}`);

@@ -7,9 +7,10 @@ import { waitAtMost } from "./wait";
 
 // When the official page first admitted an incident our probes found. After every stored round
 // of a site with an open incident the page has not admitted yet, its official status is read
-// (through the shared reading: at most one request per TTL) and Incident.officialAckAt is set the
-// first time it shows a problem: a state worse than maintenance, or an unresolved incident. The
-// time is that of the reading, so it is as exact as the TTL between readings.
+// (through the shared reading: at most one request per TTL; a visitor's round started it
+// already, a background round's is charged to the site's share) and Incident.officialAckAt is
+// set the first time it shows a problem: a state worse than maintenance, or an unresolved
+// incident. The time is that of the reading, so it is as exact as the TTL between readings.
 
 /** How long a round's result waits for the official reading; the note is made when it comes anyway. */
 export const HOOK_WAIT_MS = 2000;
@@ -20,7 +21,7 @@ export async function noteOfficialAck(record: CheckRecord, service: OfficialServ
   const db = getDb();
   const open = await db.incident.findFirst({ where: { site: { domain: record.domain }, endedAt: null, officialAckAt: null }, select: { id: true } });
   if (!open) return false;
-  const view = await service.read({ ascii: record.domain, unicode: record.displayName });
+  const view = await service.refresh({ ascii: record.domain, unicode: record.displayName }, { kind: "background" });
   if (!view.found || !view.summary || !view.fetchedAt || !admitsProblem(view.summary)) return false;
   // Set once: a second instance noting the same incident finds it already set.
   const { count } = await db.incident.updateMany({ where: { id: open.id, officialAckAt: null }, data: { officialAckAt: new Date(view.fetchedAt) } });

@@ -8,18 +8,22 @@ import { officialService } from "./service";
 import { waitAtMost } from "./wait";
 
 // The official status as /<domain> shows it, cached for everyone ('use cache', the page's way:
-// page-data.ts) for as long as the reading stays fresh, at least OFFICIAL_MIN_TTL_SECONDS. Like
-// every 'use cache' function it is a public endpoint: the domain is checked as a stranger's.
+// page-data.ts) for as long as the reading stays fresh, at least OFFICIAL_MIN_TTL_SECONDS. It
+// reads only what is stored: the reading is made by the round a view paid for (its start
+// refreshes it, checks/index.ts), so a render nobody paid for asks no official page and writes
+// nothing. Like every 'use cache' function it is a public endpoint: the domain is checked as a
+// stranger's.
 
 const CLIENT_STALE_SECONDS = 30;
 /**
- * How long the page waits for a reading it does not have (a first look for the page, a slow
- * official page). The round runs meanwhile and takes longer, so this rarely delays the result;
- * a reading still under way after it is shown on the next render.
+ * How long the page waits for the reading its round started and has not finished (a first look
+ * for the page, a slow official page); a reading still under way after it is shown on the next
+ * render.
  */
 export const PAGE_WAIT_MS = 1500;
 
-export async function getOfficialView(domain: string): Promise<OfficialView> {
+/** `_checkedAt` (the shown result's time) is only part of the cache key: each new round's reading is read again. */
+export async function getOfficialView(domain: string, _checkedAt: string | null): Promise<OfficialView> {
   "use cache";
   const parsed = typeof domain === "string" && domain.length <= 253 ? parseRequestedDomain(domain) : null;
   if (!parsed?.ok || parsed.ascii !== domain) {
@@ -27,7 +31,7 @@ export async function getOfficialView(domain: string): Promise<OfficialView> {
     return { found: false };
   }
   cacheTag(officialTag(parsed.ascii));
-  const view = await waitAtMost(officialService().read({ ascii: parsed.ascii, unicode: parsed.unicode }), PAGE_WAIT_MS);
+  const view = await waitAtMost(officialService().stored({ ascii: parsed.ascii, unicode: parsed.unicode }), PAGE_WAIT_MS);
   if (view === null) {
     cacheLife({ stale: 0, revalidate: 1, expire: 5 });
     return { found: false };

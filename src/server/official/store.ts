@@ -17,16 +17,29 @@ export interface OfficialRow {
 
 const isKind = (kind: string): kind is OfficialKind => (OFFICIAL_KINDS as readonly string[]).includes(kind);
 
-/** The site's row (made if new: a write only then) and its official page, null when never looked for. */
-export async function readOfficialRow(domain: string, displayName: string): Promise<{ siteId: number; row: OfficialRow | null }> {
-  const db = getDb();
-  const site = await db.site.findUnique({ where: { domain }, select: { id: true, officialPage: true } });
-  if (!site) return { siteId: (await ensureSite(db, domain, displayName)).id, row: null };
-  const page = site.officialPage;
-  if (!page) return { siteId: site.id, row: null };
+type PageRow = { siteId: number; kind: string; url: string | null; foundAt: Date; snapshot: string | null; fetchedAt: Date | null };
+
+function toRow(page: PageRow): OfficialRow {
   // A kind this version does not read (or a row without its address) counts as nothing found.
   const finding: Finding = isKind(page.kind) && page.url ? { kind: page.kind, url: page.url } : { kind: "none" };
-  return { siteId: site.id, row: { siteId: site.id, finding, foundAt: page.foundAt, summary: readSnapshot(page.snapshot), fetchedAt: page.fetchedAt } };
+  return { siteId: page.siteId, finding, foundAt: page.foundAt, summary: readSnapshot(page.snapshot), fetchedAt: page.fetchedAt };
+}
+
+/** The site's id (null before it has a row) and its official page, null when never looked for. */
+export async function readOfficialRow(domain: string): Promise<{ siteId: number | null; row: OfficialRow | null }> {
+  const site = await getDb().site.findUnique({ where: { domain }, select: { id: true, officialPage: true } });
+  return { siteId: site?.id ?? null, row: site?.officialPage ? toRow(site.officialPage) : null };
+}
+
+/** The site's row id, made if new: for a paid reading only (a site's row exists for an admitted round, not for a look). */
+export async function siteRowId(domain: string, displayName: string): Promise<number> {
+  return (await ensureSite(getDb(), domain, displayName)).id;
+}
+
+/** The stored official page of `domain`, null when never looked for: one read, nothing written. */
+export async function readStoredOfficialRow(domain: string): Promise<OfficialRow | null> {
+  const page = await getDb().officialPage.findFirst({ where: { site: { domain } } });
+  return page ? toRow(page) : null;
 }
 
 /** Where the page is now; `keepReading` false (another page than before) drops the old reading. */

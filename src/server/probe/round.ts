@@ -1,6 +1,7 @@
 import "server-only";
 import { isDownVote } from "@/lib/location-votes";
 import type { ProbeKind, ProbeResult, ResultSource } from "@/lib/probe-result";
+import type { Asker } from "@/lib/world-shares";
 import type { AddressGuard, RoundInfo, Target, Tester, TesterKindName } from "./types";
 
 export interface RoundOptions {
@@ -14,6 +15,8 @@ export interface RoundOptions {
   questionOpen?: boolean;
   /** Called with each tester's results as soon as it has them: the live view (live-rounds.ts). */
   onResults?: (update: TesterUpdate) => void;
+  /** Who the round is for (see RoundInfo.asker). */
+  asker?: Asker;
 }
 
 /** A tester's results so far (`final: false`: more to come, e.g. the world's probes one by one) or its answer. */
@@ -47,7 +50,7 @@ export async function runRound(
   testers: readonly Tester[],
   target: Target,
   guard: AddressGuard,
-  { deadlineMs, retryDelayMs = 250, previous = [], questionOpen = false, onResults }: RoundOptions,
+  { deadlineMs, retryDelayMs = 250, previous = [], questionOpen = false, onResults, asker }: RoundOptions,
 ): Promise<RoundOutcome> {
   const startedAt = new Date();
   const deadline = startedAt.getTime() + deadlineMs;
@@ -73,6 +76,7 @@ export async function runRound(
   const round: RoundInfo = {
     previous,
     questionOpen,
+    asker,
     othersSettled: new Promise((resolve) => (settleOthers = resolve)),
   };
   const runs = new Map<Tester, Promise<ProbeResult[]>>();

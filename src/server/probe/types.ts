@@ -1,5 +1,6 @@
 import "server-only";
 import type { Location, ProbeResult } from "@/lib/probe-result";
+import type { Asker } from "@/lib/world-shares";
 
 /** A domain to probe: ASCII (punycode) for the wire, Unicode for display. */
 export interface Target {
@@ -20,6 +21,8 @@ export interface RoundInfo {
    * page's live view. Its final answer is still what it returns.
    */
   progress?: (results: ProbeResult[]) => void;
+  /** Who the round is for: the world tester charges its shares to them. Absent outside the check service (tests, agents). */
+  asker?: Asker;
 }
 
 /** What the round gives every tester: one abort signal for the round's deadline, and the guard. */

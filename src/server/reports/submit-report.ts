@@ -74,7 +74,7 @@ export async function submitReport(fields: ReportFields, requestHeaders: Headers
   }
 
   reportsChanged(target.ascii);
-  const answer = await networkAnswer(target.ascii, network);
+  const answer = await networkAnswer(target.ascii, network, visitor.bucket);
   const message = "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.";
   return { ok: true, state: { status: "success", message, problem, ...(answer ? { network: answer } : {}) } };
 }
@@ -90,9 +90,9 @@ async function visitorNetwork(requestHeaders: Headers): Promise<VisitorNetwork> 
 }
 
 /** The stored report stands whatever happens here: a failed answer is only left out. */
-async function networkAnswer(domain: string, network: VisitorNetwork): Promise<NetworkAnswer | null> {
+async function networkAnswer(domain: string, network: VisitorNetwork, visitor: string): Promise<NetworkAnswer | null> {
   try {
-    return await answerForVisitorNetwork({ domain, network });
+    return await answerForVisitorNetwork({ domain, network, visitor });
   } catch (error) {
     console.error(`submitReport: no "only your network?" answer for ${domain}`, error);
     return null;

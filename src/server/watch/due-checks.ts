@@ -1,5 +1,5 @@
 import "server-only";
-import { checkJobId, dueAt, type WatchIntervals } from "@/lib/watch-schedule";
+import { checkJobId, dueThisTick, type WatchIntervals } from "@/lib/watch-schedule";
 import { getConfig } from "@/server/config";
 import type { JobQueue } from "@/server/jobs/types";
 import { watchedSites } from "./watched-sites";
@@ -13,14 +13,14 @@ export const watchIntervals = (config = getConfig()): WatchIntervals => ({
 });
 
 /**
- * The scheduler's tick: one "check" job for every watched domain due before the next tick,
- * delayed until its due time, so a domain is checked when due rather than up to a tick late.
+ * The scheduler's tick: one "check" job for every watched domain due before the next tick (at
+ * most one per registrable domain: dueThisTick), delayed until its due time, so a domain is
+ * checked when due rather than up to a tick late.
  * Its id is made of the domain and its due time, so instances (and ticks) that find the same
  * round due add it once. Returns the domains added.
  */
 export async function addDueChecks(queue: JobQueue, now = new Date(), { intervals = watchIntervals(), aheadMs = TICK_EVERY_MS } = {}): Promise<string[]> {
-  const horizon = now.getTime() + aheadMs;
-  const due = (await watchedSites(now)).map((site) => ({ site, at: dueAt(site, intervals) })).filter(({ at }) => at.getTime() < horizon);
+  const due = dueThisTick(await watchedSites(now), intervals, new Date(now.getTime() + aheadMs));
   await Promise.all(
     due.map(({ site, at }) =>
       queue.add({ name: "check", domain: site.domain }, { id: checkJobId(site.domain, at), delayMs: Math.max(0, at.getTime() - now.getTime()) }),

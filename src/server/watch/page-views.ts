@@ -5,7 +5,8 @@ import type { Target } from "@/server/probe/types";
 
 // Site.lastViewedAt: a domain viewed in the last hour is watched. Written at most once a minute
 // per domain by each process, so a rush of views (a thousand a second on one page) costs one
-// write, not one per view; an hour's window does not need the minute.
+// write, not one per view; an hour's window does not need the minute. Only a site that has a row
+// is noted: views never create one.
 
 export const VIEW_WRITE_EVERY_MS = 60_000;
 /** Domains remembered before the old ones are dropped: a bound on memory, not a limit on sites. */
@@ -39,13 +40,10 @@ export function recordPageView(target: Target, now = Date.now()): Promise<void> 
 }
 
 function write(target: Target, viewedAt: Date, forget: () => unknown): Promise<void> {
-  // The first view comes before the first round, which would create the row: create it here.
+  // Never a new row: a site has one once a round of it was admitted, and the round a first view
+  // paid for notes that view itself when it stores the row (prisma-store.ts).
   return getDb()
-    .site.upsert({
-      where: { domain: target.ascii },
-      create: { domain: target.ascii, displayName: target.unicode, lastViewedAt: viewedAt },
-      update: { lastViewedAt: viewedAt },
-    })
+    .site.updateMany({ where: { domain: target.ascii }, data: { lastViewedAt: viewedAt } })
     .then(
       () => undefined,
       (error: unknown) => {

@@ -14,7 +14,8 @@ const EARLY_MS = 2000;
 /**
  * A "check" job: one background round of `domain`, if it is still watched and still due. A job
  * that runs late finds a domain no longer watched, and one that runs twice finds it checked.
- * A round that found no free slot fails the job, which the queue tries again.
+ * A round that found no free slot, or that its site's background limit refused, fails the job,
+ * which the queue tries again.
  * A domain checked since the job was added is not due: the job ends without a round.
  */
 export async function runWatchedCheck(domain: string, now = new Date()): Promise<void> {

@@ -13,7 +13,15 @@ const watchedWhere = (now: Date) => ({
   ],
 });
 
-const SELECT = { id: true, domain: true, createdAt: true, lastCheckedAt: true } as const;
+const SELECT = { id: true, domain: true, createdAt: true, lastCheckedAt: true, lastViewedAt: true } as const;
+
+type Row = { id: number; domain: string; createdAt: Date; lastCheckedAt: Date | null; lastViewedAt: Date | null };
+
+const toWatched = ({ id, lastViewedAt, ...row }: Row, inIncident: Set<number>, now: Date): WatchedSite => ({
+  ...row,
+  openIncident: inIncident.has(id),
+  viewed: lastViewedAt !== null && lastViewedAt.getTime() >= now.getTime() - VIEWED_WATCH_MS,
+});
 
 /**
  * The sites with an open incident, asked apart: a nested read of each watched site's incidents
@@ -27,13 +35,12 @@ async function sitesInIncident(siteIds?: number[]): Promise<Set<number>> {
 /** Every watched domain now, with what its schedule depends on. */
 export async function watchedSites(now: Date): Promise<WatchedSite[]> {
   const [rows, inIncident] = await Promise.all([getDb().site.findMany({ where: watchedWhere(now), select: SELECT }), sitesInIncident()]);
-  return rows.map(({ id, ...row }) => ({ ...row, openIncident: inIncident.has(id) }));
+  return rows.map((row) => toWatched(row, inIncident, now));
 }
 
 /** The domain's schedule state if it is still watched, else null (a job that runs late). */
 export async function watchedSite(domain: string, now: Date): Promise<WatchedSite | null> {
   const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select: SELECT });
   if (!row) return null;
-  const { id, ...site } = row;
-  return { ...site, openIncident: (await sitesInIncident([id])).has(id) };
+  return toWatched(row, await sitesInIncident([row.id]), now);
 }

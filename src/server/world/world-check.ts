@@ -2,24 +2,28 @@ import "server-only";
 import type { Cause, ProbeResult } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
 import type { ProbeContext, RoundInfo, Target } from "@/server/probe/types";
-import type { SpendPriority, WorldBudget } from "./budget";
+import type { Reservation, WorldBudget } from "./budget";
 import { isGlobalpingFailure, type GlobalpingClient } from "./globalping-api";
 import type { Measurement } from "./globalping-schema";
 import { measurementBody, pollMeasurement } from "./measure";
+import { refusalWords, spendingFor, type Question } from "./spending";
 import { toProbeResult } from "./to-results";
 
 // What one round asks of the world, and what it costs. World results are reused for their own
-// freshness window; a new measurement is spent first where the question is open (a first
-// check, a site that may be down, a visitor's report); a routine refresh of a healthy site
-// waits for the local testers' answer when the routine share of the hour is used up, and goes
-// ahead only if they say down or cannot tell. Concurrent rounds for one domain share one
-// measurement. When the world is unavailable, the round says why and carries the last world
-// results, marked stale, so the page can show them with their age.
+// freshness window; a new measurement is charged to whoever the round is for (spending.ts) and
+// spent first where the question is open (a first check, a site that may be down, a visitor's
+// report) and where a crowd asks; a routine refresh of a healthy site waits for the local
+// testers' answer when its part of the hour is used up, and goes ahead only if they say down or
+// cannot tell. Concurrent rounds for one domain share one measurement. When the world is
+// unavailable, the round says why and carries the last world results, marked stale, so the page
+// can show them with their age.
 
 export interface WorldCheckOptions {
   testerId: string;
   client: GlobalpingClient;
   budget: WorldBudget;
+  /** The budget's tests an hour: the shares are parts of it (spending.ts). */
+  hourlyTests: number;
   probes: number;
   locations: readonly string[];
   freshForMs: number;
@@ -40,7 +44,7 @@ const clock = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 
 export const servesPlainHttp = (results: readonly ProbeResult[]) =>
   results.some((r) => r.kind === "http" && r.source !== "world" && r.statusCode !== null && / from http:\/\//.test(r.message ?? ""));
 
-export function createWorldCheck({ testerId, client, budget, probes, locations, freshForMs }: WorldCheckOptions) {
+export function createWorldCheck({ testerId, client, budget, hourlyTests, probes, locations, freshForMs }: WorldCheckOptions) {
   const inFlight = new Map<string, Promise<Outcome>>();
   const logged = new Set<string>();
   /** Logs each distinct line once; remembers the last 100, so an endless variety cannot grow it. */
@@ -70,25 +74,22 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
     return [status, ...recent.map((r) => ({ ...r, stale: true }))];
   }
 
-  async function spend(target: Target, priority: SpendPriority, round: RoundInfo, deadline: number): Promise<Outcome> {
-    let decision = await budget.reserve(probes, priority);
-    if (!decision.ok && decision.code === "budget" && priority === "routine") {
+  async function spend(target: Target, question: Question, round: RoundInfo, deadline: number): Promise<Outcome> {
+    const spending = spendingFor(round.asker, target.ascii, question, { probes, hourlyTests });
+    let decision = await budget.reserve(probes, spending.priority, spending.shares);
+    if (!decision.ok && decision.code === "budget" && spending.escalateTo) {
       const local = await round.othersSettled;
-      if (decideVerdict(local).verdict !== "online") decision = await budget.reserve(probes, "open");
-      if (!decision.ok) return { ok: false, cause: "rate_limited", message: `this hour's Globalping budget is kept for sites that may be down (next refresh after ${clock(decision.retryAt)})` };
-      if (deadline - Date.now() < MIN_TIME_TO_MEASURE_MS) {
-        await budget.refund(probes);
+      if (decideVerdict(local).verdict !== "online") decision = await budget.reserve(probes, spending.escalateTo, spending.shares);
+      if (decision.ok && deadline - Date.now() < MIN_TIME_TO_MEASURE_MS) {
+        await budget.refund(decision.reservation, probes);
         return { ok: false, cause: "tester_error", message: "no time was left for it after the local answer" };
       }
     }
-    if (!decision.ok) {
-      const why = decision.code === "paused" ? "Globalping asked us to wait" : "this hour's Globalping budget is used up";
-      return { ok: false, cause: "rate_limited", message: `${why} (until ${clock(decision.retryAt)})` };
-    }
-    return measure(target, round, deadline);
+    if (!decision.ok) return { ok: false, cause: "rate_limited", message: refusalWords(decision, spending, target.ascii) };
+    return measure(target, round, deadline, decision.reservation);
   }
 
-  async function measure(target: Target, round: RoundInfo, deadline: number): Promise<Outcome> {
+  async function measure(target: Target, round: RoundInfo, deadline: number, reservation: Reservation): Promise<Outcome> {
     const protocol = servesPlainHttp(round.previous) ? "HTTP" : "HTTPS";
     const timeoutSeconds = Math.min(30, Math.max(5, Math.floor((deadline - Date.now()) / 1000) - 2));
     const body = measurementBody({ domain: target.ascii, probes, locations, protocol, timeoutSeconds });
@@ -96,7 +97,7 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
     try {
       const answer = await client.create(body, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
       created = true;
-      await budget.refund(probes - answer.created.probesCount);
+      await budget.refund(reservation, probes - answer.created.probesCount);
       if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
       // Each probe's answer for the live view as it comes; a probe still running is left out.
       const answered = (measurement: Measurement, measuredAt: string) =>
@@ -108,7 +109,7 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
       return { ok: true, results: protocol === "HTTPS" ? await excusePlainHttpSites(results, round) : results };
     } catch (error) {
       if (!isGlobalpingFailure(error)) throw error;
-      if (!created) await budget.refund(probes);
+      if (!created) await budget.refund(reservation, probes);
       switch (error.globalpingCode) {
         case "rate_limited": {
           const until = Date.now() + (error.resetSeconds ?? 60) * 1000;
@@ -142,8 +143,8 @@ export function createWorldCheck({ testerId, client, budget, probes, locations, 
       }
       let outcome = inFlight.get(target.ascii);
       if (!outcome) {
-        const priority: SpendPriority = earlier.length === 0 || round.questionOpen ? "open" : "routine";
-        outcome = spend(target, priority, round, deadline).finally(() => inFlight.delete(target.ascii));
+        const question: Question = earlier.length === 0 || round.questionOpen ? "open" : "routine";
+        outcome = spend(target, question, round, deadline).finally(() => inFlight.delete(target.ascii));
         inFlight.set(target.ascii, outcome);
       }
       const settled = await outcome;

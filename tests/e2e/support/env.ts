@@ -19,6 +19,10 @@ export function sharedAppEnv(connectTo: string, worldUrl: string): Record<string
     TESTER_LOCATION: "Test lab, ZZ",
     // The world is the local Globalping stand-in, never the real API.
     GLOBALPING_URL: worldUrl,
+    // Every spec asks from 127.0.0.1: one address standing in for all of the run's visitors, so
+    // its share of the world (12 % of this) must be the stand-in's whole hour, which the
+    // stand-in still counts and announces (X-RateLimit-Remaining) as Globalping does.
+    GLOBALPING_HOURLY_BUDGET: "2500",
   };
 }
 

@@ -82,6 +82,7 @@ export async function officialServiceFor(
   const { createMemoryBudget } = await import("@/server/world/budget");
   const guard = createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
   const fetcher = createOfficialFetcher({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, timeoutMs: options.timeoutMs ?? 2000 });
-  const budget = options.budget ?? createMemoryBudget({ hourlyTests: options.hourly ?? 100, routineShare: 1 });
-  return { fetcher, service: createOfficialService({ fetcher, ttlMs: options.ttlMs ?? 120_000, budget, now: options.now }) };
+  const budget = options.budget ?? createMemoryBudget({ hourlyTests: options.hourly ?? 100 });
+  const hourlyRequests = options.hourly ?? 100;
+  return { fetcher, service: createOfficialService({ fetcher, ttlMs: options.ttlMs ?? 120_000, budget, hourlyRequests, now: options.now }) };
 }

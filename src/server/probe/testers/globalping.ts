@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { DEFAULT_WORLD_PROBES, FREE_TESTS_PER_HOUR } from "@/lib/world-shares";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/probe/types";
 import { hourlyBudgetFor } from "@/server/world/shared-budgets";
@@ -10,8 +11,7 @@ import { createWorldCheck } from "@/server/world/world-check";
 // measurement, and every probe's test becomes one result with the probe's city, country,
 // continent and network. The budget and reuse rules live in src/server/world/world-check.ts.
 
-/** Globalping's free hourly tests: 250 per address, 500 with a token. */
-export const FREE_TESTS_PER_HOUR = { anonymous: 250, token: 500 } as const;
+export { FREE_TESTS_PER_HOUR };
 
 export const globalpingTesterOptionsSchema = z
   .object({
@@ -19,7 +19,7 @@ export const globalpingTesterOptionsSchema = z
     url: z.url({ protocol: /^https?$/ }),
     token: z.string().min(1).optional(),
     /** Probes per measurement (tests per check): Globalping allows 50 without a token. */
-    probes: z.number().int().min(1).max(50).default(10),
+    probes: z.number().int().min(1).max(50).default(DEFAULT_WORLD_PROBES),
     /** Globalping "magic" locations the probes are spread over, e.g. ["Europe", "Asia"]. */
     locations: z.array(z.string().min(1).max(128)).min(1).max(50),
     /** How long a world result is reused before a new measurement. */
@@ -58,6 +58,7 @@ class GlobalpingTester implements Tester {
       }),
       // Instances behind one address spend one hour of Globalping's tests: counted together.
       budget: hourlyBudgetFor(id, hourlyTests, options.redisUrl),
+      hourlyTests,
       probes: options.probes,
       locations: options.locations,
       freshForMs: options.freshForSeconds * 1000,

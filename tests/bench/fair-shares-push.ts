@@ -3,7 +3,7 @@
 // loopback from the address it names (X-Forwarded-For, one trusted hop). Run it on two checkouts
 // to compare them:
 //
-//   npx tsx --conditions=react-server tests/bench/fair-shares.ts
+//   npx tsx --conditions=react-server tests/bench/fair-shares-push.ts
 //
 // It prints (a) subscriptions, i.e. watched domains, one address creates with endpoints of its
 // choosing and at a push service, how many are left after three failed sends each, and the
