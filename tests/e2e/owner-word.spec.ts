@@ -89,13 +89,16 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Opens the domain's page until both of the owner's sections are on it (discovery runs after the first round). */
+/**
+ * Opens the domain's page until both of the owner's sections are on it (discovery runs after the
+ * first round); they may be folded in the page's evidence, so present is enough here.
+ */
 async function openWithOwnerWord(page: Page, domain: string) {
   await page.goto(`${app.baseUrl}/${domain}`);
   await expect(async () => {
     await page.reload();
-    await expect(page.locator("section.social-links")).toBeVisible({ timeout: 1000 });
-    await expect(page.locator("section.related-pages")).toBeVisible({ timeout: 1000 });
+    await expect(page.locator("section.social-links")).toBeAttached({ timeout: 1000 });
+    await expect(page.locator("section.related-pages")).toBeAttached({ timeout: 1000 });
   }).toPass({ timeout: 60_000, intervals: [2000] });
 }
 

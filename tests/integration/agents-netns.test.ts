@@ -25,7 +25,7 @@ import {
 // No DNS anywhere: site names are routed by PROBE_CONNECT_TO, agents are listed by address.
 
 // The route marks the cached page stale after a new round; outside Next there is none.
-vi.mock("next/cache", () => ({ revalidateTag: () => undefined }));
+vi.mock("next/cache", () => ({ revalidateTag: () => undefined, cacheLife: () => undefined, cacheTag: () => undefined }));
 
 const SECRET = "netns-agents-secret-0123456789";
 const DEADLINE_MS = 4_000;

@@ -9,15 +9,15 @@ import "server-only";
  * - a `Content-Security-Policy` (or `-Report-Only`) header's nonce becomes the nonce of the
  *   page's scripts, and that page was stored and served to every later visitor;
  * - `X-Middleware-Prefetch` makes Next answer a page with an empty `{}`;
- * - `X-Action-Forwarded` skips the page a server action re-renders;
- * - `Next-Url` picks an intercepted route (the app has none; a cache would have to key on it).
+ * - `X-Action-Forwarded` skips the page a server action re-renders.
+ * `Next-Url` stays: it would pick an intercepted route (the app has none), and Next checks each
+ * router request's `_rsc` hash against it, redirecting every prefetch whose header went missing.
  */
 export const UNKEYED_REQUEST_HEADERS = [
   "content-security-policy",
   "content-security-policy-report-only",
   "x-middleware-prefetch",
   "x-action-forwarded",
-  "next-url",
 ] as const;
 
 /** `headers` without the unkeyed ones, or null when it carries none (nothing to change). */
