@@ -29,7 +29,8 @@ ENV npm_config_nodedir=/usr/local \
     CHECKPOINT_DISABLE=1
 WORKDIR /app
 # What `npm ci` reads, and what its postinstall (`prisma generate`) reads: the Prisma config,
-# the schema and the offline schema-engine stand-in (which imports sqlite-driver.mjs).
+# prisma/ (the schemas, the script that makes PostgreSQL's from SQLite's, the offline
+# schema-engine stand-in) and sqlite-driver.mjs, which the stand-in imports.
 COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY prisma ./prisma
 COPY src/server/sqlite-driver.mjs ./src/server/sqlite-driver.mjs

@@ -20,8 +20,8 @@ for (const file of [".env.local", ".env"]) {
 const url = process.env.DATABASE_URL || "file:./data/downcheck.db";
 
 // Prisma fixes the provider in the schema, so each provider has its schema and migrations:
-// SQLite in prisma/, PostgreSQL in prisma/postgresql/ (the same models and indexes;
-// tests/unit/schema-sync.test.ts keeps them so). The URL decides which one a command uses.
+// SQLite in prisma/, PostgreSQL in prisma/postgresql/ (its schema generated from SQLite's by
+// prisma/postgresql-schema.mjs). The URL decides which one a command uses.
 const folder = databaseProvider(url) === "postgresql" ? "prisma/postgresql" : "prisma";
 
 export default defineConfig({

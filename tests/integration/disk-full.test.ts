@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CheckService } from "@/server/checks/check-service";
 import { roomyAdmission } from "./helpers/admission";
 import { createSqliteTestDatabase, removeTestDatabase, tmpDir, type SqliteTestDatabase } from "./helpers/database";
@@ -17,6 +17,7 @@ const ANY_VISITOR = { visitor: "test-visitor" };
 const mount = join(tmpDir, `disk-full-${process.pid}`);
 const filler = join(mount, "filler");
 const SITE = "full.example.test";
+const TTL_MS = 1500;
 let template: SqliteTestDatabase;
 let site: RunningServer;
 let refused: RunningServer;
@@ -61,10 +62,10 @@ beforeAll(async () => {
   const { prismaCheckStore } = await import("@/server/checks/prisma-store");
   const { withMemoryFallback } = await import("@/server/checks/memory-fallback");
   service = createCheckService({
-    store: withMemoryFallback(prismaCheckStore, 1500, (message) => void logged.push(message)),
+    store: withMemoryFallback(prismaCheckStore, TTL_MS, (message) => void logged.push(message)),
     testers: defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }),
     guard: createGuard({ connectTo }),
-    ttlMs: 1500,
+    ttlMs: TTL_MS,
     deadlineMs: 2000,
     admission: roomyAdmission(4),
   });
@@ -74,6 +75,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  vi.useRealTimers();
   await (await import("@/server/db")).closeDb();
   await Promise.all([site?.close(), refused?.close()]);
   try {
@@ -101,8 +103,12 @@ describe("a check when the disk is full", () => {
 
   it("stores rounds again once there is room, and says so", async () => {
     rmSync(filler);
-    await new Promise((resolve) => setTimeout(resolve, 1600)); // past the TTL
+    // The clock moves past the TTL (and keeps running: the round's own timing is real).
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + TTL_MS);
+    const seen = hits;
     const { record } = await service.status({ ascii: SITE, unicode: SITE }, ANY_VISITOR);
+    expect(hits).toBeGreaterThan(seen);
     expect(record).toMatchObject({ stored: true });
     expect(logged.at(-1)).toMatch(/works again/);
   });

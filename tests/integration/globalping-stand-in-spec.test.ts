@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createGlobalpingClient } from "@/server/world/globalping-api";
@@ -16,9 +15,13 @@ const TARGET = "shop.example.test";
 const spec = specAvailable ? loadGlobalpingSpec() : null;
 const bodies = spec?.bodies() ?? [];
 
+// The stand-in's clock, moved by the tests: polls 500 ms apart, as the API asks, without waiting.
+let now = Date.parse("2026-11-28T12:00:00Z");
+const pass = (ms: number) => void (now += ms);
+
 let api: GlobalpingStandIn;
 beforeAll(async () => {
-  api = await startGlobalpingStandIn();
+  api = await startGlobalpingStandIn({ clock: () => now });
 });
 afterEach(() => api.reset());
 afterAll(() => api.close());
@@ -79,11 +82,11 @@ describe.skipIf(!spec)(specAvailable ? "the Globalping stand-in, against Globalp
     expect(created.status).toBe(202);
     const id = String(created.json.id);
     await call(READ, `/v1/measurements/${id}`);
-    await sleep(500);
+    pass(500);
     const final = await call(READ, `/v1/measurements/${id}`);
     expect(final.json.status).toBe(test.status === "in-progress" ? "in-progress" : "finished");
 
-    await sleep(500);
+    pass(500);
     const client = createGlobalpingClient({ baseUrl: api.url, userAgent: "downcheck-test" });
     const read = await client.read(id, null, AbortSignal.timeout(5_000));
     expect(read?.measurement.results).toHaveLength(probes.length);

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TEN_PROBES, everyProbe, finished, noProbes } from "./helpers/globalping-probes";
@@ -8,12 +7,15 @@ import { startGlobalpingStandIn, type GlobalpingStandIn, type StandInTest } from
 // contract here: status codes, headers, error bodies and result shapes (public/v1/spec.yaml).
 
 const TARGET = "shop.example.test";
-// The real API asks for 500 ms between polls of one measurement; tests keep to it.
+// The real API asks for 500 ms between polls of one measurement; tests keep to it on the
+// stand-in's clock, which they move themselves.
 const POLL_GAP_MS = 500;
+let now = Date.parse("2026-11-28T12:00:00Z");
+const pass = (ms: number) => void (now += ms);
 
 let api: GlobalpingStandIn;
 beforeAll(async () => {
-  api = await startGlobalpingStandIn();
+  api = await startGlobalpingStandIn({ clock: () => now });
 });
 afterEach(() => api.reset());
 afterAll(() => api.close());
@@ -156,7 +158,7 @@ describe("GET /v1/measurements/:id", () => {
     const waiting = { status: "in-progress", rawHeaders: "", rawBody: "", rawOutput: "" };
     expect(results(early).map((r) => r.result)).toEqual([waiting, waiting, waiting]);
 
-    await sleep(POLL_GAP_MS);
+    pass(POLL_GAP_MS);
     const late = await poll(id);
     expect(late.json?.status).toBe("finished");
     expect(results(late)[0].probe).toEqual({ ...TEN_PROBES[0], tags: ["datacenter-network"], resolvers: ["private"] });
@@ -198,11 +200,11 @@ describe("GET /v1/measurements/:id", () => {
     const id = await created({ limit: 1 });
 
     expect((await poll(id)).json?.status).toBe("in-progress");
-    await sleep(POLL_GAP_MS);
+    pass(POLL_GAP_MS);
     expect((await poll(id)).json?.status).toBe("in-progress");
 
     answer(finished(502));
-    await sleep(POLL_GAP_MS);
+    pass(POLL_GAP_MS);
     const reply = await poll(id);
     expect(reply.json?.status).toBe("finished");
     expect(results(reply)[0].result).toMatchObject({ status: "finished", statusCode: 502 });
@@ -212,7 +214,7 @@ describe("GET /v1/measurements/:id", () => {
     api.setScenario(everyProbe({ status: "in-progress" }, 0));
     const id = await created();
 
-    await sleep(100);
+    pass(60_000);
     expect((await poll(id)).json?.status).toBe("in-progress");
   });
 
@@ -223,7 +225,7 @@ describe("GET /v1/measurements/:id", () => {
     const first = await poll(id);
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]{16}"$/);
-    await sleep(POLL_GAP_MS);
+    pass(POLL_GAP_MS);
     const second = await poll(id, { "if-none-match": etag });
 
     expect(second.status).toBe(304);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
 import { createGuard } from "@/server/probe/guard";
 import { runRound } from "@/server/probe/round";
@@ -31,6 +31,7 @@ beforeEach(() => {
   standIn.reset();
   forgetHourlyBudgets();
 });
+afterEach(() => void vi.useRealTimers());
 
 function world(options: Partial<GlobalpingTesterOptions> = {}): Tester {
   const parsed = globalpingTesterKind.optionsSchema.parse({
@@ -137,7 +138,9 @@ describe("globalping tester: when the world is unavailable", () => {
     expect(first[0].message).toMatch(/^World check unavailable: Globalping's hourly limit is reached \(until \d\d:\d\d UTC\)$/);
     await round([tester], DOWN);
     expect(posts()).toHaveLength(1); // the 429 itself; nothing new before the reset
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // Past the announced reset: the clock jumps there and keeps running (the polls' pauses are real).
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + 1100);
     standIn.setRateLimit({ remaining: 250, resetSeconds: 3600 });
     expect(worldRows((await round([tester])).results)).toHaveLength(10);
     expect(posts()).toHaveLength(2);

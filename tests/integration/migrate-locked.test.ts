@@ -1,9 +1,11 @@
 import { execFile } from "node:child_process";
+import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { childPids } from "../support/app";
 import { createSqliteTestDatabase, freshDatabaseFile, migrationNames, removeSqliteFiles } from "./helpers/database";
 
 // `npm start` runs `prisma migrate deploy` (through prisma/engine/schema-engine.mjs) while other
@@ -18,19 +20,39 @@ const RUN_TIMEOUT_MS = 90_000;
 
 type Run = { code: number; stdout: string; stderr: string };
 
-function run(args: string[], databaseFile: string): Promise<Run> {
+/** Starts a child; `pid` is there to look at what it and its own children (the schema engine) hold. */
+function start(args: string[], databaseFile: string): { pid: number; done: Promise<Run> } {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `file:${databaseFile}`, HOST: "127.0.0.1", CI: "1" };
   delete env.PRISMA_SCHEMA_ENGINE_BINARY;
-  return new Promise((resolvePromise) => {
-    execFile(process.execPath, args, { cwd: root, env, timeout: RUN_TIMEOUT_MS }, (error, stdout, stderr) => {
+  let child: ReturnType<typeof execFile> | undefined;
+  const done = new Promise<Run>((resolvePromise) => {
+    child = execFile(process.execPath, args, { cwd: root, env, timeout: RUN_TIMEOUT_MS }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolvePromise({ code, stdout, stderr });
     });
   });
+  return { pid: child!.pid!, done };
 }
 
+const run = (args: string[], databaseFile: string) => start(args, databaseFile).done;
 const deploy = (file: string) => run([prismaCli, "migrate", "deploy"], file);
 
+/** Whether `pid` or a process below it has `path` open (Linux: /proc/<pid>/fd). */
+function holdsOpen(pid: number, path: string): boolean {
+  return [pid, ...childPids(pid)].some((each) => {
+    try {
+      return readdirSync(`/proc/${each}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${each}/fd/${fd}`) === path;
+        } catch {
+          return false; // closed while we looked
+        }
+      });
+    } catch {
+      return false; // exited while we looked
+    }
+  });
+}
 const files: string[] = [];
 const connections: Database.Database[] = [];
 
@@ -130,12 +152,16 @@ describe("prisma migrate deploy while others use the database", () => {
     // Two instances started at once: without a lock between them both would apply the same
     // migration, and the loser would leave it recorded as failed (P3009 on every later start).
     const file = databaseToMigrate();
-    // A writer holds the database for a moment, so both deploys have read the history before
-    // either can write (under the 5 s they wait for a lock): that is when they would collide.
+    // A writer holds the database until both deploys have come to the migration lock (one holds
+    // it and waits for the writer, the other waits for it): that is when they would collide.
     const writer = open(file);
     writer.exec("BEGIN IMMEDIATE");
-    const running = Promise.all([deploy(file), deploy(file)]);
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 4000));
+    const deploys = [start([prismaCli, "migrate", "deploy"], file), start([prismaCli, "migrate", "deploy"], file)];
+    const running = Promise.all(deploys.map(({ done }) => done));
+    await vi.waitFor(
+      () => expect(deploys.map(({ pid }) => holdsOpen(pid, `${file}-migrate-lock`)), "both deploys at the migration lock").toEqual([true, true]),
+      { timeout: RUN_TIMEOUT_MS / 2, interval: 50 },
+    );
     writer.exec("ROLLBACK");
     const results = await running;
     for (const result of results) expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { summarizeWorld } from "@/lib/world-summary";
 import type { CheckRecord, CheckStore } from "@/server/checks/check-service";
 import type { RedisConnection } from "@/server/redis/client.mjs";
@@ -19,6 +19,8 @@ let redis: RunningRedis;
 let site: RunningServer;
 let closed: RunningServer;
 let hits = 0;
+/** The site answers once this settles: a test holds it while the other instances come to wait. */
+let siteMayAnswer: Promise<void> = Promise.resolve();
 const open = connections();
 let modules: {
   createCheckService: typeof import("@/server/checks/check-service").createCheckService;
@@ -53,7 +55,9 @@ function memoryStore(saved: CheckRecord[]): CheckStore {
   };
 }
 
-function instance(connection: RedisConnection, saved: CheckRecord[]) {
+/** `onWait`: told whenever this instance waits for another one's round (the real wait follows). */
+function instance(connection: RedisConnection, saved: CheckRecord[], onWait: () => void = () => undefined) {
+  const rounds = modules.redisRounds(connection, { ttlMs: 60_000 });
   return modules.createCheckService({
     store: memoryStore(saved),
     admission: roomyAdmission(),
@@ -61,17 +65,16 @@ function instance(connection: RedisConnection, saved: CheckRecord[]) {
     guard: modules.guard(),
     ttlMs: 60_000,
     deadlineMs: 3000,
-    rounds: modules.redisRounds(connection, { ttlMs: 60_000 }),
+    rounds: { ...rounds, waitFor: (domain, deadline) => (onWait(), rounds.waitFor(domain, deadline)) },
   });
 }
 
 beforeAll(async () => {
   redis = await startRedis();
   closed = await closedPort();
-  // Slow enough that every instance asks while the first round is still running.
   site = await startHttpServer((_req, res) => {
     hits += 1;
-    setTimeout(() => res.end("ok"), 300);
+    void siteMayAnswer.then(() => res.end("ok"));
   });
   const connectTo = NAMES.flatMap((name) => [`${name}:443:127.0.0.1:${closed.port}`, `${name}:80:127.0.0.1:${site.port}`]).join(",");
   const { getConfig } = await import("@/server/config");
@@ -93,9 +96,18 @@ afterAll(async () => {
 describe("round leases through Redis", () => {
   it("makes exactly one round for five instances asked at once, and all answer with it", async () => {
     const saved: CheckRecord[] = [];
-    const services = await Promise.all(Array.from({ length: 5 }, async () => instance(await open.open(redis.url), saved)));
+    const waiting = new Set<number>();
+    const services = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => instance(await open.open(redis.url), saved, () => void waiting.add(i))),
+    );
     const before = hits;
-    const answers = await Promise.all(services.flatMap((service) => [service.status(target(NAMES[0]), ANY_VISITOR), service.status(target(NAMES[0]), ANY_VISITOR)]));
+    let answer: () => void = () => undefined;
+    siteMayAnswer = new Promise((resolve) => (answer = resolve));
+    const asked = Promise.all(services.flatMap((service) => [service.status(target(NAMES[0]), ANY_VISITOR), service.status(target(NAMES[0]), ANY_VISITOR)]));
+    // The site holds the round's answer until the four instances without the lease wait for it.
+    await vi.waitFor(() => expect(waiting.size).toBe(4), { timeout: 2000 });
+    answer();
+    const answers = await asked;
     expect(saved).toHaveLength(1);
     expect(hits - before).toBe(1);
     expect(answers.every(({ record }) => record.verdict === "online" && record.checkedAt.getTime() === saved[0].checkedAt.getTime())).toBe(true);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { get, visitor, type Timed } from "../bench/support/http";
 import { startCluster, storedChecks, type Cluster } from "./support/cluster";
 import { closeVoteConnections, vote } from "./support/votes";
@@ -70,7 +70,8 @@ test("a Redis restart degrades the instances to per-instance limits and rounds, 
   const warm = await get(`${instance(0).baseUrl}/scale-steady.net`, { headers: { "x-forwarded-for": visitor(1) } });
   expect(warm.status).toBe(200);
   const reading = keepReading();
-  await sleep(500);
+  // Redis stops once the readers are being served (as many answers as there are readers).
+  await vi.waitFor(() => expect(reading.answers.length).toBeGreaterThanOrEqual(6), { timeout: 15_000 });
 
   await cluster.redis.stop();
   await untilEveryInstanceLogs("unreachable");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { get, header, visitor, waitForHit, type Timed } from "../bench/support/http";
 import { resetCounts } from "../bench/support/targets";
 import { startCluster, storedChecks, storedRatings, type Cluster } from "./support/cluster";
@@ -19,7 +19,16 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const settle = () => new Promise((done) => setTimeout(done, 300));
+/**
+ * Until `name`'s round is stored: its testers have all answered by then, so its footprint at the
+ * site is complete (owner discovery, which would read the site later, is off in these instances).
+ */
+async function untilStored(name: string) {
+  await vi.waitFor(async () => expect(await storedChecks(cluster, name), `${name}: a stored check`).toBeGreaterThan(0), {
+    timeout: 30_000,
+    interval: 100,
+  });
+}
 /** The instance for the i-th request: round-robin, as a load balancer spreads them. */
 const instance = (i: number) => cluster.apps[i % cluster.apps.length];
 /** What a round costs the target for `name`: its GETs and TLS handshakes. */
@@ -33,7 +42,7 @@ describe("three instances on one PostgreSQL and one Redis", () => {
     // One round's footprint at the site, measured on a name nobody else asks for.
     const calibration = await get(`${instance(0).baseUrl}/scale-calibration.net`, { headers: { "x-forwarded-for": visitor(1) }, keepBytes: 0 });
     expect(calibration.status).toBe(200);
-    await settle();
+    await untilStored("scale-calibration.net");
     const oneRound = footprint("scale-calibration.net");
     expect(oneRound.requests).toBeGreaterThan(0);
 
@@ -43,8 +52,8 @@ describe("three instances on one PostgreSQL and one Redis", () => {
         get(`${instance(i).baseUrl}/scale-herd.net`, { headers: { "x-forwarded-for": visitor(1000 + i) }, keepBytes: 0, timeoutMs: 150_000 }),
       ),
     );
-    await settle();
     expect(answers.map((answer) => answer.status)).toEqual(Array(300).fill(200));
+    await untilStored("scale-herd.net");
     expect({ ...footprint("scale-herd.net"), stored: await storedChecks(cluster, "scale-herd.net") }).toEqual({ ...oneRound, stored: 1 });
   }, 180_000);
 
@@ -52,7 +61,7 @@ describe("three instances on one PostgreSQL and one Redis", () => {
     const first = await get(`${instance(0).baseUrl}/scale-cached.net`, { headers: { "x-forwarded-for": visitor(2) } });
     expect(first.status).toBe(200);
     expect(pageText(first.body)).toContain("scale-cached.net is up");
-    await settle();
+    await untilStored("scale-cached.net");
     const before = footprint("scale-cached.net");
     expect(before.requests).toBeGreaterThan(0);
 
@@ -63,7 +72,7 @@ describe("three instances on one PostgreSQL and one Redis", () => {
       expect(header(hit, "x-nextjs-cache")).toBe("HIT");
       expect(pageText(hit.body)).toContain("scale-cached.net is up");
     }
-    await settle();
+    // A round one of these requests started would have reached the site before its page answered.
     expect(footprint("scale-cached.net")).toEqual(before);
     expect(await storedChecks(cluster, "scale-cached.net")).toBe(1);
   }, 60_000);

@@ -190,6 +190,22 @@ async function refusedWithin(port: number, ms: number): Promise<number | null> {
   return null;
 }
 
+/** Resolves once the app has written `text` (stdout or stderr), or with false if it exits first. */
+function printed(app: App, text: string): Promise<boolean> {
+  const streams = [app.process.stdout!, app.process.stderr!];
+  return new Promise((resolvePromise) => {
+    const finish = (found: boolean) => {
+      for (const stream of streams) stream.off("data", look);
+      resolvePromise(found);
+    };
+    // Registered after startApp's own listener, so output() already holds the chunk.
+    const look = () => app.output().includes(text) && finish(true);
+    for (const stream of streams) stream.on("data", look);
+    void app.exited.then(() => finish(app.output().includes(text)));
+    look();
+  });
+}
+
 function withinOrNull<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   return Promise.race([promise, new Promise<null>((resolvePromise) => setTimeout(() => resolvePromise(null), ms))]);
 }
@@ -215,9 +231,7 @@ describe("npm start's server process", () => {
       expect(readFileSync(`/proc/${app.process.pid}/comm`, "utf8").trim()).toMatch(/^next-server/);
       const line = `downcheck: Node ${process.version}, flags: ${serverNodeFlags(process.versions.node).join(" ")}\n`;
       // Written before the server listened; its pipe is read beside the requests, so wait for it.
-      const deadline = Date.now() + 5000;
-      while (!app.output().includes("downcheck: Node ") && Date.now() < deadline) await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
-      expect(app.output()).toContain(line);
+      expect(await withinOrNull(printed(app, line), 5000), app.output()).toBe(true);
       const environ = readFileSync(`/proc/${app.process.pid}/environ`, "utf8").split("\0");
       expect(environ).toContain("MALLOC_ARENA_MAX=2");
     },

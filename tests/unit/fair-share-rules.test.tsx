@@ -6,7 +6,7 @@ import { FairShareRules } from "@/components/methodology/FairShareRules";
 describe("FairShareRules", () => {
   it("states each visitor's and each site's share of what everyone shares, with the numbers the code uses", () => {
     const { container } = render(<FairShareRules />);
-    expect(screen.getByRole("heading", { level: 2, name: "Fair shares" })).toBeTruthy();
+    expect(screen.getByRole("heading", { level: 2, name: "Fair shares" })).toBeInTheDocument();
     const text = container.textContent ?? "";
     expect(text).toContain("for IPv6, one /64 network");
     expect(text).toContain("worth 12 % of the hour's tests, and a site's 24 %, whoever asks: with Globalping's free 250 tests an hour, 3 and 6 measurements");

@@ -7,7 +7,7 @@ import { OFFICIAL_DEFAULT_HOURLY_BUDGET, OFFICIAL_DEFAULT_TTL_SECONDS, OFFICIAL_
 describe("OfficialRules", () => {
   it("states how often a page is read and the hourly limit, with the numbers the code uses", () => {
     const { container } = render(<OfficialRules />);
-    expect(screen.getByRole("heading", { level: 2, name: "The official word" })).toBeTruthy();
+    expect(screen.getByRole("heading", { level: 2, name: "The official word" })).toBeInTheDocument();
     const text = container.textContent ?? "";
     expect(text).toContain(`at most every ${OFFICIAL_MIN_TTL_SECONDS / 60} minutes`);
     expect(text).toContain(`every ${OFFICIAL_DEFAULT_TTL_SECONDS / 60} minutes unless`);

@@ -30,18 +30,18 @@ describe("OfficialStatusView", () => {
     });
     const words = "The official page reports a major outage; our probes reach the site from 10 of 10 locations.";
     render(<OfficialStatusView displayName="shop.example.test" view={view({ summary: official })} disagreement={words} now={now} />);
-    expect(screen.getByText(words)).toBeTruthy();
-    expect(screen.getByRole("heading", { name: "Affected components" })).toBeTruthy();
-    expect(screen.getByText("Checkout: major outage")).toBeTruthy();
+    expect(screen.getByText(words)).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Affected components" })).toBeInTheDocument();
+    expect(screen.getByText("Checkout: major outage")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Checkout fails" }).getAttribute("href")).toBe("https://stspg.io/1");
-    expect(screen.getByText(/identified, since 26 November 2026, 13:50 UTC/)).toBeTruthy();
-    expect(screen.getByText("A fix is rolling out.")).toBeTruthy();
+    expect(screen.getByText(/identified, since 26 November 2026, 13:50 UTC/)).toBeInTheDocument();
+    expect(screen.getByText("A fix is rolling out.")).toBeInTheDocument();
   });
 
   it("says the official status is unavailable when no reading could be made", () => {
     render(<OfficialStatusView displayName="shop.example.test" view={view({ summary: null, fetchedAt: null, problem: "unavailable" })} disagreement={null} now={now} />);
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Official status unavailable");
-    expect(screen.getByText(/could not read shop.example.test's status page at status.shop.example.test/)).toBeTruthy();
+    expect(screen.getByText(/could not read shop.example.test's status page at status.shop.example.test/)).toBeInTheDocument();
   });
 
   it("shows the last reading with its age when over the hourly budget", () => {

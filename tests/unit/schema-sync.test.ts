@@ -3,44 +3,96 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-// Prisma fixes the provider in the schema, so SQLite and PostgreSQL each have a schema file
-// and migrations. The models (fields, relations, indexes) must stay the same in both: the app
-// has one data layer over the two generated clients (src/server/db.ts). Each provider's
-// migrations are checked against its own schema by the migrate integration tests.
+import { postgresqlSchema } from "../../prisma/postgresql-schema.mjs";
+
+// Prisma fixes the provider in the schema, so PostgreSQL's schema is generated from SQLite's
+// (prisma/postgresql-schema.mjs). The generated file is committed: PostgreSQL's migrations are
+// written and checked against it (the migrate integration tests diff the two), and a reviewer
+// reads both in one change. This test fails whenever it is out of date.
 
 const root = join(import.meta.dirname, "../..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
 
-/** The schema without its header: leading comments and the generator and datasource blocks. */
-function models(schema: string): string {
-  return schema
-    .replace(/^(?:\/\/[^\n]*\n|\s*\n)+/, "")
-    .replace(/^(?:generator|datasource)\s+\w+\s*\{[^}]*\}\s*/gm, "")
-    .trim();
+/** A schema with every part the generator treats: header, generators, datasource, models, comments. */
+const SOURCE = `// SQLite's header: says where the URL lives.
+// A second line of it.
+
+generator client {
+  provider = "prisma-client"
+  output   = "../src/generated/prisma"
+  // A comment inside a block stays.
+  compilerBuild = "small"
 }
 
-const blockNames = (schema: string, kind: string) => [...schema.matchAll(new RegExp(`^${kind}\\s+(\\w+)`, "gm"))].map((m) => m[1]);
+generator docs {
+  provider = "prisma-docs"
+  output   = "./docs/"
+}
 
-describe("the SQLite and PostgreSQL schemas", () => {
-  const sqlite = read("prisma/schema.prisma");
-  const postgresql = read("prisma/postgresql/schema.prisma");
+datasource db {
+  provider = "sqlite"
+}
 
-  it("declare the same models, fields, relations and indexes, line for line", () => {
-    expect(models(sqlite)).toContain("model Site {");
-    expect(models(postgresql), "copy the models of prisma/schema.prisma into prisma/postgresql/schema.prisma").toBe(
-      models(sqlite),
+/// A site: its doc comment stays.
+model Site {
+  id     Int    @id @default(autoincrement())
+  domain String @unique // the ASCII form
+  kind   Kind   @default(web)
+
+  @@index([domain, id])
+}
+
+enum Kind {
+  web
+  mail
+}
+`;
+
+describe("the PostgreSQL schema, generated from the SQLite one", () => {
+  it("is current: prisma/postgresql/schema.prisma is what the generator makes of prisma/schema.prisma", () => {
+    expect(read("prisma/postgresql/schema.prisma"), "run `node prisma/postgresql-schema.mjs` and commit the result").toBe(
+      postgresqlSchema(read("prisma/schema.prisma")),
     );
   });
 
-  it("each name its own provider and generate their own client", () => {
-    expect(blockNames(sqlite, "model")).toEqual(blockNames(postgresql, "model"));
-    expect(sqlite).toMatch(/provider = "sqlite"/);
-    expect(postgresql).toMatch(/provider = "postgresql"/);
-    expect(sqlite).toMatch(/output\s+= "\.\.\/src\/generated\/prisma"/);
-    expect(postgresql).toMatch(/output\s+= "\.\.\/\.\.\/src\/generated\/prisma-postgresql"/);
+  it("changes the provider, each generator's output folder and the header, and nothing else", () => {
+    const generated = postgresqlSchema(SOURCE);
+    const [header, body] = [generated.slice(0, generated.indexOf("\n\n")), generated.slice(generated.indexOf("\n\n") + 2)];
+    expect(header).toMatch(/^\/\/ Generated from prisma\/schema\.prisma by prisma\/postgresql-schema\.mjs: do not edit\./);
+    expect(header).not.toContain("SQLite's header");
+    const sourceBody = SOURCE.slice(SOURCE.indexOf("\n\n") + 2);
+    const changed = body.split("\n").flatMap((line, i) => (line === sourceBody.split("\n")[i] ? [] : [[sourceBody.split("\n")[i], line]]));
+    expect(changed).toEqual([
+      ['  output   = "../src/generated/prisma"', '  output   = "../../src/generated/prisma-postgresql"'],
+      ['  output   = "./docs/"', '  output   = "../docs-postgresql"'],
+      ['  provider = "sqlite"', '  provider = "postgresql"'],
+    ]);
   });
 
-  it("have migrations locked to their own provider", () => {
+  it("puts the PostgreSQL client beside the SQLite one, as src/server/db.ts imports them", () => {
+    const sqlite = read("prisma/schema.prisma");
+    const generated = postgresqlSchema(sqlite);
+    expect(sqlite).toMatch(/output\s+= "\.\.\/src\/generated\/prisma"/);
+    expect(generated).toMatch(/output\s+= "\.\.\/\.\.\/src\/generated\/prisma-postgresql"/);
+  });
+
+  it.each([
+    ["a native type", SOURCE.replace("String @unique", "String @unique @db.VarChar(253)"), "@db.VarChar: a native type"],
+    ["a datasource for another provider", SOURCE.replace('"sqlite"', '"mysql"'), 'names provider "mysql", not "sqlite"'],
+    ["no datasource", SOURCE.replace(/datasource db \{[^}]*\}/, ""), "expected one datasource block, found 0"],
+    ["two datasources", `${SOURCE}\ndatasource other {\n  provider = "sqlite"\n}\n`, "expected one datasource block, found 2"],
+    ["a generator without an output", SOURCE.replace('  output   = "./docs/"\n', ""), 'generator docs has no output = "…" setting'],
+    ["an absolute output", SOURCE.replace('"./docs/"', '"/srv/docs"'), 'generator output "/srv/docs" must be relative'],
+  ])("refuses %s, which one text cannot say for both providers", (_name, source, message) => {
+    expect(() => postgresqlSchema(source)).toThrow(message);
+  });
+
+  it("lets a native type stand in a comment", () => {
+    const source = SOURCE.replace("/// A site: its doc comment stays.", "/// A site: no @db.VarChar here, Prisma's String is text on both.");
+    expect(postgresqlSchema(source)).toContain("no @db.VarChar here");
+  });
+
+  it("has migrations locked to each provider", () => {
     expect(read("prisma/migrations/migration_lock.toml")).toMatch(/provider = "sqlite"/);
     expect(read("prisma/postgresql/migrations/migration_lock.toml")).toMatch(/provider = "postgresql"/);
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { visitorAddress, visitorBucket } from "@/server/visitor/address";
 import { memoryLimiter } from "@/server/visitor/limits";
 
@@ -27,12 +27,19 @@ describe("memoryLimiter", () => {
     expect(await limiter.take("a")).toEqual({ ok: true });
   });
 
-  it("opens a new window once the old one has passed", async () => {
-    const limiter = memoryLimiter({ points: 1, durationSeconds: 1 });
-    await limiter.take("a");
-    expect((await limiter.take("a")).ok).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 1050));
-    expect(await limiter.take("a")).toEqual({ ok: true });
+  it("opens a new window once the old one has passed, not before", async () => {
+    vi.useFakeTimers();
+    try {
+      const limiter = memoryLimiter({ points: 1, durationSeconds: 1 });
+      await limiter.take("a");
+      expect(await limiter.take("a")).toEqual({ ok: false, retryAfterSeconds: 1 });
+      vi.advanceTimersByTime(999);
+      expect((await limiter.take("a")).ok).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(await limiter.take("a")).toEqual({ ok: true });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -162,7 +162,14 @@ type Reply = { status: number; body?: unknown; headers?: Record<string, string> 
 const errorReply = (status: number, error: object, documentation: string, headers?: Record<string, string>): Reply =>
   ({ status, body: { error, links: { documentation } }, headers });
 
-export async function startGlobalpingStandIn(options: { scenario?: Scenario; hourlyLimit?: number } = {}): Promise<GlobalpingStandIn> {
+/**
+ * `clock`: the stand-in's time in ms (default: the real one). A test that moves it itself gets polls
+ * as far apart as the API asks, and probes as late as a scenario says, without waiting for them.
+ */
+export async function startGlobalpingStandIn(
+  options: { scenario?: Scenario; hourlyLimit?: number; clock?: () => number } = {},
+): Promise<GlobalpingStandIn> {
+  const clock = options.clock ?? (() => Date.now());
   const defaultScenario = options.scenario ?? finishedUp(200);
   let scenario = defaultScenario;
   // One hourly window for anonymous callers and one for token holders, as the real API keeps.
@@ -190,7 +197,7 @@ export async function startGlobalpingStandIn(options: { scenario?: Scenario; hou
     const requested = request.limit ?? (locations.reduce((sum, l) => sum + (l.limit ?? 1), 0) || 1);
 
     // Refused before looking for probes when the requested count exceeds the points left.
-    const now = Date.now();
+    const now = clock();
     const window = windows[token ? "token" : "anonymous"];
     const limit = window.limit ?? (token ? 500 : options.hourlyLimit ?? 250);
     if (window.remaining !== null && window.resetAt <= now) window.remaining = null;
@@ -226,7 +233,7 @@ export async function startGlobalpingStandIn(options: { scenario?: Scenario; hou
 
     const id = measurementId(now);
     const tests = chosen.map(({ probe, afterMs = 0 }): LiveTest => ({ probe, readyAt: now + afterMs }));
-    const settle = (i: number, test: StandInTest) => { tests[i].outcome = { test, at: Date.now() }; };
+    const settle = (i: number, test: StandInTest) => { tests[i].outcome = { test, at: clock() }; };
     chosen.forEach(({ test }, i) => Promise.resolve(typeof test === "function" ? test() : test).then(
       (settled) => settle(i, settled),
       (error: unknown) => settle(i, { status: "failed", rawOutput: String(error), failureSource: "internal" }),
@@ -248,7 +255,7 @@ export async function startGlobalpingStandIn(options: { scenario?: Scenario; hou
   }
 
   function view(m: Measurement): string {
-    const now = Date.now();
+    const now = clock();
     const { target, measurementOptions } = m.request;
     const context = { target, method: measurementOptions?.request?.method, protocol: measurementOptions?.protocol, createdAt: m.createdAt };
     let updatedAt = m.createdAt;
@@ -293,7 +300,7 @@ export async function startGlobalpingStandIn(options: { scenario?: Scenario; hou
 
   function route(req: http.IncomingMessage, raw: string): Reply {
     const path = req.url ?? "/";
-    const at = Date.now();
+    const at = clock();
     // koa-bodyparser reads JSON bodies only; anything else leaves {} for the validator to refuse.
     let body: unknown = {};
     let unreadable: string | null = null;
@@ -328,7 +335,7 @@ export async function startGlobalpingStandIn(options: { scenario?: Scenario; hou
     requests,
     setScenario: (next) => { scenario = next; },
     setRateLimit: ({ remaining, resetSeconds, limit }) => {
-      const resetAt = Date.now() + resetSeconds * 1000;
+      const resetAt = clock() + resetSeconds * 1000;
       for (const window of Object.values(windows)) Object.assign(window, { remaining, resetAt, limit });
     },
     measurementsCreated: () => created,
