@@ -30,7 +30,13 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((done) => pushService.listen(0, "127.0.0.1", done));
-  cluster = await startCluster(3, { CHECK_TTL_SECONDS: String(CHECK_TTL_SECONDS), WATCH_INTERVAL_SECONDS: "15" });
+  const { port } = pushService.address() as AddressInfo;
+  // The instances send only to the push services they are told of: here, the local one.
+  cluster = await startCluster(3, {
+    CHECK_TTL_SECONDS: String(CHECK_TTL_SECONDS),
+    WATCH_INTERVAL_SECONDS: "15",
+    PUSH_SERVICE_ORIGINS: `http://127.0.0.1:${port}`,
+  });
 }, 240_000);
 
 afterAll(async () => {
