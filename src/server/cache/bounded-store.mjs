@@ -1,20 +1,17 @@
 // @ts-check
-// A least-recently-used store bounded by entry count and by bytes, with an absolute deadline
-// per entry. Both cache handlers keep their entries here, so what the server holds for
-// crawlers' endless distinct paths stays under one budget however many arrive.
-//
-// Plain ESM: Next imports the cache handlers (and so this file) with Node's own `import()`,
-// outside its bundles.
+// The in-process store of both cache handlers: least recently used entries go first, bounded by
+// count and by bytes, each with a deadline, so crawlers' endless distinct paths stay within one
+// budget however many arrive.
 
-/** Bytes counted per entry on top of its value and key: the Map slot and the record. */
+/** Bytes counted per entry beside its value and key: the Map slot and the record. */
 export const ENTRY_OVERHEAD_BYTES = 128;
 
 /** How often `set` also sweeps out expired entries that nobody reads any more. */
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
- * The bounds a handler's store takes from two variables, e.g. PAGE_CACHE_MAX_ENTRIES and
- * PAGE_CACHE_MAX_MB; unset or empty means the default. A bad value throws, naming the variable.
+ * A store's bounds from two variables (e.g. PAGE_CACHE_MAX_ENTRIES and PAGE_CACHE_MAX_MB); unset
+ * or empty means the default, a bad value throws naming the variable.
  *
  * @param {Readonly<Record<string, string | undefined>>} env
  * @param {{ entriesVariable: string, megabytesVariable: string, defaultEntries: number, defaultMegabytes: number }} spec
@@ -27,31 +24,20 @@ export function boundsFromEnv(env, { entriesVariable, megabytesVariable, default
     if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
     return Number(raw);
   };
-  return {
-    maxEntries: read(entriesVariable, defaultEntries),
-    maxBytes: read(megabytesVariable, defaultMegabytes) * 1024 * 1024,
-  };
+  return { maxEntries: read(entriesVariable, defaultEntries), maxBytes: read(megabytesVariable, defaultMegabytes) * 1024 * 1024 };
 }
 
-/**
- * @template V the values kept
- */
+/** @template V the values kept */
 export class BoundedStore {
   #maxEntries;
   #maxBytes;
   #now;
   #bytes = 0;
   #nextSweepAt;
-  /**
-   * Insertion order is recency order: the first key is the least recently used.
-   *
-   * @type {Map<string, { value: V, size: number, expiresAt: number }>}
-   */
+  /** @type {Map<string, { value: V, size: number, expiresAt: number }>} insertion order is recency: the first is the least recently used */
   #entries = new Map();
 
-  /**
-   * @param {{ maxEntries: number, maxBytes: number, now?: () => number }} options
-   */
+  /** @param {{ maxEntries: number, maxBytes: number, now?: () => number }} options */
   constructor({ maxEntries, maxBytes, now = Date.now }) {
     if (!(Number.isInteger(maxEntries) && maxEntries > 0)) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
     if (!(Number.isInteger(maxBytes) && maxBytes > 0)) throw new RangeError(`maxBytes must be a positive integer, got ${maxBytes}`);
@@ -70,20 +56,19 @@ export class BoundedStore {
   get(key) {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
+    this.#entries.delete(key);
     if (entry.expiresAt <= this.#now()) {
-      this.#remove(key, entry);
+      this.#bytes -= entry.size;
       return undefined;
     }
-    this.#entries.delete(key);
     this.#entries.set(key, entry);
     return entry.value;
   }
 
   /**
-   * Stores `value`, counted as `bytes` (its payload's byte length) plus the key and a fixed
-   * overhead, until `expiresAt` (ms since the epoch). Least recently used entries make room.
-   * Returns false, keeping nothing under `key`, when the entry alone exceeds the byte budget
-   * or its deadline has passed.
+   * Keeps `value`, counted as `bytes` plus its key and ENTRY_OVERHEAD_BYTES, until `expiresAt`
+   * (ms since the epoch), making room by dropping the least recently used. False, with nothing
+   * kept under `key`, when the entry alone exceeds the byte budget or its deadline has passed.
    *
    * @param {string} key
    * @param {V} value
@@ -91,16 +76,18 @@ export class BoundedStore {
    */
   set(key, value, { bytes, expiresAt = Infinity }) {
     const now = this.#now();
-    const old = this.#entries.get(key);
-    if (old !== undefined) this.#remove(key, old);
+    this.delete(key);
     const size = Math.max(0, Math.ceil(bytes)) + Buffer.byteLength(key) + ENTRY_OVERHEAD_BYTES;
     if (!(size <= this.#maxBytes) || !(expiresAt > now)) return false;
-    if (now >= this.#nextSweepAt) this.#sweep(now);
+    if (now >= this.#nextSweepAt) {
+      this.#nextSweepAt = now + SWEEP_INTERVAL_MS;
+      this.deleteWhere((_value, _key, deadline) => deadline <= now);
+    }
     this.#entries.set(key, { value, size, expiresAt });
     this.#bytes += size;
-    for (const [oldestKey, oldest] of this.#entries) {
+    for (const oldest of this.#entries.keys()) {
       if (this.#entries.size <= this.#maxEntries && this.#bytes <= this.#maxBytes) break;
-      this.#remove(oldestKey, oldest);
+      this.delete(oldest);
     }
     return true;
   }
@@ -109,41 +96,25 @@ export class BoundedStore {
   delete(key) {
     const entry = this.#entries.get(key);
     if (entry === undefined) return false;
-    this.#remove(key, entry);
+    this.#entries.delete(key);
+    this.#bytes -= entry.size;
     return true;
   }
 
   /**
-   * Removes every entry whose value matches; returns how many went. Used for tag invalidation.
+   * Removes every entry `predicate` picks (by value, key and deadline); returns how many went.
    *
-   * @param {(value: V, key: string) => boolean} predicate
+   * @param {(value: V, key: string, expiresAt: number) => boolean} predicate
    */
   deleteWhere(predicate) {
     let removed = 0;
     for (const [key, entry] of this.#entries) {
-      if (predicate(entry.value, key)) {
-        this.#remove(key, entry);
-        removed++;
-      }
+      if (predicate(entry.value, key, entry.expiresAt)) removed += Number(this.delete(key));
     }
     return removed;
   }
 
   stats() {
     return { entries: this.#entries.size, bytes: this.#bytes };
-  }
-
-  /** @param {number} now */
-  #sweep(now) {
-    this.#nextSweepAt = now + SWEEP_INTERVAL_MS;
-    for (const [key, entry] of this.#entries) {
-      if (entry.expiresAt <= now) this.#remove(key, entry);
-    }
-  }
-
-  /** @param {string} key @param {{ size: number }} entry */
-  #remove(key, entry) {
-    this.#entries.delete(key);
-    this.#bytes -= entry.size;
   }
 }

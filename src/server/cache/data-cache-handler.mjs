@@ -1,101 +1,158 @@
 // @ts-check
-// Next's `cacheHandlers.default`: where 'use cache' entries live. Like Next's built-in handler
-// it keeps them in memory, but under our own bound (entries and bytes) instead of the shared
-// cacheMaxMemorySize, and it serves an entry until its `expire` so that a popular status page
-// is refreshed in the background rather than while a visitor waits.
-//
-// With REDIS_URL the instances share these entries through Redis (redis-data-cache.mjs), behind
-// the same interface (get/set/refreshTags/getExpiration/updateTags).
+// Next's `cacheHandlers.default`: where 'use cache' entries live. Like Next's built-in handler it
+// keeps them in memory, but under our own bound instead of the shared cacheMaxMemorySize, and it
+// serves an entry until its `expire`, so a popular status page is refreshed in the background
+// rather than while a visitor waits. With REDIS_URL every instance shares them, and this
+// process's store answers whenever Redis cannot.
 
 import { sharedRedis } from "../redis/client.mjs";
 import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
-import { pendingSets, readEntry, streamOf } from "./data-entries.mjs";
-import { createRedisDataCache } from "./redis-data-cache.mjs";
+import { createRedisStore } from "./redis-store.mjs";
 import { TagTimes } from "./tag-times.mjs";
 
 /**
  * @typedef {import("next/cache").CacheHandler} CacheHandler
- * @typedef {import("./data-entries.mjs").StoredEntry} StoredEntry
- */
-/** @typedef {CacheHandler & { stats(): { entries: number, bytes: number, tags: number } }} DataCache `stats`: what this process holds. */
-/**
- * This process's own store, which the Redis one (redis-data-cache.mjs) keeps underneath.
- *
- * @typedef {DataCache & { keep(cacheKey: string, record: StoredEntry): void }} LocalDataCache
+ * @typedef {import("next/cache").CacheEntry} CacheEntry
+ * @typedef {Omit<CacheEntry, "value"> & { value: Uint8Array }} StoredEntry Next's entry, its stream read into bytes
+ * @typedef {CacheHandler & { stats(): { entries: number, bytes: number, tags: number } }} DataCache `stats`: what this process holds
  */
 
-/** Next's clock for 'use cache' timestamps: entries carry `timestamp` from it. */
+/** Next's clock for 'use cache' timestamps. */
 const performanceNow = () => performance.timeOrigin + performance.now();
 
 /**
- * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes }} options
- * `tagTimes`: the in-process record of invalidations, when the caller shares it.
- * @returns {LocalDataCache}
+ * Next's pending entry with its stream read once into bytes: keeping the stream would keep its
+ * request alive. Null for a dynamic entry (expire 0), which Next makes anew on every read.
+ * Rejects when the stream fails mid-way.
+ *
+ * @param {Promise<CacheEntry>} pendingEntry
+ * @returns {Promise<StoredEntry | null>}
  */
-export function createDataCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }) }) {
+async function readEntry(pendingEntry) {
+  const entry = await pendingEntry;
+  if (entry.expire === 0) return null;
+  return { ...entry, tags: [...entry.tags], value: new Uint8Array(await new Response(entry.value).arrayBuffer()) };
+}
+
+/**
+ * The entry Next reads: a new single-use stream over the bytes for every hit, and `revalidate: -1`
+ * for a stale one (revalidateTag(tag, "max")), which Next serves while it makes a new one.
+ *
+ * @param {StoredEntry} stored
+ * @param {import("./tag-times.mjs").TagVerdict} verdict
+ * @returns {CacheEntry}
+ */
+function served({ value, ...entry }, verdict) {
+  const stream = new ReadableStream({
+    start(controller) {
+      controller.enqueue(value);
+      controller.close();
+    },
+  });
+  return { ...entry, tags: [...entry.tags], revalidate: verdict === "stale" ? -1 : entry.revalidate, value: stream };
+}
+
+/** Sets still reading their entry, by key: a get of the same key waits for it rather than missing. */
+function pendingSets() {
+  /** @type {Map<string, Promise<void>>} */
+  const pending = new Map();
+  return {
+    /** @param {string} key */
+    settled: (key) => pending.get(key),
+    /** Runs `write`, which must not reject, as the set of `key`. @param {string} key @param {() => Promise<void>} write */
+    run(key, write) {
+      const written = write().finally(() => pending.get(key) === written && pending.delete(key));
+      pending.set(key, written);
+      return written;
+    },
+  };
+}
+
+/**
+ * The 'use cache' store: in this process, or with `redis` in Redis for every instance, with this
+ * process's store for when Redis cannot answer. `tagTimes`: its record of invalidations, when the
+ * caller shares it.
+ *
+ * @param {{
+ *   maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes,
+ *   redis?: import("../redis/client.mjs").RedisConnection, namespace?: string,
+ * }} options
+ * @returns {DataCache}
+ */
+export function createDataCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }), redis, namespace = "downcheck:data:" }) {
   /** @type {BoundedStore<StoredEntry>} */
   const store = new BoundedStore({ maxEntries, maxBytes, now });
+  const shared =
+    redis &&
+    createRedisStore({
+      redis,
+      namespace,
+      maxEntries,
+      maxBytes,
+      tagTimes,
+      now,
+      timestampOf: (/** @type {StoredEntry} */ record) => record.timestamp,
+      onReconnect: () => store.deleteWhere(() => true),
+    });
   const pending = pendingSets();
 
-  /**
-   * Stores an entry already read (readEntry), until its `expire`.
-   *
-   * @param {string} cacheKey
-   * @param {StoredEntry} record
-   */
-  function keep(cacheKey, record) {
-    const bytes = record.value.byteLength + record.tags.reduce((sum, tag) => sum + tag.length, 0);
-    store.set(cacheKey, record, { bytes, expiresAt: record.timestamp + record.expire * 1000 });
+  /** @param {string} cacheKey @param {string[]} softTags */
+  async function read(cacheKey, softTags) {
+    await pending.settled(cacheKey);
+    if (shared?.isReady()) {
+      try {
+        const found = await shared.get(cacheKey, softTags);
+        // Invalidated in Redis: not served from this process's memory either.
+        if (found) return found.verdict === "expired" ? undefined : served(found.record, found.verdict);
+      } catch {
+        // Redis failed mid-way: answer from this process.
+      }
+    }
+    const stored = store.get(cacheKey);
+    if (stored === undefined) return undefined;
+    const verdict = tagTimes.verdict([...stored.tags, ...softTags], stored.timestamp);
+    if (verdict !== "expired") return served(stored, verdict);
+    store.delete(cacheKey);
+    return undefined;
+  }
+
+  /** @param {string} cacheKey @param {StoredEntry} record */
+  async function keep(cacheKey, record) {
+    const expiresAt = record.timestamp + record.expire * 1000;
+    if (shared?.isReady() && (await shared.set(cacheKey, record, { tags: record.tags, ttlMs: expiresAt - now() }).catch(() => false))) return;
+    store.set(cacheKey, record, { bytes: record.value.byteLength + record.tags.join("").length, expiresAt });
   }
 
   return {
     async get(cacheKey, softTags = []) {
-      try {
-        await pending.settled(cacheKey);
-        const stored = store.get(cacheKey);
-        if (stored === undefined) return undefined;
-        const verdict = tagTimes.verdict([...stored.tags, ...softTags], stored.timestamp);
-        if (verdict === "expired") {
-          store.delete(cacheKey);
-          return undefined;
-        }
-        const { value, ...entry } = stored;
-        // Stale (revalidateTag(tag, "max")): Next serves it and regenerates it in the background.
-        return { ...entry, tags: [...entry.tags], revalidate: verdict === "stale" ? -1 : entry.revalidate, value: streamOf(value) };
-      } catch {
-        return undefined; // Next does not catch a failing get: a miss is the safe answer
-      }
+      // Next does not catch a failing get: a miss is the safe answer.
+      return read(cacheKey, softTags).catch(() => undefined);
     },
 
     set(cacheKey, pendingEntry) {
       return pending.run(cacheKey, async () => {
-        try {
-          const record = await readEntry(pendingEntry);
-          if (record) keep(cacheKey, record);
-        } catch {
-          // A stream that failed mid-way leaves a partial value: keep nothing rather than half a page.
-          store.delete(cacheKey);
-        }
+        store.delete(cacheKey);
+        // A stream that failed mid-way leaves half a value: keep nothing.
+        const record = await readEntry(pendingEntry).catch(() => null);
+        if (record) await keep(cacheKey, record);
       });
     },
 
-    keep,
-
-    // Tag state lives in this process: nothing to fetch from elsewhere before a request reads.
+    // Other instances' invalidations are read from Redis with each entry: nothing to fetch first.
     async refreshTags() {},
 
+    // Infinity: `get` checks the soft tags itself, against Redis's records and this process's.
     async getExpiration(tags) {
-      return tagTimes.expiration(tags);
+      return shared?.isReady() ? Infinity : tagTimes.expiration(tags);
     },
 
     async updateTags(tags, durations) {
       if (tags.length === 0) return;
       tagTimes.update(tags, durations);
-      if (!durations) {
-        // Expired for good: give the room back now. Soft tags are not on entries; `get` checks those.
-        const expired = new Set(tags);
-        store.deleteWhere((stored) => stored.tags.some((tag) => expired.has(tag)));
-      }
+      // Expired for good: give the room back now (soft tags are on no entry; `get` checks them).
+      const expired = new Set(durations ? [] : tags);
+      if (expired.size > 0) store.deleteWhere((stored) => stored.tags.some((tag) => expired.has(tag)));
+      await shared?.invalidate(tags, durations);
     },
 
     stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
@@ -103,34 +160,17 @@ export function createDataCache({ maxEntries, maxBytes, maxTags, now = performan
 }
 
 /** @type {DataCache | undefined} */
-let shared;
+let processCache;
 
-/**
- * The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and
- * DATA_CACHE_MAX_MB (32); shared through Redis when REDIS_URL is set.
- *
- * @returns {DataCache}
- */
+/** The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and DATA_CACHE_MAX_MB (32). */
 export function sharedDataCache() {
-  if (shared) return shared;
-  const bounds = boundsFromEnv(process.env, {
-    entriesVariable: "DATA_CACHE_MAX_ENTRIES",
-    megabytesVariable: "DATA_CACHE_MAX_MB",
-    defaultEntries: 10_000,
-    defaultMegabytes: 32,
-  });
-  const tagTimes = new TagTimes({ now: performanceNow });
-  const local = createDataCache({ ...bounds, tagTimes });
-  const redis = sharedRedis(process.env.REDIS_URL);
-  shared = redis ? createRedisDataCache({ redis, local, tagTimes, ...bounds, now: performanceNow }) : local;
-  return shared;
+  if (processCache) return processCache;
+  const bounds = boundsFromEnv(process.env, { entriesVariable: "DATA_CACHE_MAX_ENTRIES", megabytesVariable: "DATA_CACHE_MAX_MB", defaultEntries: 10_000, defaultMegabytes: 32 });
+  processCache = createDataCache({ ...bounds, redis: sharedRedis(process.env.REDIS_URL) });
+  return processCache;
 }
 
-/**
- * What Next loads from `cacheHandlers.default`: one object for the process.
- *
- * @type {CacheHandler}
- */
+/** What Next loads from `cacheHandlers.default`: one object for the process. @type {CacheHandler} */
 const dataCacheHandler = {
   get: (cacheKey, softTags) => sharedDataCache().get(cacheKey, softTags),
   set: (cacheKey, pendingEntry) => sharedDataCache().set(cacheKey, pendingEntry),

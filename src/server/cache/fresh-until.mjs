@@ -1,25 +1,19 @@
 // @ts-check
-// A cached page must not outlive the result it shows. Next gives a page the shortest
-// `revalidate` of the cached reads inside it, but a read served from the cache passes on its
-// whole `revalidate`, not what is left of it: a page rendered 50 s into a 60 s result would be
-// fresh for another 60 s. So the status read also tags itself with the moment its result stops
-// being fresh, the tag travels up to the page (as every cache tag does), and the page cache
-// handler shortens the page's life to it.
+// A cached page must not outlive the result it shows. Next gives a page the shortest `revalidate`
+// of the cached reads inside it, but a read served from the cache passes on its whole
+// `revalidate`, not what is left of it. So the status read tags itself with the moment its result
+// stops being fresh; the tag travels up to the page, and the page cache shortens its life to it.
 
 const PREFIX = "fresh-until:";
 
 /**
- * A cached response's lifetime in seconds, as Next gives it (its CacheControl): fresh for
- * `revalidate` (false: until invalidated), kept for stale serving until `expire`.
+ * A cached response's lifetime in seconds, as Next gives it: fresh for `revalidate` (false: until
+ * invalidated), kept for stale serving until `expire`.
  *
  * @typedef {{ revalidate?: number | false, expire?: number }} CacheLifetime
  */
 
-/**
- * The tag saying that what carries it is fresh until `epochMs`.
- *
- * @param {number} epochMs
- */
+/** The tag saying that what carries it is fresh until `epochMs`. @param {number} epochMs */
 export function freshUntilTag(epochMs) {
   return `${PREFIX}${Math.floor(epochMs)}`;
 }
@@ -41,8 +35,8 @@ export function freshUntilOf(tags) {
 }
 
 /**
- * A page's cache control made no longer than what it shows allows: fresh until `freshUntil`,
- * and kept for stale serving no longer after that than the stale window it had.
+ * A page's lifetime made no longer than what it shows allows: fresh until `freshUntil` (at least
+ * a second), and stale no longer after that than it would have been.
  *
  * @param {CacheLifetime | undefined} cacheControl
  * @param {number} lastModified ms

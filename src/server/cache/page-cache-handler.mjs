@@ -1,86 +1,189 @@
 // @ts-check
-// Next's `cacheHandler` (the incremental cache: rendered pages, route handler responses, fetch
-// data), kept in memory under a bound instead of Next's default, which writes every rendered
-// page under .next/server/route-cache/ and never deletes it. Pages are cheap to render again,
-// so nothing goes to disk and a restart starts empty.
-//
-// A miss is only a miss: Next renders what it asked for and hands it to `set`. That includes a
-// route's fallback shell (`/[domain]`, read and written with `isFallback: true`), which Next
-// renders on first use like any page, so nothing here reads the build's output.
-//
-// Next constructs the default export once per request; the entries live in one store per
-// process (`sharedPageCache`), or in Redis for all instances when REDIS_URL is set
-// (redis-page-cache.mjs), behind the same interface.
+// Next's `cacheHandler`: rendered pages, route responses and fetch data, kept in memory under our
+// bound instead of Next's default, which writes every page under .next/ and never deletes it
+// (pages are cheap to render again: a restart starts empty). With REDIS_URL every instance shares
+// them, and this process's store answers whenever Redis cannot, so an outage costs sharing, never
+// an answer. A route's fallback shell is rendered on first use and kept like any page.
 
-import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
-import { isStorable, pageRecord } from "./page-record.mjs";
-import { createRedisPageCache } from "./redis-page-cache.mjs";
-import { ServedCopies } from "./served-copies.mjs";
-import { TagTimes } from "./tag-times.mjs";
 import { sharedRedis } from "../redis/client.mjs";
+import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
+import { boundedCacheControl, freshUntilOf } from "./fresh-until.mjs";
+import { createRedisStore } from "./redis-store.mjs";
+import { TagTimes } from "./tag-times.mjs";
 
 /**
- * @typedef {import("./entry-bytes.mjs").CachedValue} CachedValue
+ * Next's values (its IncrementalCacheValue, declared under a private path) as far as we look in.
+ *
+ * @typedef {import("node:http").OutgoingHttpHeaders} Headers
+ * @typedef {{ kind: "APP_PAGE", html: string, rscData?: Buffer, status?: number, postponed?: string, headers?: Headers, segmentData?: Map<string, Buffer> }} AppPageValue
+ * @typedef {{ kind: "PAGES", html: string, pageData: unknown, status?: number, headers?: Headers }} PagesValue
+ * @typedef {{ kind: "APP_ROUTE", body: Buffer, status?: number, headers?: Headers }} AppRouteValue
+ * @typedef {{ kind: "FETCH", data: unknown, tags?: string[], revalidate: number }} FetchValue
+ * @typedef {{ kind: "IMAGE", buffer: Buffer, etag: string, upstreamEtag: string, extension: string, revalidate?: number }} ImageValue
+ * @typedef {AppPageValue | PagesValue | AppRouteValue | FetchValue | ImageValue | { kind: "REDIRECT", props: unknown }} CachedValue
  * @typedef {import("./fresh-until.mjs").CacheLifetime} CacheLifetime
- * @typedef {import("./page-record.mjs").PageRecord} PageRecord
- */
-/**
- * What Next passes to `get`: the entry's kind and whether it is a route's fallback shell, or for
- * a fetch entry the tags of the request reading it.
- *
- * @typedef {{ kind?: string, isFallback?: boolean, isRoutePPREnabled?: boolean, tags?: string[], softTags?: string[] }} ReadContext
- */
-/**
- * What Next passes to `set`: the entry's lifetime, or for a fetch entry its tags.
- *
+ * @typedef {{ kind?: string, isFallback?: boolean, isRoutePPREnabled?: boolean, tags?: string[], softTags?: string[] }} ReadContext `tags`/`softTags`: a fetch entry's reader's
  * @typedef {{ cacheControl?: CacheLifetime, tags?: string[], fetchCache?: boolean, isFallback?: boolean, isRoutePPREnabled?: boolean }} WriteContext
- */
-/** @typedef {{ lastModified: number, value: CachedValue, cacheControl?: CacheLifetime }} PageCacheHit */
-/**
+ * @typedef {{ lastModified: number, value: CachedValue, cacheControl?: CacheLifetime }} PageCacheHit
+ * @typedef {PageCacheHit & { tags: string[] }} PageRecord
  * @typedef {object} PageCache
  * @property {(key: string, ctx?: ReadContext) => Promise<PageCacheHit | null>} get
  * @property {(key: string, data: CachedValue | null, ctx?: WriteContext) => Promise<void>} set
  * @property {(tags: string | string[], durations?: { expire?: number }) => Promise<void>} revalidateTag
- * @property {() => { entries: number, bytes: number, tags: number, served?: { entries: number, bytes: number } }} stats
- * What this process holds (`served`: the decoded copies of the pages served last, served-copies.mjs).
+ * @property {() => { entries: number, bytes: number, tags: number }} stats what this process holds
  */
 
+/** Where Next puts a rendered response's tags: its cacheTag()s and its path's soft tags. */
+const TAGS_HEADER = "x-next-cache-tags";
 /** Next's clock for cache timestamps: it compares `lastModified` against this. */
 const performanceNow = () => performance.timeOrigin + performance.now();
 
 /**
- * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes }} options
- * `tagTimes`: the in-process record of invalidations, when the caller shares it.
+ * Only a success or a redirect is kept: a crawler's 404s or an error page would take the room of
+ * real pages. `null` is the Pages Router's "not found".
+ *
+ * @param {CachedValue | null | undefined} data
+ * @returns {data is CachedValue}
+ */
+export function isStorable(data) {
+  if (data == null) return false;
+  if (data.kind !== "APP_PAGE" && data.kind !== "APP_ROUTE" && data.kind !== "PAGES") return true;
+  const status = data.status ?? 200;
+  return status >= 200 && status < 400;
+}
+
+/** @param {unknown} value */
+const jsonBytes = (value) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? ""));
+/** V8 keeps a string with any character past Latin-1 (a "…") at two bytes a character. @param {string | undefined} text */
+const stringBytes = (text) => (text?.length ?? 0) * 2;
+
+/**
+ * What an entry holds in memory: its bodies, segments, postponed state and headers.
+ *
+ * @param {CachedValue} value
+ */
+export function byteSize(value) {
+  switch (value.kind) {
+    case "APP_PAGE": {
+      let bytes = stringBytes(value.html) + (value.rscData?.byteLength ?? 0) + stringBytes(value.postponed) + jsonBytes(value.headers);
+      for (const [segment, buffer] of value.segmentData ?? []) bytes += stringBytes(segment) + buffer.byteLength;
+      return bytes;
+    }
+    case "PAGES":
+      return stringBytes(value.html) + jsonBytes(value.pageData) + jsonBytes(value.headers);
+    case "APP_ROUTE":
+      return (value.body?.byteLength ?? 0) + jsonBytes(value.headers);
+    case "IMAGE":
+      return value.buffer?.byteLength ?? 0;
+    default:
+      return jsonBytes(value);
+  }
+}
+
+/**
+ * A Buffer that is a view into a larger one (Node's pool, a render's buffer) is copied, so that an
+ * entry keeps alive only the bytes it is counted for.
+ *
+ * @template {Buffer | undefined} B
+ * @param {B} buffer
+ * @returns {B}
+ */
+function ownBytes(buffer) {
+  if (!buffer || (buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.byteLength)) return buffer;
+  return /** @type {B} */ (Buffer.from(new Uint8Array(buffer).buffer));
+}
+
+/** @param {CachedValue} value @returns {CachedValue} */
+function withOwnBuffers(value) {
+  if (value.kind === "APP_PAGE") {
+    const segmentData = value.segmentData && new Map([...value.segmentData].map(([segment, buffer]) => [segment, ownBytes(buffer)]));
+    return { ...value, rscData: ownBytes(value.rscData), segmentData };
+  }
+  if (value.kind === "APP_ROUTE") return { ...value, body: ownBytes(value.body) };
+  if (value.kind === "IMAGE") return { ...value, buffer: ownBytes(value.buffer) };
+  return value;
+}
+
+/**
+ * What the cache keeps of a response, what it weighs and until when it may be kept (its `expire`:
+ * until then Next serves it while rendering a new one). Its life is never longer than the result
+ * it shows (fresh-until.mjs).
+ *
+ * @param {CachedValue} data
+ * @param {number} lastModified
+ * @param {WriteContext | undefined} ctx
+ * @returns {{ record: PageRecord, bytes: number, expiresAt: number }}
+ */
+function pageRecord(data, lastModified, ctx) {
+  const value = withOwnBuffers(data);
+  const header = "headers" in value ? value.headers?.[TAGS_HEADER] : undefined;
+  const tags = [...new Set([...(typeof header === "string" && header !== "" ? header.split(",") : []), ...(ctx?.tags ?? [])])];
+  const cacheControl = boundedCacheControl(ctx?.cacheControl, lastModified, freshUntilOf(tags));
+  const seconds = value.kind === "FETCH" || value.kind === "IMAGE" ? value.revalidate : (cacheControl?.expire ?? cacheControl?.revalidate);
+  const expiresAt = typeof seconds === "number" && Number.isFinite(seconds) ? lastModified + seconds * 1000 : Infinity;
+  return { record: { value, tags, lastModified, cacheControl }, bytes: byteSize(value) + tags.join("").length, expiresAt };
+}
+
+/** @param {PageRecord} record @returns {PageCacheHit} */
+const hitOf = ({ lastModified, value, cacheControl }) => ({ lastModified, value, cacheControl });
+
+/**
+ * The page cache: in this process, or with `redis` in Redis for every instance, with this
+ * process's store for when Redis cannot answer. `tagTimes`: its record of invalidations, when the
+ * caller shares it.
+ *
+ * @param {{
+ *   maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes,
+ *   redis?: import("../redis/client.mjs").RedisConnection, namespace?: string,
+ * }} options
  * @returns {PageCache}
  */
-export function createPageCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }) }) {
+export function createPageCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }), redis, namespace = "downcheck:page:" }) {
   /** @type {BoundedStore<PageRecord>} */
   const store = new BoundedStore({ maxEntries, maxBytes, now });
-  // Pages are kept as bytes; the last few served are also kept as Next reads them.
-  const served = new ServedCopies();
+  const shared =
+    redis &&
+    createRedisStore({
+      redis,
+      namespace,
+      maxEntries,
+      maxBytes,
+      tagTimes,
+      now,
+      timestampOf: (/** @type {PageRecord} */ record) => record.lastModified,
+      onReconnect: () => store.deleteWhere(() => true),
+    });
 
   return {
     async get(key, ctx) {
+      const tags = [...(ctx?.tags ?? []), ...(ctx?.softTags ?? [])];
+      if (shared?.isReady()) {
+        try {
+          const found = await shared.get(key, tags);
+          // Stale is a miss here as in memory: the next request renders the page, and its reads, anew.
+          if (found) return found.verdict === "fresh" ? hitOf(found.record) : null;
+        } catch {
+          // Redis failed mid-way: answer from this process.
+        }
+      }
       const record = store.get(key);
       if (record === undefined) return null;
-      // A fetch entry's tags come with the request that reads it; a response carries its own.
-      const tags = [...record.tags, ...(ctx?.tags ?? []), ...(ctx?.softTags ?? [])];
-      // Stale as well as expired is a miss: the next request renders the page afresh
-      // (blocking), and that render regenerates the 'use cache' data it holds.
-      if (tagTimes.verdict(tags, record.lastModified) !== "fresh") {
-        store.delete(key);
-        served.forget(key);
-        return null;
-      }
-      return { lastModified: record.lastModified, value: served.of(key, record.value), cacheControl: record.cacheControl };
+      if (tagTimes.verdict([...record.tags, ...tags], record.lastModified) === "fresh") return hitOf(record);
+      store.delete(key);
+      return null;
     },
 
     async set(key, data, ctx) {
+      store.delete(key);
       if (!isStorable(data)) {
-        store.delete(key);
+        if (shared?.isReady()) await shared.delete(key).catch(() => undefined);
         return;
       }
-      const { record, bytes, expiresAt } = pageRecord(data, { lastModified: now(), cacheControl: ctx?.cacheControl, tags: ctx?.tags });
+      const { record, bytes, expiresAt } = pageRecord(data, now(), ctx);
+      if (shared?.isReady()) {
+        const kept = await shared.set(key, record, { tags: record.tags, ttlMs: expiresAt - now() }).catch(() => false);
+        if (kept) return;
+      }
       store.set(key, record, { bytes, expiresAt });
     },
 
@@ -88,73 +191,34 @@ export function createPageCache({ maxEntries, maxBytes, maxTags, now = performan
       const list = typeof tags === "string" ? [tags] : tags;
       if (list.length === 0) return;
       tagTimes.update(list, durations);
-      // Entries that can never be served again give their room back now, not when evicted.
+      // What can never be served again gives its room back now, not when evicted.
       const invalidated = new Set(list);
       store.deleteWhere((record) => record.tags.some((tag) => invalidated.has(tag)));
+      await shared?.invalidate(list, durations);
     },
 
-    stats: () => ({ ...store.stats(), tags: tagTimes.size(), served: served.stats() }),
+    stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
   };
 }
 
-/** @type {PageCache | undefined} Made on first use; only Next loads this module, once a process. */
-let shared;
+/** @type {PageCache | undefined} */
+let processCache;
 
-/**
- * The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES (5000) and PAGE_CACHE_MAX_MB (64);
- * shared through Redis when REDIS_URL is set.
- *
- * @returns {PageCache}
- */
+/** The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES (5000) and PAGE_CACHE_MAX_MB (64). */
 export function sharedPageCache() {
-  if (shared) return shared;
-  const bounds = boundsFromEnv(process.env, {
-    entriesVariable: "PAGE_CACHE_MAX_ENTRIES",
-    megabytesVariable: "PAGE_CACHE_MAX_MB",
-    defaultEntries: 5000,
-    defaultMegabytes: 64,
-  });
-  const tagTimes = new TagTimes({ now: performanceNow });
-  const local = createPageCache({ ...bounds, tagTimes });
-  // With REDIS_URL the instances share entries and invalidations; this process's store remains
-  // for when Redis cannot answer (an outage). Same bounds in both.
-  const redis = sharedRedis(process.env.REDIS_URL);
-  shared = redis ? createRedisPageCache({ redis, local, tagTimes, ...bounds, now: performanceNow }) : local;
-  return shared;
+  if (processCache) return processCache;
+  const bounds = boundsFromEnv(process.env, { entriesVariable: "PAGE_CACHE_MAX_ENTRIES", megabytesVariable: "PAGE_CACHE_MAX_MB", defaultEntries: 5000, defaultMegabytes: 64 });
+  processCache = createPageCache({ ...bounds, redis: sharedRedis(process.env.REDIS_URL) });
+  return processCache;
 }
 
-/**
- * What Next calls on the class it loads from `cacheHandler` (its CacheHandler, declared under
- * next/dist, a private path: restated here as far as this handler needs it).
- *
- * @typedef {object} IncrementalCacheHandler
- * @property {(key: string, ctx: ReadContext) => Promise<PageCacheHit | null>} get
- * @property {(key: string, data: CachedValue | null, ctx: WriteContext) => Promise<void>} set
- * @property {(tags: string | string[], durations?: { expire?: number }) => Promise<void>} revalidateTag
- * @property {() => void} resetRequestCache
- */
-
-/**
- * What Next loads from `cacheHandler` and constructs with `new` (and a context this handler does
- * not need) for each request: every instance answers from the process's one page cache.
- *
- * @implements {IncrementalCacheHandler}
- */
+/** What Next loads from `cacheHandler` and makes anew for each request: all answer from the one cache. */
 export default class PageCacheHandler {
-  /** @param {string} key @param {ReadContext} ctx */
-  get(key, ctx) {
-    return sharedPageCache().get(key, ctx);
-  }
-
-  /** @param {string} key @param {CachedValue | null} data @param {WriteContext} ctx */
-  set(key, data, ctx) {
-    return sharedPageCache().set(key, data, ctx);
-  }
-
-  /** @param {string | string[]} tags @param {{ expire?: number }} [durations] */
-  revalidateTag(tags, durations) {
-    return sharedPageCache().revalidateTag(tags, durations);
-  }
-
+  /** @type {PageCache["get"]} */
+  get = (key, ctx) => sharedPageCache().get(key, ctx);
+  /** @type {PageCache["set"]} */
+  set = (key, data, ctx) => sharedPageCache().set(key, data, ctx);
+  /** @type {PageCache["revalidateTag"]} */
+  revalidateTag = (tags, durations) => sharedPageCache().revalidateTag(tags, durations);
   resetRequestCache() {}
 }

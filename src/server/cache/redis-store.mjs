@@ -1,19 +1,24 @@
 // @ts-check
-// The Redis twin of bounded-store.mjs: entries every site instance reads and writes, bounded by
-// entry count and bytes like the in-memory store (least recently used go first), each with a
-// Redis TTL so nothing outlives its deadline even when nobody reads it again. Each entry keeps
-// its tags beside its value, and a read returns, in the same round trip, the invalidation
-// records (redis-tags.mjs) of those tags and of the reader's own tags.
+// What the cache handlers share through Redis with every site instance: entries bounded by count
+// and bytes (least recently used go first), each with a TTL so nothing outlives its deadline, and
+// a record per invalidated tag, returned with every read of an entry so that an invalidation made
+// on one instance is a miss on all at once.
 //
 // Keys under `<namespace>`: e:<key> (hash: v = value, t = tags), lru (sorted set: key → its last
-// use), uses (the count of uses, which orders lru), sizes (hash: key → bytes), bytes (their sum),
-// tag:<tag> (records). Uses are counted, not timed: many fall in one millisecond under load, and
-// a sorted set orders equal scores by key, so a time would evict an entry just used.
+// use), uses (the count that numbers uses), sizes (hash: key → bytes), bytes (their sum),
+// tag:<tag> (records, as tag-times.mjs reads them). Uses are counted, not timed: a sorted set
+// orders equal scores by key, so many uses in one millisecond would evict an entry just used.
 
-/** No entry lives longer than a day in Redis, so a tag's record need not either (redis-tags.mjs). */
+import { deserialize, serialize } from "node:v8";
+import { verdictOfRecords, worse } from "./tag-times.mjs";
+
+/** No entry lives longer than a day in Redis, so a tag's record need not either. */
 export const MAX_ENTRY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Invalidations kept while Redis is away, sent once it is back. */
+const MAX_UNSENT = 1000;
 
-// Removes one key from the index and the byte count, and numbers uses; used by both scripts.
+// Removes a key from the index and the byte count; numbers uses. The count starts above the
+// highest score found, so what an earlier version scored in milliseconds still goes first.
 const FORGET = `
 local function forget(ns, key)
   redis.call('ZREM', ns .. 'lru', key)
@@ -24,9 +29,6 @@ local function forget(ns, key)
   end
   return tonumber(redis.call('GET', ns .. 'bytes') or '0')
 end
-
--- The next use's number. Earlier versions scored uses by the time in milliseconds: the count
--- starts above the highest score found, so entries they left are still the least recent.
 local function nextUse(ns)
   if redis.call('EXISTS', ns .. 'uses') == 0 then
     local top = redis.call('ZRANGE', ns .. 'lru', -1, -1, 'WITHSCORES')[2]
@@ -60,8 +62,8 @@ end
 return 1
 `;
 
-// ARGV: namespace, key, then the reader's own tags. Returns nil, or
-// { value, tags, record of each entry tag, record of each reader tag } ('' where none).
+// ARGV: namespace, key, the reader's tags... Returns nil, or
+// { value, tags, the record of each entry tag, then of each reader tag } ('' where none).
 const GET = `${FORGET}
 local ns, key = ARGV[1], ARGV[2]
 local found = redis.call('HMGET', ns .. 'e:' .. key, 'v', 't')
@@ -80,70 +82,146 @@ end
 return result
 `;
 
+// ARGV: namespace, now, mode ("expire", "stale" or the seconds a stale mark has until it
+// expires), record TTL ms, tags... Mirrors TagTimes.update; 0 stands for never.
+const INVALIDATE = `
+local ns, now, mode, ttl = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+for i = 5, #ARGV do
+  local key = ns .. 'tag:' .. ARGV[i]
+  local stale, expired, before, at = 0, 0, 0, 0
+  local raw = redis.call('GET', key)
+  if raw then
+    local f = {}
+    for n in string.gmatch(raw, '[^,]+') do f[#f + 1] = tonumber(n) end
+    stale, expired, before, at = f[1], f[2], f[3], f[4]
+  end
+  if at > 0 and at <= now then expired = math.max(expired, before); before = 0; at = 0 end
+  if mode == 'expire' then
+    expired = now
+  else
+    stale = now
+    local seconds = tonumber(mode)
+    if seconds then
+      before = now
+      if at == 0 or now + seconds * 1000 < at then at = now + seconds * 1000 end
+    end
+  end
+  redis.call('SET', key, string.format('%.0f,%.0f,%.0f,%.0f', stale, expired, before, at), 'PX', ttl)
+end
+return 1
+`;
+
 /**
- * The scripts as ioredis adds them to a client (defineCommand; `…Buffer` answers in Buffers).
+ * The scripts as ioredis adds them to a client (`…Buffer` answers in Buffers).
  *
- * @typedef {object} StoreScripts
+ * @typedef {object} Scripts
  * @property {(namespace: string, key: string, ...readerTags: string[]) => Promise<Buffer[] | null>} downcheckCacheGetBuffer
  * @property {(...args: [string, string, string | Buffer, string, string, string, string, string]) => Promise<number>} downcheckCacheSet
+ * @property {(namespace: string, now: string, mode: string, ttlMs: string, ...tags: string[]) => Promise<number>} downcheckCacheInvalidate
  */
 
 /**
- * @typedef {object} RedisStore
- * @property {(key: string, readerTags?: readonly string[]) => Promise<{ value: Buffer, tags: string[], records: string[] } | undefined>} get
- *   The stored value and its tags, plus the records of its tags and `readerTags`; undefined when
- *   absent (expired, evicted or never stored).
- * @property {(key: string, value: Buffer, meta: { tags: readonly string[], bytes: number, ttlMs: number }) => Promise<boolean>} set
- *   Stores `value` (counted as `bytes`) for `ttlMs`, at most MAX_ENTRY_TTL_MS. False when it was
- *   not kept: no time left, or larger than the whole budget.
- * @property {(key: string) => Promise<void>} delete
- * @property {() => Promise<{ entries: number, bytes: number }>} stats
+ * A cache handler's records (serialized with v8) and invalidations in Redis. While Redis is away
+ * the handler keeps its own entries and invalidations; when it is back, `onReconnect` lets the
+ * handler drop those entries (invalidations made elsewhere meanwhile never reached them), and the
+ * invalidations are sent.
+ *
+ * @template R the records kept
+ * @param {{
+ *   redis: Pick<import("../redis/client.mjs").RedisConnection, "client" | "isReady">,
+ *   namespace: string, maxEntries: number, maxBytes: number,
+ *   tagTimes: import("./tag-times.mjs").TagTimes,
+ *   timestampOf: (record: R) => number,
+ *   onReconnect?: () => void,
+ *   now?: () => number,
+ * }} options
  */
-
-/**
- * @param {{ client: import("ioredis").Redis, namespace: string, maxEntries: number, maxBytes: number }} options
- * @returns {RedisStore}
- */
-export function createRedisStore({ client: plain, namespace, maxEntries, maxBytes }) {
-  const client = /** @type {import("ioredis").Redis & Partial<StoreScripts>} */ (plain);
-  // Once per connection: the page and data caches' stores share it.
+export function createRedisStore({ redis, namespace, maxEntries, maxBytes, tagTimes, timestampOf, onReconnect = () => {}, now = Date.now }) {
+  const client = /** @type {import("ioredis").Redis & Partial<Scripts>} */ (redis.client);
   if (typeof client.downcheckCacheSet !== "function") {
     client.defineCommand("downcheckCacheGet", { numberOfKeys: 0, lua: GET });
     client.defineCommand("downcheckCacheSet", { numberOfKeys: 0, lua: SET });
+    client.defineCommand("downcheckCacheInvalidate", { numberOfKeys: 0, lua: INVALIDATE });
   }
-  const scripts = /** @type {StoreScripts} */ (client);
-
-  /**
-   * Forgets `key`: the set script, given a size over the budget, removes it and stores nothing.
-   *
-   * @param {string} key
-   */
-  async function forget(key) {
+  const scripts = /** @type {Scripts} */ (client);
+  /** Forgets `key`: the set script, given a size over the budget, keeps nothing. @param {string} key */
+  const forget = async (key) => {
     await scripts.downcheckCacheSet(namespace, key, "", "", String(maxBytes + 1), "1", String(maxEntries), String(maxBytes));
-  }
+  };
+
+  /** @type {{ tags: string[], mode: string, at: number }[]} invalidations not in Redis yet, oldest first */
+  let unsent = [];
+  let sending = Promise.resolve();
+  /** Sends what is unsent, one at a time, in order, while Redis takes them. */
+  const flush = () =>
+    (sending = sending.then(async () => {
+      while (unsent.length > 0 && redis.isReady()) {
+        const { tags, mode, at } = unsent[0];
+        const sent = await scripts.downcheckCacheInvalidate(namespace, String(Math.round(at)), mode, String(MAX_ENTRY_TTL_MS), ...tags).then(() => true, () => false);
+        if (!sent) return;
+        unsent.shift();
+      }
+    }));
+  client.on("ready", () => {
+    onReconnect();
+    void flush();
+  });
 
   return {
+    isReady: () => redis.isReady(),
+
+    /**
+     * The record under `key` and whether it may be served, by Redis's invalidation records (of its
+     * tags and `readerTags`) and this process's, which also hold those not sent yet. Undefined
+     * when Redis has none (expired, evicted or never stored); rejects when Redis fails.
+     *
+     * @param {string} key
+     * @param {string[]} [readerTags]
+     */
     async get(key, readerTags = []) {
       const found = await scripts.downcheckCacheGetBuffer(namespace, key, ...readerTags);
       if (!found) return undefined;
-      const [value, tags, ...records] = found;
-      const tagList = tags.toString();
-      return { value, tags: tagList === "" ? [] : tagList.split("\n"), records: records.map(String) };
+      const [value, tagList, ...records] = found;
+      const tags = tagList.length === 0 ? [] : tagList.toString().split("\n");
+      const record = /** @type {R} */ (deserialize(value));
+      const made = timestampOf(record);
+      const verdict = worse(verdictOfRecords(records.map(String), made, now()), tagTimes.verdict([...tags, ...readerTags], made));
+      return { record, verdict };
     },
 
-    async set(key, value, { tags, bytes, ttlMs }) {
+    /**
+     * Keeps `record` for `ttlMs` (at most MAX_ENTRY_TTL_MS), counted as what Redis keeps. False
+     * when it was not kept: no time left, or larger than the whole budget.
+     *
+     * @param {string} key
+     * @param {R} record
+     * @param {{ tags: readonly string[], ttlMs: number }} meta
+     */
+    async set(key, record, { tags, ttlMs }) {
       const ttl = Math.min(Math.floor(ttlMs), MAX_ENTRY_TTL_MS);
-      if (!(ttl > 0)) {
-        await forget(key);
-        return false;
-      }
-      const size = Math.ceil(bytes) + Buffer.byteLength(key);
-      const args = /** @type {const} */ ([namespace, key, value, tags.join("\n"), String(size), String(ttl), String(maxEntries), String(maxBytes)]);
-      return (await scripts.downcheckCacheSet(...args)) === 1;
+      if (!(ttl > 0)) return forget(key).then(() => false);
+      const value = serialize(record);
+      const size = String(value.length + tags.join("").length + Buffer.byteLength(key));
+      return (await scripts.downcheckCacheSet(namespace, key, value, tags.join("\n"), size, String(ttl), String(maxEntries), String(maxBytes))) === 1;
     },
 
     delete: forget,
 
+    /**
+     * Shares an invalidation this process made (and applied already), as TagTimes.update takes it.
+     * Never throws: what Redis cannot take now is sent once it is back.
+     *
+     * @param {readonly string[]} tags
+     * @param {{ expire?: number }} [durations]
+     */
+    async invalidate(tags, durations) {
+      const mode = !durations ? "expire" : Number.isFinite(durations.expire) ? String(durations.expire) : "stale";
+      unsent.push({ tags: [...tags], mode, at: now() });
+      if (unsent.length > MAX_UNSENT) unsent = unsent.slice(-MAX_UNSENT);
+      await flush();
+    },
+
+    /** What Redis holds under the namespace. */
     async stats() {
       const [entries, bytes] = await Promise.all([client.zcard(`${namespace}lru`), client.get(`${namespace}bytes`)]);
       return { entries, bytes: Number(bytes ?? 0) };

@@ -1,30 +1,65 @@
 // @ts-check
-// When each cache tag was invalidated, so a handler can tell whether an entry created at a
-// given time is still good. Explicit tags (cacheTag) and Next's soft tags (`_N_T_/<path>`,
-// which revalidatePath invalidates) are both plain tags here.
-//
-// revalidatePath on every rated or reported domain would add a tag per domain forever, so the
-// records are bounded too. Dropping a record must not let an old entry come back as fresh:
-// every entry created at or before the dropped invalidation is then treated as expired (a few
-// extra misses, never stale content).
+// When each cache tag was invalidated, so a handler can tell whether an entry made at a given
+// time may still be served. Explicit tags (cacheTag) and Next's soft tags (`_N_T_/<path>`, which
+// revalidatePath invalidates) are alike here. The records are bounded too (a revalidatePath per
+// reported domain would add one forever): entries made before a dropped record count as expired,
+// a few extra misses rather than stale content.
 
 /** @typedef {"fresh" | "stale" | "expired"} TagVerdict */
-
 /**
  * A tag's invalidations (ms): when it last went stale and expired, and a stale mark's pending
- * expiry: at `pendingAt`, entries created at or before `pendingBefore` expire.
+ * expiry: at `pendingAt`, entries made at or before `pendingBefore` expire.
  *
  * @typedef {{ stale: number, expired: number, pendingBefore: number, pendingAt: number }} TagRecord
  */
 
-const NEVER = -Infinity;
+/** @type {Record<TagVerdict, number>} */
+const RANK = { fresh: 0, stale: 1, expired: 2 };
+
+/** The worse of two verdicts. @param {TagVerdict} a @param {TagVerdict} b */
+export const worse = (a, b) => (RANK[a] >= RANK[b] ? a : b);
+
+/**
+ * An entry's verdict by one tag's record: expired when made at or before the last expiry (a
+ * stale mark whose expiry has come included), stale when at or before the last stale mark.
+ *
+ * @param {TagRecord} record
+ * @param {number} timestamp when the entry was made
+ * @param {number} now
+ * @returns {TagVerdict}
+ */
+export function verdictOf({ stale, expired, pendingBefore, pendingAt }, timestamp, now) {
+  const settled = pendingAt <= now ? Math.max(expired, pendingBefore) : expired;
+  if (timestamp <= settled) return "expired";
+  return timestamp <= stale ? "stale" : "fresh";
+}
+
+/**
+ * An entry's verdict by the records Redis keeps (redis-store.mjs): "stale,expired,pendingBefore,pendingAt"
+ * per tag, 0 for never, '' for a tag with none.
+ *
+ * @param {readonly string[]} records
+ * @param {number} timestamp when the entry was made
+ * @param {number} now
+ * @returns {TagVerdict}
+ */
+export function verdictOfRecords(records, timestamp, now) {
+  /** @type {TagVerdict} */
+  let verdict = "fresh";
+  for (const record of records) {
+    if (!record) continue;
+    const [stale, expired, pendingBefore, at] = record.split(",").map(Number);
+    verdict = worse(verdict, verdictOf({ stale, expired, pendingBefore, pendingAt: at > 0 ? at : Infinity }, timestamp, now));
+  }
+  return verdict;
+}
 
 export class TagTimes {
   #maxTags;
   #now;
-  /** Entries created at or before this time count as expired: records dropped to stay bounded. */
-  #floor = NEVER;
-  /** @type {Map<string, TagRecord>} tag → its record; insertion order is update order. */
+  /** Entries made at or before this time count as expired: records dropped to stay bounded. */
+  #floor = -Infinity;
+  /** @type {Map<string, TagRecord>} insertion order is update order */
   #records = new Map();
 
   /** @param {{ maxTags?: number, now?: () => number }} [options] */
@@ -34,10 +69,10 @@ export class TagTimes {
   }
 
   /**
-   * Next's `updateTags(tags, durations)` / `revalidateTag(tags, durations)`. Without durations
-   * (updateTag, revalidatePath, one-argument revalidateTag) entries carrying a tag expire now.
-   * With them (`revalidateTag(tag, "max")`) they are stale now, so they may be served while a
-   * fresh one is made, and expire after `durations.expire` seconds.
+   * Next's `updateTags(tags, durations)`. Without durations (updateTag, revalidatePath, a
+   * one-argument revalidateTag) entries with a tag expire now; with them (revalidateTag(tag,
+   * "max")) they are stale now, served while a new one is made, and expire `durations.expire`
+   * seconds later.
    *
    * @param {readonly string[]} tags
    * @param {{ expire?: number }} [durations]
@@ -45,16 +80,14 @@ export class TagTimes {
   update(tags, durations) {
     const now = this.#now();
     for (const tag of tags) {
-      const record = this.#records.get(tag) ?? { stale: NEVER, expired: NEVER, pendingBefore: NEVER, pendingAt: Infinity };
-      this.#settle(record, now);
+      const record = this.#settled(tag, now) ?? { stale: -Infinity, expired: -Infinity, pendingBefore: -Infinity, pendingAt: Infinity };
       if (!durations) {
         record.expired = now;
       } else {
         record.stale = now;
         if (durations.expire !== undefined) {
           record.pendingBefore = now;
-          // A second stale mark before the first one expired keeps the earlier deadline for
-          // both: entries in between expire a little early rather than late.
+          // A second stale mark keeps the earlier deadline for both: a little early, never late.
           record.pendingAt = Math.min(record.pendingAt, now + durations.expire * 1000);
         }
       }
@@ -69,8 +102,8 @@ export class TagTimes {
   }
 
   /**
-   * Whether an entry created at `timestamp` (ms) and carrying `tags` (its own and, for a
-   * request, the soft tags of its path) may still be served.
+   * Whether an entry made at `timestamp` (ms) with `tags` (its own and, for a request, its
+   * path's soft tags) may still be served.
    *
    * @param {Iterable<string>} tags
    * @param {number} timestamp
@@ -79,34 +112,25 @@ export class TagTimes {
   verdict(tags, timestamp) {
     if (timestamp <= this.#floor) return "expired";
     const now = this.#now();
-    let verdict = /** @type {TagVerdict} */ ("fresh");
+    /** @type {TagVerdict} */
+    let verdict = "fresh";
     for (const tag of tags) {
-      const record = this.#records.get(tag);
-      if (record === undefined) continue;
-      this.#settle(record, now);
-      if (timestamp <= record.expired) return "expired";
-      if (timestamp <= record.stale) verdict = "stale";
+      const record = this.#settled(tag, now);
+      if (record) verdict = worse(verdict, verdictOf(record, timestamp, now));
     }
     return verdict;
   }
 
   /**
-   * Next's `getExpiration(tags)`: the latest time at which one of `tags` expired (entries
-   * created at or before it are discarded), 0 when none did. A stale mark whose expiry is
-   * still ahead is not an expiration yet; `verdict` reports it as stale.
+   * Next's `getExpiration(tags)`: the latest time one of `tags` expired, 0 when none did. A stale
+   * mark whose expiry is still ahead is no expiration yet (`verdict` reports it as stale).
    *
    * @param {Iterable<string>} tags
-   * @returns {number}
    */
   expiration(tags) {
     const now = this.#now();
     let latest = Math.max(0, this.#floor);
-    for (const tag of tags) {
-      const record = this.#records.get(tag);
-      if (record === undefined) continue;
-      this.#settle(record, now);
-      latest = Math.max(latest, record.expired);
-    }
+    for (const tag of tags) latest = Math.max(latest, this.#settled(tag, now)?.expired ?? 0);
     return latest;
   }
 
@@ -115,16 +139,18 @@ export class TagTimes {
   }
 
   /**
-   * A stale mark whose expiry has come becomes an expiration of what it marked.
+   * The tag's record, a stale mark whose expiry has come turned into an expiration.
    *
-   * @param {TagRecord} record
+   * @param {string} tag
    * @param {number} now
    */
-  #settle(record, now) {
-    if (record.pendingAt <= now) {
+  #settled(tag, now) {
+    const record = this.#records.get(tag);
+    if (record && record.pendingAt <= now) {
       record.expired = Math.max(record.expired, record.pendingBefore);
-      record.pendingBefore = NEVER;
+      record.pendingBefore = -Infinity;
       record.pendingAt = Infinity;
     }
+    return record;
   }
 }
