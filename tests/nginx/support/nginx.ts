@@ -56,8 +56,8 @@ export interface NginxConfOptions {
    * address the CDN appended to X-Forwarded-For, as an operator behind one configures it.
    */
   realIpFrom?: string[];
-  /** Other limits than the shipped ones (a load generator speaking for a crowd from one address). */
-  limits?: Partial<NginxLimits>;
+  /** Other limits than the shipped ones (a load generator speaking for a crowd from one address), or none at all. */
+  limits?: Partial<NginxLimits> | "off";
   /** Adds X-Visitor-Key (the address or /64 the limits count) to every answer, to test that map. */
   exposeVisitorKey?: boolean;
 }
@@ -87,10 +87,11 @@ export function renderNginxConf(shipped: string, { upstreams, port, cacheDir, re
   // The tests ask for http://127.0.0.1:<port>/: this site's name, as localhost is.
   text = replaceOnce(text, /server_name localhost;/, "server_name localhost 127.0.0.1;", "site's server_name");
   if (realIpFrom) text = replaceOnce(text, /^# set_real_ip_from .*$/m, realIpFrom.map((address) => `set_real_ip_from ${address};`).join("\n"), "commented set_real_ip_from");
-  const wanted = { ...shippedLimits(shipped), ...limits };
-  text = replaceOnce(text, /(zone=downcheck_requests:\S+) rate=\S+;/, `$1 rate=${wanted.rate};`, "limit_req_zone");
-  text = replaceOnce(text, /limit_req zone=downcheck_requests burst=\d+ nodelay;/, `limit_req zone=downcheck_requests burst=${wanted.burst} nodelay;`, "limit_req");
-  text = replaceOnce(text, /limit_conn downcheck_connections \d+;/, `limit_conn downcheck_connections ${wanted.connections};`, "limit_conn");
+  const wanted = limits === "off" ? undefined : { ...shippedLimits(shipped), ...limits };
+  const limitReq = wanted ? `limit_req zone=downcheck_requests burst=${wanted.burst} nodelay;` : "# limit_req: off";
+  if (wanted) text = replaceOnce(text, /(zone=downcheck_requests:\S+) rate=\S+;/, `$1 rate=${wanted.rate};`, "limit_req_zone");
+  text = replaceOnce(text, /limit_req zone=downcheck_requests burst=\d+ nodelay;/, limitReq, "limit_req");
+  text = replaceOnce(text, /limit_conn downcheck_connections \d+;/, wanted ? `limit_conn downcheck_connections ${wanted.connections};` : "# limit_conn: off", "limit_conn");
   if (exposeVisitorKey) text = replaceOnce(text, /^([ \t]*)(add_header X-Cache-Status .*)$/m, "$1$2\n$1add_header X-Visitor-Key $downcheck_visitor always;", "X-Cache-Status line");
   return replaceOnce(text, /\/var\/cache\/nginx\/downcheck/, cacheDir, "cache folder");
 }
