@@ -1,11 +1,9 @@
 # The site: `npm start` (src/scripts/start.sh), which applies the migrations to DATABASE_URL at
 # every start, then becomes Next's own server for the production build made here. docs/DEPLOY.md
 # says how to run it; no secret is baked in (they come from the environment at run time).
-# The same image runs the report intake beside the sites (compose.yaml's `intake`):
-# `node --conditions=react-server dist/intake.mjs`, bundled here since the runtime has no tsx.
 #
-# Stages: deps (npm ci; better-sqlite3 is compiled here) → build (next build and the intake's
-# bundle, then the dev dependencies dropped) → runtime (no compiler, no npm cache, non-root).
+# Stages: deps (npm ci; better-sqlite3 is compiled here) → build (next build, then the dev
+# dependencies dropped) → runtime (no compiler, no npm cache, non-root).
 # Only instructions the classic builder also knows (no RUN --mount, COPY --chmod or heredocs).
 
 ARG NODE_IMAGE=node:20-bookworm-slim
@@ -38,12 +36,9 @@ RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-# The build needs no database. The intake's bundle (src/scripts/bundle-intake.mjs) needs esbuild,
-# a dev dependency: made before the prune. Then only the runtime dependencies stay: the prisma
-# CLI and its wasm engine are among them, as `npm start` migrates with them, and every package
-# the intake's bundle imports.
+# The build needs no database. Then only the runtime dependencies stay: the prisma CLI and its
+# wasm engine are among them, as `npm start` migrates with them.
 RUN npm run build \
- && node src/scripts/bundle-intake.mjs dist/intake.mjs \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf .next/cache
 
@@ -59,7 +54,6 @@ COPY --from=build /app/.next ./.next
 COPY --from=build /app/public ./public
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/src ./src
-COPY --from=build /app/dist/intake.mjs /app/dist/intake-server.mjs ./dist/
 # data/: the SQLite file (the default DATABASE_URL, file:./data/downcheck.db), its WAL, the
 # migration lock and the generated visitor secret. A volume, so they outlive the container;
 # a named volume mounted here starts with this folder's owner (the node user, uid 1000).

@@ -4,7 +4,7 @@ import { lowerPriority, place } from "./support/cpu-placement";
 import { percentile } from "./support/report";
 
 // How long a process woken on a busy core waits for it, against the busy process's bursts and
-// nice value (docs/BENCHMARKS.md, target 15: why nginx first helps so little). Three processes:
+// nice value (docs/BENCHMARKS.md, "Reports in a rush": why nginx first helps so little). Three processes:
 // a pinger on CPU 0 sends a timestamp every millisecond over UDP to a waiter on CPU 1, which
 // records how late each one arrives; a burner on CPU 1 spins for BURST ms, then sleeps GAP ms,
 // as the app does with a report. `npm run bench:wake` (needs 2 CPUs and taskset); about a minute.

@@ -78,6 +78,28 @@ describe("a kept page", () => {
     expect(layer.rounds(domain)).toBe(before);
   });
 
+  it("once fetched anew, is the new copy for every visitor (nginx keeps kept files open)", async () => {
+    const domain = name("renewed");
+    // The first visit's page (the shell, then each answer as it came) is kept until its round's
+    // deadline and a moment more; then nginx fetches the page the app keeps, another file.
+    const first = await visit(base, `/${domain}`);
+    const until = async (done: (cache: string | null) => boolean) => {
+      const deadline = Date.now() + 30_000;
+      let answer = await visit(base, `/${domain}`);
+      while (!done(answer.cache) && Date.now() < deadline) {
+        await new Promise((wait) => setTimeout(wait, 250));
+        answer = await visit(base, `/${domain}`);
+      }
+      return answer;
+    };
+    expect((await until((cache) => cache !== "HIT")).cache).not.toBe("HIT");
+    const renewed = await until((cache) => cache === "HIT");
+    expect(renewed.cache).toBe("HIT");
+    const own = await fetch(`${layer.apps[0].baseUrl}/${domain}`, { headers: { "x-forwarded-for": "198.51.100.1" } });
+    expect(renewed.body).toBe(await own.text());
+    expect(renewed.body).not.toBe(first.body);
+  });
+
   it("of the API is kept too", async () => {
     const domain = name("api");
     const first = await visit(base, `/api/v1/status/${domain}`);

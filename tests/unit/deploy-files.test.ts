@@ -76,8 +76,8 @@ const dockerfileOf = (service: Service): string | null => {
 /** Our own services: those built from this repository's Dockerfiles. */
 const ownServices = Object.entries(services).filter(([, service]) => dockerfileOf(service) !== null);
 const servicesOf = (dockerfile: string) => ownServices.filter(([, service]) => dockerfileOf(service) === dockerfile);
-/** The sites: the site image's services but the report intake. */
-const sites = servicesOf("Dockerfile").filter(([name]) => name !== "intake");
+/** The sites: the site image's services. */
+const sites = servicesOf("Dockerfile");
 
 const lastStage = (stages: Stage[]) => stages.at(-1)!;
 const instructionsOf = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);
@@ -140,8 +140,6 @@ describe.each(dockerfiles)("$file", ({ file, args, stages }) => {
       "node_modules": /npm ci/,
       ".next": /npm run build/,
       "dist/agent.mjs": /bundle-agent\.mjs dist\/agent\.mjs/,
-      "dist/intake.mjs": /bundle-intake\.mjs dist\/intake\.mjs/,
-      "dist/intake-server.mjs": /bundle-intake\.mjs dist\/intake\.mjs/,
     };
     stages.forEach((stage, index) => {
       for (const copy of instructionsOf(stage, "COPY")) {
@@ -170,7 +168,7 @@ describe.each(dockerfiles)("$file", ({ file, args, stages }) => {
 });
 
 describe(".dockerignore", () => {
-  it.each([".env", ".env.local", ".env.production", "node_modules", ".next", "data/downcheck.db", ".git", "src/generated/prisma/client.ts", "dist/agent.mjs", "dist/intake.mjs"])(
+  it.each([".env", ".env.local", ".env.production", "node_modules", ".next", "data/downcheck.db", ".git", "src/generated/prisma/client.ts", "dist/agent.mjs"])(
     "leaves %s out of the build context",
     (path) => expect(dockerIgnores(ignorePatterns, path)).toBe(true),
   );
@@ -214,9 +212,9 @@ describe("the agent image", () => {
 });
 
 describe("compose.yaml", () => {
-  it("runs two sites and a report intake behind a load balancer, PostgreSQL, Redis and an agent", () => {
-    expect(Object.keys(services).sort()).toEqual(["agent", "intake", "lb", "postgres", "redis", "site-1", "site-2"]);
-    expect(servicesOf("Dockerfile").map(([name]) => name)).toEqual(["site-1", "site-2", "intake"]);
+  it("runs two sites behind a load balancer, PostgreSQL, Redis and an agent", () => {
+    expect(Object.keys(services).sort()).toEqual(["agent", "lb", "postgres", "redis", "site-1", "site-2"]);
+    expect(servicesOf("Dockerfile").map(([name]) => name)).toEqual(["site-1", "site-2"]);
     expect(servicesOf("Dockerfile.agent").map(([name]) => name)).toEqual(["agent"]);
     for (const [, service] of ownServices) expect(existsSync(join(ROOT, dockerfileOf(service)!))).toBe(true);
   });
@@ -312,7 +310,7 @@ describe("compose.yaml", () => {
     expect((lb.volumes as string[]).some((v) => v.startsWith("./deploy/nginx.conf:"))).toBe(true);
   });
 
-  it("puts nginx first on a busy host, at least as far as the bench has it (group 15)", () => {
+  it("puts nginx first on a busy host, at least as far as the bench's reports group has it", () => {
     // The sites keep the default weight: set to 1024, runc before 1.3.2 would turn it into 39,
     // under the default 100 of PostgreSQL and Redis.
     for (const [, service] of ownServices) expect(service.cpu_shares).toBeUndefined();
@@ -370,102 +368,29 @@ function nginxDirectives(body: string): string[][] {
 }
 
 const namedDirectives = (body: string, name: string) => nginxDirectives(body).filter(([directive]) => directive === name);
-/** proxy_set_header's headers and values in a block. */
-const proxyHeaders = (body: string) => new Map(namedDirectives(body, "proxy_set_header").map(([, header, value]) => [header.toLowerCase(), value]));
 /** nginx's size ("16k", "2m", "8192") in bytes. */
 const UNITS: Record<string, number> = { k: 1024, m: 1024 * 1024 };
 const nginxBytes = (size: string) => Number(size.replace(/[km]$/i, "")) * (UNITS[size.slice(-1).toLowerCase()] ?? 1);
 /** Every route handler file under `dir`. */
 const routeFiles = (dir: string) => readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => posix.basename(file) === "route.ts").map((file) => join(dir, file));
 
-describe("the report intake (compose.yaml's intake, deploy/nginx.conf)", () => {
-  const intake = services.intake;
-  const intakeEnv = environment(intake);
-  const sitePort = environment(services["site-1"]).PORT ?? defaultEnv(lastStage(siteImage.stages), "PORT");
-  const reports = nginxBlock("location = /api/v1/reports");
-  const intakeUpstream = nginxBlock("upstream downcheck_report_intake");
-
-  it("runs the bundle the site image makes, under the module conditions of `npm run intake`", () => {
-    const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
-    const command = intake.command as string[];
-    expect(command[0]).toBe("node");
-    const conditions = (args: string[]) => args.filter((arg) => arg.startsWith("--conditions="));
-    expect(conditions(command)).toEqual(conditions(pkg.scripts.intake.split(/\s+/)));
-    expect(conditions(command)).toEqual(["--conditions=react-server"]);
-    // The bundle's entry imports its -server.mjs from its own folder: both land where the command looks.
-    const entry = command.at(-1)!;
-    const runtime = lastStage(siteImage.stages);
-    const workdir = instructionsOf(runtime, "WORKDIR").at(-1)!.args;
-    const copied = instructionsOf(runtime, "COPY").flatMap((copy) => {
-      const { flags, sources, dest } = parseCopy(copy.args);
-      return flags.from ? sources.map((source) => posix.join(workdir, dest, posix.basename(source))) : [];
-    });
-    expect(copied).toEqual(expect.arrayContaining([posix.join(workdir, entry), posix.join(workdir, entry.replace(/\.mjs$/, "-server.mjs"))]));
-  });
-
-  it("has the sites' values for everything it shares with them: the database, Redis, the proxy hops, the visitor secret", () => {
-    const site = environment(services["site-1"]);
-    for (const shared of ["DATABASE_URL", "REDIS_URL", "TRUST_PROXY_HOPS", "VISITOR_SECRET"]) expect(Object.keys(intakeEnv)).toContain(shared);
-    for (const [variable, value] of Object.entries(intakeEnv)) {
-      if (variable.startsWith("REPORT_INTAKE_")) expect(site[variable], `the sites set ${variable}`).toBeUndefined();
-      else expect(value, variable).toBe(site[variable]);
-    }
-  });
-
-  it("listens beyond loopback on the port nginx sends reports to, checked on that port, and asks a site for refreshes", () => {
-    expect(intakeEnv.REPORT_INTAKE_HOST).toBe("0.0.0.0");
-    const servers = namedDirectives(intakeUpstream, "server").map(([, address]) => address);
-    expect(servers[0]).toBe(`intake:${intakeEnv.REPORT_INTAKE_PORT}`);
-    expect((intake.healthcheck as { test: string[] }).test.join(" ")).toContain(`http://127.0.0.1:${intakeEnv.REPORT_INTAKE_PORT}/healthz`);
-    const site = new URL(intakeEnv.REPORT_INTAKE_SITE_URL);
-    expect(sites.map(([name]) => name)).toContain(site.hostname);
-    expect(site.port).toBe(sitePort);
-  });
-
-  it("starts once site-1 is healthy (it migrates the database), and nginx once the intake is", () => {
-    expect(intake.depends_on).toMatchObject({ "site-1": { condition: "service_healthy" } });
-    expect(services.lb.depends_on).toMatchObject({ intake: { condition: "service_healthy" } });
-    expect(intake.init).toBe("true");
-    expect(intake.restart).toBe("unless-stopped");
-  });
-
-  it("gets POST /api/v1/reports from nginx, and the sites get them while it is down", () => {
-    expect(existsSync(join(ROOT, "src/app/api/v1/reports/route.ts")), "the sites' own route").toBe(true);
-    expect(namedDirectives(reports, "proxy_pass")).toEqual([["proxy_pass", "http://downcheck_report_intake"]]);
-    // `backup` is refused in an upstream that hashes; `resolve` needs the shared zone.
-    expect(namedDirectives(intakeUpstream, "zone")).toHaveLength(1);
-    expect(nginxDirectives(intakeUpstream).map(([name]) => name)).not.toContain("hash");
-    expect(namedDirectives(intakeUpstream, "server").map(([, , ...flags]) => flags.join(" "))).toEqual([
-      "resolve",
-      ...sites.map(() => "resolve backup"),
-    ]);
-    expect(namedDirectives(intakeUpstream, "server").slice(1).map(([, address]) => address)).toEqual(sites.map(([name]) => `${name}:${sitePort}`));
-    expect(namedDirectives(intakeUpstream, "keepalive")).toHaveLength(1);
-    // Never sent twice: nginx's default proxy_next_upstream passes on no request it has sent with POST.
-    expect(nginxConf).not.toMatch(/proxy_next_upstream[^;]*non_idempotent/);
-  });
-
-  it("passes reports on with the forwarding headers pages get, keeps none, and takes a report up to its limit", () => {
-    const page = proxyHeaders(nginxBlock("location /"));
-    const report = proxyHeaders(reports);
-    for (const header of ["host", "x-forwarded-host", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-port", "forwarded", "connection"]) {
-      expect(report.get(header), header).toBeDefined();
-      expect(report.get(header), header).toBe(page.get(header));
-    }
-    expect(namedDirectives(reports, "proxy_http_version")).toEqual([["proxy_http_version", "1.1"]]);
-    // proxy_cache is set in `location /` only: nothing at the server's level for this one to inherit.
-    expect(namedDirectives(reports, "proxy_cache")).toEqual([]);
+describe("reports and internal routes (deploy/nginx.conf)", () => {
+  it("sends reports to the sites like any API call: one upstream, no location of their own, a body limit above the sites'", () => {
+    expect(nginxBlocks("upstream downcheck_sites")).toHaveLength(1);
+    expect(nginxConf.match(/^\s*upstream\s/gm)).toHaveLength(1);
+    expect(nginxConf).not.toMatch(/location\s+[=^~]*\s*\/api\/v1\/reports/);
+    // The sites answer an oversized report with JSON that says why: nginx must let it through to them.
+    const sizes = nginxBlocks("server").flatMap((server) => namedDirectives(server, "client_max_body_size").map(([, size]) => nginxBytes(size)));
+    expect(sizes).toHaveLength(1);
+    expect(sizes[0]).toBeGreaterThan(REPORT_BODY_LIMIT_BYTES);
+    // Only a page load is kept: proxy_cache in `location /` alone, with nginx's default methods (GET, HEAD).
     for (const server of nginxBlocks("server")) expect(namedDirectives(server, "proxy_cache")).toEqual([]);
-    const [[, size]] = namedDirectives(reports, "client_max_body_size");
-    expect(nginxBytes(size)).toBeGreaterThanOrEqual(REPORT_BODY_LIMIT_BYTES);
-    expect(nginxBytes(size)).toBeLessThanOrEqual(64 * 1024);
+    expect(nginxConf).not.toMatch(/proxy_cache_methods/);
   });
 
-  it("answers 404 for /api/internal/ at nginx, where the route the intake asks for refreshes lives", () => {
+  it("answers 404 for /api/internal/ at nginx, where the sites' internal routes live", () => {
     expect(nginxDirectives(nginxBlock("location ^~ /api/internal/"))).toEqual([["return", "404"]]);
-    const refreshRoutes = routeFiles(join(ROOT, "src/app")).filter((file) => readFileSync(file, "utf8").includes("readRefreshRequest"));
-    expect(refreshRoutes.length).toBeGreaterThan(0);
-    for (const file of refreshRoutes) expect(`/${posix.relative(join(ROOT, "src/app"), file)}`).toMatch(/^\/api\/internal\/.*route\.ts$/);
+    expect(routeFiles(join(ROOT, "src/app/api/internal")).length).toBeGreaterThan(0);
   });
 });
 

@@ -3,11 +3,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { cpus, setPriority } from "node:os";
 import { childPids } from "../../support/app";
 
-// Where processes run and the CPU they use, for group 15 (groups/reports.ts). The bench's load
+// Where processes run and the CPU they use, for the bench's groups. The bench's load
 // generator runs on the machine it measures, which visitors' browsers never do: flat out, it
 // and whatever shares its core wait for each other, and that wait is timed as the page's.
 // Placing processes (Linux's `taskset`, every thread and child of each) gives the generator a
-// core of its own and leaves the other to what serves the page and the reports.
+// core of its own and leaves the other to what serves.
 
 /** Two cores at least, and `taskset` to place processes on them. */
 export function canPlace(): boolean {

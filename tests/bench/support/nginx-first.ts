@@ -2,7 +2,7 @@
 // bench gives the app to stand for it (groups/reports.ts). tests/unit/deploy-files.test.ts checks
 // that the bench never gives nginx more than the least weight compose.yaml gives it.
 
-/** The app's nice value behind nginx in group 15. */
+/** The app's nice value behind nginx in the reports group. */
 export const APP_NICE = 8;
 
 /** The kernel's weight of each nice value 0–19 (sched_prio_to_weight). */

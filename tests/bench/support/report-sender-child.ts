@@ -1,7 +1,7 @@
 import { Agent } from "undici";
 import { postReport, reportStream, type ReportStreamOrder } from "./report-posts";
 
-// The reporters of group 15 in a process of their own (report-posts.ts starts it): in the bench's
+// The reporters of the reports group in a process of their own (report-posts.ts starts it): in the bench's
 // own process their work would share an event loop with the page's load generator and add
 // to every page answer's measured time.
 

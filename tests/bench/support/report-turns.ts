@@ -4,7 +4,7 @@ import { cpuMsOf } from "./cpu-placement";
 import { median, progress } from "./report";
 import type { Answer, StreamResult } from "./report-posts";
 
-// Group 15's measurement (groups/reports.ts): the cached page under load in short turns, alone,
+// The reports group's measurement (groups/reports.ts): the cached page under load in short turns, alone,
 // then with reports coming, round after round, so the machine's noise falls on both kinds alike.
 
 export interface TurnsSetup {
@@ -18,7 +18,7 @@ export interface TurnsSetup {
   firstReport: number;
   reports: number;
   send: (first: number, count: number, seconds: number) => Promise<StreamResult>;
-  /** The processes that take the reports, by name (the app; behind nginx, the report intake too). */
+  /** The processes that take the reports, by name (the app). */
   takers: { name: string; pid: number }[];
   /** The header that says how the page was served (nginx's X-Cache-Status, Next's x-nextjs-cache). */
   cacheHeader: string;

@@ -8,12 +8,15 @@ import { findNginx, listening, NGINX_MISSING, stopNginx } from "../../nginx/supp
 
 // "nginx serving a static file of the same size": a second nginx, the same binary and the same
 // process settings as the one tests/nginx/support/nginx.ts runs with deploy/nginx.conf, serving
-// files from a folder. Like the cache in front of the app, it sends stored bytes: a gzip request
-// gets <file>.gz (gzip_static), as nginx's cache keeps the gzipped page Next sent; neither side
+// files from a folder as the nginx image's own configuration would (sendfile on, nothing else
+// tuned). Like the cache in front of the app, it sends stored bytes: a gzip request gets
+// <file>.gz (gzip_static), as nginx's cache keeps the gzipped page Next sent; neither side
 // compresses per request.
 
 export interface StaticNginx {
   baseUrl: string;
+  /** nginx's master process; its worker is its child. */
+  pid: number;
   /** Writes `name` and its gzipped copy. */
   put(name: string, body: string | Buffer): void;
   stop(): Promise<void>;
@@ -46,6 +49,7 @@ http {
   server {
     listen 127.0.0.1:${port};
     root ${files};
+    sendfile on;
     gzip_static on;
   }
 }
@@ -62,6 +66,7 @@ http {
   }
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     put(name, body) {
       writeFileSync(join(files, name), body);
       writeFileSync(join(files, `${name}.gz`), gzipSync(body));

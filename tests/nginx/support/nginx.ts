@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { freePort, root } from "../../support/app";
 
 // Debian's nginx started on loopback with the project's own deploy/nginx.conf in front of
-// instances of the app (and of a report intake). Only what ties the file to compose.yaml's
+// instances of the app. Only what ties the file to compose.yaml's
 // network is replaced: the upstream servers' addresses (and `resolve`, which needs Docker's DNS
 // and nginx 1.27.3+), the port it listens on, the site's host name (127.0.0.1 besides localhost)
 // and its cache folder; and where a test says so, the CDN in front (set_real_ip_from), the
@@ -51,15 +51,13 @@ export interface NginxConfOptions {
   upstreams: string[];
   port: number;
   cacheDir: string;
-  /** The report intake (host:port): reports go there first, then to the sites as backups. Without it, to the sites only. */
-  intake?: string;
   /**
    * A CDN in front (its addresses, for set_real_ip_from): nginx then counts each visitor by the
    * address the CDN appended to X-Forwarded-For, as an operator behind one configures it.
    */
   realIpFrom?: string[];
-  /** Other limits than the shipped ones (a load generator speaking for a crowd from one address). */
-  limits?: Partial<NginxLimits>;
+  /** Other limits than the shipped ones (a load generator speaking for a crowd from one address), or none at all. */
+  limits?: Partial<NginxLimits> | "off";
   /** Adds X-Visitor-Key (the address or /64 the limits count) to every answer, to test that map. */
   exposeVisitorKey?: boolean;
 }
@@ -79,27 +77,21 @@ export function shippedLimits(shipped: string): NginxLimits {
   return { rate, burst: Number(burst), connections: Number(connections) };
 }
 
-/**
- * deploy/nginx.conf with `upstreams` (host:port) as its sites, `intake` as its report intake,
- * listening on `port`, caching in `cacheDir`.
- */
-export function renderNginxConf(shipped: string, { upstreams, port, cacheDir, intake, realIpFrom, limits, exposeVisitorKey }: NginxConfOptions): string {
-  const servers = (addresses: string[], flags = "") => addresses.map((address) => `    server ${address}${flags};\n`).join("");
+/** deploy/nginx.conf with `upstreams` (host:port) as its sites, listening on `port`, caching in `cacheDir`. */
+export function renderNginxConf(shipped: string, { upstreams, port, cacheDir, realIpFrom, limits, exposeVisitorKey }: NginxConfOptions): string {
+  const servers = (addresses: string[]) => addresses.map((address) => `    server ${address};\n`).join("");
   let text = replaceOnce(shipped, /^resolver .*$/m, "# resolver: not needed on loopback", "resolver line");
   text = replaceOnce(text, upstreamServers("downcheck_sites", String.raw`(?:${SERVER};\n)+`), `$1${servers(upstreams)}`, "upstream server list");
-  // Shipped: the intake, then every site as a backup.
-  const reports = intake ? `${servers([intake])}${servers(upstreams, " backup")}` : servers(upstreams);
-  const shippedReports = String.raw`${SERVER};\n(?:${SERVER} backup;\n)+`;
-  text = replaceOnce(text, upstreamServers("downcheck_report_intake", shippedReports), `$1${reports}`, "report intake server list (the intake, then the sites as backups)");
   text = replaceOnce(text, /listen 80 default_server;/, `listen 127.0.0.1:${port} default_server;`, "default server's listen line");
   text = replaceOnce(text, /listen 80;/, `listen 127.0.0.1:${port};`, "listen line");
   // The tests ask for http://127.0.0.1:<port>/: this site's name, as localhost is.
   text = replaceOnce(text, /server_name localhost;/, "server_name localhost 127.0.0.1;", "site's server_name");
   if (realIpFrom) text = replaceOnce(text, /^# set_real_ip_from .*$/m, realIpFrom.map((address) => `set_real_ip_from ${address};`).join("\n"), "commented set_real_ip_from");
-  const wanted = { ...shippedLimits(shipped), ...limits };
-  text = replaceOnce(text, /(zone=downcheck_requests:\S+) rate=\S+;/, `$1 rate=${wanted.rate};`, "limit_req_zone");
-  text = replaceOnce(text, /limit_req zone=downcheck_requests burst=\d+ nodelay;/, `limit_req zone=downcheck_requests burst=${wanted.burst} nodelay;`, "limit_req");
-  text = replaceOnce(text, /limit_conn downcheck_connections \d+;/, `limit_conn downcheck_connections ${wanted.connections};`, "limit_conn");
+  const wanted = limits === "off" ? undefined : { ...shippedLimits(shipped), ...limits };
+  const limitReq = wanted ? `limit_req zone=downcheck_requests burst=${wanted.burst} nodelay;` : "# limit_req: off";
+  if (wanted) text = replaceOnce(text, /(zone=downcheck_requests:\S+) rate=\S+;/, `$1 rate=${wanted.rate};`, "limit_req_zone");
+  text = replaceOnce(text, /limit_req zone=downcheck_requests burst=\d+ nodelay;/, limitReq, "limit_req");
+  text = replaceOnce(text, /limit_conn downcheck_connections \d+;/, wanted ? `limit_conn downcheck_connections ${wanted.connections};` : "# limit_conn: off", "limit_conn");
   if (exposeVisitorKey) text = replaceOnce(text, /^([ \t]*)(add_header X-Cache-Status .*)$/m, "$1$2\n$1add_header X-Visitor-Key $downcheck_visitor always;", "X-Cache-Status line");
   return replaceOnce(text, /\/var\/cache\/nginx\/downcheck/, cacheDir, "cache folder");
 }
@@ -131,19 +123,15 @@ export async function listening(port: number, child: ChildProcess, errorLog: str
   throw new Error(`nginx did not listen on ${port} within ${timeoutMs} ms`);
 }
 
-/**
- * Starts nginx in front of `upstreams` (host:port each), the sites. Reports (POST
- * /api/v1/reports) go to `intake` (host:port) and to the sites while it is down; without one,
- * to the sites.
- */
-export async function startNginx(upstreams: string[], { intake, ...rendering }: Pick<NginxConfOptions, "intake" | "realIpFrom" | "limits" | "exposeVisitorKey"> = {}): Promise<RunningNginx> {
+/** Starts nginx in front of `upstreams` (host:port each), the sites. */
+export async function startNginx(upstreams: string[], rendering: Pick<NginxConfOptions, "realIpFrom" | "limits" | "exposeVisitorKey"> = {}): Promise<RunningNginx> {
   const bin = findNginx();
   if (!bin) throw new Error(NGINX_MISSING);
   const dir = mkdtempSync(join(tmpdir(), "downcheck-nginx-"));
   // nginx's workers may run as another user than its master (as root: nobody).
   chmodSync(dir, 0o777);
   const port = await freePort();
-  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), { upstreams, port, cacheDir: join(dir, "cache"), intake, ...rendering });
+  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), { upstreams, port, cacheDir: join(dir, "cache"), ...rendering });
   const errorLog = join(dir, "error.log");
   const accessLog = join(dir, "access.log");
   const conf = join(dir, "nginx.conf");
