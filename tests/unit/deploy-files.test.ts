@@ -1,10 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "@/server/config";
 import { APP_NICE, cgroupV2Weight, leastComposeRatio, niceWeight } from "../bench/support/nginx-first";
 import { testersFromJson } from "@/server/probe/testers-config";
-import { REPORT_BODY_LIMIT_BYTES } from "@/server/reports/report-request";
 import {
   dockerIgnores,
   dockerignorePatterns,
@@ -43,7 +42,8 @@ const KNOWN_VARIABLES = new Set([
  * Set by compose.yaml for the scale-out work of another branch before the app reads it. Remove
  * a name from here once .env.example and the README list it (REDIS_URL: listed now).
  */
-const PENDING_VARIABLES = new Set<string>([]);
+// The report intake's settings: compose.yaml drops its service with the deploy branch.
+const PENDING_VARIABLES = new Set<string>(["REPORT_INTAKE_HOST", "REPORT_INTAKE_PORT", "REPORT_INTAKE_SITE_URL"]);
 /** Read by the tools, not the app: npm, node-gyp, Next's and Prisma's telemetry switches. */
 const TOOL_VARIABLES = new Set(["NODE_ENV", "NEXT_TELEMETRY_DISABLED", "CHECKPOINT_DISABLE", "npm_config_nodedir", "npm_config_build_from_source", "npm_config_update_notifier"]);
 
@@ -327,145 +327,6 @@ describe("compose.yaml", () => {
     const seconds = (name: string) => Number(new RegExp(`^\\s*${name}\\s+(\\d+)s;`, "m").exec(read("deploy/nginx.conf"))?.[1]);
     const deadlineMs = Number(environment(services["site-1"]).CHECK_DEADLINE_MS ?? getConfig({}).CHECK_DEADLINE_MS);
     for (const directive of ["proxy_cache_lock_timeout", "proxy_cache_lock_age"]) expect(seconds(directive) * 1000).toBeGreaterThan(deadlineMs);
-  });
-});
-
-/** deploy/nginx.conf without its comments. */
-const nginxConf = read("deploy/nginx.conf").replace(/#.*$/gm, "");
-
-/** The bodies of the blocks `head` opens ("server"), nested blocks included. */
-function nginxBlocks(head: string): string[] {
-  const starts = [...nginxConf.matchAll(new RegExp(`^\\s*${head.replace(/[.*+?^$()|[\]\\/]/g, "\\$&")}\\s*\\{`, "gm"))];
-  return starts.map((start) => {
-    const open = start.index! + start[0].length;
-    let depth = 1;
-    for (let i = open; i < nginxConf.length; i++) {
-      if (nginxConf[i] === "{") depth++;
-      if (nginxConf[i] === "}" && --depth === 0) return nginxConf.slice(open, i);
-    }
-    throw new Error(`deploy/nginx.conf: "${head} {" is never closed`);
-  });
-}
-
-/** The body of the one block `head` opens ("location / ", "upstream downcheck_sites"), nested blocks included. */
-function nginxBlock(head: string): string {
-  const blocks = nginxBlocks(head);
-  if (blocks.length !== 1) throw new Error(`deploy/nginx.conf: expected one "${head} {", found ${blocks.length}`);
-  return blocks[0];
-}
-
-/** A block's own directives (not those of blocks inside it), each as [name, ...arguments]. */
-function nginxDirectives(body: string): string[][] {
-  let depth = 0;
-  let own = "";
-  for (const c of body) {
-    if (c === "{") depth++;
-    else if (c === "}") depth--;
-    else if (depth === 0) own += c;
-  }
-  return own
-    .split(";")
-    .map((directive) => directive.trim().match(/"[^"]*"|\S+/g) ?? [])
-    .filter((words) => words.length > 0);
-}
-
-const namedDirectives = (body: string, name: string) => nginxDirectives(body).filter(([directive]) => directive === name);
-/** proxy_set_header's headers and values in a block. */
-const proxyHeaders = (body: string) => new Map(namedDirectives(body, "proxy_set_header").map(([, header, value]) => [header.toLowerCase(), value]));
-/** nginx's size ("16k", "2m", "8192") in bytes. */
-const UNITS: Record<string, number> = { k: 1024, m: 1024 * 1024 };
-const nginxBytes = (size: string) => Number(size.replace(/[km]$/i, "")) * (UNITS[size.slice(-1).toLowerCase()] ?? 1);
-/** Every route handler file under `dir`. */
-const routeFiles = (dir: string) => readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => posix.basename(file) === "route.ts").map((file) => join(dir, file));
-
-describe("the report intake (compose.yaml's intake, deploy/nginx.conf)", () => {
-  const intake = services.intake;
-  const intakeEnv = environment(intake);
-  const sitePort = environment(services["site-1"]).PORT ?? defaultEnv(lastStage(siteImage.stages), "PORT");
-  const reports = nginxBlock("location = /api/v1/reports");
-  const intakeUpstream = nginxBlock("upstream downcheck_report_intake");
-
-  it("runs the bundle the site image makes, under the module conditions of `npm run intake`", () => {
-    const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
-    const command = intake.command as string[];
-    expect(command[0]).toBe("node");
-    const conditions = (args: string[]) => args.filter((arg) => arg.startsWith("--conditions="));
-    expect(conditions(command)).toEqual(conditions(pkg.scripts.intake.split(/\s+/)));
-    expect(conditions(command)).toEqual(["--conditions=react-server"]);
-    // The bundle's entry imports its -server.mjs from its own folder: both land where the command looks.
-    const entry = command.at(-1)!;
-    const runtime = lastStage(siteImage.stages);
-    const workdir = instructionsOf(runtime, "WORKDIR").at(-1)!.args;
-    const copied = instructionsOf(runtime, "COPY").flatMap((copy) => {
-      const { flags, sources, dest } = parseCopy(copy.args);
-      return flags.from ? sources.map((source) => posix.join(workdir, dest, posix.basename(source))) : [];
-    });
-    expect(copied).toEqual(expect.arrayContaining([posix.join(workdir, entry), posix.join(workdir, entry.replace(/\.mjs$/, "-server.mjs"))]));
-  });
-
-  it("has the sites' values for everything it shares with them: the database, Redis, the proxy hops, the visitor secret", () => {
-    const site = environment(services["site-1"]);
-    for (const shared of ["DATABASE_URL", "REDIS_URL", "TRUST_PROXY_HOPS", "VISITOR_SECRET"]) expect(Object.keys(intakeEnv)).toContain(shared);
-    for (const [variable, value] of Object.entries(intakeEnv)) {
-      if (variable.startsWith("REPORT_INTAKE_")) expect(site[variable], `the sites set ${variable}`).toBeUndefined();
-      else expect(value, variable).toBe(site[variable]);
-    }
-  });
-
-  it("listens beyond loopback on the port nginx sends reports to, checked on that port, and asks a site for refreshes", () => {
-    expect(intakeEnv.REPORT_INTAKE_HOST).toBe("0.0.0.0");
-    const servers = namedDirectives(intakeUpstream, "server").map(([, address]) => address);
-    expect(servers[0]).toBe(`intake:${intakeEnv.REPORT_INTAKE_PORT}`);
-    expect((intake.healthcheck as { test: string[] }).test.join(" ")).toContain(`http://127.0.0.1:${intakeEnv.REPORT_INTAKE_PORT}/healthz`);
-    const site = new URL(intakeEnv.REPORT_INTAKE_SITE_URL);
-    expect(sites.map(([name]) => name)).toContain(site.hostname);
-    expect(site.port).toBe(sitePort);
-  });
-
-  it("starts once site-1 is healthy (it migrates the database), and nginx once the intake is", () => {
-    expect(intake.depends_on).toMatchObject({ "site-1": { condition: "service_healthy" } });
-    expect(services.lb.depends_on).toMatchObject({ intake: { condition: "service_healthy" } });
-    expect(intake.init).toBe("true");
-    expect(intake.restart).toBe("unless-stopped");
-  });
-
-  it("gets POST /api/v1/reports from nginx, and the sites get them while it is down", () => {
-    expect(existsSync(join(ROOT, "src/app/api/v1/reports/route.ts")), "the sites' own route").toBe(true);
-    expect(namedDirectives(reports, "proxy_pass")).toEqual([["proxy_pass", "http://downcheck_report_intake"]]);
-    // `backup` is refused in an upstream that hashes; `resolve` needs the shared zone.
-    expect(namedDirectives(intakeUpstream, "zone")).toHaveLength(1);
-    expect(nginxDirectives(intakeUpstream).map(([name]) => name)).not.toContain("hash");
-    expect(namedDirectives(intakeUpstream, "server").map(([, , ...flags]) => flags.join(" "))).toEqual([
-      "resolve",
-      ...sites.map(() => "resolve backup"),
-    ]);
-    expect(namedDirectives(intakeUpstream, "server").slice(1).map(([, address]) => address)).toEqual(sites.map(([name]) => `${name}:${sitePort}`));
-    expect(namedDirectives(intakeUpstream, "keepalive")).toHaveLength(1);
-    // Never sent twice: nginx's default proxy_next_upstream passes on no request it has sent with POST.
-    expect(nginxConf).not.toMatch(/proxy_next_upstream[^;]*non_idempotent/);
-  });
-
-  it("passes reports on with the forwarding headers pages get, keeps none, and takes a report up to its limit", () => {
-    const page = proxyHeaders(nginxBlock("location /"));
-    const report = proxyHeaders(reports);
-    for (const header of ["host", "x-forwarded-host", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-port", "forwarded", "connection"]) {
-      expect(report.get(header), header).toBeDefined();
-      expect(report.get(header), header).toBe(page.get(header));
-    }
-    expect(namedDirectives(reports, "proxy_http_version")).toEqual([["proxy_http_version", "1.1"]]);
-    // proxy_cache is set in `location /` only: nothing at the server's level for this one to inherit.
-    expect(namedDirectives(reports, "proxy_cache")).toEqual([]);
-    for (const server of nginxBlocks("server")) expect(namedDirectives(server, "proxy_cache")).toEqual([]);
-    const [[, size]] = namedDirectives(reports, "client_max_body_size");
-    expect(nginxBytes(size)).toBeGreaterThanOrEqual(REPORT_BODY_LIMIT_BYTES);
-    expect(nginxBytes(size)).toBeLessThanOrEqual(64 * 1024);
-  });
-
-  it("answers 404 for /api/internal/ at nginx, where the route the intake asks for refreshes lives", () => {
-    expect(nginxDirectives(nginxBlock("location ^~ /api/internal/"))).toEqual([["return", "404"]]);
-    const refreshRoutes = routeFiles(join(ROOT, "src/app")).filter((file) => readFileSync(file, "utf8").includes("readRefreshRequest"));
-    expect(refreshRoutes.length).toBeGreaterThan(0);
-    for (const file of refreshRoutes) expect(`/${posix.relative(join(ROOT, "src/app"), file)}`).toMatch(/^\/api\/internal\/.*route\.ts$/);
   });
 });
 

@@ -3,17 +3,15 @@
 import { updateTag } from "next/cache";
 import { headers } from "next/headers";
 import type { ReportDownState } from "@/lib/report-down-state";
-import { nextReportsRefresh } from "@/server/reports/next-refresh";
+import { nextReportsRefresh } from "@/server/reports/refresh-plan";
 import { submitReport } from "@/server/reports/submit-report";
 import { formFields, NOT_A_FORM } from "./form-fields";
 
 const reportsChanged = nextReportsRefresh(updateTag);
 
 /**
- * "It's down for me" without JavaScript: the page's form posted to this action, the page
- * rendered again with its answer. With JavaScript the form posts to /api/v1/reports instead
- * (a route costs the server less per report than an action; docs/BENCHMARKS.md, target
- * 15). Both store through submitReport; `updateTag` lets this answer's page show the report.
+ * "It's down for me" without JavaScript; with it, the form posts to /api/v1/reports, which costs
+ * less per report. Both store through submitReport; `updateTag` lets this answer's page show it.
  */
 export async function reportDownAction(_prev: ReportDownState, formData: FormData): Promise<ReportDownState> {
   const fields = formFields(formData, ["domain", "problem"]);

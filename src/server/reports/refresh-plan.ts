@@ -1,18 +1,16 @@
 import "server-only";
+import { revalidateTag } from "next/cache";
+import { after } from "next/server";
+import { reportsTag } from "@/lib/caching";
 import { RefreshSchedule } from "@/lib/refresh-schedule";
 
-// How the page's reports stay fresh while reports pour in. Each refresh renders the cached page
-// again for everyone; at 10,000 reports a minute a refresh per report would keep it rendering.
-// The first report after a quiet spell refreshes at once (the next render shows it), the rest
-// at most every REPORTS_REFRESH_SECONDS. The reporter's own thanks comes from the answer to
-// the report, not from the page.
+// Each refresh of a domain's reports renders its cached page again for everyone, so a rush of
+// reports refreshes it at most every REPORTS_REFRESH_SECONDS: the first report after a quiet
+// spell at once, the rest at the interval's end.
 
 export const REPORTS_REFRESH_SECONDS = 10;
 
-/**
- * Each expires the domain's reports outright: a stale-while-revalidate mark would let the page's
- * next render take the old reports and keep them.
- */
+/** Each expires the reports outright: a stale mark would let the next render keep the old ones. */
 export interface RefreshWays {
   /** While the report's request is answered (an action's updateTag shows it in its own answer). */
   refreshNow(domain: string): void;
@@ -22,10 +20,7 @@ export interface RefreshWays {
   runLater(task: () => void, delayMs: number): void;
 }
 
-/**
- * What a stored report calls with its domain (submitReport's `reportsChanged`). One schedule per
- * process and interval, whichever way (route, action, intake) the reports arrive.
- */
+/** What a stored report calls with its domain: one schedule per process, for the route and the action. */
 export function planReportsRefresh(ways: RefreshWays, schedule: RefreshSchedule = sharedSchedule): (domain: string) => void {
   return (domain) => {
     const decision = schedule.changed(domain);
@@ -46,3 +41,18 @@ export function planReportsRefresh(ways: RefreshWays, schedule: RefreshSchedule 
 }
 
 const sharedSchedule = new RefreshSchedule({ intervalMs: REPORTS_REFRESH_SECONDS * 1000 });
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** In Next's own cache; `expireNow` is updateTag in an action, revalidateTag in a route. */
+export function nextReportsRefresh(expireNow: (tag: string) => void): (domain: string) => void {
+  return planReportsRefresh({
+    refreshNow: (domain) => expireNow(reportsTag(domain)),
+    refreshAfterwards: (domain) => revalidateTag(reportsTag(domain), { expire: 0 }),
+    runLater: (task, delayMs) =>
+      after(async () => {
+        await sleep(delayMs);
+        task();
+      }),
+  });
+}

@@ -3,8 +3,8 @@ import type { ReportOutcome, ReportRefusal } from "@/lib/report-down-state";
 import { errorJson } from "@/server/checks/status-json";
 import type { ReportRequest } from "./report-request";
 
-// The JSON answer to POST /api/v1/reports, the same from the site's route and the report intake:
-// the outcome's state, or an error in the API's shape with a status that says why.
+// The JSON answer to POST /api/v1/reports: the outcome's state, or an error in the API's shape
+// with a status that says why.
 
 export interface ReportAnswer {
   status: number;

@@ -3,10 +3,8 @@ import { isForeignOrigin, requestedHost } from "@/server/gate/same-site";
 import type { ReportFields } from "./submit-report";
 
 // POST /api/v1/reports as the page's script sends it: JSON `{ "domain", "problem" }`, small, from
-// this site; read alike by the site's route and by the report intake (server/intake). Anything else gets a 4xx in the API's error shape before the report is looked at.
-// JSON only: a form on another site cannot send it, and another site's script would need a
-// CORS preflight this route never allows; an Origin that names another host is refused too
-// (gate/same-site.ts, as for server actions).
+// this site. JSON only: a form on another site cannot send it, another site's script would need
+// a CORS preflight this route never allows, and an Origin naming another host is refused.
 
 /** Far above two fields; the form's domain is at most 2,048 characters. */
 export const REPORT_BODY_LIMIT_BYTES = 8 * 1024;

@@ -12,10 +12,8 @@ import { parseRequestedDomain } from "@/server/requested-domain";
 import { visitorAddress } from "@/server/visitor/address";
 import { addressVisitor } from "@/server/visitor/identity";
 
-// "It's down for me", whichever way it arrives: the server action (the page's form without
-// JavaScript), the JSON route (the form with it: app/api/v1/reports/route.ts) and the report
-// intake beside the site (server/intake, where nginx sends that JSON) all hand their two fields
-// and the request's headers here, and differ only in how they answer and refresh the page.
+// "It's down for me", whichever way it arrives: the server action (the form without JavaScript)
+// and the JSON route (with it) hand their two fields and the request's headers here.
 
 const ReportSchema = z.object({
   domain: z.string({ error: "The form lost its website; reload the page." }).min(1).max(2048),

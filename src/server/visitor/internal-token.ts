@@ -2,10 +2,9 @@ import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { getVisitorSecret } from "./identity";
 
-// Calls only the site's own helpers may make (the report intake's refresh, the content import's):
-// each has a bearer token derived from the visitor secret they share with the site (VISITOR_SECRET,
-// or the file beside a shared SQLite database) and the call's purpose, so nothing new is configured,
-// no visitor can derive one, and one purpose's token opens nothing else.
+// Calls only the site's own tools may make (the content import's refresh): a bearer token derived
+// from the visitor secret and the call's purpose, so nothing new is configured, no visitor can
+// derive one, and one purpose's token opens nothing else.
 
 /** The bearer token for `purpose`, from `secret` (default: the visitor secret). */
 export function internalToken(purpose: string, secret: string = getVisitorSecret()): string {
