@@ -29,10 +29,9 @@ ENV npm_config_nodedir=/usr/local \
     CHECKPOINT_DISABLE=1
 WORKDIR /app
 # What `npm ci` reads, and what its postinstall (`prisma generate`) reads: the Prisma config,
-# the schema and the offline schema-engine stand-in (which imports sqlite-driver.mjs).
+# the schema and the offline schema-engine stand-in (with its sqlite-driver.mjs).
 COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY prisma ./prisma
-COPY src/server/sqlite-driver.mjs ./src/server/sqlite-driver.mjs
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build

@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useState } from "react";
 import { formatRelativeSeconds } from "@/lib/format";
-import { checkAgain, type CheckAgainState } from "@/server/actions/check-again";
+import { checkAgain, type CheckAgainState } from "@/server/serving/actions/check-again";
 
 const initial: CheckAgainState = { status: "idle", message: "" };
 

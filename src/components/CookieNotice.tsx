@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useActionState, useState, type FormEvent } from "react";
 import { consentCookie } from "@/lib/cookies";
-import { dismissCookieNotice, type ConsentState } from "@/server/actions/consent";
+import { dismissCookieNotice, type ConsentState } from "@/server/serving/actions/consent";
 
 /**
  * The same for every visitor, so pages stay cacheable: whether this visitor dismissed it is read

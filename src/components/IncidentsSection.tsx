@@ -1,6 +1,6 @@
-import { getIncidentsView } from "@/server/incidents-view";
-import { getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
+import { getIncidentsView } from "@/server/serving/pages/incidents";
+import { getStatusView } from "@/server/serving/pages/status";
+import type { Target } from "@/server/checking/probe/types";
 import { IncidentsList } from "./IncidentsList";
 import { readOrNull } from "./StatusSections";
 

@@ -8,7 +8,7 @@ import { TextWithName } from "./TextWithName";
 
 // What a first visit shows while its round runs: each tester's answer as it comes (rows and map
 // markers), how many have answered, and how long the round may still take. Fed by the round's
-// Server-Sent Events (src/server/checks/live-stream.ts); the page's own result replaces all of
+// Server-Sent Events (src/server/serving/live/stream.ts); the page's own result replaces all of
 // it once the round is decided. Without JavaScript, or when the round runs elsewhere, it stays
 // the plain "Checking…" line.
 

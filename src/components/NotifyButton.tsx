@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { pushStatusAction, subscribeAction, unsubscribeAction, type PushState } from "@/server/actions/push";
+import { pushStatusAction, subscribeAction, unsubscribeAction, type PushState } from "@/server/serving/actions/push";
 import "./NotifyButton.css";
 
 // The browser half of "Tell me when it's back": a service worker (/sw.js) shows what the push

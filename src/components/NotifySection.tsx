@@ -1,7 +1,7 @@
 import { offersBack } from "@/lib/page-parts";
-import { getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
-import { getVapidKeys } from "@/server/push/vapid";
+import { getStatusView } from "@/server/serving/pages/status";
+import type { Target } from "@/server/checking/probe/types";
+import { getVapidKeys } from "@/server/watching/push/vapid";
 import { NotifyButton } from "./NotifyButton";
 import { readOrNull, SectionUnavailable } from "./StatusSections";
 

@@ -1,8 +1,8 @@
 import { disagreementWords } from "@/lib/official-status-words";
-import { getIncidentsView } from "@/server/incidents-view";
-import { getOfficialView } from "@/server/official/page-view";
-import { getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
+import { getIncidentsView } from "@/server/serving/pages/incidents";
+import { getOfficialView } from "@/server/serving/pages/official";
+import { getStatusView } from "@/server/serving/pages/status";
+import type { Target } from "@/server/checking/probe/types";
 import { OfficialStatusView } from "./OfficialStatusView";
 import { readOrNull } from "./StatusSections";
 

@@ -1,4 +1,4 @@
-import { getRatingView } from "@/server/page-data";
+import { getRatingView } from "@/server/serving/pages/status";
 import { ratingQuestion } from "@/lib/rating-words";
 import { RatingForm } from "./RatingForm";
 import { readOrNull, SectionUnavailable } from "./StatusSections";

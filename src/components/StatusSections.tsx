@@ -1,8 +1,8 @@
 import { unstable_rethrow } from "next/navigation";
-import { getOwnerHelpView } from "@/server/owner/page-view";
-import { getOfficialView } from "@/server/official/page-view";
-import { getRelatedView, getReportsView, getSocialView, getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
+import { getOwnerHelpView } from "@/server/serving/pages/owner";
+import { getOfficialView } from "@/server/serving/pages/official";
+import { getRelatedView, getReportsView, getSocialView, getStatusView } from "@/server/serving/pages/status";
+import type { Target } from "@/server/checking/probe/types";
 import { OfficialStatusSection } from "./OfficialStatusSection";
 import { RelatedPages } from "./RelatedPages";
 import { ReportsChart, REPORTS_TITLE } from "./ReportsChart";

@@ -4,8 +4,8 @@
 // at the width the map is shown become one marker with their count. A location with no known
 // place is named below the map. The sources table on the page stays the full, accessible record.
 import { groupOverlapping, type MapPoint } from "@/lib/map-groups";
-import { projectPoint, worldMapBase } from "@/server/geo/world-map";
-import { worldMapImageUrl } from "@/server/geo/world-map-image";
+import { projectPoint, worldMapBase } from "@/server/serving/map/world-map";
+import { worldMapImageUrl } from "@/server/serving/map/world-map-image";
 import { GROUP_RADIUS, RADIUS, SEVERITY, STATUS_ORDER, STATUS_TEXT, WorldMapMarker, worstStatus, type MarkerSpot, type Status } from "./WorldMapMarker";
 import styles from "./WorldMap.module.css";
 

@@ -5,8 +5,8 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 
-import { ContentFileError, importContent, parseContentFile } from "@/server/content/import";
-import { askSitesToRefresh } from "@/server/content/site-refresh";
+import { ContentFileError, importContent, parseContentFile } from "@/server/owner/content/import";
+import { askSitesToRefresh } from "@/server/owner/content/site-refresh";
 import { getConfig } from "@/server/config";
 import { closeDb, getDb } from "@/server/db";
 

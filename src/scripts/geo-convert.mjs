@@ -4,7 +4,7 @@
 // this in a child process the first time it needs the npm copy's table (network-data.ts): the
 // conversion's garbage (~50 MB of V8 heap that a server would keep as resident memory) and its
 // second of CPU then stay out of the server. Prints the row counts as JSON.
-import { convertAsnCsv, writeFileAtomically } from "../server/geo/asn-convert.mjs";
+import { convertAsnCsv, writeFileAtomically } from "../server/crowd/networks/asn-convert.mjs";
 
 const [table, ...csvFiles] = process.argv.slice(2);
 if (!table || csvFiles.length === 0) {

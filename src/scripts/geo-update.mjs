@@ -19,8 +19,8 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { parseAddress } from "../lib/ip-ranges.mjs";
 import { AsnTable } from "../lib/ip-ranges-table.mjs";
-import { convertAsnCsv, writeFileAtomically } from "../server/geo/asn-convert.mjs";
-import { countryCodeOf, currentRelease, openCountryDatabase, POINTER_FILE, RELEASE_FILES, RELEASE_NAME, resolveGeoDataDir } from "../server/geo/geo-files.mjs";
+import { convertAsnCsv, writeFileAtomically } from "../server/crowd/networks/asn-convert.mjs";
+import { countryCodeOf, currentRelease, openCountryDatabase, POINTER_FILE, RELEASE_FILES, RELEASE_NAME, resolveGeoDataDir } from "../server/crowd/networks/geo-files.mjs";
 
 export const RELEASE_BASE_URL = "https://github.com/sapics/ip-location-db/releases/download/latest";
 export const DOWNLOADS = { country: "user-country.mmdb", asnIpv4: "origin-asn-ipv4.csv", asnIpv6: "origin-asn-ipv6.csv" };

@@ -1,6 +1,6 @@
 import "server-only";
 // First: picks the better-sqlite3 build for this Node before Prisma's adapter loads it.
-import "./sqlite-driver.mjs";
+import "../../prisma/sqlite-driver.mjs";
 
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";

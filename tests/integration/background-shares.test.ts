@@ -47,7 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await (await import("@/server/jobs/queue")).closeJobs();
+  await (await import("@/server/watching/jobs/queue")).closeJobs();
   process.env.GLOBALPING_URL = "off";
   await Promise.all([standIn?.close(), site?.close(), refused?.close()]);
   await (await import("@/server/db")).closeDb();
@@ -64,8 +64,8 @@ async function subscribed(domains: string[], checked: boolean) {
 
 /** `count` ticks of the scheduler in a row, each running the rounds it added (a few seconds in all, well within a minute). */
 async function ticks(count: number) {
-  const handlers = await import("@/server/jobs/handlers");
-  const jobs = await import("@/server/jobs/queue");
+  const handlers = await import("@/server/watching/jobs/handlers");
+  const jobs = await import("@/server/watching/jobs/queue");
   for (let i = 0; i < count; i++) {
     await handlers.runJob({ name: "tick" });
     await jobs.inProcessJobsQuiet();
@@ -76,7 +76,7 @@ describe("the background watch's fair shares", () => {
   it("gives fifty watched subdomains of one site at most four background rounds a minute, and another watched site its own", async () => {
     await subscribed([...VICTIMS, "other.test"], true);
     await ticks(8);
-    const { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } = await import("@/server/checks");
+    const { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } = await import("@/server/checking");
     expect(roundsAgainst(VICTIMS)).toBe(BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE);
     expect(rounds.get("other.test")).toBe(1);
     // The rounds that ran were of different subdomains: they take turns.
@@ -92,7 +92,7 @@ describe("the background watch's fair shares", () => {
     const checked = await db.site.count({ where: { domain: { in: DOWN }, lastCheckedAt: { not: null } } });
     expect(checked).toBe(DOWN.length);
 
-    const { checkStatus } = await import("@/server/checks");
+    const { checkStatus } = await import("@/server/checking");
     const visit = await checkStatus({ ascii: "first-visit.test", unicode: "first-visit.test" }, new Headers({ "x-forwarded-for": "2001:db8:5:5::1" }));
     expect(visit.ok).toBe(true);
     const world = visit.ok ? visit.record.results.filter((r) => r.source === "world" && r.location.city !== "") : [];

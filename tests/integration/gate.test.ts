@@ -13,8 +13,8 @@ const ACTION = "60callable";
 let site: RunningServer;
 let refused: RunningServer;
 let siteHits = 0;
-let gate: typeof import("@/server/gate").gate;
-let statusForPage: typeof import("@/server/checks").statusForPage;
+let gate: typeof import("@/server/serving/gate").gate;
+let statusForPage: typeof import("@/server/checking").statusForPage;
 
 // Each domain its own registrable site, so the per-site limit never gets in the way.
 const domain = (i: number) => `site${i}-${process.pid}.test`;
@@ -39,8 +39,8 @@ beforeAll(async () => {
     TRUST_PROXY_HOPS: "0",
     PROBE_CONNECT_TO: names.flatMap((name) => [`${name}:443:127.0.0.1:${refused.port}`, `${name}:80:127.0.0.1:${site.port}`]).join(","),
   });
-  ({ gate } = await import("@/server/gate"));
-  ({ statusForPage } = await import("@/server/checks"));
+  ({ gate } = await import("@/server/serving/gate"));
+  ({ statusForPage } = await import("@/server/checking"));
 });
 
 afterAll(async () => {

@@ -15,7 +15,7 @@ import { closedPort, startHttpServer, type RunningServer } from "./helpers/serve
 let database: TestDatabase;
 let standIn: GlobalpingStandIn;
 let sites: Record<"ok" | "notFound" | "broken" | "refused", RunningServer>;
-let networkCheck: typeof import("@/server/network-check");
+let networkCheck: typeof import("@/server/crowd/network-check");
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -30,7 +30,7 @@ beforeAll(async () => {
   standIn = api;
   sites = { ok, notFound, broken, refused };
   process.env.GLOBALPING_URL = standIn.url;
-  networkCheck = await import("@/server/network-check");
+  networkCheck = await import("@/server/crowd/network-check");
 });
 afterEach(() => {
   standIn.reset();
@@ -51,7 +51,7 @@ let domains = 0;
 /** A domain whose latest stored round (the check store's, as a visitor's page stores it) is `status`. */
 async function checkedDomain(status: "up" | "down" = "up", minutesAgo = 1): Promise<string> {
   const domain = `shop-${++domains}.example.test`;
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
   const results = roundResults(status);
   await prismaCheckStore.save({ ascii: domain, unicode: domain }, { startedAt: new Date(Date.now() - minutesAgo * MINUTE), durationMs: 900, results }, decideVerdict(results));
   return domain;
@@ -154,8 +154,8 @@ describe("answerForVisitorNetwork", () => {
 
   it("charges the reporting visitor's share of the world: an IPv6 /64 whose checks spent it asks no probes, another visitor does", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "250"; // a budget of its own; the visitor's share is 12 % of it, 30 tests
-    const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
-    const { visitorBucket } = await import("@/server/visitor/address");
+    const { hourlyBudgetFor } = await import("@/server/checking/world/shared-budgets");
+    const { visitorBucket } = await import("@/server/crowd/visitor/address");
     const bucket = visitorBucket("2001:db8:73::1");
     // As three world measurements of this visitor's own checks spent it.
     expect(await hourlyBudgetFor("world", 250).reserve(30, "open", [{ key: `visitor:${bucket}`, cap: 30 }])).toMatchObject({ ok: true });
@@ -169,7 +169,7 @@ describe("answerForVisitorNetwork", () => {
 
   it("spends the world tester's hour: what the rounds took is not there for it (no Redis)", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "6"; // routine share: 3 tests, the 3 probes asked
-    const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
+    const { hourlyBudgetFor } = await import("@/server/checking/world/shared-budgets");
     // As the world tester named "world" spends it in a routine round of this process.
     expect(await hourlyBudgetFor("world", 6).reserve(1, "routine")).toMatchObject({ ok: true });
     const domain = await checkedDomain();

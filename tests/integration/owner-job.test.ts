@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CheckRecord } from "@/server/checks/check-service";
-import type { Discovery } from "@/server/owner/discover";
+import type { CheckRecord } from "@/server/checking/check-service";
+import type { Discovery } from "@/server/owner/discovery/discover";
 import { refusedPort } from "../support/refused-port";
 import { homePage, rssFeed, daysAgo } from "../support/owner-sites";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
@@ -16,9 +16,9 @@ let database: TestDatabase;
 let site: http.Server;
 let hits: string[] = [];
 let db: import("@/server/db").Db;
-let store: typeof import("@/server/owner/store");
-let afterRound: typeof import("@/server/owner/after-round");
-let jobs: typeof import("@/server/jobs/queue");
+let store: typeof import("@/server/data/owner-discoveries");
+let afterRound: typeof import("@/server/owner/discovery/queue");
+let jobs: typeof import("@/server/watching/jobs/queue");
 let content: typeof import("@/server/data/content");
 
 beforeAll(async () => {
@@ -42,15 +42,15 @@ beforeAll(async () => {
     PROBE_CONNECT_TO: `:443:127.0.0.1:${await refusedPort()},:80:127.0.0.1:${port}`,
   });
   db = (await import("@/server/db")).getDb();
-  store = await import("@/server/owner/store");
-  afterRound = await import("@/server/owner/after-round");
-  jobs = await import("@/server/jobs/queue");
+  store = await import("@/server/data/owner-discoveries");
+  afterRound = await import("@/server/owner/discovery/queue");
+  jobs = await import("@/server/watching/jobs/queue");
   content = await import("@/server/data/content");
 });
 
 afterAll(async () => {
   await jobs?.closeJobs();
-  await (await import("@/server/owner/services")).closeOwnerServices();
+  await (await import("@/server/owner/discovery/services")).closeOwnerServices();
   await new Promise((resolve) => site?.close(resolve));
   await (await import("@/server/db")).closeDb();
   if (database) await removeTestDatabase(database);
@@ -159,8 +159,8 @@ describe("what a run stores", () => {
 
 describe("a registrable domain's share", () => {
   it("reads at most its hourly share of one site's subdomains, and puts the rest off", async () => {
-    const { DISCOVERIES_PER_SITE_PER_HOUR } = await import("@/server/owner/services");
-    const { runOwnerDiscovery } = await import("@/server/owner/job");
+    const { DISCOVERIES_PER_SITE_PER_HOUR } = await import("@/server/owner/discovery/services");
+    const { runOwnerDiscovery } = await import("@/server/owner/discovery/job");
     const names = Array.from({ length: DISCOVERIES_PER_SITE_PER_HOUR + 2 }, (_, i) => `sub${i}.shared-site.test`);
     for (const name of names) await runOwnerDiscovery(name);
     const homes = hits.filter((hit) => hit.endsWith(".shared-site.test/"));
@@ -173,7 +173,7 @@ describe("a registrable domain's share", () => {
 
 describe("how long the page keeps the owner's word", () => {
   it("briefly while a domain's first discovery is pending or may soon run; an hour once it ran or for an old site never read", async () => {
-    const { contentLife, PENDING_LIFE, SETTLED_LIFE } = await import("@/server/owner/page-view");
+    const { contentLife, PENDING_LIFE, SETTLED_LIFE } = await import("@/server/serving/pages/owner");
     const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
     await db.site.create({ data: { domain: "old-unread.test", displayName: "old-unread.test", createdAt: hourAgo } });
     await db.site.create({ data: { domain: "new-unread.test", displayName: "new-unread.test" } });

@@ -14,8 +14,8 @@ let database: TestDatabase;
 let service: PushService;
 let flaky: FlakyPushService;
 let data: typeof import("@/server/data/push-subscriptions");
-let deliver: typeof import("@/server/push/deliver");
-let vapid: typeof import("@/server/push/vapid");
+let deliver: typeof import("@/server/watching/push/deliver");
+let vapid: typeof import("@/server/watching/push/vapid");
 let db: ReturnType<typeof import("@/server/db").getDb>;
 
 const BASE_URL = "https://downcheck.example.test";
@@ -30,14 +30,14 @@ beforeAll(async () => {
   flaky = await startFlakyPushService();
   process.env.PUSH_SERVICE_ORIGINS = `${service.origin},${flaky.origin}`;
   data = await import("@/server/data/push-subscriptions");
-  deliver = await import("@/server/push/deliver");
-  vapid = await import("@/server/push/vapid");
+  deliver = await import("@/server/watching/push/deliver");
+  vapid = await import("@/server/watching/push/vapid");
   db = (await import("@/server/db")).getDb();
 });
 
 afterAll(async () => {
   // The held deliveries' delayed jobs (the 10-minute rule) wait in the in-process queue.
-  await (await import("@/server/jobs/queue")).closeJobs();
+  await (await import("@/server/watching/jobs/queue")).closeJobs();
   await service?.close();
   await flaky?.close();
   const { closeDb } = await import("@/server/db");

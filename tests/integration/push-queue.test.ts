@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await (await import("@/server/jobs/queue")).closeJobs();
+  await (await import("@/server/watching/jobs/queue")).closeJobs();
   await service?.close();
   await (await import("@/server/db")).closeDb();
   await removeTestDatabase(database);
@@ -26,9 +26,9 @@ afterAll(async () => {
 
 it("notifies subscribers once through the job queue when an incident opens, however often the change is reported", async () => {
   const { addPushSubscription } = await import("@/server/data/push-subscriptions");
-  const { getVapidKeys } = await import("@/server/push/vapid");
-  const { onIncidentChange } = await import("@/server/push/notify");
-  const { inProcessJobsIdle } = await import("@/server/jobs/queue");
+  const { getVapidKeys } = await import("@/server/watching/push/vapid");
+  const { onIncidentChange } = await import("@/server/watching/push/notify");
+  const { inProcessJobsIdle } = await import("@/server/watching/jobs/queue");
   const { getDb } = await import("@/server/db");
 
   const domain = "queued.example.test";

@@ -20,8 +20,8 @@ let refused: RunningServer;
 let service: PushService;
 let answer = 503;
 let db: import("@/server/db").Db;
-let jobs: typeof import("@/server/jobs/queue");
-let handlers: typeof import("@/server/jobs/handlers");
+let jobs: typeof import("@/server/watching/jobs/queue");
+let handlers: typeof import("@/server/watching/jobs/handlers");
 
 beforeAll(async () => {
   site = await startHttpServer((_req, res) => {
@@ -43,8 +43,8 @@ beforeAll(async () => {
   service = await startPushService();
   process.env.PUSH_SERVICE_ORIGINS = service.origin;
   db = (await import("@/server/db")).getDb();
-  jobs = await import("@/server/jobs/queue");
-  handlers = await import("@/server/jobs/handlers");
+  jobs = await import("@/server/watching/jobs/queue");
+  handlers = await import("@/server/watching/jobs/handlers");
 });
 
 afterAll(async () => {
@@ -67,7 +67,7 @@ const rounds = () => db.check.findMany({ where: { site: { domain: DOMAIN } }, or
 const incidents = () => db.incident.findMany({ where: { site: { domain: DOMAIN } }, include: { evidence: { select: { role: true }, orderBy: { role: "asc" } } } });
 
 async function subscriber(): Promise<BrowserSubscription> {
-  const { getVapidKeys } = await import("@/server/push/vapid");
+  const { getVapidKeys } = await import("@/server/watching/push/vapid");
   const { addPushSubscription } = await import("@/server/data/push-subscriptions");
   const browser = await service.subscribe(getVapidKeys().publicKey);
   const added = await addPushSubscription({ domain: DOMAIN, displayName: DOMAIN, subscription: browser, visitorHash: "watch-incident-visitor" });

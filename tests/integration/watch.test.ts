@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 import { createTestDatabase } from "./helpers/database";
 import { isCollected } from "../support/garbage";
-import type { Job, JobOptions } from "@/server/jobs/types";
+import type { Job, JobOptions } from "@/server/watching/jobs/types";
 
 // Watching, end to end in one process: real sites on loopback, a real SQLite file, the real
 // check service. A domain is watched while it has an open incident, push subscribers, or a view
@@ -32,8 +32,8 @@ const DUE = NAMES.filter((name) => SITES[name].due);
 const hits = new Map<string, number>();
 const servers: RunningServer[] = [];
 let db: import("@/server/db").Db;
-let jobs: typeof import("@/server/jobs/queue");
-let handlers: typeof import("@/server/jobs/handlers");
+let jobs: typeof import("@/server/watching/jobs/queue");
+let handlers: typeof import("@/server/watching/jobs/handlers");
 
 const ago = (ms: number) => new Date(T0.getTime() - ms);
 const agoOrNull = (ms: number | null) => (ms === null ? null : ago(ms));
@@ -82,8 +82,8 @@ beforeAll(async () => {
     WATCH_CONCURRENCY: "2",
   });
   db = (await import("@/server/db")).getDb();
-  jobs = await import("@/server/jobs/queue");
-  handlers = await import("@/server/jobs/handlers");
+  jobs = await import("@/server/watching/jobs/queue");
+  handlers = await import("@/server/watching/jobs/handlers");
 });
 
 afterEach(async () => {
@@ -116,7 +116,7 @@ describe("watching in the background", () => {
     const soon = "viewed-soon.test";
     await db.site.create({ data: { domain: soon, displayName: soon, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(290_000) } });
     const added: { job: Job; options?: JobOptions }[] = [];
-    const { addDueChecks } = await import("@/server/watch/due-checks");
+    const { addDueChecks } = await import("@/server/watching/schedule/due-checks");
     await addDueChecks({ add: async (job, options) => void added.push({ job, options }), close: async () => undefined }, T0);
     expect(added.find(({ job }) => job.name === "check" && job.domain === soon)?.options).toEqual({ id: `check-${later(10_000).getTime()}-${soon}`, delayMs: 10_000 });
     expect(added.map(({ job }) => (job.name === "check" ? job.domain : job.name)).sort()).toEqual([...DUE, soon].sort());
@@ -126,7 +126,7 @@ describe("watching in the background", () => {
     await seed();
     const many = Array.from({ length: 1500 }, (_, i) => `many-${i}.test`);
     await db.site.createMany({ data: many.map((domain) => ({ domain, displayName: domain, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(10 * MINUTE) })) });
-    const { addDueChecks } = await import("@/server/watch/due-checks");
+    const { addDueChecks } = await import("@/server/watching/schedule/due-checks");
     const added: string[] = [];
     await addDueChecks({ add: async (job) => void (job.name === "check" && added.push(job.domain)), close: async () => undefined }, T0);
     expect(added.sort()).toEqual([...DUE, ...many].sort());
@@ -135,7 +135,7 @@ describe("watching in the background", () => {
   it("a background round goes through the check service, is stored, and does not count as a view", async () => {
     await seed();
     const name: Name = "viewed-due.test";
-    const { runWatchedCheck } = await import("@/server/watch/run-check");
+    const { runWatchedCheck } = await import("@/server/watching/schedule/run-check");
     await runWatchedCheck(name);
     const after = await site(name);
     expect(after.lastCheckedAt!.getTime()).toBeGreaterThanOrEqual(T0.getTime());
@@ -154,7 +154,7 @@ describe("watching in the background", () => {
   it("a check job that runs late, once its domain is no longer watched, starts no round", async () => {
     await seed();
     vi.setSystemTime(later(60 * MINUTE)); // the view is now 70 minutes old
-    const { runWatchedCheck } = await import("@/server/watch/run-check");
+    const { runWatchedCheck } = await import("@/server/watching/schedule/run-check");
     await runWatchedCheck("viewed-due.test");
     expect(hits.get("viewed-due.test")).toBeUndefined();
     expect(await storedChecks("viewed-due.test")).toBe(0);
@@ -175,10 +175,10 @@ describe("watching in the background", () => {
 
   it("a visitor's admitted page view marks the domain viewed, written at most once a minute", async () => {
     await seed();
-    const { admitPageView } = await import("@/server/checks");
+    const { admitPageView } = await import("@/server/checking");
     const name = "viewed-long-ago.test";
     const view = () => admitPageView({ ascii: name, unicode: name }, new Headers({ "x-forwarded-for": "203.0.113.7" }));
-    const { recordPageView } = await import("@/server/watch/page-views");
+    const { recordPageView } = await import("@/server/watching/schedule/page-views");
     expect(await view()).toMatchObject({ ok: true });
     // The view does not wait for its write; a view within the minute shares that write, which waits.
     await recordPageView({ ascii: name, unicode: name });
@@ -199,9 +199,9 @@ describe("watching in the background", () => {
     // Next's whole render: 2,000 first visits of distinct domains grew the heap by about 30 MB.
     await seed();
     await db.site.create({ data: { domain: "kept.test", displayName: "kept.test" } });
-    const { rememberStartContext } = await import("@/server/async-context");
+    const { rememberStartContext } = await import("@/server/base/request-context");
     rememberStartContext();
-    const { recordPageView } = await import("@/server/watch/page-views");
+    const { recordPageView } = await import("@/server/watching/schedule/page-views");
     const requests = new AsyncLocalStorage<{ render: Uint8Array }>();
     // In a function of its own, so no register of this test's frame still holds the request.
     const visit = async () => {
@@ -216,9 +216,9 @@ describe("watching in the background", () => {
 
   it("a view never makes a row: the round it paid for notes the view as it stores the site's first row", async () => {
     await seed();
-    const { recordPageView } = await import("@/server/watch/page-views");
-    const { watchedSites } = await import("@/server/watch/watched-sites");
-    const { admitPageView, statusForPage } = await import("@/server/checks");
+    const { recordPageView } = await import("@/server/watching/schedule/page-views");
+    const { watchedSites } = await import("@/server/watching/schedule/watched-sites");
+    const { admitPageView, statusForPage } = await import("@/server/checking");
     const unseen = { ascii: "unseen.test", unicode: "unseen.test" };
     await recordPageView(unseen);
     expect(await db.site.count({ where: { domain: unseen.ascii } })).toBe(0);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
-import type { CheckService } from "@/server/checks/check-service";
-import type { Tester } from "@/server/probe/types";
-import { visitorBucket } from "@/server/visitor/address";
+import type { CheckService } from "@/server/checking/check-service";
+import type { Tester } from "@/server/checking/probe/types";
+import { visitorBucket } from "@/server/crowd/visitor/address";
 import { roomyAdmission } from "./helpers/admission";
 import { createTestDatabase } from "./helpers/database";
 import { startGlobalpingStandIn, type GlobalpingStandIn } from "./helpers/globalping-stand-in";
@@ -58,14 +58,14 @@ let services = 0;
 /** A check service whose world budget (a whole hour of its own) and askers live in memory, or in Redis. */
 async function serviceFor(kind: Kind): Promise<CheckService> {
   const { getConfig } = await import("@/server/config");
-  const { defaultTesters } = await import("@/server/probe/testers-config");
-  const { globalpingTesterKind } = await import("@/server/probe/testers/globalping");
-  const { createGuard } = await import("@/server/probe/guard");
-  const { createCheckService } = await import("@/server/checks/check-service");
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
+  const { defaultTesters } = await import("@/server/checking/testers/config");
+  const { globalpingTesterKind } = await import("@/server/checking/testers/globalping");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { createCheckService } = await import("@/server/checking/check-service");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
   const { sharedRedis } = await import("@/server/redis/client.mjs");
-  const { redisAskers } = await import("@/server/redis/askers");
-  const { memoryAskers } = await import("@/server/world/askers");
+  const { redisAskers } = await import("@/server/checking/world/redis-askers");
+  const { memoryAskers } = await import("@/server/checking/world/askers");
   const redisUrl = kind === "redis" ? redis.url : undefined;
   const connection = sharedRedis(redisUrl);
   if (connection) await until(() => connection.isReady(), "Redis");

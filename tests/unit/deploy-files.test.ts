@@ -3,7 +3,7 @@ import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "@/server/config";
 import { APP_NICE, cgroupV2Weight, leastComposeRatio, niceWeight } from "../bench/support/nginx-first";
-import { testersFromJson } from "@/server/probe/testers-config";
+import { testersFromJson } from "@/server/checking/testers/config";
 import {
   dockerIgnores,
   dockerignorePatterns,

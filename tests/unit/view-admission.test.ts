@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createAdmission } from "@/server/checks/admission";
-import { createCheckService, type CheckStore } from "@/server/checks/check-service";
-import { memoryLimiter, type LimitDecision, type Limiter } from "@/server/visitor/limits";
-import type { AddressGuard } from "@/server/probe/types";
+import { createAdmission } from "@/server/checking/admission";
+import { createCheckService, type CheckStore } from "@/server/checking/check-service";
+import { memoryLimiter, type LimitDecision, type Limiter } from "@/server/base/limits";
+import type { AddressGuard } from "@/server/checking/probe/types";
 
 // A rush of first views of one domain reaches an instance before its first charge has come
 // back from the shared limiter (Redis: a round trip). The herd must cost the site one charge

@@ -6,10 +6,10 @@ import { LiveCheck } from "@/components/LiveCheck";
 import { StatusBody } from "@/components/StatusBody";
 import { TextWithName } from "@/components/TextWithName";
 import { getConfig } from "@/server/config";
-import { absoluteUrl, pageMetadata } from "@/server/page-metadata";
-import { worldMapBase } from "@/server/geo/world-map";
-import { worldMapImageUrl } from "@/server/geo/world-map-image";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { absoluteUrl, pageMetadata } from "@/server/serving/page-metadata";
+import { worldMapBase } from "@/server/serving/map/world-map";
+import { worldMapImageUrl } from "@/server/serving/map/world-map-image";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
 
 /**
  * Cache Components asks for at least one prerendered page. This one is not a domain, so the

@@ -3,7 +3,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { getDomain } from "tldts";
 import { displayName } from "@/lib/idn-display";
 import { getDb } from "@/server/db";
-import type { PushSubscriptionInput } from "@/server/push/subscription";
+import type { PushSubscriptionInput } from "@/lib/push-subscription";
 import { ensureSite, isUniqueViolation } from "./site-row";
 
 // Push subscriptions, one row per site and browser endpoint. No account: a subscription is

@@ -2,7 +2,7 @@ import "server-only";
 import type { ReportProblem } from "@/lib/report-problems";
 import { CROWD_LOOKBACK_MS } from "@/lib/crowd-windows";
 import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
-import { runOutsideRequest } from "@/server/async-context";
+import { runOutsideRequest } from "@/server/base/request-context";
 import { getDb, type Db } from "@/server/db";
 import { ensureSite, isUniqueViolation } from "./site-row";
 

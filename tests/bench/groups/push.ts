@@ -19,8 +19,8 @@ export async function pushGroup(report: Report, { subscribers }: { subscribers: 
   process.env.PUSH_SERVICE_ORIGINS = service.origin;
   try {
     await withTestDatabase(async () => {
-      const { getVapidKeys } = await import("@/server/push/vapid");
-      const { deliverNotifications } = await import("@/server/push/deliver");
+      const { getVapidKeys } = await import("@/server/watching/push/vapid");
+      const { deliverNotifications } = await import("@/server/watching/push/deliver");
       const db = getDb();
       const site = await db.site.create({ data: { domain: "push-bench.example.com", displayName: "push-bench.example.com" } });
 

@@ -98,7 +98,7 @@ export async function pushAttack(app: BenchApp, sink: PushSink, counter: { port:
 
   // Every send now fails (500 from the push service, a reset from the chosen host): three changes of state each.
   sink.mode = "error";
-  const { deliverNotifications } = await import("@/server/push/deliver");
+  const { deliverNotifications } = await import("@/server/watching/push/deliver");
   const sites = await db.site.findMany({ where: { pushSubscriptions: { some: {} } }, select: { id: true } });
   const start = Date.now();
   for (const site of sites) {

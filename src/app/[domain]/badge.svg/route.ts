@@ -2,8 +2,8 @@ import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { BADGE_LABELS, BADGE_SHARES, statusBadge, type BadgeShare } from "@/lib/status-badge";
 import { getConfig } from "@/server/config";
 import { latestVerdict } from "@/server/data/checks";
-import { onlineShare } from "@/server/history/query";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { onlineShare } from "@/server/watching/history/query";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
 
 // The latest verdict as a badge, read from the latest stored round: a badge on someone's README
 // is fetched by every reader, so it never starts a round. `?share=30d` adds the share of observed

@@ -3,7 +3,7 @@ import { incidentFeed } from "@/lib/incident-feed";
 import { getConfig } from "@/server/config";
 import { latestVerdict } from "@/server/data/checks";
 import { recentIncidents } from "@/server/data/incidents";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
 
 /** Feed readers ask often; the last 50 incidents are plenty for any of them. */
 const FEED_ENTRIES = 50;

@@ -6,10 +6,10 @@ import { readOrNull, SectionUnavailable } from "@/components/StatusSections";
 import { TextWithName } from "@/components/TextWithName";
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES, isHistoryRange, RANGE_SPECS, type HistoryRange } from "@/lib/history-view";
 import { incidentSentence, totalsSentence } from "@/lib/history-words";
-import { pageMetadata } from "@/server/page-metadata";
-import { getHistoryView, observationCapMinutes } from "@/server/history/view";
-import { parseRequestedDomain } from "@/server/requested-domain";
-import type { Target } from "@/server/probe/types";
+import { pageMetadata } from "@/server/serving/page-metadata";
+import { getHistoryView, observationCapMinutes } from "@/server/serving/pages/history";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
+import type { Target } from "@/server/checking/probe/types";
 
 // What /<domain>/history and /<domain>/history/<range> share: the domain and range checked
 // first (a 404 for anything else, as /<domain> does), their metadata, and the page itself.

@@ -1,8 +1,8 @@
 import { revalidateTag } from "next/cache";
 import { NextResponse } from "next/server";
 import { contentTag } from "@/lib/caching";
-import { errorJson } from "@/server/checks/status-json";
-import { readContentRefresh } from "@/server/content/refresh-request";
+import { errorJson } from "@/server/serving/responses";
+import { readContentRefresh } from "@/server/serving/content-refresh";
 
 // `npm run content` imports related pages and accounts straight into the database; this is how it
 // has a running site show them at once: the domains' content expires here, and with REDIS_URL on

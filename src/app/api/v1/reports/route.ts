@@ -1,9 +1,9 @@
 import { revalidateTag } from "next/cache";
 import { NextResponse } from "next/server";
-import { nextReportsRefresh } from "@/server/reports/refresh-plan";
-import { refusedRequestAnswer, reportAnswer, type ReportAnswer } from "@/server/reports/report-answer";
-import { readReportRequest } from "@/server/reports/report-request";
-import { submitReport } from "@/server/reports/submit-report";
+import { nextReportsRefresh } from "@/server/serving/reports-refresh";
+import { refusedRequestAnswer, reportAnswer, type ReportAnswer } from "@/server/serving/report-answer";
+import { readReportRequest } from "@/server/serving/report-request";
+import { submitReport } from "@/server/crowd/submit-report";
 
 // "It's down for me" from the page's script (ReportDownButton): the same report as the form's
 // server action, which costs the server more per report (multipart decoding, an RSC answer).

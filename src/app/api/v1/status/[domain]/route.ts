@@ -1,10 +1,10 @@
 import { revalidateTag } from "next/cache";
 import { NextResponse } from "next/server";
 import { statusTag } from "@/lib/caching";
-import { checkStatus } from "@/server/checks";
-import { cacheHeadersFor, errorJson, statusJson } from "@/server/checks/status-json";
-import { ownerWordJson } from "@/server/owner/api-json";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { checkStatus } from "@/server/checking";
+import { cacheHeadersFor, errorJson, statusJson } from "@/server/serving/responses";
+import { ownerWordJson } from "@/server/serving/status-json";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
 
 // An error is about this request only: no cache (a CDN included) may keep it.
 const NO_STORE = { "Cache-Control": "no-store" };

@@ -1,5 +1,5 @@
 import type { NextApiRequest, NextApiResponse } from "next";
-import { liveFeedHandler } from "@/server/checks/live-feed-registry";
+import { liveFeedHandler } from "@/server/serving/live/registry";
 
 // A running round of the domain, as each tester answers (server/checks/live-http.ts):
 // Server-Sent Events, or with `?view=html` a plain page streamed in order, which the status page

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES, isHistoryRange } from "@/lib/history-view";
-import { errorJson } from "@/server/checks/status-json";
+import { errorJson } from "@/server/serving/responses";
 import { getConfig } from "@/server/config";
-import { historyOf } from "@/server/history/query";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { historyOf } from "@/server/watching/history/query";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
 
 // GET /api/v1/status/<domain>/history?range=24h|7d|30d|90d (default 90d): the HistoryView
 // (lib/history-view.ts) as JSON. It reads what rounds recorded and never starts one.

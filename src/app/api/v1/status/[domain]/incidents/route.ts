@@ -1,9 +1,9 @@
 import { NextResponse } from "next/server";
 import { STALE_WINDOW_SECONDS } from "@/lib/caching";
-import { errorJson } from "@/server/checks/status-json";
+import { errorJson } from "@/server/serving/responses";
 import { getConfig } from "@/server/config";
 import { recentIncidents } from "@/server/data/incidents";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
 
 // GET /api/v1/status/<domain>/incidents[?limit=1..100]: the latest incidents, newest first
 // (documented in README). Reads only: it never starts a round.

@@ -1,0 +1,62 @@
+import "server-only";
+import { NETWORK_PROBES, RECENT_ROUND_MS, VISITOR_WAIT_MS, type NetworkAnswer, type NetworkScope } from "@/lib/network-answer";
+import type { VisitorNetwork } from "@/lib/visitor-network";
+import { shareOf, WORLD_VISITOR_SHARE } from "@/lib/world-shares";
+import { prismaCheckStore } from "@/server/data/check-store";
+import { servesPlainHttp } from "@/server/checking/world/world-check";
+import { measureArea } from "./measure-area";
+import { outcomeOnce } from "./once-per-scope";
+import { worldAccess } from "./world-access";
+
+// "Only your network?": when a visitor says a site is down for them while our own probes reach
+// it, we ask a few Globalping probes inside the visitor's network (else their country) whether
+// it works there, once per network and domain in NETWORK_ANSWER_REUSE_MS for everyone
+// (once-per-scope.ts). The visitor waits at most VISITOR_WAIT_MS: an answer that takes longer
+// (another instance measuring past it, or one that died) is no answer, and the report stands
+// without it; the next reporter of that network finds it stored.
+
+/** Time kept after the measurement's deadline to conclude and store the answer. */
+const STORE_MARGIN_MS = 500;
+
+/** Where to ask, in order: the visitor's network, then (no probes there, or unknown) their country. */
+function scopesOf(network: VisitorNetwork): NetworkScope[] {
+  const scopes: NetworkScope[] = [];
+  if (network.asn !== null && Number.isSafeInteger(network.asn) && network.asn > 0) scopes.push({ kind: "asn", asn: network.asn, name: network.asnName });
+  if (network.country !== null && /^[A-Z]{2}$/.test(network.country)) scopes.push({ kind: "country", country: network.country });
+  return scopes;
+}
+
+/**
+ * Asks probes inside the visitor's network whether `domain` works there, when our own probes
+ * say it is up. Null when there is nothing to ask or no answer in time (our probes see it down
+ * or have not checked it lately, no network known, the world off, no budget, no probes there,
+ * Globalping failing). Never throws: the report it follows counts either way.
+ */
+export async function answerForVisitorNetwork({ domain, network, visitor }: { domain: string; network: VisitorNetwork; visitor: string }): Promise<NetworkAnswer | null> {
+  const deadline = Date.now() + VISITOR_WAIT_MS;
+  try {
+    const scopes = scopesOf(network);
+    // The world first: with it off, a rush of reports reads no round (a sixth of a report's CPU).
+    const access = worldAccess();
+    if (scopes.length === 0 || !access) return null;
+    const latest = await prismaCheckStore.latest(domain);
+    if (!latest || latest.verdict !== "online" || Date.now() - latest.checkedAt.getTime() > RECENT_ROUND_MS) return null;
+    // Asked as our round found it: over HTTPS, or over plain HTTP for a site that serves only that.
+    const protocol = servesPlainHttp(latest.results) ? "HTTP" : "HTTPS";
+    // Charged to the reporting visitor's share of the world (lib/world-shares.ts), as their checks are.
+    const shares = [{ key: `visitor:${visitor}`, cap: shareOf(access.hourlyTests, WORLD_VISITOR_SHARE, access.probes) }];
+    for (const scope of scopes) {
+      const area = scope.kind === "asn" ? { asn: scope.asn } : { country: scope.country };
+      const outcome = await outcomeOnce(domain, scope, deadline, () =>
+        measureArea(access, { domain, area, probes: NETWORK_PROBES, protocol, deadline: deadline - STORE_MARGIN_MS, shares }),
+      );
+      if (outcome.kind === "answer") return outcome.answer;
+      // Only "no probes in that network" moves on to the country; a failure would fail there too.
+      if (outcome.kind !== "no_probes") return null;
+    }
+    return null;
+  } catch (error) {
+    console.error(`network check for ${domain}: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+}

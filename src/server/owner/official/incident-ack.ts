@@ -1,0 +1,38 @@
+import "server-only";
+import { admitsProblem } from "@/lib/official-status";
+import type { CheckRecord } from "@/server/checking/check-service";
+import { getDb } from "@/server/db";
+import { officialService, type OfficialService } from "./service";
+import { waitAtMost } from "../../base/wait";
+
+// When the official page first admitted an incident our probes found. After every stored round
+// of a site with an open incident the page has not admitted yet, its official status is read
+// (through the shared reading: at most one request per TTL; a visitor's round started it
+// already, a background round's is charged to the site's share) and Incident.officialAckAt is
+// set the first time it shows a problem: a state worse than maintenance, or an unresolved
+// incident. The time is that of the reading, so it is as exact as the TTL between readings.
+
+/** How long a round's result waits for the official reading; the note is made when it comes anyway. */
+export const HOOK_WAIT_MS = 2000;
+
+/** True when this call set the incident's officialAckAt. */
+export async function noteOfficialAck(record: CheckRecord, service: OfficialService = officialService()): Promise<boolean> {
+  if (!record.stored) return false;
+  const db = getDb();
+  const open = await db.incident.findFirst({ where: { site: { domain: record.domain }, endedAt: null, officialAckAt: null }, select: { id: true } });
+  if (!open) return false;
+  const view = await service.refresh({ ascii: record.domain, unicode: record.displayName }, { kind: "background" });
+  if (!view.found || !view.summary || !view.fetchedAt || !admitsProblem(view.summary)) return false;
+  // Set once: a second instance noting the same incident finds it already set.
+  const { count } = await db.incident.updateMany({ where: { id: open.id, officialAckAt: null }, data: { officialAckAt: new Date(view.fetchedAt) } });
+  return count === 1;
+}
+
+/** The after-round step (after-round.ts): a slow official page never holds up a round's result. */
+export async function afterRoundOfficial(record: CheckRecord): Promise<void> {
+  const noting = noteOfficialAck(record).catch((error: unknown) => {
+    console.error(`after-round: the official status of ${record.domain}'s round ${record.id} failed`, error);
+    return false;
+  });
+  await waitAtMost(noting, HOOK_WAIT_MS);
+}

@@ -1,0 +1,41 @@
+import "server-only";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
+import { isInternalAuthorization } from "@/server/crowd/visitor/internal-token";
+
+// POST /api/internal/content-refresh from `npm run content`: `{ "domains": ["example.com", …] }`
+// with the import's bearer token (visitor/internal-token.ts). The import writes the database
+// itself; this asks a running site to expire those domains' cached pages, so the content shows at
+// once. nginx never passes /api/internal/ on (deploy/nginx.conf); the token keeps everyone else out
+// wherever the site is reachable without it.
+
+export const CONTENT_REFRESH_PURPOSE = "downcheck content import: refresh";
+/** Domains one request may name; the importer sends a long list in several. */
+export const REFRESH_MAX_DOMAINS = 500;
+const REFRESH_BODY_LIMIT_BYTES = 64 * 1024;
+
+export type ContentRefreshRequest = { ok: true; domains: string[] } | { ok: false; status: number; code: string; message: string };
+
+const refused = (status: number, code: string, message: string): ContentRefreshRequest => ({ ok: false, status, code, message });
+const EXAMPLE = 'Send { "domains": ["example.com"] }';
+
+export async function readContentRefresh(headers: Headers, readBody: () => Promise<string>): Promise<ContentRefreshRequest> {
+  if (!isInternalAuthorization(CONTENT_REFRESH_PURPOSE, headers.get("authorization"))) {
+    return refused(401, "unauthorized", "Only the content import may ask for a refresh.");
+  }
+  const length = headers.get("content-length");
+  if (length === null || !/^\d+$/.test(length) || Number(length) > REFRESH_BODY_LIMIT_BYTES) {
+    return refused(413, "body_too_large", `Send the domains with a Content-Length of at most ${REFRESH_BODY_LIMIT_BYTES} bytes.`);
+  }
+  let domains: unknown;
+  try {
+    domains = (JSON.parse(await readBody()) as { domains?: unknown } | null)?.domains;
+  } catch {
+    return refused(400, "invalid_json", `${EXAMPLE}.`);
+  }
+  if (!Array.isArray(domains) || domains.length === 0 || domains.length > REFRESH_MAX_DOMAINS) {
+    return refused(400, "invalid_domains", `${EXAMPLE}, at most ${REFRESH_MAX_DOMAINS} of them.`);
+  }
+  const parsed = domains.map((domain) => (typeof domain === "string" ? parseRequestedDomain(domain) : null));
+  if (parsed.some((result) => !result?.ok)) return refused(400, "invalid_domain", `${EXAMPLE}: each a domain this site checks.`);
+  return { ok: true, domains: [...new Set(parsed.map((result) => (result as { ascii: string }).ascii))] };
+}

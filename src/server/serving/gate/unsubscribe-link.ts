@@ -1,0 +1,19 @@
+import "server-only";
+import { findSubscriptionByToken } from "@/server/data/push-subscriptions";
+import { unknownUnsubscribeLinkPage } from "@/server/serving/plain-pages";
+
+// /unsubscribe?token=… is the link in every notification. Next sends a page's status with its
+// shell, before the page could read the token, so a link that names no subscription (used
+// already, cut short, not ours) gets its 404 here. The confirmation after the button
+// (?done=<domain>) and the button's own POST pass to the page.
+
+const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+
+export async function unsubscribeLinkAnswer(method: string, search: URLSearchParams): Promise<Response | null> {
+  if (method !== "GET" && method !== "HEAD") return null;
+  if (search.getAll("done").length === 1 && !search.has("token")) return null;
+  const tokens = search.getAll("token");
+  const token = tokens.length === 1 ? tokens[0] : null;
+  if (token && TOKEN.test(token) && (await findSubscriptionByToken(token))) return null;
+  return new Response(unknownUnsubscribeLinkPage(), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}

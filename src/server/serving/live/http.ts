@@ -1,0 +1,55 @@
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseRequestedDomain } from "@/server/checking/requested-domain";
+import { visitorAddress, visitorBucket } from "@/server/crowd/visitor/address";
+import { eventStream, htmlPage } from "./formats";
+import { followLive, type PlainAnswer } from "./stream";
+import { errorJson } from "../responses";
+
+// GET /api/v1/status/<domain>/live on Node's own request and response (src/pages/api: an API
+// route that returns while its feed goes on). A feed is open for a whole round, and an App
+// Router route handler keeps Next's whole request (its suspended async calls, stores, caches)
+// alive until its response ends, several times what the connection costs. Written to the
+// response here, a held feed keeps the request, the response and its listener.
+
+const PATH = /^\/api\/v1\/status\/([^/?#]+)\/live(?:\?|$)/;
+
+function answer(res: ServerResponse, { status, headers, body }: PlainAnswer): void {
+  res.writeHead(status, headers);
+  res.end(body ?? undefined);
+}
+
+const json = (status: number, code: string, message: string): PlainAnswer => ({
+  status,
+  headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+  body: JSON.stringify(errorJson(code, message)),
+});
+
+export async function serveLiveFeed(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== "GET") return answer(res, { ...json(405, "method_not_allowed", "Only GET is answered here."), headers: { "Content-Type": "application/json", "Cache-Control": "no-store", Allow: "GET" } });
+  // The segment as the URL spells it: parseRequestedDomain decodes it once, as for the page.
+  const segment = PATH.exec(req.url ?? "")?.[1];
+  const parsed = segment ? parseRequestedDomain(segment) : null;
+  if (!parsed?.ok) return answer(res, json(400, "invalid_domain", parsed?.message ?? "That is not a domain name."));
+
+  const html = new URL(req.url ?? "/", "http://localhost").searchParams.get("view") === "html";
+  const format = html ? htmlPage(parsed.unicode, `/${parsed.ascii}`) : eventStream();
+  const forwarded = req.headers["x-forwarded-for"];
+  const visitor = visitorBucket(visitorAddress(new Headers(forwarded ? { "x-forwarded-for": String(forwarded) } : {})));
+
+  let gone = false;
+  let stop: (() => void) | null = null;
+  res.once("close", () => {
+    gone = true;
+    stop?.();
+  });
+  stop = await followLive(parsed.ascii, visitor, format, {
+    open: (headers) => res.writeHead(200, headers),
+    write: (chunk) => void res.write(chunk),
+    end: () => res.end(),
+  });
+  if (!stop) return answer(res, format.noRound());
+  // The visitor left while the round was awaited.
+  if (gone) stop();
+}
+

@@ -1,0 +1,35 @@
+import "server-only";
+import { displayName } from "@/lib/idn-display";
+import { isDue } from "@/lib/watch-schedule";
+import { backgroundCheck } from "@/server/checking";
+import { watchIntervals } from "./due-checks";
+import { watchedSite } from "./watched-sites";
+
+/**
+ * A delayed job may be let go a moment before its due time (timers and Redis's clock are not
+ * the app's); a round stored since is a whole interval away, so this tells the two apart.
+ */
+const EARLY_MS = 2000;
+
+/**
+ * A "check" job: one background round of `domain`, if it is still watched and still due. A job
+ * that runs late finds a domain no longer watched, and one that runs twice finds it checked.
+ * A round that found no free slot, or that its site's background limit refused, fails the job,
+ * which the queue tries again.
+ * A domain checked since the job was added is not due: the job ends without a round.
+ */
+export async function runWatchedCheck(domain: string, now = new Date()): Promise<void> {
+  const site = await watchedSite(domain, now);
+  if (!site || !isDue(site, watchIntervals(), new Date(now.getTime() + EARLY_MS))) return;
+  // The domain came from our own table, stored from a parsed target: its ASCII form.
+  const outcome = await backgroundCheck({ ascii: domain, unicode: displayName(domain) });
+  if (!outcome.ok && (outcome.code === "busy" || outcome.code === "rate_limited")) {
+    throw new Error(`no round of ${domain} now: ${outcome.message}`);
+  }
+  // Due by the table but fresh in the service (a job let go early, or a round stored only in
+  // memory): no round ran, so the due time, and the job's id, did not move. Failing lets the
+  // queue try again in a few seconds, by when the result is stale, rather than keep the id.
+  if (outcome.ok && outcome.cached) {
+    throw new Error(`${domain} was checked ${outcome.record.checkedAt.toISOString()}, still fresh; trying again`);
+  }
+}
