@@ -4,7 +4,7 @@ import { describeVerdict } from "@/lib/verdict-line";
 import { whereLine } from "@/lib/where-words";
 import type { ProbeResult } from "@/lib/probe-result";
 import type { StatusView } from "@/server/serving/pages/status";
-import type { Target } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 import { CheckAgainForm } from "./CheckAgainForm";
 import { CheckedAge } from "./CheckedAge";
 import { ReportDownButton } from "./ReportDownButton";
@@ -30,12 +30,12 @@ function causeDetails(results: ProbeResult[]) {
  */
 export function CheckResult({ target, view }: { target: Target; view: StatusView | null }) {
   if (!view || !view.ok) {
-    const message = view && !view.ok ? view.message : "The check failed unexpectedly; please try again.";
+    const message = view && !view.ok ? view.refusal.message : "The check failed unexpectedly; please try again.";
     return (
       <section className="card result result-unknown" aria-labelledby="result-heading">
         <h2 id="result-heading" className="result-line">
           <TextWithName
-            text={view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+            text={view?.ok === false && view.refusal.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
             name={target.unicode}
           />
         </h2>

@@ -2,8 +2,8 @@ import Link from "next/link";
 import { historySummarySentence } from "@/lib/history-words";
 import { getHistorySummary } from "@/server/serving/pages/history";
 import { getStatusView } from "@/server/serving/pages/status";
-import type { Target } from "@/server/checking/probe/types";
-import { readOrNull } from "./StatusSections";
+import { type Target } from "@/lib/domain";
+import { readOrNull } from "./section-reads";
 import "./History.css";
 
 /**

@@ -1,9 +1,9 @@
 import { offersBack } from "@/lib/page-parts";
 import { getStatusView } from "@/server/serving/pages/status";
-import type { Target } from "@/server/checking/probe/types";
-import { getVapidKeys } from "@/server/watching/push/vapid";
+import { type Target } from "@/lib/domain";
+import { getVapidKeys } from "@/server/watching";
 import { NotifyButton } from "./NotifyButton";
-import { readOrNull, SectionUnavailable } from "./StatusSections";
+import { readOrNull, SectionUnavailable } from "./section-reads";
 
 /**
  * "Tell me when it's back" (or "if it goes down" while it is not known to be down), by Web Push,

@@ -2,7 +2,7 @@ import { unstable_rethrow } from "next/navigation";
 import { pageParts, type PagePart } from "@/lib/page-parts";
 import type { Verdict } from "@/lib/probe-result";
 import { getStatusView, type CheckView } from "@/server/serving/pages/status";
-import type { Target } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 import { CheckResult } from "./CheckResult";
 import { HistorySection } from "./HistorySection";
 import { IncidentsSection } from "./IncidentsSection";

@@ -15,9 +15,15 @@ export type DomainRejection =
   | "no_public_suffix"
   | "not_registrable";
 
+/** A domain to check: ASCII (punycode) for the wire, Unicode for display. */
+export interface Target {
+  ascii: string;
+  unicode: string;
+}
+
 /** `unicode` is the display form: Unicode where Chromium would show it, else punycode (idn-display.ts). */
 export type ParsedDomain =
-  | { ok: true; ascii: string; unicode: string }
+  | ({ ok: true } & Target)
   | { ok: false; reason: DomainRejection; message: string };
 
 export interface ParseDomainOptions {

@@ -8,6 +8,9 @@ import { z } from "zod";
 export const OFFICIAL_KINDS = ["statuspage", "instatus", "betterstack"] as const;
 export type OfficialKind = (typeof OFFICIAL_KINDS)[number];
 
+/** Where a site's official status page is, or that it has none. */
+export type OfficialFinding = { kind: OfficialKind; url: string } | { kind: "none" };
+
 /** The overall state and each component's, from calm to worst. */
 export const OFFICIAL_STATES = ["operational", "maintenance", "degraded", "partial_outage", "major_outage"] as const;
 export type OfficialState = (typeof OFFICIAL_STATES)[number];

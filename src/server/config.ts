@@ -5,7 +5,7 @@ import { OFFICIAL_DEFAULT_HOURLY_BUDGET, OFFICIAL_DEFAULT_TTL_SECONDS, OFFICIAL_
 import { commaList } from "@/lib/comma-list";
 import { DEFAULT_PUSH_SERVICE_ORIGINS, parsePushOrigins } from "@/lib/push-origins";
 import { DEFAULT_WORLD_PROBES } from "@/lib/world-shares";
-import { isResolverAddress } from "@/server/checking/probe/dns-resolve";
+import { isResolverAddress } from "@/lib/resolver-address";
 
 // The one place that reads process.env. Everything else receives plain values,
 // so tests can build any configuration without touching the environment.

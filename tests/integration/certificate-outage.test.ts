@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { describeVerdict } from "@/lib/verdict-line";
 import { roomyAdmission } from "./helpers/admission";
 import { startAgent, type RunningAgent } from "./helpers/agents";

@@ -159,25 +159,25 @@ describe("check service", () => {
     it("whose result another instance stored a moment ago is admitted as fresh and costs nothing", async () => {
       await makeService().status(target("up.example.test"), ANY_VISITOR);
       const service = oneRoundEach();
-      expect(await service.admitView(target("up.example.test"), "visitor-a")).toEqual({ admitted: true, fresh: true });
+      expect(await service.admitView(target("up.example.test"), "visitor-a")).toEqual({ ok: true, fresh: true });
       // The visitor's one round is still there, and then spent.
-      expect(await service.admitView(target("never-checked-1.example.test"), "visitor-a")).toEqual({ admitted: true, fresh: false });
-      expect(await service.admitView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ admitted: false, refusal: { refusal: { status: 429 } } });
+      expect(await service.admitView(target("never-checked-1.example.test"), "visitor-a")).toEqual({ ok: true, fresh: false });
+      expect(await service.admitView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ ok: false, refusal: { status: 429 } });
     });
 
     it("that needs a round pays for it once: the views that follow while it is paid for are free", async () => {
       const service = oneRoundEach();
-      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ admitted: true, fresh: false });
+      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ ok: true, fresh: false });
       // visitor-b has no round left, yet a second view of the same domain is admitted.
-      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ admitted: true, fresh: false });
-      expect(await service.admitView(target("never-checked-4.example.test"), "visitor-b")).toMatchObject({ admitted: false });
+      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ ok: true, fresh: false });
+      expect(await service.admitView(target("never-checked-4.example.test"), "visitor-b")).toMatchObject({ ok: false });
     });
 
     it("lets the render that follows start the round it paid for", async () => {
       // A TTL of 0: no stored result is ever fresh, so the view pays for a new round.
       const service = makeService({ ttlMs: 0 });
       const before = sites["up.example.test"].hits;
-      expect(await service.admitView(target("up.example.test"), "visitor-c")).toEqual({ admitted: true, fresh: false });
+      expect(await service.admitView(target("up.example.test"), "visitor-c")).toEqual({ ok: true, fresh: false });
       const { record, cached } = await service.status(target("up.example.test"), { view: true });
       expect(cached).toBe(false);
       expect(record.verdict).toBe("online");

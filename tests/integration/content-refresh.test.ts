@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { CONTENT_REFRESH_PURPOSE as purpose } from "@/server/serving/content-refresh";
+import { CONTENT_REFRESH_PURPOSE as purpose } from "@/server/owner/content/site-refresh";
 import { internalToken } from "@/server/crowd/visitor/internal-token";
 import { createTestDatabase, removeTestDatabase, tmpDir, type TestDatabase } from "./helpers/database";
 import { closedPort } from "./helpers/servers";

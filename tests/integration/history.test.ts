@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeResult, Verdict } from "@/lib/probe-result";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 
 // Rounds stored by the app's own check store, rolled up by recordRollup as after-round.ts does,

@@ -17,7 +17,7 @@ const PER_DOMAIN = 1000;
 let database: TestDatabase;
 let server: Server;
 let baseUrl: string;
-let live: ReturnType<typeof import("@/server/checking").getCheckState>["live"];
+let live: import("@/server/checking").LiveRounds;
 const agent = new Agent({ connections: null });
 const held: AbortController[] = [];
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   process.env.DATABASE_URL = database.url;
   const { serveLiveFeed } = await import("@/server/serving/live/http");
-  live = (await import("@/server/checking")).getCheckState().live;
+  live = (await import("@/server/app")).app().live;
   server = createServer((req, res) => void serveLiveFeed(req, res));
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -15,7 +15,7 @@ import { closedPort, startHttpServer, type RunningServer } from "./helpers/serve
 let database: TestDatabase;
 let standIn: GlobalpingStandIn;
 let sites: Record<"ok" | "notFound" | "broken" | "refused", RunningServer>;
-let networkCheck: typeof import("@/server/crowd/network-check");
+let networkCheck: typeof import("@/server/crowd/network-check/answer");
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -30,7 +30,7 @@ beforeAll(async () => {
   standIn = api;
   sites = { ok, notFound, broken, refused };
   process.env.GLOBALPING_URL = standIn.url;
-  networkCheck = await import("@/server/crowd/network-check");
+  networkCheck = await import("@/server/crowd/network-check/answer");
 });
 afterEach(() => {
   standIn.reset();
@@ -60,7 +60,10 @@ async function checkedDomain(status: "up" | "down" = "up", minutesAgo = 1): Prom
 /** Each probe asks the site named for its city; probes of other cities are never chosen here. */
 const answering = (byCity: Record<string, keyof typeof sites>) =>
   standIn.setScenario(probesAsking(NETWORK_PROBES, (probe: StandInProbe) => sites[byCity[probe.city] ?? "ok"].url));
-const ask = (domain: string, network: VisitorNetwork = COMCAST, visitor = "73.0.0.1") => networkCheck.answerForVisitorNetwork({ domain, network, visitor });
+const ask = async (domain: string, network: VisitorNetwork = COMCAST, visitor = "73.0.0.1") => {
+  const [{ createWorldAccess }, { getConfig }] = await Promise.all([import("@/server/checking/world/world-access"), import("@/server/config")]);
+  return networkCheck.answerForVisitorNetwork({ domain, network, visitor }, createWorldAccess(getConfig()));
+};
 const posts = () => standIn.requests.filter((r) => r.method === "POST");
 
 async function storedRow(domain: string) {

@@ -106,7 +106,7 @@ describe("a render nobody paid for", () => {
     expect(await siteRows("paid.test")).toBe(0);
 
     // A view that paid: its render's round reads the page, charged to that visitor.
-    expect(await checks.admitView(paid, visitorBucket("2001:db8:4:4::1"))).toMatchObject({ admitted: true });
+    expect(await checks.admitView(paid, visitorBucket("2001:db8:4:4::1"))).toMatchObject({ ok: true });
     await checks.status(paid, { view: true });
     expect(readsFor).toEqual([visitorBucket("2001:db8:4:4::abcd")]);
     expect(await official.stored(paid)).toMatchObject({ found: true, summary: { overall: "operational" } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discoverOwner, MAX_DOCUMENT_BYTES, type Discovery } from "@/server/owner/discovery/discover";
+import type { Discovery } from "@/lib/owner-discovery";
+import { discoverOwner, MAX_DOCUMENT_BYTES } from "@/server/owner/discovery/discover";
 import type { SiteClient } from "@/server/owner/discovery/site-fetch";
 import type { WikidataClient } from "@/server/owner/discovery/wikidata";
 import { startOwnerWorld, type OwnerWorld } from "../support/owner-world";

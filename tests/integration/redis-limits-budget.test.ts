@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { redisLimiter } from "@/server/base/shared-limits";
+import { redisLimiter } from "@/server/base/limits";
 import { redisBudget } from "@/server/checking/world/redis-budget";
 import { budgetContract } from "../support/world-budget-contract";
 import { connections, until } from "./helpers/redis-instances";

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { summarizeWorld } from "@/lib/world-summary";
-import type { CheckRecord, CheckStore } from "@/server/checking/check-service";
+import { type CheckStore } from "@/server/data/check-store";
+import { type CheckRecord } from "@/server/data/check-store";
 import type { RedisConnection } from "@/server/redis/client.mjs";
 import { roomyAdmission } from "./helpers/admission";
 import { connections, until } from "./helpers/redis-instances";

@@ -24,9 +24,9 @@ vi.mock("next/cache", () => ({
 }));
 vi.mock("next/server", async (original) => ({ ...(await original()), after: (task: () => Promise<void>) => void request.later.push(task) }));
 // The network-check part answers for real unless a test stands in a failure or an answer.
-vi.mock("@/server/crowd/network-check", async (original) => {
-  const real = await original<typeof import("@/server/crowd/network-check")>();
-  return { answerForVisitorNetwork: (question: Parameters<typeof real.answerForVisitorNetwork>[0]) => (request.answer ?? real.answerForVisitorNetwork)(question) };
+vi.mock("@/server/crowd/network-check/answer", async (original) => {
+  const real = await original<typeof import("@/server/crowd/network-check/answer")>();
+  return { answerForVisitorNetwork: (...args: Parameters<typeof real.answerForVisitorNetwork>) => (request.answer ?? real.answerForVisitorNetwork)(...args) };
 });
 request.scope = new AsyncLocalStorage<Headers>();
 

@@ -122,7 +122,7 @@ describe.each(KINDS)("the world budget's shares (%s)", (kind) => {
     const [a, b, c, d] = names(kind, "view", 4);
     // A page view pays on the request and leaves a ticket naming its visitor; the render's round uses it.
     const view = async (name: string, address: string) => {
-      expect(await service.admitView(target(name), visitorBucket(address))).toMatchObject({ admitted: true, fresh: false });
+      expect(await service.admitView(target(name), visitorBucket(address))).toMatchObject({ ok: true, fresh: false });
       return service.status(target(name), { view: true });
     };
     expect(measured((await view(a, "2001:db8:7:7::1")).record.results)).toBe(10);
@@ -156,8 +156,8 @@ describe.each(KINDS)("the world budget's shares (%s)", (kind) => {
     expect(worldLine(refused.record.results)).toMatch(/^World check unavailable: this hour's Globalping budget is used up \(until \d\d:\d\d UTC\)$/);
     const [crowded] = names(kind, "crowd", 1);
     // Two others view it first (the first pays, the second joins): then a third visitor asks too.
-    expect(await service.admitView(target(crowded), visitorBucket("203.0.113.41"))).toMatchObject({ admitted: true });
-    expect(await service.admitView(target(crowded), visitorBucket("2001:db8:9:9::1"))).toMatchObject({ admitted: true });
+    expect(await service.admitView(target(crowded), visitorBucket("203.0.113.41"))).toMatchObject({ ok: true });
+    expect(await service.admitView(target(crowded), visitorBucket("2001:db8:9:9::1"))).toMatchObject({ ok: true });
     const answer = await ask(crowded, "192.0.2.77");
     expect(measured(answer.record.results)).toBe(10);
     expect(standIn.measurementsCreated()).toBe(19);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
 import { actionCallRefusal } from "@/server/serving/gate/action-call";
 import { actionIdsInForm, callableActionIds } from "@/server/serving/gate/callable-actions";
-import { pageMethodRefusal } from "@/server/serving/gate/methods";
+import { pageMethodRefusal } from "@/server/serving/gate";
 
 // What the gate (src/proxy.ts) answers a POST to a page before Next decodes it as a server
 // action: the page's own calls pass, anything Next would answer with a 500 or run unasked stops.

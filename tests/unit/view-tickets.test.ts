@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRecentChecks } from "@/server/checking/recent-checks";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { createViewTickets } from "@/server/checking/view-tickets";
 
 describe("a view's ticket", () => {

@@ -9,7 +9,7 @@ import { getConfig } from "@/server/config";
 import { absoluteUrl, pageMetadata } from "@/server/serving/page-metadata";
 import { worldMapBase } from "@/server/serving/map/world-map";
 import { worldMapImageUrl } from "@/server/serving/map/world-map-image";
-import { parseRequestedDomain } from "@/server/checking/requested-domain";
+import { parseRequestedDomain } from "@/server/checking";
 
 /**
  * Cache Components asks for at least one prerendered page. This one is not a domain, so the

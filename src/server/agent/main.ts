@@ -1,11 +1,11 @@
 import "server-only";
 import { placeLabel } from "@/lib/places";
 import { getConfig, type AppConfig } from "@/server/config";
-import { thisServerLocation } from "@/server/checking/this-server";
-import { parseConnectTo } from "@/server/checking/probe/connect-to";
-import { guardFromConfig } from "@/server/checking/probe/guard";
-import { loadTesters } from "@/server/checking/testers/config";
-import type { Tester } from "@/server/checking/probe/types";
+import { thisServerLocation } from "@/server/checking";
+import { parseConnectTo } from "@/server/checking";
+import { guardFromConfig } from "@/server/checking";
+import { loadTesters } from "@/server/checking";
+import type { Tester } from "@/server/checking";
 import { createAgentServer } from "./server";
 
 // `npm run tester`: one agent per region. The site's TESTERS_FILE lists each agent as a

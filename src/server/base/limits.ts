@@ -1,11 +1,11 @@
 import "server-only";
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { runOutsideRequest } from "@/server/base/request-context";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RedisConnection } from "../redis/client.mjs";
+import { runOutsideRequest } from "./request-context";
 
-// How often one key (a visitor's address bucket, a registrable domain) may do something. One
-// small interface, so a shared store (Redis, with several instances: src/server/base/shared-limits.ts)
-// can replace the memory one without touching the callers; rate-limiter-flexible does the
-// counting either way.
+// How often one key (a visitor's address bucket, a registrable domain) may do something, counted
+// by rate-limiter-flexible in this process, or in Redis for every instance. When Redis cannot
+// answer, its insurance limiter counts here at once: a visitor is still limited, and nobody waits.
 
 export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -16,18 +16,35 @@ export interface Limiter {
   giveBack(key: string): Promise<void>;
 }
 
-/** `points` events per `durationSeconds` window and key, counted in this process. */
-export function memoryLimiter({ points, durationSeconds }: { points: number; durationSeconds: number }): Limiter {
+export interface LimitSpec {
+  /** Names the counters in Redis: one name per limit. */
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+export function memoryLimiter({ points, durationSeconds }: Omit<LimitSpec, "name">): Limiter {
   return limiterOf(new RateLimiterMemory({ points, duration: durationSeconds }));
 }
 
-/**
- * Any of rate-limiter-flexible's limiters (memory, Redis) behind the Limiter interface. Counting
- * runs outside the request: the memory limiter starts a timer per key that lives for the whole
- * window, and one started inside a page render would keep that render for a minute (see
- * async-context.ts).
- */
-export function limiterOf(limiter: RateLimiterAbstract): Limiter {
+export function redisLimiter(redis: RedisConnection, { name, points, durationSeconds }: LimitSpec): Limiter {
+  return limiterOf(
+    new RateLimiterRedis({
+      storeClient: redis.client,
+      keyPrefix: `downcheck:limit:${name}`,
+      points,
+      duration: durationSeconds,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({ points, duration: durationSeconds }),
+    }),
+  );
+}
+
+/** Shared through `redis` when there is one, else counted in this process. */
+export const limiterFor = (redis: RedisConnection | undefined, spec: LimitSpec): Limiter => (redis ? redisLimiter(redis, spec) : memoryLimiter(spec));
+
+/** Counting runs outside the request: the memory limiter's timer per key would keep a render for its window. */
+function limiterOf(limiter: RateLimiterAbstract): Limiter {
   return {
     async take(key) {
       try {

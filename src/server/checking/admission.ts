@@ -1,6 +1,6 @@
 import "server-only";
 import { registrableDomainOf } from "@/lib/world-shares";
-import type { Target } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 import type { Limiter } from "@/server/base/limits";
 import { busy, refuse, type RefusalError } from "./refusal";
 

@@ -1,9 +1,10 @@
 import "server-only";
 import type { VerdictDetails } from "@/lib/verdict";
 import { summarizeWorld } from "@/lib/world-summary";
-import type { RoundOutcome } from "@/server/checking/probe/round";
-import type { Target } from "@/server/checking/probe/types";
-import type { CheckRecord, CheckStore } from "./check-service";
+import { type RoundOutcome } from "@/lib/probe-result";
+import { type Target } from "@/lib/domain";
+import { type CheckStore } from "@/server/data/check-store";
+import { type CheckRecord } from "@/server/data/check-store";
 
 // When the database cannot be written (disk full, a lock held too long) or read, a finished
 // round is still what was measured: it is served, said to be unstored, and kept in memory for

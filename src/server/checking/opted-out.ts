@@ -1,6 +1,6 @@
 import "server-only";
 import { domainToASCII } from "node:url";
-import type { Target } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 
 // PROBE_DENY_DOMAINS: sites whose owners asked us not to check them. An entry covers the name
 // and every name below it ("example.com" covers "www.example.com"), given in Unicode or ASCII.

@@ -1,6 +1,6 @@
 import "server-only";
 import { CROWD_VISITORS, type Asker } from "@/lib/world-shares";
-import type { Target } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 import type { Askers } from "@/server/checking/world/askers";
 import type { Admission } from "./admission";
 import { notAdmitted, type RefusalError } from "./refusal";

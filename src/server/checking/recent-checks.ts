@@ -1,5 +1,5 @@
 import "server-only";
-import type { CheckRecord } from "./check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 
 // The latest round of the domains looked at most recently, kept in memory: while a round is
 // fresh every page admission and API call of its domain is answered without the database (a

@@ -1,18 +1,9 @@
 import "server-only";
+import type { Refusal } from "@/lib/refusal";
 
-// Why a check was not run: too many rounds at once, too many new checks from one visitor or of
-// one site, the site's owners asked us not to check it, or a page render that nobody paid a
-// round for (view-tickets.ts).
-// Thrown from the shared check service and caught by whichever surface asked (page, API,
-// action). Next bundles those surfaces apart, so a class would be two classes and `instanceof`
-// would fail in one of them: a refusal is recognised by its `refusal` field instead.
-
-export interface Refusal {
-  status: 403 | 409 | 429 | 503;
-  code: "rate_limited" | "busy" | "opted_out" | "not_admitted";
-  message: string;
-  retryAfterSeconds: number;
-}
+// Inside the check service a refusal is thrown, so that every request sharing a round sees it;
+// its public methods answer `{ ok: false, refusal }`. Next bundles the callers apart, so a
+// thrown refusal is recognised by its `refusal` field, never by `instanceof`.
 
 export interface RefusalError extends Error {
   refusal: Refusal;
@@ -33,3 +24,10 @@ export const busy = (): RefusalError =>
 
 export const notAdmitted = (target: { unicode: string }): RefusalError =>
   refuse({ status: 409, code: "not_admitted", message: `No new check of ${target.unicode} was started for this page; reload it to check again.`, retryAfterSeconds: 0 });
+
+export const optedOut = (target: { unicode: string }): Refusal => ({
+  status: 403,
+  code: "opted_out",
+  message: `The owners of ${target.unicode} asked us not to check it, so we do not.`,
+  retryAfterSeconds: 0,
+});

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import type { RoundCoordinator, RoundLease } from "@/server/checking/shared-rounds";
 import type { RedisConnection } from "../redis/client.mjs";
 

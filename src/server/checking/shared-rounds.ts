@@ -1,5 +1,5 @@
 import "server-only";
-import type { CheckRecord } from "./check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 
 // Single-flight across site instances. In one process, concurrent requests for a domain share
 // one round (check-service.ts); with several instances, one of them holds a lease on the domain

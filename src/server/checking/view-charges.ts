@@ -1,5 +1,5 @@
 import "server-only";
-import type { Target } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 import type { Admission, ChargeRefusal } from "./admission";
 import type { RefusalError } from "./refusal";
 

@@ -1,11 +1,30 @@
 import "server-only";
-import type { Cause, Continent, ProbeDetail, ProbeKind, ProbeResult, ProbeStatus, ResultSource, TlsDetails, Verdict } from "@/lib/probe-result";
+import type { Target } from "@/lib/domain";
+import type { Cause, Continent, ProbeDetail, ProbeKind, ProbeResult, ProbeStatus, ResultSource, RoundOutcome, TlsDetails, Verdict } from "@/lib/probe-result";
 import { displayName } from "@/lib/idn-display";
-import { placesOf } from "@/lib/verdict";
-import { summarizeWorld } from "@/lib/world-summary";
+import { placesOf, type VerdictDetails } from "@/lib/verdict";
+import { summarizeWorld, type WorldSummary } from "@/lib/world-summary";
 import { getConfig } from "@/server/config";
 import { getDb } from "@/server/db";
-import type { CheckRecord, CheckStore } from "../checking/check-service";
+
+/** One stored probe round, as every reader (API, page) sees it. */
+export interface CheckRecord extends VerdictDetails {
+  id: number;
+  /** False when the database could not take it: served from memory (checking/memory-fallback.ts). */
+  stored: boolean;
+  domain: string;
+  displayName: string;
+  checkedAt: Date;
+  durationMs: number;
+  results: ProbeResult[];
+  world: WorldSummary;
+}
+
+export interface CheckStore {
+  latest(domain: string): Promise<CheckRecord | null>;
+  /** `viewedAt`: a visitor's view paid for the round, so the site counts as viewed. */
+  save(target: Target, outcome: RoundOutcome, summary: VerdictDetails, context?: { viewedAt?: Date }): Promise<CheckRecord>;
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Checks older than this are pruned: KEEP_CHECKS_DAYS (30 by default); incidents keep their evidence. */

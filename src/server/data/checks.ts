@@ -1,6 +1,6 @@
 import "server-only";
 import type { Verdict } from "@/lib/probe-result";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { KEEP_CHECKS_MS, toRecord } from "@/server/data/check-store";
 import { getDb } from "@/server/db";
 

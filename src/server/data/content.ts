@@ -88,3 +88,9 @@ export async function getSocialLinks(domain: string): Promise<SocialLink[]> {
     .filter((link) => !seen.has(link.url) && Boolean(seen.add(link.url)))
     .slice(0, SOCIAL_LINKS_SHOWN);
 }
+
+/** When `domain`'s site row was made, and whether its owner discovery finished (null: never started). */
+export async function ownerContentState(domain: string): Promise<{ createdAt: Date; discovered: boolean | null } | null> {
+  const site = await getDb().site.findUnique({ where: { domain }, select: { createdAt: true, ownerDiscovery: { select: { outcome: true } } } });
+  return site && { createdAt: site.createdAt, discovered: site.ownerDiscovery ? Boolean(site.ownerDiscovery.outcome) : null };
+}

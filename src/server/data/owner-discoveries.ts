@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/server/db";
 import { ensureSite, isUniqueViolation } from "@/server/data/site-row";
-import type { Discovery } from "../owner/discovery/discover";
+import type { Discovery } from "@/lib/owner-discovery";
 
 // The OwnerDiscovery row and what a discovery found. The row's `nextAt` is the claim: a run
 // inserts the row, or takes it only once it is due ("insert, else update where due"), so among

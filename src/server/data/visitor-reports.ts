@@ -1,4 +1,5 @@
 import "server-only";
+import type { LimitDecision } from "@/server/base/limits";
 import type { ReportProblem } from "@/lib/report-problems";
 import { CROWD_LOOKBACK_MS } from "@/lib/crowd-windows";
 import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
@@ -9,7 +10,6 @@ import { ensureSite, isUniqueViolation } from "./site-row";
 /** One "It's down for me" per visitor and site in this window, so one visitor cannot paint a chart. */
 export const REPORT_INTERVAL_MS = 15 * 60 * 1000;
 
-export type AddReportResult = { stored: true } | { stored: false; reason: "too_soon"; retryAfterSeconds: number };
 
 export interface ReportInput {
   domain: string;
@@ -39,15 +39,15 @@ export async function addVisitorReport({
   problem = "load",
   network = UNKNOWN_NETWORK,
   now = new Date(),
-}: ReportInput): Promise<AddReportResult> {
+}: ReportInput): Promise<LimitDecision> {
   const db = getDb();
   const siteId = await siteIdOf(db, domain, displayName);
   const gate = await passGate(db, siteId, visitorHash, now);
-  if (!gate.passed) return { stored: false, reason: "too_soon", retryAfterSeconds: gate.retryAfterSeconds };
+  if (!gate.passed) return { ok: false, retryAfterSeconds: gate.retryAfterSeconds };
   const { country, asn, asnName } = network;
   await db.visitorReport.create({ data: { siteId, visitorHash, createdAt: now, problem, country, asn, asnName }, select: { id: true } });
   pruneSoon(now.getTime());
-  return { stored: true };
+  return { ok: true };
 }
 
 /** Creates the visitor's gate row, or moves on one whose REPORT_INTERVAL_MS has passed. */

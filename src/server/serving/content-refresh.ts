@@ -1,6 +1,8 @@
 import "server-only";
-import { parseRequestedDomain } from "@/server/checking/requested-domain";
-import { isInternalAuthorization } from "@/server/crowd/visitor/internal-token";
+import { refused, type Outcome } from "@/lib/refusal";
+import { parseRequestedDomain } from "@/server/checking";
+import { isInternalAuthorization } from "@/server/crowd";
+import { CONTENT_REFRESH_PURPOSE, REFRESH_MAX_DOMAINS } from "@/server/owner";
 
 // POST /api/internal/content-refresh from `npm run content`: `{ "domains": ["example.com", …] }`
 // with the import's bearer token (visitor/internal-token.ts). The import writes the database
@@ -8,17 +10,11 @@ import { isInternalAuthorization } from "@/server/crowd/visitor/internal-token";
 // once. nginx never passes /api/internal/ on (deploy/nginx.conf); the token keeps everyone else out
 // wherever the site is reachable without it.
 
-export const CONTENT_REFRESH_PURPOSE = "downcheck content import: refresh";
-/** Domains one request may name; the importer sends a long list in several. */
-export const REFRESH_MAX_DOMAINS = 500;
 const REFRESH_BODY_LIMIT_BYTES = 64 * 1024;
 
-export type ContentRefreshRequest = { ok: true; domains: string[] } | { ok: false; status: number; code: string; message: string };
-
-const refused = (status: number, code: string, message: string): ContentRefreshRequest => ({ ok: false, status, code, message });
 const EXAMPLE = 'Send { "domains": ["example.com"] }';
 
-export async function readContentRefresh(headers: Headers, readBody: () => Promise<string>): Promise<ContentRefreshRequest> {
+export async function readContentRefresh(headers: Headers, readBody: () => Promise<string>): Promise<Outcome<{ domains: string[] }>> {
   if (!isInternalAuthorization(CONTENT_REFRESH_PURPOSE, headers.get("authorization"))) {
     return refused(401, "unauthorized", "Only the content import may ask for a refresh.");
   }

@@ -1,6 +1,7 @@
 import "server-only";
-import { isForeignOrigin, requestedHost } from "@/server/serving/gate/same-site";
-import type { ReportFields } from "../crowd/submit-report";
+import { refused, type Outcome } from "@/lib/refusal";
+import type { ReportFields } from "@/server/crowd";
+import { isForeignOrigin, requestedHost } from "./gate/same-site";
 
 // POST /api/v1/reports as the page's script sends it: JSON `{ "domain", "problem" }`, small, from
 // this site. JSON only: a form on another site cannot send it, another site's script would need
@@ -9,12 +10,9 @@ import type { ReportFields } from "../crowd/submit-report";
 /** Far above two fields; the form's domain is at most 2,048 characters. */
 export const REPORT_BODY_LIMIT_BYTES = 8 * 1024;
 
-export type ReportRequest = { ok: true; fields: ReportFields } | { ok: false; status: number; code: string; message: string };
-
-const refused = (status: number, code: string, message: string): ReportRequest => ({ ok: false, status, code, message });
 
 /** `readBody` gives the body as text; it is called only once the headers pass. */
-export async function readReportRequest(headers: Headers, readBody: () => Promise<string>): Promise<ReportRequest> {
+export async function readReportRequest(headers: Headers, readBody: () => Promise<string>): Promise<Outcome<{ fields: ReportFields }>> {
   if (isForeignOrigin(headers.get("origin"), requestedHost(headers))) return refused(403, "foreign_origin", "Reports may only be sent from this site.");
   const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") return refused(415, "unsupported_media_type", "Send the report as application/json.");

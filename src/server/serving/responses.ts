@@ -1,69 +1,35 @@
 import "server-only";
 import { STALE_WINDOW_SECONDS } from "@/lib/caching";
-import { completeLocation } from "@/lib/places";
-import { publicMessage } from "@/lib/result-text";
-import { getConfig } from "@/server/config";
-import type { CheckRecord } from "../checking/check-service";
+import type { Refusal } from "@/lib/refusal";
 
-/** The public JSON shape of GET /api/v1/status/<domain> (documented in README). */
-export function statusJson(record: CheckRecord, cached: boolean) {
-  return {
-    domain: record.domain,
-    displayName: record.displayName,
-    verdict: record.verdict,
-    cause: record.cause,
-    warnings: record.warnings,
-    checkedAt: record.checkedAt.toISOString(),
-    durationMs: record.durationMs,
-    cached,
-    /** False when the database could not store this round: it was measured, and is kept in memory. */
-    stored: record.stored,
-    summary: {
-      locations: record.locations,
-      failing: record.failing,
-      world: {
-        available: record.world.state === "measured" || record.world.state === "reused",
-        ...record.world,
-      },
-    },
-    testers: record.results.map((result) => {
-      const location = completeLocation(result.location);
-      return {
-        id: result.testerId,
-        kind: result.kind,
-        source: result.source ?? "local",
-        location: {
-          city: location.city,
-          country: location.country,
-          continent: location.continent ?? null,
-          latitude: location.latitude ?? null,
-          longitude: location.longitude ?? null,
-        },
-        network: result.network ?? null,
-        server: result.server,
-        status: result.status,
-        cause: result.cause,
-        statusCode: result.statusCode,
-        message: publicMessage(result.message),
-        timings: result.timings,
-        measuredAt: result.measuredAt ?? null,
-        stale: result.stale ?? false,
-        ...(result.tls ? { tls: result.tls } : {}),
-      };
-    }),
-  };
+// How the server answers over HTTP, in one place: the API's error shape, and the cache headers
+// that say who may keep an answer and for how long.
+
+/** An answer about one request only: no cache, a CDN's included, may keep it. */
+export const NO_STORE = { "Cache-Control": "no-store" } as const;
+
+/** The same for everyone: shared caches keep it `seconds`, and serve it STALE_WINDOW_SECONDS longer while they ask again. */
+export function publicCache(seconds: number, { browser = false } = {}): Record<string, string> {
+  if (seconds <= 0) return { ...NO_STORE };
+  return { "Cache-Control": `public, ${browser ? `max-age=${seconds}, ` : ""}s-maxage=${seconds}, stale-while-revalidate=${STALE_WINDOW_SECONDS}` };
 }
 
-export function errorJson(code: string, message: string) {
-  return { error: { code, message } };
-}
+/** Until a round's result is no longer fresh (its TTL from `checkedAt`). */
+export const freshFor = (checkedAt: Date, ttlSeconds: number, now = Date.now()) => publicCache(Math.floor(ttlSeconds - (now - checkedAt.getTime()) / 1000));
 
-/**
- * The same answer goes to everyone until the result's TTL ends, so a CDN may keep it that
- * long, and serve it a little longer while it asks for a fresh one.
- */
-export function cacheHeadersFor(record: CheckRecord, now = Date.now()): Record<string, string> {
-  const remaining = Math.floor(getConfig().CHECK_TTL_SECONDS - (now - record.checkedAt.getTime()) / 1000);
-  if (remaining <= 0) return { "Cache-Control": "no-store" };
-  return { "Cache-Control": `public, s-maxage=${remaining}, stale-while-revalidate=${STALE_WINDOW_SECONDS}` };
-}
+/** The API's error shape. */
+export const errorJson = (code: string, message: string) => ({ error: { code, message } });
+
+/** A refused answer's headers: never kept, Retry-After when it says when, and its own. */
+export const refusalHeaders = ({ retryAfterSeconds, headers }: Refusal): Record<string, string> => ({
+  ...NO_STORE,
+  ...headers,
+  ...(retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : {}),
+});
+
+/** A refusal as the API answers it: `{ error: { code, message } }` with its status. */
+export const refusalJson = (refusal: Refusal) => Response.json(errorJson(refusal.code, refusal.message), { status: refusal.status, headers: refusalHeaders(refusal) });
+
+/** A refusal as a small page of its own (plain-pages.ts), given before the app renders. */
+export const refusalPage = (refusal: Refusal, html: string) =>
+  new Response(html, { status: refusal.status, headers: { "Content-Type": "text/html; charset=utf-8", ...refusalHeaders(refusal) } });

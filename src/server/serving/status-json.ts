@@ -1,13 +1,66 @@
 import "server-only";
-import type { CheckRecord } from "@/server/checking/check-service";
-import { getRelatedView, getReportsView, getSocialView } from "@/server/serving/pages/status";
-import { openIncidentAck, storedOfficial } from "../data/official-stored";
-import { discoverySummary } from "../data/owner-discoveries";
+import { completeLocation } from "@/lib/places";
+import { publicMessage } from "@/lib/result-text";
+import type { CheckRecord } from "@/server/data/check-store";
+import { openIncidentAck } from "@/server/data/official-pages";
+import { storedOfficial } from "@/server/owner";
+import { discoverySummary } from "@/server/data/owner-discoveries";
+import { getRelatedView, getSocialView } from "./pages/owner";
+import { getReportsView } from "./pages/reports";
 
-// What GET /api/v1/status/<domain> adds to the round (documented in the README's JSON API): the
-// owner's accounts and related pages, the official status page's last reading and how late it
-// was, and the crowd's state. The page's own cached reads where it has them, so the API says what
-// the page says; the official reading as stored, never fetched for an API call.
+// GET /api/v1/status/<domain> (documented in the README's JSON API): the round, and beside it the
+// owner's word, the official status page's last reading and the crowd's state, read as the page
+// reads them, so the API says what the page says; the official reading is never fetched for it.
+
+/** The public JSON shape of GET /api/v1/status/<domain> (documented in README). */
+export function statusJson(record: CheckRecord, cached: boolean) {
+  return {
+    domain: record.domain,
+    displayName: record.displayName,
+    verdict: record.verdict,
+    cause: record.cause,
+    warnings: record.warnings,
+    checkedAt: record.checkedAt.toISOString(),
+    durationMs: record.durationMs,
+    cached,
+    /** False when the database could not store this round: it was measured, and is kept in memory. */
+    stored: record.stored,
+    summary: {
+      locations: record.locations,
+      failing: record.failing,
+      world: {
+        available: record.world.state === "measured" || record.world.state === "reused",
+        ...record.world,
+      },
+    },
+    testers: record.results.map((result) => {
+      const location = completeLocation(result.location);
+      return {
+        id: result.testerId,
+        kind: result.kind,
+        source: result.source ?? "local",
+        location: {
+          city: location.city,
+          country: location.country,
+          continent: location.continent ?? null,
+          latitude: location.latitude ?? null,
+          longitude: location.longitude ?? null,
+        },
+        network: result.network ?? null,
+        server: result.server,
+        status: result.status,
+        cause: result.cause,
+        statusCode: result.statusCode,
+        message: publicMessage(result.message),
+        timings: result.timings,
+        measuredAt: result.measuredAt ?? null,
+        stale: result.stale ?? false,
+        ...(result.tls ? { tls: result.tls } : {}),
+      };
+    }),
+  };
+}
+
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
 const seconds = (ms: number) => Math.max(0, Math.round(ms / 1000));

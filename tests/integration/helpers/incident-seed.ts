@@ -1,6 +1,6 @@
 import type { ProbeResult, ProbeStatus } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 
 // Incidents made the way the app makes them: rounds stored by the real check store, each handed
 // to the incident rule (trackIncident) and the history's roll-ups (recordRollup), rounds spaced

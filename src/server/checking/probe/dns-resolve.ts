@@ -1,6 +1,5 @@
 import "server-only";
 import { promises as dns } from "node:dns";
-import net from "node:net";
 
 // The protocol side of the dns tester: A and AAAA queries against one resolver, bounded in time.
 
@@ -18,21 +17,6 @@ export interface AddressAnswers {
   a: QueryOutcome;
   aaaa: QueryOutcome;
   ms: number;
-}
-
-function isPort(text: string | undefined): boolean {
-  if (text === undefined) return true;
-  const port = Number(text);
-  return /^\d{1,5}$/.test(text) && port >= 1 && port <= 65535;
-}
-
-/** The forms `Resolver.setServers` takes: "192.0.2.53", "192.0.2.53:5353", "2001:db8::53", "[2001:db8::53]:5353". */
-export function isResolverAddress(text: string): boolean {
-  if (net.isIPv6(text)) return true;
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  if (bracketed) return net.isIPv6(bracketed[1]) && isPort(bracketed[2]);
-  const plain = /^([^:]+)(?::(\d+))?$/.exec(text);
-  return plain !== null && net.isIPv4(plain[1]) && isPort(plain[2]);
 }
 
 function errorCode(error: unknown): string {

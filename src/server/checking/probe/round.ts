@@ -1,8 +1,9 @@
 import "server-only";
 import { isDownVote } from "@/lib/location-votes";
-import type { ProbeKind, ProbeResult, ResultSource } from "@/lib/probe-result";
+import type { ProbeKind, ProbeResult, ResultSource, RoundOutcome } from "@/lib/probe-result";
 import type { Asker } from "@/lib/world-shares";
-import type { AddressGuard, RoundInfo, Target, Tester, TesterKindName } from "./types";
+import type { AddressGuard, RoundInfo, Tester, TesterKindName } from "./types";
+import { type Target } from "@/lib/domain";
 
 export interface RoundOptions {
   /** The whole round ends by then: every tester shares one deadline. */
@@ -26,11 +27,6 @@ export interface TesterUpdate {
   final: boolean;
 }
 
-export interface RoundOutcome {
-  startedAt: Date;
-  durationMs: number;
-  results: ProbeResult[];
-}
 
 // A tester that honours the signal reports its own "timeout" result; this grace lets that
 // result win over the runner's "overran" error without stretching the deadline noticeably.

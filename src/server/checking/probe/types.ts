@@ -1,12 +1,8 @@
 import "server-only";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import type { Asker } from "@/lib/world-shares";
+import type { Target } from "@/lib/domain";
 
-/** A domain to probe: ASCII (punycode) for the wire, Unicode for display. */
-export interface Target {
-  ascii: string;
-  unicode: string;
-}
 
 /** What a tester may know of the round around it (the world tester spends its budget by it). */
 export interface RoundInfo {

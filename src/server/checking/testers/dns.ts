@@ -3,8 +3,10 @@ import net from "node:net";
 import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import { ROUTED_BY_OPERATOR } from "@/lib/result-text";
-import { isResolverAddress, queryAddresses, type QueryOutcome } from "@/server/checking/probe/dns-resolve";
-import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import { queryAddresses, type QueryOutcome } from "@/server/checking/probe/dns-resolve";
+import { isResolverAddress } from "@/lib/resolver-address";
+import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 
 export const dnsOptionsSchema = z.object({
   /** Absent: the machine's configured resolvers. Public resolvers are the operator's choice. */

@@ -4,7 +4,8 @@ import type { Location, ProbeResult } from "@/lib/probe-result";
 import { plainHttpNote } from "@/lib/verdict-certificate";
 import { getConfig } from "@/server/config";
 import { probeHttp, type HttpProbeOutcome, type PhaseTimeouts } from "@/server/checking/probe/http-request";
-import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 
 // "Does the site serve a page?" One GET, redirects followed; any answer below 500 is up, since
 // 401, 403 and 429 prove the site answers ("blocked is not down"). A certificate browsers refuse

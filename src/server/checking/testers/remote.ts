@@ -5,7 +5,8 @@ import { capHeaders } from "@/lib/evidence-caps";
 import { CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";
 import { errorResult } from "@/server/checking/probe/round";
-import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 
 // A tester agent in another region (src/server/agent), asked over signed HTTP. Its results
 // come back under this tester's id and location; an agent that cannot be heard from is one

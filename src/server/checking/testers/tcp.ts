@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Cause, Location, ProbeResult } from "@/lib/probe-result";
 import { isProbeError } from "@/server/checking/probe/errors";
 import { connectGuarded } from "@/server/checking/probe/socket";
-import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 
 export const tcpOptionsSchema = z.object({
   ports: z.array(z.number().int().min(1).max(65535)).min(1).max(8).optional(),

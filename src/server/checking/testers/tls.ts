@@ -15,7 +15,8 @@ import {
   connectGuarded,
   elapsedSince,
 } from "@/server/checking/probe/socket";
-import type { ProbeContext, Target, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 
 export const tlsOptionsSchema = z.object({
   /** PEM of an extra CA to trust besides the public roots (a private CA, or a test CA). */

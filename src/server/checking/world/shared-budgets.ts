@@ -1,25 +1,22 @@
 import "server-only";
+import { processSingleton } from "@/server/base/process-singleton";
 import { sharedRedis } from "@/server/redis/client.mjs";
-import { redisBudget } from "@/server/checking/world/redis-budget";
 import { createMemoryBudget, type WorldBudget } from "./budget";
+import { redisBudget } from "./redis-budget";
 
-// The hourly budgets of the process, by name: a world tester's (Globalping counts one hour of
-// tests per address or token, whatever a test is for, so the tester's rounds and "only your
-// network?" in server/network-check spend the same one), and the official status pages'
-// (server/official). With REDIS_URL a budget's count lives in Redis under its name, for every
-// instance; without it, in this process, and then everyone spending it must hold the same
-// object. Kept on globalThis: Next bundles actions and pages apart, and a module-level map would
-// give each bundle its own.
+// The hourly budgets of the process, by name: a world tester's (Globalping counts one hour per
+// address or token, so its rounds and "only your network?" spend the same one), the official
+// status pages' and Wikidata's. With REDIS_URL a budget lives in Redis for every instance;
+// without, in this process, where everyone spending it must hold the same object.
 
-/** The official status pages' requests (server/official/service.ts); no tester may take this id. */
+/** The official status pages' requests; no tester may take this id. */
 export const OFFICIAL_BUDGET_NAME = "official-status-pages";
+export const WIKIDATA_BUDGET_NAME = "wikidata";
 
-const HOLDER = Symbol.for("downcheck.world.shared-budgets");
-type Holder = typeof globalThis & { [HOLDER]?: Map<string, WorldBudget> };
+const budgets = processSingleton("hourlyBudgets", () => new Map<string, WorldBudget>());
 
-/** The one budget named `name` (a world tester's id, or OFFICIAL_BUDGET_NAME) in this process, shared through Redis when `redisUrl` is set. */
+/** The one budget named `name` in this process, shared through Redis when `redisUrl` is set. */
 export function hourlyBudgetFor(name: string, hourlyTests: number, redisUrl?: string): WorldBudget {
-  const budgets = ((globalThis as Holder)[HOLDER] ??= new Map());
   const key = [name, hourlyTests, redisUrl?.trim() ?? ""].join("\u0001");
   let budget = budgets.get(key);
   if (!budget) {
@@ -30,7 +27,7 @@ export function hourlyBudgetFor(name: string, hourlyTests: number, redisUrl?: st
   return budget;
 }
 
-/** Forgets every budget: a test that builds testers anew starts with a whole hour. */
+/** Forgets every budget: testers built anew start with a whole hour. */
 export function forgetHourlyBudgets(): void {
-  (globalThis as Holder)[HOLDER]?.clear();
+  budgets.clear();
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Cause, ProbeResult } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
-import type { ProbeContext, RoundInfo, Target } from "@/server/checking/probe/types";
+import type { ProbeContext, RoundInfo } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 import type { Reservation, WorldBudget } from "./budget";
 import { isGlobalpingFailure, type GlobalpingClient } from "./globalping-api";
 import type { Measurement } from "./globalping-schema";

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { concludeNetworkAnswer, NETWORK_ANSWER_REUSE_MS, scopeKey, type NetworkAnswer, type NetworkScope } from "@/lib/network-answer";
 import { claimNetworkCheck, networkCheckState, releaseNetworkCheck, storeNetworkCheck } from "@/server/data/network-checks";
-import type { AreaOutcome } from "./measure-area";
+import type { AreaOutcome } from "@/server/checking";
 
 // One measurement per scope and domain in NETWORK_ANSWER_REUSE_MS, for every visitor on every
 // instance (the claim is a row: data/network-checks.ts). What the row keeps is the outcome,

@@ -1,6 +1,6 @@
 import { parseDomain } from "@/lib/domain";
 import { getConfig } from "@/server/config";
-import { routedHostNames } from "@/server/checking/requested-domain";
+import { routedHostNames } from "@/server/checking";
 
 // The one place the content importer decides what a valid domain is: the same rules as the
 // site's own pages (server/requested-domain.ts), names PROBE_CONNECT_TO routes included, so

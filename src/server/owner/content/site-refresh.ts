@@ -1,7 +1,6 @@
 import "server-only";
 import { commaList } from "@/lib/comma-list";
-import { internalToken } from "@/server/crowd/visitor/internal-token";
-import { CONTENT_REFRESH_PURPOSE, REFRESH_MAX_DOMAINS } from "../../serving/content-refresh";
+import { internalToken } from "@/server/crowd";
 
 // After an import, `npm run content` asks the running site(s) (CONTENT_SITE_URLS) to expire the
 // imported domains' cached pages, so they show the new content at once. With REDIS_URL one site
@@ -9,6 +8,9 @@ import { CONTENT_REFRESH_PURPOSE, REFRESH_MAX_DOMAINS } from "../../serving/cont
 // cache, so each must be asked. A site that cannot be asked costs only time: its pages show the
 // content within the hour they are kept.
 
+export const CONTENT_REFRESH_PURPOSE = "downcheck content import: refresh";
+/** Domains one request may name; the importer sends a long list in several. */
+export const REFRESH_MAX_DOMAINS = 500;
 const PATH = "/api/internal/content-refresh";
 const ASK_TIMEOUT_MS = 5000;
 

@@ -1,7 +1,8 @@
 import "server-only";
 import { accountFromHandle, accountFromUrl, type AccountLink } from "@/lib/owner-accounts";
 import { createHomePageReader, type HomePageFindings } from "./home-page";
-import { feedPages, webUrl, type FeedPage } from "./feed";
+import type { Discovery, FeedPage, FoundAccount } from "@/lib/owner-discovery";
+import { feedPages, webUrl } from "./feed";
 import { sameAsLinks } from "./json-ld";
 import { siteOf, type SiteClient } from "./site-fetch";
 import type { WikidataClient } from "./wikidata";
@@ -16,27 +17,6 @@ export const MAX_DOCUMENT_BYTES = 512 * 1024;
 export const DISCOVERY_DEADLINE_MS = 15_000;
 /** Most accounts kept from one source. */
 const MAX_ACCOUNTS = 12;
-
-export interface FoundAccount extends AccountLink {
-  source: "site" | "wikidata";
-  /** The home page as read, or the Wikidata item. */
-  sourceUrl: string;
-}
-
-export interface Discovery {
-  /** "failed": the home page could not be read; "nothing": it was, and named nothing we show. */
-  outcome: "found" | "nothing" | "failed";
-  problem: string | null;
-  siteName: string | null;
-  accounts: FoundAccount[];
-  pages: FeedPage[];
-  feedUrl: string | null;
-  /** Wikidata's accounts; null when it was not asked or could not answer. */
-  wikidata: FoundAccount[] | null;
-  /** Decoded bytes read from the site, home page and feed together. */
-  bytesRead: number;
-  durationMs: number;
-}
 
 export interface DiscoveryOptions {
   client: SiteClient;

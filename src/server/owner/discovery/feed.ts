@@ -1,5 +1,6 @@
 import "server-only";
 import { parseFeed } from "feedsmith";
+import type { FeedPage } from "@/lib/owner-discovery";
 import { clip, EXCERPT_MAX_CHARS, plainText, TITLE_MAX_CHARS } from "./plain-text";
 
 // The site's own feed (RSS, Atom, RDF or JSON Feed) read into related pages with feedsmith, a
@@ -8,12 +9,6 @@ import { clip, EXCERPT_MAX_CHARS, plainText, TITLE_MAX_CHARS } from "./plain-tex
 // plain text; an item without an http(s) link, a title or a date, or dated more than a day ahead,
 // is left out.
 
-export interface FeedPage {
-  title: string;
-  url: string;
-  publishedAt: Date;
-  excerpt: string;
-}
 
 /** How many of a feed's newest items are kept. */
 export const FEED_PAGES_KEPT = 20;

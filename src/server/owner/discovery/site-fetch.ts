@@ -2,8 +2,8 @@ import "server-only";
 import type { Readable } from "node:stream";
 import { Agent, request } from "undici";
 import { getDomain } from "tldts";
-import { createGuardedConnector } from "@/server/checking/probe/connector";
-import type { AddressGuard } from "@/server/checking/probe/types";
+import { createGuardedConnector } from "@/server/checking";
+import type { AddressGuard } from "@/server/checking";
 import { readCapped, type ChunkVerdict } from "./capped-body";
 
 // GET a page of the site itself (its home page, its feed) for discovery. The site is anyone's,

@@ -1,7 +1,7 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { accountFromHandle, type AccountLink, type SocialNetwork } from "@/lib/owner-accounts";
-import type { WorldBudget } from "@/server/checking/world/budget";
+import type { WorldBudget } from "@/server/checking";
 import { readCapped } from "./capped-body";
 
 // Wikidata for well-known sites: the one item whose official website (P856) is this domain, and

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { OfficialKind, OfficialSummary } from "@/lib/official-status";
+import type { OfficialFinding, OfficialSummary } from "@/lib/official-status";
 import { OFFICIAL_ADAPTERS } from "./adapters";
 import { statuspageAdapter } from "./adapters/statuspage";
 import { jsonOf, type Fetched } from "./fetch-json";
@@ -13,9 +13,8 @@ import { seedPageFor } from "./seed";
 //    host that answers every path (a catch-all, a parked domain) would pass the first test with
 //    any JSON; a real Statuspage says 404 to what it does not have.
 
-export type Finding = { kind: OfficialKind; url: string } | { kind: "none" };
 /** A page found, with the reading its finding made (no second request for it). */
-export type Found = { finding: Finding; summary: OfficialSummary | null };
+export type Found = { finding: OfficialFinding; summary: OfficialSummary | null };
 
 /** GET through the guarded, budgeted client; "budget" when the hour's requests are spent. */
 export type BudgetedGet = (url: string) => Promise<Fetched | "budget">;

@@ -1,8 +1,8 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { OFFICIAL_FETCH_TIMEOUT_MS, OFFICIAL_MAX_BODY_BYTES } from "@/lib/official-status";
-import { createGuardedConnector } from "@/server/checking/probe/connector";
-import type { AddressGuard } from "@/server/checking/probe/types";
+import { createGuardedConnector } from "@/server/checking";
+import type { AddressGuard } from "@/server/checking";
 
 // GET one document of an official status page. The address comes from a list, a guess
 // (status.<domain>) or the database, so it is reached through the probes' guarded connector:

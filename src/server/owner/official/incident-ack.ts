@@ -1,8 +1,8 @@
 import "server-only";
 import { admitsProblem } from "@/lib/official-status";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { getDb } from "@/server/db";
-import { officialService, type OfficialService } from "./service";
+import type { OfficialService } from "./service";
 import { waitAtMost } from "../../base/wait";
 
 // When the official page first admitted an incident our probes found. After every stored round
@@ -16,7 +16,7 @@ import { waitAtMost } from "../../base/wait";
 export const HOOK_WAIT_MS = 2000;
 
 /** True when this call set the incident's officialAckAt. */
-export async function noteOfficialAck(record: CheckRecord, service: OfficialService = officialService()): Promise<boolean> {
+export async function noteOfficialAck(record: CheckRecord, service: OfficialService): Promise<boolean> {
   if (!record.stored) return false;
   const db = getDb();
   const open = await db.incident.findFirst({ where: { site: { domain: record.domain }, endedAt: null, officialAckAt: null }, select: { id: true } });
@@ -28,9 +28,9 @@ export async function noteOfficialAck(record: CheckRecord, service: OfficialServ
   return count === 1;
 }
 
-/** The after-round step (after-round.ts): a slow official page never holds up a round's result. */
-export async function afterRoundOfficial(record: CheckRecord): Promise<void> {
-  const noting = noteOfficialAck(record).catch((error: unknown) => {
+/** The after-round listener: a slow official page never holds up a round's result. */
+export async function afterRoundOfficial(record: CheckRecord, service: OfficialService): Promise<void> {
+  const noting = noteOfficialAck(record, service).catch((error: unknown) => {
     console.error(`after-round: the official status of ${record.domain}'s round ${record.id} failed`, error);
     return false;
   });

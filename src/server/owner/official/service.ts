@@ -1,26 +1,18 @@
 import "server-only";
 import { runOutsideRequest } from "@/server/base/request-context";
-import { OFFICIAL_LOOK_AGAIN_MS, type OfficialView } from "@/lib/official-status";
-import { getConfig } from "@/server/config";
-import { guardFromConfig } from "@/server/checking/probe/guard";
-import type { Target } from "@/server/checking/probe/types";
+import { OFFICIAL_LOOK_AGAIN_MS, type OfficialFinding, type OfficialView } from "@/lib/official-status";
+import { type Target } from "@/lib/domain";
 import { OFFICIAL_SITE_SHARE, OFFICIAL_VISITOR_SHARE, registrableDomainOf, shareOf, type Asker, type BudgetShare } from "@/lib/world-shares";
-import type { WorldBudget } from "@/server/checking/world/budget";
-import { hourlyBudgetFor, OFFICIAL_BUDGET_NAME } from "@/server/checking/world/shared-budgets";
+import type { WorldBudget } from "@/server/checking";
 import { adaptersByKind } from "./adapters";
-import { findOfficialPage, type BudgetedGet, type Finding } from "./discover";
-import { createOfficialFetcher, jsonOf, type OfficialFetcher } from "./fetch-json";
-import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, siteRowId, type OfficialRow } from "../../data/official-pages";
+import { findOfficialPage, type BudgetedGet } from "./discover";
+import { jsonOf, type OfficialFetcher } from "./fetch-json";
+import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, siteRowId, type OfficialRow } from "@/server/data/official-pages";
 
 // A domain's official status: where the page is (looked for once a day), and a reading at most
-// `ttlMs` old, shared by every instance through the OfficialPage row. Only a round refreshes it:
-// a visitor's round as it starts (checks/index.ts), any round during an open incident
-// (incident-ack.ts). Each request to an official page is charged to an hourly budget like
-// Globalping's tests (world/budget.ts; with REDIS_URL counted in Redis for every instance
-// together), with a share for the visitor the round is for and one for the registrable domain
-// (lib/world-shares.ts); over it, the last reading is shown with its age. The page reads only
-// what is stored (`stored`). A page that fails or answers in another shape is "unavailable",
-// never an error.
+// `ttlMs` old, shared by every instance through the OfficialPage row. Only a round refreshes it (a
+// visitor's as it starts, any during an open incident), each request charged to an hourly budget
+// with a share per visitor and per registrable domain; the page reads only what is stored.
 
 export interface OfficialService {
   /**
@@ -125,21 +117,7 @@ function sharesOf(target: Target, asker: Asker, hourly: number): BudgetShare[] {
   return asker.kind === "visitor" ? [{ key: `visitor:${asker.visitor}`, cap: shareOf(hourly, OFFICIAL_VISITOR_SHARE, 1) }, site] : [site];
 }
 
-const sameFinding = (a: Finding, b: Finding) => a.kind === b.kind && (a.kind === "none" || (b.kind !== "none" && a.url === b.url));
+const sameFinding = (a: OfficialFinding, b: OfficialFinding) => a.kind === b.kind && (a.kind === "none" || (b.kind !== "none" && a.url === b.url));
 
-// One service per process (on globalThis: Next's bundles and dev reloads share one budget).
-const holder = globalThis as typeof globalThis & { downcheckOfficial?: OfficialService };
-
-export function officialService(): OfficialService {
-  if (!holder.downcheckOfficial) {
-    const config = getConfig();
-    if (config.OFFICIAL_STATUS === "off") return (holder.downcheckOfficial = { refresh: async () => ({ found: false }), stored: async () => ({ found: false }) });
-    holder.downcheckOfficial = createOfficialService({
-      fetcher: createOfficialFetcher({ guard: guardFromConfig(config), userAgentUrl: config.PUBLIC_BASE_URL }),
-      ttlMs: config.OFFICIAL_STATUS_TTL_SECONDS * 1000,
-      budget: hourlyBudgetFor(OFFICIAL_BUDGET_NAME, config.OFFICIAL_STATUS_HOURLY_BUDGET, config.REDIS_URL),
-      hourlyRequests: config.OFFICIAL_STATUS_HOURLY_BUDGET,
-    });
-  }
-  return holder.downcheckOfficial;
-}
+/** OFFICIAL_STATUS=off: no page is looked for or read. */
+export const NO_OFFICIAL_SERVICE: OfficialService = { refresh: async () => ({ found: false }), stored: async () => ({ found: false }) };

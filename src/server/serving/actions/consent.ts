@@ -2,7 +2,7 @@
 
 import { cookies, headers } from "next/headers";
 import { CONSENT_COOKIE, CONSENT_MAX_AGE_SECONDS } from "@/lib/cookies";
-import { visitorUsesHttps } from "@/server/crowd/visitor/address";
+import { visitorUsesHttps } from "@/server/crowd";
 
 export interface ConsentState {
   dismissed: boolean;

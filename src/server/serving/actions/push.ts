@@ -3,23 +3,20 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { hasPushSubscription, MAX_SITES_PER_ENDPOINT, registrableDomainOf, removePushSubscription, removeSubscriptionByToken } from "@/server/data/push-subscriptions";
-import { subscribeBrowser, type SubscribeOutcome } from "@/server/watching/push/subscribe";
+import { subscribeBrowser, type SubscribeOutcome } from "@/server/watching";
 import { MAX_ENDPOINT_LENGTH, PushSubscriptionSchema } from "@/lib/push-subscription";
-import { configuredLimiter } from "@/server/base/shared-limits";
-import { parseRequestedDomain } from "@/server/checking/requested-domain";
-import { currentVisitor } from "@/server/crowd/visitor/identity";
+import type { ActionState } from "@/lib/action-state";
+import { app } from "@/server/app";
+import type { Limiter } from "@/server/base/limits";
+import { parseRequestedDomain } from "@/server/checking";
+import { currentVisitor } from "@/server/crowd";
 import { formFields, NOT_A_FORM } from "./form-fields";
 
-// "Tell me when it's back": public endpoints, one shape (STYLE.md §4): checked input, the data
-// layer, a typed answer. The button calls them with plain values (the browser's subscription
-// JSON is not a form); the unsubscribe page posts a form. Reading or stopping a browser's
-// subscription takes its endpoint and its auth secret (PushSubscription.getKey("auth")), which
-// only that browser holds. Nothing cached changes (the page shows no subscriber counts), so
-// nothing is revalidated.
+// "Tell me when it's back": the button calls these with plain values (the browser's subscription
+// JSON is not a form); the unsubscribe page posts a form. Reading or stopping a subscription takes
+// its endpoint and auth secret, which only that browser holds. Nothing cached changes.
 
-export interface PushState {
-  status: "idle" | "success" | "error";
-  message: string;
+export interface PushState extends ActionState {
   /** Whether this browser now follows the domain. */
   subscribed?: boolean;
   /** Sites this browser still follows after an unsubscribe: at 0 it may drop its push subscription. */
@@ -38,17 +35,10 @@ const SubscribeInput = z.object({ domain: Domain, subscription: PushSubscription
 const OwnerInput = z.object({ domain: Domain, owner: Owner });
 const TokenInput = z.object({ token: z.string({ error: "This link has no token." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This link's token is not one we issue.") });
 
-// A browser subscribes once per page and click; this stops a script from cycling endpoints
-// (and each subscription costs a message to a push service).
-const changeLimiter = configuredLimiter({ name: "push", points: 20, durationSeconds: 60 });
-// Asked once per page view by a browser that follows something: far above what a household or
-// an office behind one address asks.
-const statusLimiter = configuredLimiter({ name: "push-status", points: 120, durationSeconds: 60 });
-
 const failed = (message: string): PushState => ({ status: "error", message });
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? "That request was not valid.";
 
-async function admitted(limiter: typeof changeLimiter): Promise<{ ok: true; bucket: string } | { ok: false; state: PushState }> {
+async function admitted(limiter: Limiter): Promise<{ ok: true; bucket: string } | { ok: false; state: PushState }> {
   const visitor = await currentVisitor();
   const allowed = await limiter.take(visitor.bucket);
   if (!allowed.ok) return { ok: false, state: failed(`Too many requests at once; try again in ${allowed.retryAfterSeconds} seconds.`) };
@@ -74,7 +64,7 @@ function refusal(outcome: Extract<SubscribeOutcome, { ok: false }>, site: string
 
 /** Follows `domain` with this browser's push subscription (PushSubscription.toJSON()). */
 export async function subscribeAction(domain: unknown, subscription: unknown): Promise<PushState> {
-  const gate = await admitted(changeLimiter);
+  const gate = await admitted(app().limits.pushChanges);
   if (!gate.ok) return gate.state;
   const parsed = SubscribeInput.safeParse({ domain, subscription });
   if (!parsed.success) return failed(firstIssue(parsed.error));
@@ -92,7 +82,7 @@ export async function subscribeAction(domain: unknown, subscription: unknown): P
 
 /** Stops `domain`'s notifications for this browser (its endpoint and auth secret). */
 export async function unsubscribeAction(domain: unknown, owner: unknown): Promise<PushState> {
-  const gate = await admitted(changeLimiter);
+  const gate = await admitted(app().limits.pushChanges);
   if (!gate.ok) return gate.state;
   const parsed = OwnerInput.safeParse({ domain, owner });
   if (!parsed.success) return failed(firstIssue(parsed.error));
@@ -109,7 +99,7 @@ export async function unsubscribeAction(domain: unknown, owner: unknown): Promis
 
 /** Whether this browser follows `domain` (the page is cached for everyone; this is not). */
 export async function pushStatusAction(domain: unknown, owner: unknown): Promise<PushState> {
-  const gate = await admitted(statusLimiter);
+  const gate = await admitted(app().limits.pushStatus);
   if (!gate.ok) return gate.state;
   const parsed = OwnerInput.safeParse({ domain, owner });
   if (!parsed.success) return failed(firstIssue(parsed.error));
@@ -129,7 +119,7 @@ export async function pushStatusAction(domain: unknown, owner: unknown): Promise
  * a reload posts nothing again); the token is gone by then, so the page could not show it.
  */
 export async function unsubscribeTokenAction(_prev: PushState, formData: FormData): Promise<PushState> {
-  const gate = await admitted(changeLimiter);
+  const gate = await admitted(app().limits.pushChanges);
   if (!gate.ok) return gate.state;
   const fields = formFields(formData, ["token"]);
   if (!fields) return failed(NOT_A_FORM);

@@ -4,15 +4,13 @@ import { updateTag } from "next/cache";
 import { ratingsTag } from "@/lib/caching";
 import { z } from "zod";
 import { upsertRating } from "@/server/data/ratings";
-import { configuredLimiter } from "@/server/base/shared-limits";
-import { parseRequestedDomain } from "@/server/checking/requested-domain";
-import { currentVisitor } from "@/server/crowd/visitor/identity";
+import type { ActionState } from "@/lib/action-state";
+import { app } from "@/server/app";
+import { parseRequestedDomain } from "@/server/checking";
+import { currentVisitor } from "@/server/crowd";
 import { formFields, NOT_A_FORM } from "./form-fields";
 
-export interface RateState {
-  status: "idle" | "success" | "error";
-  message: string;
-  fieldErrors?: { domain?: string[]; stars?: string[] };
+export interface RateState extends ActionState<"domain" | "stars"> {
   /** The stars just recorded, so the form can show them as the visitor's own. */
   yourStars?: number;
 }
@@ -24,14 +22,10 @@ const RateSchema = z.object({
   stars: z.enum(["1", "2", "3", "4", "5"], { error: "Choose from 1 to 5 stars." }),
 });
 
-// The database allows one vote per day anyway; this stops a script from hammering the
-// database with writes (about one a second for a determined clicker).
-const ratingLimiter = configuredLimiter({ name: "ratings", points: 10, durationSeconds: 60 });
-
 /** "Rate": a public endpoint taking `domain` and `stars` (1–5) from a form. */
 export async function rateAction(_prev: RateState, formData: FormData): Promise<RateState> {
   const visitor = await currentVisitor({ issueCookie: true });
-  const allowed = await ratingLimiter.take(visitor.bucket);
+  const allowed = await app().limits.ratings.take(visitor.bucket);
   if (!allowed.ok) {
     return { status: "error", message: `Too many ratings at once; try again in ${allowed.retryAfterSeconds} seconds.` };
   }

@@ -4,7 +4,8 @@ import { updateTag } from "next/cache";
 import { headers } from "next/headers";
 import type { ReportDownState } from "@/lib/report-down-state";
 import { nextReportsRefresh } from "@/server/serving/reports-refresh";
-import { submitReport } from "@/server/crowd/submit-report";
+import { app } from "@/server/app";
+import { submitReport } from "@/server/crowd";
 import { formFields, NOT_A_FORM } from "./form-fields";
 
 const reportsChanged = nextReportsRefresh(updateTag);
@@ -16,5 +17,5 @@ const reportsChanged = nextReportsRefresh(updateTag);
 export async function reportDownAction(_prev: ReportDownState, formData: FormData): Promise<ReportDownState> {
   const fields = formFields(formData, ["domain", "problem"]);
   if (!fields) return { status: "error", message: NOT_A_FORM };
-  return (await submitReport(fields, await headers(), reportsChanged)).state;
+  return (await submitReport(fields, await headers(), reportsChanged, app().crowd)).state;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
 import { actionIdsInForm } from "./callable-actions";
-import type { GateRefusal } from "./refusal";
+import type { Refusal } from "@/lib/refusal";
 import { isForeignOrigin } from "./same-site";
 
 // A POST to a page is a server action call, and a public endpoint (STYLE.md §4): before Next
@@ -20,7 +20,7 @@ export interface ActionCall {
   callable: ReadonlySet<string>;
 }
 
-const refusal = (status: number, code: string, message: string): GateRefusal => ({ status, code, message });
+const refusal = (status: number, code: string, message: string): Refusal => ({ status, code, message });
 const unknownAction = refusal(404, "unknown_action", "This site has no such action.");
 
 const isArgumentList = (text: string) => {
@@ -32,7 +32,7 @@ const isArgumentList = (text: string) => {
 };
 
 /** Why the call must not reach Next, or null when it may. */
-export async function actionCallRefusal({ request, requestedHost, callable }: ActionCall): Promise<GateRefusal | null> {
+export async function actionCallRefusal({ request, requestedHost, callable }: ActionCall): Promise<Refusal | null> {
   const { headers } = request;
   if (isForeignOrigin(headers.get("origin"), requestedHost)) {
     return refusal(403, "foreign_origin", "This form may only be sent from this site.");
@@ -53,7 +53,7 @@ export async function actionCallRefusal({ request, requestedHost, callable }: Ac
   return formRefusal(request, actionId, callable);
 }
 
-async function formRefusal(request: Request, actionId: string | null, callable: ReadonlySet<string>): Promise<GateRefusal | null> {
+async function formRefusal(request: Request, actionId: string | null, callable: ReadonlySet<string>): Promise<Refusal | null> {
   let form: FormData;
   try {
     form = await request.formData();

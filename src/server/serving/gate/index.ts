@@ -1,14 +1,13 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
+import type { Refusal } from "@/lib/refusal";
 import { getConfig } from "@/server/config";
+import { refusalJson, refusalPage } from "@/server/serving/responses";
 import { actionCallRefusal } from "./action-call";
-import { apiPathRefusal } from "./api-path";
-import { pageMethodRefusal } from "./methods";
-import { admitPageRequest, unrenderedAnswer } from "./page-admission";
-import { refusalResponse } from "./refusal";
+import { admitPageRequest } from "./page-admission";
 import { requestedHost } from "./same-site";
-import { unsubscribeLinkAnswer } from "./unsubscribe-link";
 import { firstVisitHeaders, withoutUnkeyedHeaders } from "./shared-response";
+import { unsubscribeLinkRefusal } from "./unsubscribe-link";
 
 // The checks every request for a page (and every API path Next could not decode) passes before
 // Next serves it from its cache or renders it (src/proxy.ts). They decide on the path Next
@@ -20,38 +19,51 @@ export interface GateOptions {
   callable: ReadonlySet<string>;
 }
 
+/** Pages answer GET and HEAD, and POST, which carries their server actions; route handlers answer their own 405. */
+export const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
+
+export function pageMethodRefusal(method: string): Refusal | null {
+  if ((PAGE_METHODS as readonly string[]).includes(method)) return null;
+  const allow = PAGE_METHODS.join(", ");
+  return { status: 405, code: "method_not_allowed", message: `Pages answer ${allow}.`, headers: { Allow: allow } };
+}
+
+/** Next answers a route parameter it cannot decode ("%zz") with a bare 500; the API's answer is a 400. */
+function apiPathRefusal(pathname: string): Refusal | null {
+  try {
+    decodeURIComponent(pathname);
+    return null;
+  } catch {
+    return { status: 400, code: "invalid_domain", message: "The address could not be decoded: it is not a domain name we can check." };
+  }
+}
+
 export async function gate(request: NextRequest, { callable }: GateOptions): Promise<Response> {
   const { pathname } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
     const refusal = apiPathRefusal(pathname);
-    return refusal ? refusalResponse(refusal) : NextResponse.next();
+    return refusal ? refusalJson(refusal) : NextResponse.next();
   }
   const methodRefusal = pageMethodRefusal(request.method);
-  if (methodRefusal) return refusalResponse(methodRefusal);
+  if (methodRefusal) return refusalJson(methodRefusal);
   if (request.method === "POST") {
     const refusal = await actionCallRefusal({ request, requestedHost: requestedHost(request.headers), callable });
-    if (refusal) return refusalResponse(refusal);
+    if (refusal) return refusalJson(refusal);
   }
   if (pathname === "/unsubscribe") {
-    const unknownLink = await unsubscribeLinkAnswer(request.method, request.nextUrl.searchParams);
-    if (unknownLink) return unknownLink;
+    const unknownLink = await unsubscribeLinkRefusal(request.method, request.nextUrl.searchParams);
+    if (unknownLink) return refusalPage(unknownLink.refusal, unknownLink.page);
   }
   const admission = await admitPageRequest(request.method, pathname, request.headers);
-  switch (admission.kind) {
-    case "pass":
-      return forward(request);
-    case "view":
-      // Only a page load may be kept for the rush, not an action's answer. Router payloads (in-app
-      // navigations, prefetches) look like page loads here: Next removes its router headers
-      // (`RSC`, `Next-Router-*`) before its proxy runs. Their answers carry Next's `Vary` on those
-      // headers, and nginx in front passes them uncached (deploy/nginx.conf).
-      return forward(request, admission.fresh || !isPageLoad(request) ? undefined : firstVisitHeaders(getConfig().CHECK_DEADLINE_MS));
-    case "redirect":
-      // Next wants an absolute Location here; no cache keeps a redirect (deploy/nginx.conf keeps 200s only).
-      return NextResponse.redirect(new URL(admission.location, request.nextUrl), 308);
-    default:
-      return unrenderedAnswer(admission);
+  if (!admission.ok) return refusalPage(admission.refusal, admission.page);
+  if ("redirect" in admission) {
+    // Next wants an absolute Location here; no cache keeps a redirect (deploy/nginx.conf keeps 200s only).
+    return NextResponse.redirect(new URL(admission.redirect, request.nextUrl), 308);
   }
+  // Only a first page load may be kept for the rush, not an action's answer. Router payloads look
+  // like page loads here (Next strips `RSC` before its proxy), and nginx passes them uncached.
+  const firstLoad = admission.fresh === false && (request.method === "GET" || request.method === "HEAD");
+  return forward(request, firstLoad ? firstVisitHeaders(getConfig().CHECK_DEADLINE_MS) : undefined);
 }
 
 /** Hands the request to Next without the headers it must not see, adding `headers` to its response. */
@@ -59,5 +71,3 @@ function forward(request: NextRequest, headers?: Record<string, string>) {
   const requestHeaders = withoutUnkeyedHeaders(request.headers);
   return NextResponse.next({ ...(requestHeaders ? { request: { headers: requestHeaders } } : {}), headers });
 }
-
-const isPageLoad = (request: NextRequest) => request.method === "GET" || request.method === "HEAD";

@@ -1,17 +1,13 @@
 import "server-only";
-import { admitPageView } from "@/server/checking";
+import { isAppRoute } from "@/lib/app-routes";
+import type { Target } from "@/lib/domain";
+import type { Refused } from "@/lib/refusal";
+import { app } from "@/server/app";
+import { parseRequestedDomain } from "@/server/checking";
 import { getConfig } from "@/server/config";
-import type { Refusal } from "@/server/checking/refusal";
-import type { Target } from "@/server/checking/probe/types";
+import { visitorAddress, visitorBucket } from "@/server/crowd";
 import { permalinkExists } from "@/server/data/checks";
 import { missingPermalinkPage, notADomainPage, refusedCheckPage } from "@/server/serving/plain-pages";
-import { parseRequestedDomain } from "@/server/checking/requested-domain";
-
-/** First path segments that are the app's own pages and files, never a domain. */
-const APP_PATHS = new Set([
-  ...["", "cookies", "search", "methodology", "unsubscribe"],
-  ...["favicon.svg", "robots.txt", "sitemap.xml", "consent.css", "world-map.svg", "sw.js", "manifest.webmanifest"],
-]);
 
 /**
  * A domain's own pages and files below its status page (`/github.com/feed.xml`). Next routes
@@ -20,15 +16,14 @@ const APP_PATHS = new Set([
 const DOMAIN_SUBPATHS = [/^incidents\/[1-9]\d{0,11}$/, /^checks\/[1-9]\d{0,11}$/, /^history(?:\/(?:24h|7d|30d|90d))?$/, /^feed\.xml$/, /^badge\.svg$/];
 
 export type PageAdmission =
-  /** Not a status page, or a POST that could not pay for a round: Next serves it as it is. */
-  | { kind: "pass" }
-  /** A status page view, admitted; `fresh`: it shows a fresh result at once, not "Checking…". */
-  | { kind: "view"; fresh: boolean }
-  /** `typed`: the path's name as the visitor typed it, for the answer's search box. */
-  | { kind: "not-a-domain"; typed: string }
-  | { kind: "redirect"; location: string }
-  | { kind: "refused"; target: Target; refusal: Refusal }
-  | { kind: "missing-permalink"; target: Target; permalink: Permalink["permalink"] };
+  /**
+   * Next serves it: not a status page, or a POST that could not pay for a round (`fresh` unset);
+   * a status page view, admitted (`fresh`: it shows a fresh result at once, not "Checking…").
+   */
+  | { ok: true; fresh?: boolean }
+  | { ok: true; redirect: string }
+  /** Answered here, with a small page of its own (plain-pages.ts). */
+  | (Refused & { page: string });
 
 /** `/<domain>/incidents/<id>` or `/<domain>/checks/<id>`: a record that may not exist. */
 type Permalink = { kind: "permalink"; target: Target; permalink: "incidents" | "checks"; id: number };
@@ -52,7 +47,7 @@ function typedName(segment: string): string {
 
 function pagePath(pathname: string): PagePath {
   const segments = pathname.split("/").slice(1);
-  if (APP_PATHS.has(segments[0])) return { kind: "app" };
+  if (isAppRoute(segments[0])) return { kind: "app" };
   if (segments.length > 1) {
     const rest = segments.slice(1).join("/");
     const domain = parseRequestedDomain(segments[0]);
@@ -85,36 +80,27 @@ function pagePath(pathname: string): PagePath {
  */
 export async function admitPageRequest(method: string, pathname: string, headers: Headers): Promise<PageAdmission> {
   const path = pagePath(pathname);
-  if (path.kind === "app") return { kind: "pass" };
-  if (path.kind === "permalink") {
-    // Next sends a page's status with its shell, before the page could say it found nothing: a
-    // real 404 for a record that does not exist is given here (one primary-key read).
-    const exists = await permalinkExists(path.target.ascii, path.permalink, path.id);
-    return exists ? { kind: "pass" } : { kind: "missing-permalink", target: path.target, permalink: path.permalink };
+  switch (path.kind) {
+    case "app":
+      return { ok: true };
+    case "redirect":
+      return { ok: true, redirect: path.location };
+    case "not-a-domain":
+      // Answered here, not rewritten to Next's 404 page: Next takes a rewrite from a loopback
+      // Host (127.0.0.1) for another origin and proxies it to itself over HTTP.
+      return { ok: false, refusal: { status: 404, code: "not_a_domain", message: "Not a domain" }, page: notADomainPage(path.typed) };
+    case "permalink": {
+      // Next sends a page's status with its shell, before the page could say it found nothing: a
+      // real 404 for a record that does not exist is given here (one primary-key read).
+      if (await permalinkExists(path.target.ascii, path.permalink, path.id)) return { ok: true };
+      const page = missingPermalinkPage(path.target, path.permalink, getConfig().KEEP_CHECKS_DAYS);
+      return { ok: false, refusal: { status: 404, code: "not_found", message: `No such ${path.permalink}` }, page };
+    }
   }
-  if (path.kind !== "status-page") return path;
-  const admitted = await admitPageView(path.target, headers);
-  if (admitted.ok) return { kind: "view", fresh: admitted.fresh };
-  return method === "POST" ? { kind: "pass" } : { kind: "refused", target: path.target, refusal: admitted };
-}
-
-/** The answer to a page request that is not rendered: a 404 for a non-domain, a refusal's page. */
-export function unrenderedAnswer(admission: Extract<PageAdmission, { kind: "not-a-domain" | "refused" | "missing-permalink" }>): Response {
-  if (admission.kind === "missing-permalink") {
-    return new Response(missingPermalinkPage(admission.target, admission.permalink, getConfig().KEEP_CHECKS_DAYS), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
-  }
-  if (admission.kind === "not-a-domain") {
-    // Answered here, not rewritten to Next's 404 page: Next takes a rewrite from a loopback
-    // Host (127.0.0.1) for another origin and proxies it to itself over HTTP.
-    return new Response(notADomainPage(admission.typed), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
-  }
-  const { target, refusal } = admission;
-  return new Response(refusedCheckPage(target, refusal.message, refusal.retryAfterSeconds), {
-    status: refusal.status,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "private, no-store",
-      ...(refusal.retryAfterSeconds > 0 ? { "Retry-After": String(refusal.retryAfterSeconds) } : {}),
-    },
-  });
+  const admitted = await app().checks.admitView(path.target, visitorBucket(visitorAddress(headers)));
+  if (admitted.ok) return admitted;
+  if (method === "POST") return { ok: true };
+  const { refusal } = admitted;
+  // A refusal is this visitor's, and may be over in seconds: no cache, not even the browser's, keeps it.
+  return { ok: false, refusal: { ...refusal, headers: { "Cache-Control": "private, no-store" } }, page: refusedCheckPage(path.target, refusal.message, refusal.retryAfterSeconds ?? 0) };
 }

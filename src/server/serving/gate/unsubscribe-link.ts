@@ -1,4 +1,5 @@
 import "server-only";
+import type { Refused } from "@/lib/refusal";
 import { findSubscriptionByToken } from "@/server/data/push-subscriptions";
 import { unknownUnsubscribeLinkPage } from "@/server/serving/plain-pages";
 
@@ -9,11 +10,11 @@ import { unknownUnsubscribeLinkPage } from "@/server/serving/plain-pages";
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
-export async function unsubscribeLinkAnswer(method: string, search: URLSearchParams): Promise<Response | null> {
+export async function unsubscribeLinkRefusal(method: string, search: URLSearchParams): Promise<(Refused & { page: string }) | null> {
   if (method !== "GET" && method !== "HEAD") return null;
   if (search.getAll("done").length === 1 && !search.has("token")) return null;
   const tokens = search.getAll("token");
   const token = tokens.length === 1 ? tokens[0] : null;
   if (token && TOKEN.test(token) && (await findSubscriptionByToken(token))) return null;
-  return new Response(unknownUnsubscribeLinkPage(), { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  return { ok: false, refusal: { status: 404, code: "unknown_link", message: "This unsubscribe link is not valid" }, page: unknownUnsubscribeLinkPage() };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
-import type { LiveEvent } from "../../checking/live-rounds";
+import type { LiveEvent } from "@/server/checking";
 import { liveRows, type LiveRow } from "./rows";
 import type { LiveFormat } from "./stream";
 

@@ -1,10 +1,11 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parseRequestedDomain } from "@/server/checking/requested-domain";
-import { visitorAddress, visitorBucket } from "@/server/crowd/visitor/address";
+import { parseRequestedDomain } from "@/server/checking";
+import { visitorAddress, visitorBucket } from "@/server/crowd";
 import { eventStream, htmlPage } from "./formats";
 import { followLive, type PlainAnswer } from "./stream";
-import { errorJson } from "../responses";
+import type { Refusal } from "@/lib/refusal";
+import { errorJson, refusalHeaders } from "../responses";
 
 // GET /api/v1/status/<domain>/live on Node's own request and response (src/pages/api: an API
 // route that returns while its feed goes on). A feed is open for a whole round, and an App
@@ -19,18 +20,18 @@ function answer(res: ServerResponse, { status, headers, body }: PlainAnswer): vo
   res.end(body ?? undefined);
 }
 
-const json = (status: number, code: string, message: string): PlainAnswer => ({
-  status,
-  headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
-  body: JSON.stringify(errorJson(code, message)),
+const json = (refusal: Refusal): PlainAnswer => ({
+  status: refusal.status,
+  headers: { "Content-Type": "application/json", ...refusalHeaders(refusal) },
+  body: JSON.stringify(errorJson(refusal.code, refusal.message)),
 });
 
 export async function serveLiveFeed(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method !== "GET") return answer(res, { ...json(405, "method_not_allowed", "Only GET is answered here."), headers: { "Content-Type": "application/json", "Cache-Control": "no-store", Allow: "GET" } });
+  if (req.method !== "GET") return answer(res, json({ status: 405, code: "method_not_allowed", message: "Only GET is answered here.", headers: { Allow: "GET" } }));
   // The segment as the URL spells it: parseRequestedDomain decodes it once, as for the page.
   const segment = PATH.exec(req.url ?? "")?.[1];
   const parsed = segment ? parseRequestedDomain(segment) : null;
-  if (!parsed?.ok) return answer(res, json(400, "invalid_domain", parsed?.message ?? "That is not a domain name."));
+  if (!parsed?.ok) return answer(res, json({ status: 400, code: "invalid_domain", message: parsed?.message ?? "That is not a domain name." }));
 
   const html = new URL(req.url ?? "/", "http://localhost").searchParams.get("view") === "html";
   const format = html ? htmlPage(parsed.unicode, `/${parsed.ascii}`) : eventStream();

@@ -1,7 +1,7 @@
 import "server-only";
 import { runOutsideRequest } from "@/server/base/request-context";
-import { getCheckState } from "../../checking/index";
-import type { LiveEvent, LiveRoundStart } from "../../checking/live-rounds";
+import { app } from "@/server/app";
+import type { LiveEvent, LiveRoundStart } from "@/server/checking";
 
 // GET /api/v1/status/<domain>/live: a running round, as each tester answers (live-formats.ts
 // says how: Server-Sent Events for the page's live view, or a plain HTML page streamed in
@@ -80,7 +80,7 @@ export async function followLive(domain: string, visitor: string, format: LiveFo
   const place = takePlace(visitor, domain);
   if (!place) return null;
   const release: () => void = place;
-  const { live } = getCheckState();
+  const { live } = app();
   await live.whenBegun(domain, WAIT_FOR_ROUND_MS);
   // The listener and the fuse live as long as the feed: made outside the request, so they keep
   // nothing of it (async-context.ts).

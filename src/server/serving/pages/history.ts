@@ -1,24 +1,15 @@
 import "server-only";
-import { cacheLife, cacheTag } from "next/cache";
-import { STALE_WINDOW_SECONDS, statusTag } from "@/lib/caching";
+import { cacheTag } from "next/cache";
+import { statusTag } from "@/lib/caching";
 import { HISTORY_RANGES, isHistoryRange, type HistoryRange, type HistorySummary, type HistoryView } from "@/lib/history-view";
-import { getConfig } from "@/server/config";
-import { parseRequestedDomain } from "@/server/checking/requested-domain";
-import { historyOf } from "../../watching/history/query";
+import { app } from "@/server/app";
+import { historyOf } from "@/server/watching";
+import { checkableDomain, keepBriefly, keepForARound } from "./cache-rules";
 
-// The history as pages read it, cached for everyone the way page-data.ts caches the status:
-// tagged with the domain's status (a new round makes it stale, as it changes the numbers) and
-// kept no longer than a result stays fresh. Like every 'use cache' function these are public
-// endpoints, so their arguments are checked as a stranger's.
-
-/** How long a browser may reuse what it was given before asking again (as page-data.ts). */
-const CLIENT_STALE_SECONDS = 30;
-
-/** What a round changes can be a round old: the history is as fresh as the status. */
+/** A new round changes the numbers: the history is tagged with the status and as fresh as it. */
 function historyCacheLife(domain: string) {
   cacheTag(statusTag(domain));
-  const ttl = getConfig().CHECK_TTL_SECONDS;
-  cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: ttl, expire: ttl + STALE_WINDOW_SECONDS });
+  keepForARound();
 }
 
 /** One range's history, or null for a name that is not a checkable domain's canonical form. */
@@ -26,7 +17,7 @@ export async function getHistoryView(domain: string, range: HistoryRange): Promi
   "use cache";
   const checked = checkableDomain(domain);
   if (checked === null || !isHistoryRange(range)) {
-    cacheLife({ stale: 0, revalidate: 1, expire: 5 });
+    keepBriefly();
     return null;
   }
   historyCacheLife(checked);
@@ -41,7 +32,7 @@ export async function getHistorySummary(domain: string, _latestCheck: string | n
   "use cache";
   const checked = checkableDomain(domain);
   if (checked === null) {
-    cacheLife({ stale: 0, revalidate: 1, expire: 5 });
+    keepBriefly();
     return null;
   }
   historyCacheLife(checked);
@@ -52,12 +43,5 @@ export async function getHistorySummary(domain: string, _latestCheck: string | n
   return { totals, days: views[HISTORY_RANGES.indexOf("90d")] };
 }
 
-/** `value` when it is a domain's canonical (ASCII) name we would check, else null. */
-function checkableDomain(value: unknown): string | null {
-  if (typeof value !== "string" || value.length > 253) return null;
-  const parsed = parseRequestedDomain(value);
-  return parsed.ok && parsed.ascii === value ? parsed.ascii : null;
-}
-
 /** The most time one round may observe (WATCH_INTERVAL_SECONDS), in whole minutes, for the pages' note. */
-export const observationCapMinutes = () => Math.max(1, Math.round(getConfig().WATCH_INTERVAL_SECONDS / 60));
+export const observationCapMinutes = () => Math.max(1, Math.round(app().config.WATCH_INTERVAL_SECONDS / 60));

@@ -2,14 +2,12 @@ import "server-only";
 import { cacheLife, cacheTag } from "next/cache";
 import { contentTag } from "@/lib/caching";
 import { getConfig } from "@/server/config";
-import { getSocialLinks, type SocialLink } from "@/server/data/content";
-import { getDb } from "@/server/db";
-import { parseRequestedDomain } from "@/server/checking/requested-domain";
-import { storedOfficial } from "../../data/official-stored";
+import { getRelatedPages, getSocialLinks, ownerContentState, type SocialLink } from "@/server/data/content";
+import { storedOfficial } from "@/server/owner";
+import { checkableDomain, keepBriefly } from "./cache-rules";
 
-// How the page's reads of the owner's word are cached ('use cache', page-data.ts's way). An import
-// expires them by tag (contentTag) at once; a discovery runs in the background, outside any
-// request, so while a domain's first one is pending its reads are kept only briefly, and the
+// The owner's word as the page shows it. An import expires it by tag at once; a discovery runs in
+// the background, so while a domain's first one is pending its reads are kept only briefly and the
 // page shows what it found within a minute or so; after that, an hour.
 
 type Life = { stale: number; revalidate: number; expire: number };
@@ -23,16 +21,35 @@ export const PENDING_LIFE: Life = { stale: 30, revalidate: 15, expire: 300 };
 const NEW_SITE_MS = 10 * 60 * 1000;
 
 /**
- * The lifetime of `domain`'s owner content read now: pending while its first discovery runs, or
- * may soon (a site first seen minutes ago: an instance that runs no jobs never discovers, and its
- * pages are not kept short-lived for that); settled otherwise.
+ * Pending while `domain`'s first discovery runs, or may soon (a site first seen minutes ago: an
+ * instance that runs no jobs never discovers, and its pages are not kept short-lived for that).
  */
 export async function contentLife(domain: string, now = Date.now()): Promise<Life> {
   if (getConfig().OWNER_DISCOVERY === "off") return SETTLED_LIFE;
-  const site = await getDb().site.findUnique({ where: { domain }, select: { createdAt: true, ownerDiscovery: { select: { outcome: true } } } });
+  const site = await ownerContentState(domain);
   if (!site) return PENDING_LIFE;
-  if (site.ownerDiscovery) return site.ownerDiscovery.outcome ? SETTLED_LIFE : PENDING_LIFE;
+  if (site.discovered !== null) return site.discovered ? SETTLED_LIFE : PENDING_LIFE;
   return now - site.createdAt.getTime() < NEW_SITE_MS ? PENDING_LIFE : SETTLED_LIFE;
+}
+
+/** Related pages: imported, or read from the site's own feed. */
+export async function getRelatedView(domain: string) {
+  "use cache";
+  const checked = checkableDomain(domain);
+  if (checked === null) return [];
+  cacheTag(contentTag(checked));
+  cacheLife(await contentLife(checked));
+  return getRelatedPages(checked);
+}
+
+/** The site owner's accounts: imported, listed on the site's own page, or from Wikidata. */
+export async function getSocialView(domain: string) {
+  "use cache";
+  const checked = checkableDomain(domain);
+  if (checked === null) return [];
+  cacheTag(contentTag(checked));
+  cacheLife(await contentLife(checked));
+  return getSocialLinks(checked);
 }
 
 export interface OwnerHelpView {
@@ -44,13 +61,13 @@ export interface OwnerHelpView {
 /** What "Hear it from the owner" links: the official status page and the owner's accounts. */
 export async function getOwnerHelpView(domain: string): Promise<OwnerHelpView> {
   "use cache";
-  const parsed = typeof domain === "string" && domain.length <= 253 ? parseRequestedDomain(domain) : null;
-  if (!parsed?.ok || parsed.ascii !== domain) {
-    cacheLife({ stale: 0, revalidate: 1, expire: 5 });
+  const checked = checkableDomain(domain);
+  if (checked === null) {
+    keepBriefly();
     return { statusPage: null, accounts: [] };
   }
-  cacheTag(contentTag(domain));
-  const [official, accounts, life] = await Promise.all([storedOfficial(domain), getSocialLinks(domain), contentLife(domain)]);
+  cacheTag(contentTag(checked));
+  const [official, accounts, life] = await Promise.all([storedOfficial(checked), getSocialLinks(checked), contentLife(checked)]);
   cacheLife(life);
   return { statusPage: official.url, accounts };
 }

@@ -1,7 +1,9 @@
 import "server-only";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import type { IncomingMessage } from "node:http";
 
 // The X-Forwarded-* headers the app reads, set from what this server can vouch for before Next
-// or the app sees a request (startup/forwarded-headers.ts applies them). Next passes a client's
+// or the app sees a request (trustForwardedHeadersOf below applies them). Next passes a client's
 // own X-Forwarded-For, -Host and -Proto through untouched and fills them only when absent, so
 // without this a visitor could name any address (and slip the per-visitor limits) or any host
 // (and pass the server actions' origin check).
@@ -51,4 +53,15 @@ export function setForwardedHeaders(
   if (host === undefined) delete headers["x-forwarded-host"];
   else headers["x-forwarded-host"] = host;
   if (!(trustProxyHops > 0)) delete headers["x-forwarded-port"];
+}
+
+/**
+ * Sets every request's X-Forwarded-* headers from its socket until the returned function is
+ * called: Node publishes each request on this diagnostics channel before Next's listener sees it,
+ * so no server of our own need stand in front of Next.
+ */
+export function trustForwardedHeadersOf(trustProxyHops: number): () => void {
+  const onRequest = (message: unknown) => setForwardedHeaders((message as { request: IncomingMessage }).request, trustProxyHops);
+  subscribe("http.server.request.start", onRequest);
+  return () => void unsubscribe("http.server.request.start", onRequest);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { addSample, mergeHistograms, parseHistogram, httpLatencies, type LatencyHistogram } from "@/lib/latency-histogram";
 import { DAY_MS, rollupChanges, type RollupChange } from "@/lib/observed-time";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { getConfig } from "@/server/config";
 import { getDb } from "@/server/db";
 

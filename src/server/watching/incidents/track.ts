@@ -5,7 +5,7 @@ import { applyDecision, decideIncident, isNotOnline, type RuleDecision, type Tra
 import type { IncidentPlaces } from "@/lib/incident-view";
 import type { Cause } from "@/lib/probe-result";
 import { placesOf } from "@/lib/verdict";
-import type { CheckRecord } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { getDb } from "@/server/db";
 import { freezeEvidence, worstFailingLocations } from "./evidence";
 import { readStoredRound, readStoredRounds, type StoredRound } from "./stored-round";

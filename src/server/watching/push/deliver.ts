@@ -2,9 +2,9 @@ import "server-only";
 import { getConfig } from "@/server/config";
 import { claimNotification, getNotifyState, listSubscriptionBatch, recordSendResults } from "@/server/data/push-deliveries";
 import type { SubscriptionRow } from "@/server/data/push-subscriptions";
-import { getJobQueue } from "@/server/watching/jobs/queue";
-import { guardFromConfig } from "@/server/checking/probe/guard";
-import { notificationPayload } from "./payload";
+import type { JobQueue } from "@/server/watching/jobs/types";
+import { guardFromConfig } from "@/server/checking";
+import { notificationPayload } from "../../../lib/push-payload";
 import { createPushSender, pushTopic, type PushSender, type SendOptions } from "./send";
 import { atPushService } from "./services";
 import { getVapidKeys } from "./vapid";
@@ -48,10 +48,8 @@ export interface Delivery {
 
 const nothing = (deferredUntil: Date | null = null): Delivery => ({ sent: 0, deferredUntil, gone: 0, failed: 0, dropped: 0 });
 
-export async function deliverNotifications(
-  siteId: number,
-  { now = new Date(), sender }: { now?: Date; sender?: PushSender } = {},
-): Promise<Delivery> {
+/** `queue` takes the delivery held back to the end of the gap; `sender` replaces this one's own (a test's). */
+export async function deliverNotifications(siteId: number, { queue, now = new Date(), sender }: { queue: JobQueue; now?: Date; sender?: PushSender }): Promise<Delivery> {
   const site = await getNotifyState(siteId);
   if (!site) return nothing();
   const state = site.current.state;
@@ -62,7 +60,7 @@ export async function deliverNotifications(
   const deferredUntil = site.notifiedAt ? new Date(site.notifiedAt.getTime() + NOTIFY_GAP_MS) : null;
   if (deferredUntil && deferredUntil.getTime() - now.getTime() > CLOCK_SLACK_MS) {
     // One job per gap's end, however many changes fall inside it.
-    await getJobQueue().add({ name: "notify", siteId }, { id: `notify:${siteId}:after:${deferredUntil.getTime()}`, delayMs: deferredUntil.getTime() - now.getTime() });
+    await queue.add({ name: "notify", siteId }, { id: `notify:${siteId}:after:${deferredUntil.getTime()}`, delayMs: deferredUntil.getTime() - now.getTime() });
     return nothing(deferredUntil);
   }
   // Claimed before sending: two instances running this at once send once.

@@ -2,9 +2,9 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { Agent, request } from "undici";
 import webpush from "web-push";
-import { createGuardedConnector } from "@/server/checking/probe/connector";
-import type { AddressGuard } from "@/server/checking/probe/types";
-import type { NotificationPayload } from "./payload";
+import { createGuardedConnector } from "@/server/checking";
+import type { AddressGuard } from "@/server/checking";
+import type { NotificationPayload } from "../../../lib/push-payload";
 import type { VapidKeys } from "./vapid";
 
 // One encrypted message to one push service (RFC 8030/8291/8292). web-push encrypts and signs

@@ -1,7 +1,8 @@
 import "server-only";
+import { processSingleton } from "@/server/base/process-singleton";
 import { runOutsideRequest } from "@/server/base/request-context";
 import { getDb } from "@/server/db";
-import type { Target } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
 
 // Site.lastViewedAt: a domain viewed in the last hour is watched. Written at most once a minute
 // per domain by each process, so a rush of views (a thousand a second on one page) costs one
@@ -12,9 +13,8 @@ export const VIEW_WRITE_EVERY_MS = 60_000;
 /** Domains remembered before the old ones are dropped: a bound on memory, not a limit on sites. */
 const MAX_REMEMBERED = 20_000;
 
-const HOLDER = Symbol.for("downcheck.pageViews");
-// On globalThis: the proxy and the pages are bundled apart, and the throttle is per process.
-const holder = globalThis as typeof globalThis & { [HOLDER]?: Map<string, Write> };
+/** Per process: the gate and the pages are bundled apart. */
+const written = processSingleton("pageViews", () => new Map<string, Write>());
 
 /** The last write of a domain's view: when, and its promise (what a view within the minute shares). */
 interface Write {
@@ -27,7 +27,6 @@ interface Write {
  * A view within a minute of the last write shares that write.
  */
 export function recordPageView(target: Target, now = Date.now()): Promise<void> {
-  const written = (holder[HOLDER] ??= new Map());
   const last = written.get(target.ascii);
   if (last !== undefined && now - last.at < VIEW_WRITE_EVERY_MS) return last.done;
   if (written.size >= MAX_REMEMBERED) forgetOlderThan(written, now - VIEW_WRITE_EVERY_MS);

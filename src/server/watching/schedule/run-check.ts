@@ -1,7 +1,7 @@
 import "server-only";
 import { displayName } from "@/lib/idn-display";
 import { isDue } from "@/lib/watch-schedule";
-import { backgroundCheck } from "@/server/checking";
+import type { CheckService } from "@/server/checking";
 import { watchIntervals } from "./due-checks";
 import { watchedSite } from "./watched-sites";
 
@@ -18,13 +18,13 @@ const EARLY_MS = 2000;
  * which the queue tries again.
  * A domain checked since the job was added is not due: the job ends without a round.
  */
-export async function runWatchedCheck(domain: string, now = new Date()): Promise<void> {
+export async function runWatchedCheck(checks: Pick<CheckService, "background">, domain: string, now = new Date()): Promise<void> {
   const site = await watchedSite(domain, now);
   if (!site || !isDue(site, watchIntervals(), new Date(now.getTime() + EARLY_MS))) return;
   // The domain came from our own table, stored from a parsed target: its ASCII form.
-  const outcome = await backgroundCheck({ ascii: domain, unicode: displayName(domain) });
-  if (!outcome.ok && (outcome.code === "busy" || outcome.code === "rate_limited")) {
-    throw new Error(`no round of ${domain} now: ${outcome.message}`);
+  const outcome = await checks.background({ ascii: domain, unicode: displayName(domain) });
+  if (!outcome.ok && (outcome.refusal.code === "busy" || outcome.refusal.code === "rate_limited")) {
+    throw new Error(`no round of ${domain} now: ${outcome.refusal.message}`);
   }
   // Due by the table but fresh in the service (a job let go early, or a round stored only in
   // memory): no round ran, so the due time, and the job's id, did not move. Failing lets the

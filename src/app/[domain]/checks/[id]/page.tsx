@@ -6,7 +6,7 @@ import { describeCause } from "@/lib/format";
 import { utcDateTime, verdictName } from "@/lib/incident-words";
 import { getConfig } from "@/server/config";
 import { pageMetadata } from "@/server/serving/page-metadata";
-import { getCheckPageView, parsePermalink } from "@/server/serving/pages/incidents";
+import { getCheckPageView, parsePermalink } from "@/server/serving/pages/checks";
 
 // One stored round with every tester's row and evidence, for as long as raw checks are kept
 // (KEEP_CHECKS_DAYS); then, or for another domain's id, a 404.

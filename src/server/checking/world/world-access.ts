@@ -1,5 +1,5 @@
 import "server-only";
-import { getConfig } from "@/server/config";
+import type { AppConfig } from "@/server/config";
 import { FREE_TESTS_PER_HOUR } from "@/server/checking/testers/globalping";
 import type { WorldBudget } from "@/server/checking/world/budget";
 import { createGlobalpingClient, type GlobalpingClient } from "@/server/checking/world/globalping-api";
@@ -20,24 +20,14 @@ export interface WorldAccess {
   probes: number;
 }
 
-const HOLDER = Symbol.for("downcheck.network-check.world-access");
-type Holder = typeof globalThis & { [HOLDER]?: { key: string; access: WorldAccess } };
-
-/** Null when the world is off (GLOBALPING_URL=off). One client and budget per configuration. */
-export function worldAccess(): WorldAccess | null {
-  const config = getConfig();
+/** Null when the world is off (GLOBALPING_URL=off); the budget is the default world tester's own. */
+export function createWorldAccess(config: AppConfig): WorldAccess | null {
   if (config.GLOBALPING_URL === "off") return null;
   const hourlyTests = config.GLOBALPING_HOURLY_BUDGET ?? (config.GLOBALPING_TOKEN ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
-  const key = [config.GLOBALPING_URL, config.GLOBALPING_TOKEN ?? "", hourlyTests, config.GLOBALPING_PROBES, config.REDIS_URL ?? ""].join("\u0001");
-  // Kept on globalThis: Next bundles actions and pages apart, and both must spend one budget.
-  const holder = globalThis as Holder;
-  if (holder[HOLDER]?.key === key) return holder[HOLDER].access;
-  const access: WorldAccess = {
+  return {
     client: createGlobalpingClient({ baseUrl: config.GLOBALPING_URL, token: config.GLOBALPING_TOKEN, userAgent: `downcheck/0.1 (+${config.PUBLIC_BASE_URL})` }),
     budget: hourlyBudgetFor(WORLD_TESTER_ID, hourlyTests, config.REDIS_URL),
     hourlyTests,
     probes: config.GLOBALPING_PROBES,
   };
-  holder[HOLDER] = { key, access };
-  return access;
 }

@@ -3,10 +3,10 @@ import { NETWORK_PROBES, RECENT_ROUND_MS, VISITOR_WAIT_MS, type NetworkAnswer, t
 import type { VisitorNetwork } from "@/lib/visitor-network";
 import { shareOf, WORLD_VISITOR_SHARE } from "@/lib/world-shares";
 import { prismaCheckStore } from "@/server/data/check-store";
-import { servesPlainHttp } from "@/server/checking/world/world-check";
-import { measureArea } from "./measure-area";
+import { servesPlainHttp } from "@/server/checking";
+import { measureArea } from "@/server/checking";
 import { outcomeOnce } from "./once-per-scope";
-import { worldAccess } from "./world-access";
+import type { WorldAccess } from "@/server/checking";
 
 // "Only your network?": when a visitor says a site is down for them while our own probes reach
 // it, we ask a few Globalping probes inside the visitor's network (else their country) whether
@@ -32,12 +32,11 @@ function scopesOf(network: VisitorNetwork): NetworkScope[] {
  * or have not checked it lately, no network known, the world off, no budget, no probes there,
  * Globalping failing). Never throws: the report it follows counts either way.
  */
-export async function answerForVisitorNetwork({ domain, network, visitor }: { domain: string; network: VisitorNetwork; visitor: string }): Promise<NetworkAnswer | null> {
+export async function answerForVisitorNetwork({ domain, network, visitor }: { domain: string; network: VisitorNetwork; visitor: string }, access: WorldAccess | null): Promise<NetworkAnswer | null> {
   const deadline = Date.now() + VISITOR_WAIT_MS;
   try {
     const scopes = scopesOf(network);
-    // The world first: with it off, a rush of reports reads no round (a sixth of a report's CPU).
-    const access = worldAccess();
+    // The world first: with it off, a rush of reports reads no round.
     if (scopes.length === 0 || !access) return null;
     const latest = await prismaCheckStore.latest(domain);
     if (!latest || latest.verdict !== "online" || Date.now() - latest.checkedAt.getTime() > RECENT_ROUND_MS) return null;

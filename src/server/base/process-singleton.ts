@@ -1,0 +1,13 @@
+// Next bundles server components, route handlers, actions, the proxy and instrumentation apart,
+// so a module-level value exists once per bundle; what the process must hold once lives here.
+// No "server-only": the Pages Router's live route, bundled without React's server condition,
+// reads the live feed's registry through it too.
+
+const holder = globalThis as typeof globalThis & Record<symbol, unknown>;
+
+/** The process's one `name`, made by `make` on first use. */
+export function processSingleton<T>(name: string, make: () => T): T {
+  const key = Symbol.for(`downcheck.${name}`);
+  if (!(key in holder)) holder[key] = make();
+  return holder[key] as T;
+}
