@@ -22,11 +22,9 @@ function causeDetails(results: ProbeResult[]) {
 }
 
 /**
- * The answer first: is it down (the verdict sentence), for whom and where (one line), how old the
- * answer is (in words, counted by the browser), what this browser saw (a hint, never louder than
- * the verdict), "It's down for me" and "Check again". The same for every visitor, so it is cached
- * with the page; what belongs to one visitor (their own check, their report) is done in the browser.
- * `view` null: the check failed unexpectedly.
+ * The answer first: the verdict, for whom and where, how old (counted by the browser), what this
+ * browser saw, "It's down for me" and "Check again". The same for every visitor, so it is cached
+ * with the page. `view` null: the check failed unexpectedly.
  */
 export function CheckResult({ target, view }: { target: Target; view: StatusView | null }) {
   if (!view || !view.ok) {

@@ -11,10 +11,8 @@ import { ReportsChart, REPORTS_TITLE } from "./ReportsChart";
 import { SocialLinks } from "./SocialLinks";
 import { Troubleshooting } from "./Troubleshooting";
 
-// The database-backed parts of /<domain>, each an async server component so the page can
-// stream them behind their own Suspense boundary without holding up the first bytes. Their
-// data is cached for everyone (server/serving/pages). A part whose data cannot be read (a locked or
-// broken database) says so and the page goes on.
+// The database-backed parts of /<domain>, each streamed behind its own Suspense boundary; a part
+// whose data cannot be read says so and the page goes on.
 
 export async function ReportsSection({ target }: { target: Target }) {
   // After the result: the chart then counts the check this very render may have made.

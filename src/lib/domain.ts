@@ -149,10 +149,9 @@ function parsedHost(host: string): { host: string } | { reason: DomainRejection 
 const PLAIN_NAME = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
 
 /**
- * `host` itself when UTS #46 would return it unchanged without running it: a plain name (no
- * Unicode, so no mapping, bidi or joiner rule applies) whose labels pass even the strict hyphen
- * rule and the DNS length rules. tr46 takes about 80 µs a name, the most of a page's admission.
- * Null means "ask tr46", never "invalid"; tests/unit/fuzz.test.ts checks the two agree.
+ * `host` itself when UTS #46 would return it unchanged: a plain ASCII name whose labels pass the
+ * strict hyphen and length rules, so tr46 (the most of an admission's cost) need not run. Null
+ * means "ask tr46"; tests/unit/fuzz.test.ts checks the two agree.
  */
 export function plainAsciiName(host: string): string | null {
   if (host.length > MAX_DOMAIN_LENGTH || !PLAIN_NAME.test(host)) return null;

@@ -1,7 +1,5 @@
-// A site's official status page in one shape, whatever publishes it (Atlassian Statuspage and
-// incident.io, Instatus, Better Stack: server/official/adapters). Pure data, stored as the
-// OfficialPage row's snapshot and handed to the page; the numbers the service decides with are
-// here too, so /methodology quotes the same ones.
+// A site's official status page in one shape, whatever publishes it (server/owner/official/adapters),
+// with the numbers the service decides by, so /methodology quotes the same ones. Pure.
 import { z } from "zod";
 
 /** The kinds of page we can read, one adapter each. */

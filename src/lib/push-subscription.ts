@@ -1,10 +1,8 @@
 import { z } from "zod";
 
-// What a browser's PushSubscription.toJSON() gives, checked as a stranger's input: the endpoint
-// is where the server will POST later, so it must be a URL of sane length (and at one of the
-// push services we send to: push/subscribe.ts; the sender's connector still refuses private
-// addresses: push/send.ts), and the keys must be the sizes RFC 8291 encrypts to, so a bad
-// subscription is refused now rather than failing every send.
+// What a browser's PushSubscription.toJSON() gives, checked as a stranger's input: the endpoint a
+// URL of sane length, the keys the sizes RFC 8291 encrypts to, so a bad subscription is refused
+// now rather than failing every send.
 
 /** Push services' endpoints are a few hundred characters; this is well above any of them. */
 export const MAX_ENDPOINT_LENGTH = 2000;

@@ -27,11 +27,7 @@ export const HOUR_SHARES = { crowd: 1, open: 0.75, routine: 0.5 } as const;
 /** The background watch's part of the hour, split evenly among the registrable domains that want some. */
 export const BACKGROUND_SHARE = 0.5;
 
-/**
- * Background rounds per registrable domain per minute, all its watched subdomains together
- * (server/watch): a budget apart from its visitors' new checks, which background work must
- * never use up; one a scheduler's tick.
- */
+/** Background rounds per registrable domain per minute, all its watched subdomains together: apart from its visitors' new checks. */
 export const BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE = 4;
 
 /** The part of the hour's official status requests (discovery included) one visitor's checks may cause: 30 of the default 600. */
@@ -46,9 +42,8 @@ export const shareOf = (hourly: number, part: number, atLeast: number) => Math.m
 export const registrableDomainOf = (ascii: string) => getDomain(ascii, { allowPrivateDomains: true }) ?? ascii;
 
 /**
- * A part of an hourly budget that one kind of spender may use, in the budget's own units
- * (tests, requests). `splitAmong` names a group: the cap is then divided evenly among the
- * group's members that asked in the last hour (at least what one reservation needs).
+ * A part of an hourly budget one kind of spender may use, in the budget's units; `splitAmong`
+ * divides it evenly among the group's members that asked in the last hour.
  */
 export interface BudgetShare {
   key: string;

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
-// Bundles the tester agent (`npm run tester`, src/server/agent/main.ts) into one ES module that
-// plain Node runs with no node_modules beside it: the agent's image (Dockerfile.agent) carries
-// that file and nothing else. Same module conditions as `npm run tester` (react-server, so
-// `server-only` is the empty module).
+// Bundles the tester agent (`npm run tester`) into one ES module that plain Node runs with no
+// node_modules beside it (Dockerfile.agent carries that file alone), under the same conditions.
 // Usage: node src/scripts/bundle-agent.mjs [out file, default dist/agent.mjs]
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,16 +1,8 @@
 // @ts-check
-// `npm run geo:update`: an operator's step (never run at install or start) that fetches current
-// visitor network data from ip-location-db's own GitHub releases into GEO_DATA_DIR (default
-// data/geo), which the app prefers to the npm copies (frozen at 2026-06-17) from its next start.
-//
-// ip-location-db stopped updating its npm packages in 2026-06 and publishes under the release
-// tag "latest" instead, with new datasets: user-country (country, MMDB) and origin-asn (ASN and
-// organisation, CSV), both under CDLA-Permissive-2.0; the formats are those of the npm copies.
-//
-// Everything is checked before it is used: each download complete and non-empty, the MMDB
-// readable and a country database, the CSVs parsed into the app's table with at least
-// MIN_ROWS ranges, and known addresses answering as they should. Only then does the `current`
-// pointer move, by a rename; a failed update leaves the data in use untouched.
+// `npm run geo:update`: an operator's step that fetches current visitor network data from
+// ip-location-db's GitHub releases into GEO_DATA_DIR, which the app prefers to the frozen npm
+// copies from its next start. Everything is checked before the `current` pointer moves (a rename);
+// a failed update leaves the data in use untouched.
 import { createWriteStream, existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";

@@ -1,7 +1,6 @@
-// Next bundles server components, route handlers, actions, the proxy and instrumentation apart,
-// so a module-level value exists once per bundle; what the process must hold once lives here.
-// No "server-only": the Pages Router's live route, bundled without React's server condition,
-// reads the live feed's registry through it too.
+// Next bundles pages, route handlers, actions, the proxy and instrumentation apart, so a module's
+// value exists once per bundle; what the process holds once lives here. No "server-only": the
+// Pages Router's live route reads the live feed's registry through it.
 
 const holder = globalThis as typeof globalThis & Record<symbol, unknown>;
 

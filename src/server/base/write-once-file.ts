@@ -3,9 +3,8 @@ import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 
 /**
- * A file made once and kept (a generated secret or key pair): `read` it if it is there, else
- * write `make()` aside and link it into place, so a second process starting at the same moment
- * reads either no file or the whole one, and the first link wins. Then read what won.
+ * A file made once and kept (a generated secret or key pair): written aside and linked into place,
+ * so a second process starting at the same moment reads no file or the whole one; the first link wins.
  */
 export function readOrCreateOnce<T>(file: string, folder: string, make: () => string, read: (file: string) => T): T {
   try {

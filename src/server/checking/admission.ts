@@ -4,14 +4,9 @@ import { type Target } from "@/lib/domain";
 import type { Limiter } from "@/server/base/limits";
 import { busy, refuse, type RefusalError } from "./refusal";
 
-// Who may start a new round. A cached or joined answer is free; a new round costs the target a
-// request from every tester, so it is limited per visitor (an IPv6 /64 counts as one) and per
-// registrable domain (forty subdomains of one site are one site), and neither may hold more
-// than a fair share of the round slots at once: two visitors pointing at targets that never
-// answer must not shut everyone else out. The background watch's rounds have a limit of their
-// own per registrable domain, apart from the visitors': however many of a site's subdomains are
-// watched (fifty push subscriptions cost nothing to make), they share it, and they never use up
-// what the site's visitors may ask.
+// Who may start a new round: a cached or joined answer is free, a new one costs the target a
+// request from every tester. Limits per visitor (an IPv6 /64 is one) and per registrable domain,
+// fair shares of the round slots, and a background limit per site apart from its visitors'.
 
 export interface AdmissionOptions {
   /** Rounds in flight at most, all visitors together (CHECK_MAX_ROUNDS). */

@@ -159,10 +159,9 @@ export function createCheckService(options: CheckServiceOptions) {
     nextFreshCheckAt: (record: CheckRecord) => new Date(record.checkedAt.getTime() + ttlMs),
 
     /**
-     * A page view, before its page is served (the gate): when its domain has no fresh result and
-     * no round running or paid for, one new round is charged to the visitor and the site, and a
-     * ticket left for the render, which knows no visitor (view-tickets.ts). `fresh`: the page shows
-     * a fresh result at once. The views that follow while that round is paid for or running are free.
+     * A page view, before its page is served (the gate): a view that needs a new round pays for it
+     * now and leaves a ticket for the render, which knows no visitor (view-tickets.ts); the views
+     * that follow while it is paid for or running are free. `fresh`: a fresh result shows at once.
      */
     async admitView(target: Target, visitor: string): Promise<Outcome<{ fresh: boolean }>> {
       if (isOptedOut(target)) return { ok: true, fresh: true }; // nothing to check: the page says so itself

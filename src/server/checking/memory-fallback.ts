@@ -6,10 +6,8 @@ import { type Target } from "@/lib/domain";
 import { type CheckStore } from "@/server/data/check-store";
 import { type CheckRecord } from "@/server/data/check-store";
 
-// When the database cannot be written (disk full, a lock held too long) or read, a finished
-// round is still what was measured: it is served, said to be unstored, and kept in memory for
-// its TTL, so the TTL's reuse keeps working and the target is not asked again by every visitor.
-// The failure is logged once, and once more when the database works again.
+// When the database cannot be written or read, a finished round is still what was measured: it is
+// served as unstored and kept in memory for its TTL, so the target is not asked again by everyone.
 
 /** Rounds kept in memory at most; a database outage on a busy site must not grow without bound. */
 const MAX_UNSAVED = 1000;

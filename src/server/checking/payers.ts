@@ -8,14 +8,9 @@ import { createViewCharges } from "./view-charges";
 import { createViewTickets } from "./view-tickets";
 
 /**
- * Who pays for a new round, should one be needed. There is no default: a caller must say.
- * - `{ visitor }`: a visitor's own request (the API, an action): charged now.
- * - `{ view: true }`: a page render, which knows no visitor: it may start a round only with the
- *   ticket its view's admission left (admitView, view-tickets.ts), for the visitor who paid it.
- * - `{ background: true }`: a watched domain's scheduled round (server/watch): charged to its
- *   registrable domain's background limit, never to a visitor's; it still needs a round slot and
- *   shares the round a visitor may have started.
- * Whoever pays, the round knows for whom it runs (an Asker): the world's shares are charged to them.
+ * Who pays for a new round; a caller must say: a visitor's own request (charged now), a page
+ * render (only with the ticket its view's admission left), or the background watch (its site's
+ * background limit). Whoever pays, the round knows for whom it runs: the world charges them.
  */
 export type Payer = { visitor: string } | { view: true } | { background: true };
 

@@ -1,10 +1,8 @@
 import "server-only";
 import { type CheckRecord } from "@/server/data/check-store";
 
-// The latest round of the domains looked at most recently, kept in memory: while a round is
-// fresh every page admission and API call of its domain is answered without the database (a
-// hot outage page is asked thousands of times a minute). A round never changes once stored,
-// so a fresh one in memory is as good as the database's, whichever instance stored it.
+// The latest round of the domains looked at most recently: while a round is fresh, a hot page's
+// admissions and API calls are answered without the database (a stored round never changes).
 
 /** Domains remembered at most (a record is a few kilobytes); the least recently used go first. */
 export const RECENT_CHECKS = 1000;

@@ -46,10 +46,8 @@ export function redisRounds(redis: RedisConnection, { ttlMs }: { ttlMs: number }
         const taken = await client.set(leaseKey(domain), token, "PX", Math.ceil(holdMs), "NX");
         if (taken !== "OK") return null;
       } catch {
-        // No answer in time, which does not mean not taken: a command that timed out may have
-        // run, and a busy event loop times out answers that did arrive. Run the round as the
-        // holder then, so its result is published and the lease let go if it is ours, rather
-        // than left to block the other instances until it lapses.
+        // A timed-out SET may still have run: act as the holder, so the result is published and
+        // the lease let go if it is ours, rather than blocking the others until it lapses.
       }
       return {
         async release(record) {

@@ -1,12 +1,8 @@
 import "server-only";
 import { type CheckRecord } from "@/server/data/check-store";
 
-// Single-flight across site instances. In one process, concurrent requests for a domain share
-// one round (check-service.ts); with several instances, one of them holds a lease on the domain
-// and runs the round, the others wait for its result instead of asking the target again. The
-// lease expires on its own, so an instance that dies while holding one delays the others by at
-// most the lease's life. Waiting is bounded: when no result comes, an instance runs its own
-// round rather than keep its visitor waiting. Without Redis, every instance is its own holder.
+// Single-flight across instances: one holds a lease on the domain and runs the round, the others
+// wait for its result (a bounded wait, then a round of their own). Without Redis, each is its own holder.
 
 export interface RoundLease {
   /** Publishes the finished round (null when it failed) and lets the lease go. Never throws. */

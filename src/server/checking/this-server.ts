@@ -1,7 +1,5 @@
-// Where this machine's own testers run when TESTER_LOCATION does not say: the city its time
-// zone is named after ("Europe/Berlin": Berlin, DE), with the coordinates the tz database gives
-// that city, so a fresh install has a name in the table and a marker on the map. A machine on
-// UTC (most containers) names no city: it is "This server", listed but not on the map.
+// Where this machine's own testers run when TESTER_LOCATION does not say: the city its time zone
+// is named after, with the tz database's coordinates; a machine on UTC is "This server", unmapped.
 import "server-only";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,10 +19,8 @@ export function thisServerLocation(config: Pick<AppConfig, "TESTER_LOCATION">, z
 export const systemTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
- * The zone's city, country and coordinates from the system's zone.tab, or null for a zone that
- * is no place ("UTC", "Etc/GMT+5") or a machine without tz data. ICU reports some zones by
- * their old names ("Asia/Calcutta" for Asia/Kolkata): tzdata.zi's links map them to the
- * current ones.
+ * The zone's city, country and coordinates from the system's zone.tab, or null for a zone that is
+ * no place ("UTC") or a machine without tz data; old zone names are mapped through tzdata.zi's links.
  */
 export function placeOfTimeZone(zone: string, zoneinfo = ZONEINFO): Location | null {
   const zoneTab = read(join(zoneinfo, "zone.tab"));

@@ -4,11 +4,9 @@ import type { Admission, ChargeRefusal } from "./admission";
 import type { RefusalError } from "./refusal";
 
 /**
- * A view's charge for a new round of its domain (CheckService.admitView), one at a time per
- * domain: while a charge is out, later views wait for it instead of charging too. In a rush every
- * view arrives before the first charge has come back from a shared limiter (Redis, a round
- * trip), and a charge per view would spend the site's whole limit on one herd, and refuse every
- * view of an instance whose charges all lost the race. `paid` leaves the ticket for the render.
+ * A view's charge for a new round, one at a time per domain: in a rush every view arrives before
+ * the first charge returns from a shared limiter, and a charge each would spend the site's whole
+ * limit on one herd. `paid` leaves the ticket for the render.
  */
 export function createViewCharges(admission: Admission, paid: (target: Target, visitor: string) => void) {
   const charging = new Map<string, Promise<ChargeRefusal | null>>();

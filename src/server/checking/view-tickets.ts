@@ -1,12 +1,8 @@
 import "server-only";
 
-// A page is rendered once for everyone and cached, so its render cannot know whom to charge
-// for a new round. The charge is made on the request before it (the proxy admits the view,
-// CheckService.admitView) and leaves a ticket for the domain, naming the visitor who paid: the
-// render that follows may start one round with it, for that visitor (the world's shares are
-// charged to them). A render without a ticket starts nothing, so no way of reaching a render (a
-// form post, an action call, a prefetch, a cached function called by name) can start a round
-// nobody paid for.
+// A page is rendered once for everyone, so its render cannot know whom to charge: the view's
+// admission pays and leaves a ticket naming the visitor, and only a render with a ticket may start
+// a round, so no way of reaching a render (a post, a prefetch, a cached function) starts one unpaid.
 
 /** Domains with a ticket at most; beyond, the oldest go first (their visitors paid for nothing). */
 const MAX_TICKETS = 10_000;

@@ -3,10 +3,8 @@ import { ACCOUNT_SOURCES, accountFromUrl, SOCIAL_NETWORKS, type AccountSource, t
 import { getDb } from "@/server/db";
 
 // Related pages and the owner's accounts, shown as links to other sites: imported by the operator
-// (npm run content) or discovered from the site itself (server/owner). Only http(s) addresses
-// leave this module, and only accounts on the networks we know, so neither a bad import nor a
-// hostile site can put a `javascript:` URL or a share link into an href on the status page.
-// Imported content comes first: the operator's word stands over what was found.
+// (npm run content, first) or discovered from the site. Only http(s) addresses and accounts on
+// networks we know leave this module, so no `javascript:` URL reaches an href on the page.
 
 export type { SocialNetwork } from "@/lib/owner-accounts";
 export { SOCIAL_NETWORKS } from "@/lib/owner-accounts";

@@ -10,7 +10,6 @@ import { ensureSite, isUniqueViolation } from "./site-row";
 /** One "It's down for me" per visitor and site in this window, so one visitor cannot paint a chart. */
 export const REPORT_INTERVAL_MS = 15 * 60 * 1000;
 
-
 export interface ReportInput {
   domain: string;
   displayName: string;
@@ -24,13 +23,8 @@ export interface ReportInput {
 }
 
 /**
- * Stores a report unless the same visitor reported the same site within REPORT_INTERVAL_MS.
- *
- * When a big site fails, its reporters come all at once: nothing here holds the site for the
- * others (a transaction on the site's row made them queue, and on PostgreSQL most of a crowd
- * timed out). Each visitor's own gate row decides instead: created for a first report, moved
- * on only if the last one is old enough; a double click or two instances racing find it taken.
- * In a rush nearly every reporter is new, so a report is two inserts (the gate, the report).
+ * Stores a report unless the same visitor reported the same site within REPORT_INTERVAL_MS. Each
+ * visitor's own gate row decides, never a lock on the site: a big site's reporters come all at once.
  */
 export async function addVisitorReport({
   domain,

@@ -4,11 +4,8 @@ import { parseRequestedDomain } from "@/server/checking";
 import { isInternalAuthorization } from "@/server/crowd";
 import { CONTENT_REFRESH_PURPOSE, REFRESH_MAX_DOMAINS } from "@/server/owner";
 
-// POST /api/internal/content-refresh from `npm run content`: `{ "domains": ["example.com", …] }`
-// with the import's bearer token (visitor/internal-token.ts). The import writes the database
-// itself; this asks a running site to expire those domains' cached pages, so the content shows at
-// once. nginx never passes /api/internal/ on (deploy/nginx.conf); the token keeps everyone else out
-// wherever the site is reachable without it.
+// POST /api/internal/content-refresh from `npm run content`: `{ "domains": [...] }` with the
+// import's bearer token; it expires those domains' cached pages, so imported content shows at once.
 
 const REFRESH_BODY_LIMIT_BYTES = 64 * 1024;
 

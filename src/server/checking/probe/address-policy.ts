@@ -2,24 +2,10 @@ import "server-only";
 import { commaList } from "@/lib/comma-list";
 import ipaddr from "ipaddr.js";
 
-// Which addresses a probe may connect to. Pure functions: no DNS, no sockets.
-//
-// Policy, strictest reasonable reading of "public unicast":
-// - IPv4: ipaddr.js range() must be "unicast" (this excludes loopback, private, link-local
-//   incl. 169.254.169.254, CGNAT incl. Alibaba's 100.100.100.200, multicast, reserved/TEST-NETs,
-//   benchmarking, broadcast, unspecified, AS112, AMT).
-// - IPv4-mapped IPv6 (::ffff:a.b.c.d) is unwrapped first, so it gets the IPv4 verdict.
-// - IPv6 must lie in 2000::/3, the only block IANA allocates as global unicast, and be "unicast"
-//   to ipaddr.js. That alone refuses IPv4-compatible ::a.b.c.d, ::/128, ::1, fc00::/7 (incl. AWS's
-//   fd00:ec2::254), fe80::/10, ff00::/8 and 64:ff9b:1::/48 (local-use NAT64, RFC 8215: its
-//   embedding is operator-defined, so the IPv4 inside cannot be read reliably).
-// - 6to4 (2002::/16) and Teredo (2001::/32) are refused whole rather than decoded: both are
-//   deprecated tunnels (RFC 7526), the relay they reach is not the embedded IPv4 we could check,
-//   and no site worth probing is reachable only through them.
-// - The well-known NAT64 prefix 64:ff9b::/96 (RFC 6052) is decoded and its embedded IPv4 judged,
-//   because on an IPv6-only tester behind DNS64 every IPv4-only site has such an address.
-// - Cloud metadata endpoints are refused even when PROBE_ALLOW_CIDRS covers them: no test or
-//   staging set-up needs them, and they are the usual SSRF prize.
+// Which addresses a probe may connect to ("public unicast", read strictly). Pure: no DNS, no sockets.
+// IPv4-mapped IPv6 is judged as its IPv4; IPv6 must be global unicast (2000::/3); 6to4 and Teredo
+// are refused whole; the well-known NAT64 prefix is decoded (an IPv6-only tester behind DNS64 sees
+// every IPv4-only site so); cloud metadata endpoints are refused even when PROBE_ALLOW_CIDRS lists them.
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 export type Cidr = [Address, number];

@@ -10,11 +10,9 @@ import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
 
-// An undici connector that applies the SSRF guard to every connection it opens, redirects
-// included. It resolves through the guard and connects to the address the guard approved (never
-// to the name, so a second DNS answer cannot slip in), while SNI and certificate checks still use
-// the host name. It refuses a certificate browsers would refuse (certificate.ts), and times the
-// phases, which undici's diagnostics channels do not split.
+// An undici connector that applies the SSRF guard to every connection, redirects included: it
+// connects to the address the guard approved (a second DNS answer cannot slip in), refuses a
+// certificate browsers refuse, and times the phases undici's diagnostics do not split.
 
 export interface ConnectionTimings {
   dnsMs: number;
@@ -122,11 +120,8 @@ async function attempt(
   if (!https) return { socket: tcp, connectMs, tlsMs: null };
 
   const handshakeStarted = performance.now();
-  // buildConnector upgrades our socket, so TLS keeps undici's defaults (ALPN, options) while SNI
-  // and certificate checks use the host name rather than the address connected to.
-  // Extra CAs are trusted beside the public roots, never instead (secure-context.ts).
-  // Node is told not to enforce the certificate so that, when it fails, the certificate can still
-  // be read for the reason (expired when, for which names); it is then refused here instead.
+  // SNI and the certificate checks use the host name; extra CAs are trusted beside the public
+  // roots. Node does not enforce the certificate, so a failing one can still be read for the reason.
   const secureContext = probeSecureContext(options.ca);
   const upgrade = buildConnector({ timeout: 0, maxCachedSessions: 0, rejectUnauthorized: false, secureContext });
   const socket = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {

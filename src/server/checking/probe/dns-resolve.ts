@@ -27,14 +27,9 @@ function errorCode(error: unknown): string {
 }
 
 /**
- * Queries A and AAAA in parallel. Never throws: each record type ends in addresses or an error
- * code; cancelled queries (phase time-out or the round's deadline) report ETIMEOUT.
- *
- * `resolver` absent means the system's configured servers (/etc/resolv.conf), still through a
- * Resolver rather than dns.lookup(): getaddrinfo cannot be cancelled or time-limited, holds a
- * libuv pool thread while a resolver is silent, and folds NXDOMAIN, "no record" and "resolver
- * failed" into codes that cannot tell down from inconclusive. /etc/hosts is not consulted,
- * which is right for a check of what DNS answers.
+ * Queries A and AAAA in parallel; never throws (a cancelled query reports ETIMEOUT). Through a
+ * Resolver, never dns.lookup(): getaddrinfo cannot be time-limited and cannot tell NXDOMAIN from
+ * a failing resolver, which is down against inconclusive.
  */
 export async function queryAddresses(
   host: string,

@@ -14,7 +14,7 @@ export class ProbeError extends Error {
 
 /**
  * Recognised by its `probeCause`, never by class identity: Next bundles server components and
- * route handlers apart, so one source file can become two classes (STYLE.md).
+ * route handlers apart, so one source file can become two classes.
  */
 export const isProbeError = (error: unknown): error is ProbeError =>
   error instanceof Error && typeof (error as Partial<ProbeError>).probeCause === "string";

@@ -1,12 +1,9 @@
 import "server-only";
 import tls from "node:tls";
 
-// One TLS context per set of trusted roots, made once and shared by every probe connection (the
-// http tester's connector, the tls tester). Without `secureContext`, tls.connect makes a new one
-// for each connection: 0.26 ms of the server's CPU a connection in a V8 profile of bench group 12
-// (1,000 watched domains, two TLS connections a round), and with an extra CA it parsed Node's
-// public roots (some 140 PEM certificates) again every time. A context holds trust settings
-// only; whether a certificate is accepted stays each connection's own check (certificate.ts).
+// One TLS context per set of trusted roots, shared by every probe connection: without one,
+// tls.connect makes a context per connection (and parses every extra CA's roots again). Whether a
+// certificate is accepted stays each connection's own check (certificate.ts).
 
 const contexts = new Map<string, tls.SecureContext>();
 

@@ -124,10 +124,8 @@ export interface GuardedConnectRequest {
 }
 
 /**
- * Resolves host:port through the guard (PROBE_CONNECT_TO routing included) and connects to the
- * first address that accepts, re-checking the peer address once connected. The connect time-out
- * covers all addresses together so a name with many addresses cannot stretch the phase.
- * Throws ProbeError (dns, blocked_address, refused, timeout, reset, unreachable).
+ * Connects to the first address of host:port the guard approves (PROBE_CONNECT_TO included),
+ * re-checking the peer once connected; one time-out covers every address.
  */
 export async function connectGuarded(request: GuardedConnectRequest): Promise<GuardedConnection> {
   const { host, port, guard, signal } = request;

@@ -3,7 +3,6 @@ import type { Location, ProbeResult } from "@/lib/probe-result";
 import type { Asker } from "@/lib/world-shares";
 import type { Target } from "@/lib/domain";
 
-
 /** What a tester may know of the round around it (the world tester spends its budget by it). */
 export interface RoundInfo {
   /** The results of the domain's previous check, stale or not (none for a first check). */
@@ -59,10 +58,8 @@ export interface GuardedAddress {
 }
 
 /**
- * The SSRF guard, applied at connect time by every tester (src/server/checking/probe/guard.ts).
- * resolve() honours PROBE_CONNECT_TO first, refuses non-public IP literals and refuses a name
- * when ANY of its addresses is not public (unless PROBE_ALLOW_CIDRS lists it). Throws ProbeError
- * with cause "dns" (no such name / no address) or "blocked_address".
+ * The SSRF guard, applied at connect time by every tester: PROBE_CONNECT_TO first, then a name is
+ * refused when any of its addresses is not public (unless PROBE_ALLOW_CIDRS lists it).
  */
 export interface AddressGuard {
   resolve(host: string, port: number, signal?: AbortSignal): Promise<GuardedAddress[]>;

@@ -7,11 +7,8 @@ import { probeHttp, type HttpProbeOutcome, type PhaseTimeouts } from "@/server/c
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
-// "Does the site serve a page?" One GET, redirects followed; any answer below 500 is up, since
-// 401, 403 and 429 prove the site answers ("blocked is not down"). A certificate browsers refuse
-// (expired, self-signed, untrusted, for another name) is down with cause tls, as browsers show
-// no page behind it, with the certificate's details and whether plain HTTP answers; a hop we
-// refuse by rule after the site answered is up with a note (http-request.ts).
+// "Does the site serve a page?" One GET, redirects followed; any answer below 500 is up (blocked is
+// not down). A certificate browsers refuse is down with cause tls, as browsers show no page behind it.
 
 const milliseconds = z.number().int().positive().max(60_000);
 

@@ -52,9 +52,8 @@ const ProbeResultSchema = z.object({
 });
 const AgentAnswerSchema = z.object({ location: LocationSchema, results: z.array(ProbeResultSchema).min(1).max(32) });
 
-// Its own pool rather than the global dispatcher: nothing installed there (a probe's guarded
-// connector, say) may decide how the site reaches its agents; kept-alive sockets also spare
-// each check a new handshake per agent.
+// Its own pool, not the global dispatcher: nothing installed there decides how the site reaches
+// its agents, and kept-alive sockets spare each round a handshake per agent.
 const agentConnections = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
 
 /** A failure of the agent (not of the site): becomes the tester's single `error` row. */

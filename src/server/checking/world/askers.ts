@@ -2,10 +2,8 @@ import "server-only";
 import { CROWD_VISITORS } from "@/lib/world-shares";
 import { HOUR_MS } from "./budget";
 
-// Who asked about a domain lately: the distinct visitors (address buckets) that wanted a new
-// answer for it in the last hour, paid for a round or joined one. A domain enough of them ask
-// about is a crowd's question, and the world check spends on it first (lib/world-shares.ts).
-// In this process, or in Redis for every instance (src/server/checking/world/redis-askers.ts).
+// Who asked about a domain in the last hour (address buckets): a domain enough of them ask about
+// is a crowd's question, and the world spends on it first. Here, or in Redis (redis-askers.ts).
 
 export interface Askers {
   /** Notes that `visitor` asked about `domain`; how many distinct visitors did in the last hour (at most KEEP_PER_DOMAIN). */

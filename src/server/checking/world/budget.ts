@@ -2,13 +2,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { HOUR_SHARES, type BudgetShare } from "@/lib/world-shares";
 
-// Globalping's free limit is counted in tests (one probe's run) per hour and per address. The
-// budget spends it where the question is open: each kind of question may use only part of the
-// hour (lib/world-shares.ts), so a domain many people ask about always finds some left, and each
-// spender (a visitor, a registrable domain, the background watch) has a share of its own. It also
-// obeys what the API says: its own count (X-RateLimit-Remaining/-Reset) and, after a 429,
-// silence until the reset it announced. One interface, so a shared store (Redis, for several site
-// instances: src/server/checking/world/redis-budget.ts) can back it; that one answers asynchronously.
+// Globalping's free limit, in tests per hour and address, spent where the question is open: each
+// kind of question may use only part of the hour, each spender (visitor, site, background) has a
+// share, and the API's own count and a 429's pause are obeyed. Redis may back it (redis-budget.ts).
 
 export type SpendPriority = keyof typeof HOUR_SHARES;
 

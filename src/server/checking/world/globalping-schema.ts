@@ -1,17 +1,9 @@
 import "server-only";
 import { z } from "zod";
 
-// The parts of Globalping's answers we read (https://api.globalping.io/v1/spec.yaml), validated
-// as untrusted input: anything of the wrong type fails the parse instead of reaching the page,
-// and extra fields are dropped, so the API may grow without breaking us. One probe's odd value
-// must not cost the whole measurement, so what the spec allows is never refused:
-// - free text has no length in the spec (a probe's network, a site's reason phrase): a long one
-//   is shortened for what we keep and show;
-// - a number the spec types only as "number" or "integer" but that means something narrower (a
-//   latitude, an HTTP status code, a time) is read as not known (null) outside that meaning;
-// - a field we only show (a certificate's issuer, a failure's source) that is not what the
-//   spec lists is left out.
-// Checked against the spec's own schemas and examples in tests/unit/globalping-schema.test.ts.
+// The parts of Globalping's answers we read (its spec.yaml), validated as untrusted input; extra
+// fields are dropped. What the spec allows is never refused: one probe's overlong text is cut, and
+// a number outside its meaning (a latitude, a status code) is read as unknown.
 
 /** Free text, kept to `max` characters (the last one an ellipsis when cut), never cut inside a surrogate pair. */
 const text = (max: number) => z.string().transform((value) => {

@@ -2,10 +2,8 @@ import "server-only";
 import type { GlobalpingClient } from "./globalping-api";
 import type { Measurement } from "./globalping-schema";
 
-// One Globalping measurement within our round's deadline: create it, then read it back until it
-// is final, as the API asks: at least 500 ms after each answer, with If-None-Match so an
-// unchanged measurement costs a 304. Whatever is still running at our deadline stays
-// "in-progress" and is mapped to inconclusive by the caller.
+// One Globalping measurement within our round's deadline: create it, then read it back as the API
+// asks (500 ms apart, If-None-Match); what still runs at our deadline maps to inconclusive.
 
 export const POLL_INTERVAL_MS = 500;
 /** Time kept for one read near the deadline; a read that would end later is not started. */

@@ -4,13 +4,9 @@ import { HOUR_SHARES, type BudgetShare } from "@/lib/world-shares";
 import { createMemoryBudget, HOUR_MS, type BudgetDecision, type Reservation, type SpendPriority, type WorldBudget } from "@/server/checking/world/budget";
 import type { RedisConnection } from "../../redis/client.mjs";
 
-// An hourly budget of all site instances together: Globalping counts per address (or token), and
-// instances behind one address spend one hour's tests. The same rules as the in-process budget
-// (budget.ts), kept in Redis and applied atomically by scripts: what was spent in the last hour,
-// in all and by each share (sorted sets of "<at>:<id>:<tests>"), who asked for a split share
-// this hour, the API's own count, and the pause after a 429. When Redis cannot answer, this
-// instance's own budget decides; a 429 and the API's count are recorded in both, so the
-// fallback obeys them too.
+// The hourly budget of every instance together, kept in Redis and applied atomically by scripts:
+// the same rules as budget.ts. When Redis cannot answer, this instance's own budget decides; a 429
+// and the API's count are recorded in both, so the fallback obeys them too.
 
 // KEYS: paused, server, spent, then one ledger per share, then one group per share.
 // ARGV: now, tests, hour ms, id, cap of the hour, share count, then per share: cap, member of its

@@ -10,15 +10,9 @@ import {
 } from "@/lib/world-shares";
 import type { BudgetDecision, SpendPriority } from "./budget";
 
-// Who pays for a world measurement, and how much of the hour it may use (lib/world-shares.ts):
-// - a visitor's question: their own share and the registrable domain's, within three quarters
-//   of the hour (a first check, a site that may be down) or half (a routine refresh);
-// - a question a crowd asks (enough visitors this hour): the same shares, but the whole hour, so
-//   the last quarter is there for it whatever single visitors spent. Still charged to the visitor
-//   whose round it is: a few addresses asking about each other's domains must not make a crowd
-//   that spends for free (the next visitor with a share left measures it for everyone);
-// - the background watch: never more than half the hour, split evenly among the registrable
-//   domains that want some, and never at a visitor's priority.
+// Who pays for a world measurement, and how much of the hour it may use: a visitor's question
+// their own and the site's shares (three quarters of the hour, half for a routine refresh); a
+// crowd's the whole hour, still charged to the visitor whose round it is; the background at most half.
 
 /** What a round's question is, as the world check sees it: open (first check, maybe down) or a routine refresh. */
 export type Question = "open" | "routine";

@@ -5,15 +5,9 @@ import { capRaw } from "@/lib/evidence-caps";
 import { certificateReason } from "@/lib/verdict-certificate";
 import type { MeasurementItem, TestResult } from "./globalping-schema";
 
-// Globalping's answers in our words. Its semantics differ from our testers', so they are mapped:
-// - it does not follow redirects: a 3xx is the site answering, so up;
-// - a bad certificate does not fail its test, but browsers refuse it: tls.authorized false is
-//   down with cause tls, whatever the site answered behind it;
-// - below 500 is up, 5xx is down (http_5xx); we ask with HEAD, so a 501 ("HEAD not
-//   implemented") is the server answering, not failing;
-// - a failed test is down only when the target failed, with the cause read from rawOutput;
-//   a resolver or internal failure, an offline probe, a test still running at our deadline,
-//   or the probe's own refusal of private addresses are inconclusive, never down.
+// Globalping's answers in our words: a 3xx is the site answering (up); an unauthorized certificate
+// is down with cause tls; below 500 is up (a 501 to HEAD too); a failed test is down only when the
+// target failed, and a resolver's, an offline probe's or an unfinished test is inconclusive.
 
 export interface MappingContext {
   testerId: string;

@@ -10,14 +10,9 @@ import { measurementBody, pollMeasurement } from "./measure";
 import { refusalWords, spendingFor, type Question } from "./spending";
 import { toProbeResult } from "./to-results";
 
-// What one round asks of the world, and what it costs. World results are reused for their own
-// freshness window; a new measurement is charged to whoever the round is for (spending.ts) and
-// spent first where the question is open (a first check, a site that may be down, a visitor's
-// report) and where a crowd asks; a routine refresh of a healthy site waits for the local
-// testers' answer when its part of the hour is used up, and goes ahead only if they say down or
-// cannot tell. Concurrent rounds for one domain share one measurement. When the world is
-// unavailable, the round says why and carries the last world results, marked stale, so the page
-// can show them with their age.
+// What one round asks of the world: results reused for their freshness window, a new measurement
+// charged to whoever the round is for and spent first where the question is open; concurrent
+// rounds share one measurement; when the world is away, the last results are carried as stale.
 
 export interface WorldCheckOptions {
   testerId: string;

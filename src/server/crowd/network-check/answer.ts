@@ -8,12 +8,9 @@ import { measureArea } from "@/server/checking";
 import { outcomeOnce } from "./once-per-scope";
 import type { WorldAccess } from "@/server/checking";
 
-// "Only your network?": when a visitor says a site is down for them while our own probes reach
-// it, we ask a few Globalping probes inside the visitor's network (else their country) whether
-// it works there, once per network and domain in NETWORK_ANSWER_REUSE_MS for everyone
-// (once-per-scope.ts). The visitor waits at most VISITOR_WAIT_MS: an answer that takes longer
-// (another instance measuring past it, or one that died) is no answer, and the report stands
-// without it; the next reporter of that network finds it stored.
+// "Only your network?": when a visitor says a site is down for them while our probes reach it, a
+// few Globalping probes inside their network (else their country) are asked, once per network and
+// domain for everyone; the visitor waits at most VISITOR_WAIT_MS, and the report stands without it.
 
 /** Time kept after the measurement's deadline to conclude and store the answer. */
 const STORE_MARGIN_MS = 500;
@@ -27,10 +24,8 @@ function scopesOf(network: VisitorNetwork): NetworkScope[] {
 }
 
 /**
- * Asks probes inside the visitor's network whether `domain` works there, when our own probes
- * say it is up. Null when there is nothing to ask or no answer in time (our probes see it down
- * or have not checked it lately, no network known, the world off, no budget, no probes there,
- * Globalping failing). Never throws: the report it follows counts either way.
+ * Whether `domain` works inside the visitor's network, when our own probes say it is up; null when
+ * there is nothing to ask or no answer in time. Never throws: the report counts either way.
  */
 export async function answerForVisitorNetwork({ domain, network, visitor }: { domain: string; network: VisitorNetwork; visitor: string }, access: WorldAccess | null): Promise<NetworkAnswer | null> {
   const deadline = Date.now() + VISITOR_WAIT_MS;

@@ -5,10 +5,8 @@ import { claimNetworkCheck, networkCheckState, releaseNetworkCheck, storeNetwork
 import type { AreaOutcome } from "@/server/checking";
 
 // One measurement per scope and domain in NETWORK_ANSWER_REUSE_MS, for every visitor on every
-// instance (the claim is a row: data/network-checks.ts). What the row keeps is the outcome,
-// failures included, so a network without probes or a failing Globalping is not asked again by
-// each of its reporters; only a refusal of our own budget (nothing was asked) is given back, so
-// the next reporter may find the hour's tests freed.
+// instance (the claim is a row). Failures are kept too, so a network without probes is not asked
+// again by each reporter; only a refusal of our own budget is given back.
 
 export type ScopeOutcome = { kind: "answer"; answer: NetworkAnswer } | { kind: "no_probes" } | { kind: "unavailable" };
 

@@ -1,8 +1,6 @@
 // @ts-check
-// ip-location-db's ASN CSV files → the binary network table (lib/ip-ranges-table.mjs). Used by
-// the app, once, when the npm copy has no converted table yet (network-data.ts caches it in
-// GEO_DATA_DIR), and by `npm run geo:update` on what it downloads. Plain JavaScript, so the
-// operator's script runs with Node alone (no dev dependencies in a production image).
+// ip-location-db's ASN CSV files → the binary network table (lib/ip-ranges-table.mjs), for the
+// app's first start and `npm run geo:update`. Plain JavaScript: the script runs with Node alone.
 import { createReadStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";

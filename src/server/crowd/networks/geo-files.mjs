@@ -1,10 +1,6 @@
 // @ts-check
-// Where the visitor network data lives, shared by the app (network-data.ts) and the operator's
-// `npm run geo:update` (scripts/geo-update.mjs):
-// - the npm copies (@ip-location-db/*, frozen at 2026-06-17): the default, always present;
-// - GEO_DATA_DIR (default data/geo): `current`, a one-line file naming the release folder the
-//   last successful update made (releases/<UTC stamp>/ with country.mmdb and asn.bin), which
-//   the app prefers; and the npm ASN CSVs converted once (npm-asn-<version>-f<format>.bin).
+// Where the visitor network data lives: the npm copies (@ip-location-db/*, frozen), or in
+// GEO_DATA_DIR (default data/geo) the release `npm run geo:update` last made, which the app prefers.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Reader } from "maxmind";

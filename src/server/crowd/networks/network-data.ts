@@ -97,10 +97,8 @@ async function readNetworks(file: string): Promise<AsnTable> {
 }
 
 /**
- * The npm copy's CSV, converted once and kept in GEO_DATA_DIR (about 1 s of CPU and 12 MB of
- * disk): later starts read the table in milliseconds. The conversion runs in a child process
- * (src/scripts/geo-convert.mjs), so its garbage never joins the server's resident memory; in
- * this process only when that fails (the folder read-only, the script missing), and said so.
+ * The npm copy's CSV, converted once and kept in GEO_DATA_DIR, so later starts read the table in
+ * milliseconds. Converted in a child process, so its garbage never joins the server's memory.
  */
 async function npmNetworks(npm: ReturnType<typeof npmCopies>, dataDir: string, warn: (message: string) => void): Promise<AsnTable> {
   const cache = path.join(dataDir, npm.asnCacheName());

@@ -8,15 +8,10 @@ import { sqliteFilePath } from "@/server/db";
 import { readOrCreateOnce } from "@/server/base/write-once-file";
 import { visitorAddress, visitorBucket, visitorUsesHttps } from "./address";
 
-// Who a visitor is, without storing who they are. Two keys, both salted per UTC day so a
-// hash seen today cannot be linked to the same visitor's hash tomorrow:
-// - the address key: HMAC of the visitor's address bucket (one IPv4 address or IPv6 /64).
-//   It decides "one vote per visitor, site and day" and "one report per 15 minutes",
-//   because a visitor cannot shed it by clearing cookies.
-// - the cookie key: HMAC of the random id in the signed `downcheck_visitor` cookie. It only
-//   ever narrows things down: it tells which of the votes is *yours* ("You rated 4 of 5
-//   today") when several people share one address, and it lets a vote follow a visitor whose
-//   address changes. It never opens a new vote, so clearing cookies buys nothing.
+// Who a visitor is, without storing who they are: two keys, salted per UTC day so a hash cannot be
+// linked across days. The address key (HMAC of the address bucket) decides "one vote per visitor,
+// site and day"; the cookie key (a signed random id) only tells which vote is *yours* when several
+// people share an address, and never opens a new vote, so clearing cookies buys nothing.
 
 export const VISITOR_COOKIE = "downcheck_visitor";
 export const VISITOR_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;

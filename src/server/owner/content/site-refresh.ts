@@ -2,11 +2,9 @@ import "server-only";
 import { commaList } from "@/lib/comma-list";
 import { internalToken } from "@/server/crowd";
 
-// After an import, `npm run content` asks the running site(s) (CONTENT_SITE_URLS) to expire the
-// imported domains' cached pages, so they show the new content at once. With REDIS_URL one site
-// is enough (every instance shares the invalidation); without it each instance keeps its own
-// cache, so each must be asked. A site that cannot be asked costs only time: its pages show the
-// content within the hour they are kept.
+// After an import, `npm run content` asks the running sites (CONTENT_SITE_URLS) to expire the
+// imported domains' pages; with REDIS_URL one site is enough. A site that cannot be asked costs
+// only time: its pages show the content within the hour.
 
 export const CONTENT_REFRESH_PURPOSE = "downcheck content import: refresh";
 /** Domains one request may name; the importer sends a long list in several. */

@@ -8,11 +8,9 @@ import { discoverOwner } from "./discover";
 import { siteOf, type SiteClient } from "./site-fetch";
 import type { WikidataClient } from "./wikidata";
 
-// Discovery of a domain's owner word runs in the background, after a round of it was paid for and
-// stored (never for a render nobody paid for): the round queues it when due, and the job claims
-// the domain's row, so one instance runs it, at most once a day. A few run at once per instance
-// (they wait on sites, and the queue's slots are the watch's too), and a registrable domain's
-// subdomains share DISCOVERIES_PER_SITE_PER_HOUR.
+// Discovery of a domain's owner word runs in the background after a paid, stored round: the round
+// queues it when due, and the job claims the domain's row, so one instance runs it, at most daily,
+// a few at once per instance and a registrable domain's subdomains within their hourly share.
 
 export const DISCOVERIES_AT_ONCE = 2;
 export const DISCOVERIES_PER_SITE_PER_HOUR = 20;

@@ -3,12 +3,9 @@ import { parseFeed } from "feedsmith";
 import type { FeedPage } from "@/lib/owner-discovery";
 import { clip, EXCERPT_MAX_CHARS, plainText, TITLE_MAX_CHARS } from "./plain-text";
 
-// The site's own feed (RSS, Atom, RDF or JSON Feed) read into related pages with feedsmith, a
-// parse-only parser that leaves DOCTYPE entities unexpanded (its fast-xml-parser is held past the
-// entity-expansion and stop-node advisories by package.json's overrides). Every text becomes
-// plain text; an item without an http(s) link, a title or a date, or dated more than a day ahead,
-// is left out.
-
+// The site's own feed (RSS, Atom, RDF, JSON Feed) read into related pages with feedsmith, which
+// leaves DOCTYPE entities unexpanded; every text becomes plain text, and an item without a link,
+// title or date, or dated a day ahead, is left out.
 
 /** How many of a feed's newest items are kept. */
 export const FEED_PAGES_KEPT = 20;

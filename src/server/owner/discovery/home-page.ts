@@ -2,10 +2,9 @@ import "server-only";
 import { Parser } from "htmlparser2";
 import type { ChunkVerdict } from "./capped-body";
 
-// What a home page says about its owner, read with a streaming parser as the bytes arrive: the
-// JSON-LD blocks, rel="me" links, twitter:site, og:site_name, the feeds it names, and the links
-// in its footers. Reading stops when the body ends (or the caller's byte cap comes first); every
-// list is bounded, so a hostile page costs at most its capped bytes.
+// What a home page says about its owner (JSON-LD, rel="me", twitter:site, og:site_name, feeds,
+// footer links), read with a streaming parser; every list is bounded, so a hostile page costs at
+// most its capped bytes.
 
 /** One JSON-LD block larger than this is dropped whole. */
 export const MAX_JSON_LD_BYTES = 64 * 1024;

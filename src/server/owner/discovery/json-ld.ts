@@ -1,9 +1,7 @@
 import "server-only";
 
 // The owner's profiles in a home page's JSON-LD: `sameAs` of the nodes that describe the site or
-// who runs it (an Organization and its kinds, a WebSite, a Person on a personal site), at the top
-// level or inside `@graph`. Nested nodes (an article's author, a product's brand) are someone
-// else's, and are not read.
+// who runs it, at the top level or in `@graph`; nested nodes (an article's author) are not read.
 
 const OWNER_TYPES = new Set([
   "organization", "corporation", "onlinebusiness", "onlinestore", "newsmediaorganization", "localbusiness", "ngo",

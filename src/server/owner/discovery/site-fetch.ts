@@ -6,11 +6,9 @@ import { createGuardedConnector } from "@/server/checking";
 import type { AddressGuard } from "@/server/checking";
 import { readCapped, type ChunkVerdict } from "./capped-body";
 
-// GET a page of the site itself (its home page, its feed) for discovery. The site is anyone's,
-// so every connection goes through the probes' guarded connector (the SSRF rules and
-// PROBE_CONNECT_TO), redirects are followed by hand only within the site's registrable domain and
-// on the web's own ports, only the expected types are read, and the body is capped after
-// decompression, under the caller's deadline.
+// GET a page of the site itself for discovery, through the probes' guarded connector: redirects
+// followed by hand within its registrable domain and the web's ports, only the expected types read,
+// the body capped after decompression.
 
 export type Expected = "html" | "feed";
 

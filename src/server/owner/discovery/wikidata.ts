@@ -4,10 +4,8 @@ import { accountFromHandle, type AccountLink, type SocialNetwork } from "@/lib/o
 import type { WorldBudget } from "@/server/checking";
 import { readCapped } from "./capped-body";
 
-// Wikidata for well-known sites: the one item whose official website (P856) is this domain, and
-// its account statements. One SPARQL query per domain, to WIKIDATA_URL (operator configuration,
-// like Globalping's API: not a visitor's input, so not put through the probes' guard), within an
-// hourly budget shared by every instance. Several items naming the same website are no answer.
+// Wikidata for well-known sites: the one item whose official website (P856) is this domain, and its
+// accounts, one SPARQL query per domain within an hourly budget. Several items naming the site are no answer.
 
 /** Wikidata's account properties, by network. */
 export const WIKIDATA_PROPERTIES: Record<string, SocialNetwork> = {

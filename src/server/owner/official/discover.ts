@@ -6,12 +6,9 @@ import { statuspageAdapter } from "./adapters/statuspage";
 import { jsonOf, type Fetched } from "./fetch-json";
 import { seedPageFor } from "./seed";
 
-// Finding a domain's official status page, in order:
-// 1. the seed list (seed.ts): its address, read by the first adapter whose JSON answers there;
-// 2. Atlassian Statuspage at status.<domain>: accepted only when /api/v2/summary.json has the
-//    shape with `page.id` and `page.name`, AND a made-up path on the same host answers 404. A
-//    host that answers every path (a catch-all, a parked domain) would pass the first test with
-//    any JSON; a real Statuspage says 404 to what it does not have.
+// Finding a domain's official status page: the seed list's address, read by the first adapter
+// whose JSON answers there; else a Statuspage at status.<domain>, accepted only when a made-up path
+// on that host answers 404 (a catch-all host would pass with any JSON).
 
 /** A page found, with the reading its finding made (no second request for it). */
 export type Found = { finding: OfficialFinding; summary: OfficialSummary | null };

@@ -4,10 +4,8 @@ import { OFFICIAL_FETCH_TIMEOUT_MS, OFFICIAL_MAX_BODY_BYTES } from "@/lib/offici
 import { createGuardedConnector } from "@/server/checking";
 import type { AddressGuard } from "@/server/checking";
 
-// GET one document of an official status page. The address comes from a list, a guess
-// (status.<domain>) or the database, so it is reached through the probes' guarded connector:
-// private and loopback addresses are refused (unless PROBE_ALLOW_CIDRS allows them, as tests do),
-// redirects are not followed, and the whole exchange has a deadline and a body cap.
+// GET one document of an official status page through the probes' guarded connector (its address
+// comes from a list, a guess or the database): no redirects, a deadline and a body cap.
 
 export type Fetched =
   | { ok: true; status: number; text: string }

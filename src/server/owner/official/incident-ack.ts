@@ -5,12 +5,9 @@ import { getDb } from "@/server/db";
 import type { OfficialService } from "./service";
 import { waitAtMost } from "../../base/wait";
 
-// When the official page first admitted an incident our probes found. After every stored round
-// of a site with an open incident the page has not admitted yet, its official status is read
-// (through the shared reading: at most one request per TTL; a visitor's round started it
-// already, a background round's is charged to the site's share) and Incident.officialAckAt is
-// set the first time it shows a problem: a state worse than maintenance, or an unresolved
-// incident. The time is that of the reading, so it is as exact as the TTL between readings.
+// When the official page first admitted an incident our probes found: after each stored round of a
+// site with an unadmitted open incident, its official status is read (the shared reading, at most
+// one request per TTL) and Incident.officialAckAt set the first time it shows a problem.
 
 /** How long a round's result waits for the official reading; the note is made when it comes anyway. */
 export const HOOK_WAIT_MS = 2000;

@@ -16,9 +16,8 @@ import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, siteR
 
 export interface OfficialService {
   /**
-   * Looks for the page when due and reads it when its reading is old, charged to `asker`. Its
-   * writes wait for `writeAfter` (the round's own store): better-sqlite3 waits for a locked
-   * database on the event loop, which a round's probes must not share.
+   * Looks for the page when due and reads it when its reading is old, charged to `asker`; its writes
+   * wait for `writeAfter` (the round's own store), since a locked SQLite database holds the event loop.
    */
   refresh(target: Target, asker: Asker, writeAfter?: Promise<unknown>): Promise<OfficialView>;
   /** The reading this instance is making now, else the stored one: never a request, never a write. */

@@ -4,13 +4,9 @@ import { actionIdsInForm } from "./callable-actions";
 import type { Refusal } from "@/lib/refusal";
 import { isForeignOrigin } from "./same-site";
 
-// A POST to a page is a server action call, and a public endpoint (STYLE.md §4): before Next
-// decodes it, the gate makes sure it comes from this site, has a bounded length, names only
-// actions a browser may call (callable-actions.ts) and carries a body Next can decode. Next
-// answers a body it cannot decode with a bare 500; here it is a 4xx that says why.
-// Our forms send multipart/form-data whose field "0" is React's JSON argument list; an action
-// called with plain values sends that list as text/plain; a no-JavaScript form post sends the
-// action in $ACTION_* fields instead.
+// A POST to a page is a server action call, and a public endpoint: before Next decodes it, it must
+// come from this site, be of bounded length, name only callable actions and carry a body Next can
+// decode (Next answers one it cannot with a bare 500; here it is a 4xx that says why).
 
 export interface ActionCall {
   /** The request as the proxy got it (its body is a copy Next keeps for the action). */

@@ -3,12 +3,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
-// Which server references a POST may call. Next registers every 'use cache' function as a
-// server reference too, and runs one that a POST names with the caller's arguments; only the
-// actions in src/server/serving/actions/ are meant to be called from a browser (STYLE.md: one folder
-// for server actions). Next offers no interface that lists them, so they are read from the
-// server reference manifest its build writes, checked against the shape below: a build whose
-// manifest no longer has it fails every action call loudly (500 in the log, never a silent pass).
+// Which server references a POST may call: Next registers every 'use cache' function as one too,
+// but only the actions in src/server/serving/actions/ are meant for browsers. Next lists them in no
+// interface, so they are read from the build's server reference manifest, checked against its shape.
 
 /** Where the actions a browser may call live. */
 const ACTIONS_FOLDER = "src/server/serving/actions/";

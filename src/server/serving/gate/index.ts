@@ -10,9 +10,8 @@ import { firstVisitHeaders, withoutUnkeyedHeaders } from "./shared-response";
 import { unsubscribeLinkRefusal } from "./unsubscribe-link";
 
 // The checks every request for a page (and every API path Next could not decode) passes before
-// Next serves it from its cache or renders it (src/proxy.ts). They decide on the path Next
-// routes, `nextUrl.pathname` with its dot segments resolved, so no spelling of a path reaches
-// a page around them.
+// Next serves or renders it, on the path Next routes (dot segments resolved), so no spelling of a
+// path reaches a page around them.
 
 export interface GateOptions {
   /** The server actions a POST may call (callable-actions.ts). */

@@ -71,12 +71,9 @@ function pagePath(pathname: string): PagePath {
 }
 
 /**
- * What to do with a request for a page before the (cached) page is served: a status page
- * exists only for a valid domain, under its canonical name, and a view that needs a new round
- * is charged to its visitor here, because the page is rendered for everyone and knows no
- * visitor. That holds for every method that renders the page: a POST (a server action, or a
- * form posted without JavaScript) re-renders it too. A POST whose round nobody can pay for now
- * still reaches its action; its render then starts no round (checks/view-tickets.ts).
+ * What to do with a page request before the cached page is served: a status page exists only for
+ * a valid domain under its canonical name, and a view that needs a new round pays for it here,
+ * since the page is rendered for everyone. A POST nobody can pay for still reaches its action.
  */
 export async function admitPageRequest(method: string, pathname: string, headers: Headers): Promise<PageAdmission> {
   const path = pagePath(pathname);

@@ -3,10 +3,8 @@ import type { Refused } from "@/lib/refusal";
 import { findSubscriptionByToken } from "@/server/data/push-subscriptions";
 import { unknownUnsubscribeLinkPage } from "@/server/serving/plain-pages";
 
-// /unsubscribe?token=… is the link in every notification. Next sends a page's status with its
-// shell, before the page could read the token, so a link that names no subscription (used
-// already, cut short, not ours) gets its 404 here. The confirmation after the button
-// (?done=<domain>) and the button's own POST pass to the page.
+// A notification's unsubscribe link that names no subscription gets its 404 here: Next sends a
+// page's status with its shell, before the page could read the token.
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 

@@ -9,10 +9,9 @@ import type { LiveFormat } from "./stream";
 // CDN's) from holding parts back to compress them together.
 
 /**
- * Server-Sent Events, for the page's live view (LiveCheck.tsx): `round` (when it started, its
- * deadline, how many testers, the server's clock), `results` (a tester's rows so far, `final`
- * once it has answered: the world's probes come one by one), `done` (the verdict, null when the
- * round failed). With no round, 204: a browser's EventSource does not try again.
+ * Server-Sent Events for the page's live view: `round` (start, deadline, testers, the server's
+ * clock), `results` (a tester's rows so far), `done` (the verdict). With no round, 204, which
+ * a browser's EventSource does not try again.
  */
 export function eventStream(): LiveFormat {
   const message = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

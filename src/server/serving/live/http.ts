@@ -7,11 +7,8 @@ import { followLive, type PlainAnswer } from "./stream";
 import type { Refusal } from "@/lib/refusal";
 import { errorJson, refusalHeaders } from "../responses";
 
-// GET /api/v1/status/<domain>/live on Node's own request and response (src/pages/api: an API
-// route that returns while its feed goes on). A feed is open for a whole round, and an App
-// Router route handler keeps Next's whole request (its suspended async calls, stores, caches)
-// alive until its response ends, several times what the connection costs. Written to the
-// response here, a held feed keeps the request, the response and its listener.
+// GET /api/v1/status/<domain>/live on Node's own request and response: an App Router handler
+// would keep Next's whole request alive until a feed ends, a whole round; this keeps the socket.
 
 const PATH = /^\/api\/v1\/status\/([^/?#]+)\/live(?:\?|$)/;
 

@@ -1,10 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { processSingleton } from "@/server/base/process-singleton";
 
-// The live feed's way into the Pages Router API route (src/pages/api/…/live.ts). That route is
-// bundled without React's server condition, where every server module's `import "server-only"`
-// throws; so it imports only this file, and the server, at start, puts the handler here, built
-// in its own bundle with everything it needs.
+// The live feed's way into the Pages Router API route, which is bundled without React's server
+// condition (where "server-only" throws): the server registers the handler here at start.
 
 export type LiveFeedHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 

@@ -3,10 +3,8 @@ import { runOutsideRequest } from "@/server/base/request-context";
 import { app } from "@/server/app";
 import type { LiveEvent, LiveRoundStart } from "@/server/checking";
 
-// GET /api/v1/status/<domain>/live: a running round, as each tester answers (live-formats.ts
-// says how: Server-Sent Events for the page's live view, or a plain HTML page streamed in
-// order for a browser without JavaScript). It only watches: it never starts, joins or pays for
-// a round, so it costs an open response (live-http.ts writes it to Node's response directly).
+// A running round as each tester answers (formats.ts: Server-Sent Events, or a plain HTML page
+// for a browser without JavaScript). It only watches, never starts or pays for a round.
 
 /** Open live responses of this instance at most; beyond, a visitor simply waits for the result. */
 export const MAX_OPEN_LIVE_RESPONSES = 2000;

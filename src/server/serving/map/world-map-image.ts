@@ -1,6 +1,5 @@
-// The map's base (sea and land) as a standalone SVG file, served once and cached by browsers
-// and CDNs, instead of 24 KB of path data inline in every status page, twice (the HTML and the
-// RSC payload): that was half of a cached page's bytes. The markers stay inline, on top.
+// The map's base (sea and land) as a standalone SVG file, cached by browsers and CDNs, instead of
+// its path data inline in every status page twice (the HTML and the RSC payload); markers stay inline.
 import "server-only";
 import { createHash } from "node:crypto";
 import { worldMapBase } from "./world-map";

@@ -1,7 +1,5 @@
-// The base of the world map: an Equal Earth projection and the land outline as one SVG path,
-// computed once per process from world-atlas's 1:110m land (bundled with the server code, so
-// nothing is fetched). Antarctica is cropped away: no tester runs there, and it would take a
-// fifth of the height.
+// The base of the world map: an Equal Earth projection of world-atlas's 1:110m land as one SVG
+// path, computed once per process. Antarctica is cropped away: no tester runs there.
 import "server-only";
 import { geoEqualEarth, geoPath, type GeoContext, type GeoProjection } from "d3-geo";
 import type { Feature, MultiPolygon, Position } from "geojson";
@@ -88,10 +86,8 @@ export function projectPoint(latitude: number, longitude: number): [x: number, y
 }
 
 /**
- * geoPath's own string repeats absolute coordinates ("L123.5,45.5" per point, ~48 KB for the land
- * at one decimal); this one writes relative moves ("l.5-2") and drops points that round onto
- * the previous one, ~25 KB. Multiples of 0.5 are exact in binary, so the relative steps add up
- * to exactly the rounded absolute points and no error creeps in along a coastline.
+ * geoPath's string repeats absolute coordinates; this writes relative moves at half-unit steps
+ * (exact in binary, so no error creeps along a coastline), about half the bytes.
  */
 function compactPath(projection: GeoProjection, object: Parameters<ReturnType<typeof geoPath>>[0]): string {
   const snap = (value: number) => Math.round(value / STEP) * STEP;

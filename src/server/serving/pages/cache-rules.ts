@@ -4,10 +4,9 @@ import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { parseRequestedDomain } from "@/server/checking";
 import { getConfig } from "@/server/config";
 
-// What the pages show is read here, one file per section, once for everyone and kept ('use
-// cache'), tagged so that what changes it makes the next render fresh (lib/caching.ts). Nothing
-// here knows the visitor. Next registers every 'use cache' function as a server reference a POST
-// can name, so each is a public endpoint too: its arguments are checked as a stranger's.
+// The pages' reads, one file per section, made once for everyone and kept ('use cache'), tagged
+// so what changes them makes the next render fresh. Each is a server reference a POST can name,
+// so its arguments are checked as a stranger's.
 
 /** How long a browser may reuse what it was given before asking again. */
 export const CLIENT_STALE_SECONDS = 30;

@@ -13,10 +13,8 @@ import { checkableDomain, CLIENT_STALE_SECONDS, isRecordId, keepAnHour, keepBrie
 export const PAGE_WAIT_MS = 1500;
 
 /**
- * The official status as /<domain> shows it, kept as long as the reading stays fresh (at least
- * OFFICIAL_MIN_TTL_SECONDS). It reads only what is stored: the reading is made by the round a view
- * paid for, so a render nobody paid for asks no official page. `_checkedAt` (the shown result's
- * time) is only part of the cache key: each new round's reading is read again.
+ * The official status as /<domain> shows it, kept while the reading is fresh. It reads only what
+ * is stored (the round a view paid for made the reading); `_checkedAt` is only part of the cache key.
  */
 export async function getOfficialView(domain: string, _checkedAt: string | null): Promise<OfficialView> {
   "use cache";

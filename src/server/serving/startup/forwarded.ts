@@ -2,11 +2,9 @@ import "server-only";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 
-// The X-Forwarded-* headers the app reads, set from what this server can vouch for before Next
-// or the app sees a request (trustForwardedHeadersOf below applies them). Next passes a client's
-// own X-Forwarded-For, -Host and -Proto through untouched and fills them only when absent, so
-// without this a visitor could name any address (and slip the per-visitor limits) or any host
-// (and pass the server actions' origin check).
+// The X-Forwarded-* headers the app reads, set from what this server can vouch for: Next passes a
+// client's own through untouched, so a visitor could otherwise name any address (and slip the
+// per-visitor limits) or any host (and pass the actions' origin check).
 
 /** The headers of an incoming request as Node keeps them (lower-case names). */
 export type NodeHeaders = Record<string, string | string[] | undefined>;

@@ -1,9 +1,7 @@
 import "server-only";
 
-// Next's own server finishes the requests in flight on SIGTERM or SIGINT and then exits
-// (its self-hosting guide), but it waits for every open connection, so a client that never
-// finishes its request would hold it for good. This bounds the wait: after `graceMs` the
-// process exits whatever is still open, and a second signal exits at once.
+// Next finishes the requests in flight on SIGTERM or SIGINT, but waits for every open connection:
+// after `graceMs` the process exits whatever is still open, and a second signal exits at once.
 
 const SIGNALS = ["SIGTERM", "SIGINT"] as const;
 type Signal = (typeof SIGNALS)[number];

@@ -9,10 +9,8 @@ export { HISTORY_RANGES, type HistoryRange } from "@/lib/history-view";
 const MAX_INCIDENTS = 500;
 
 /**
- * A domain's history over `range`: per hour (24h, 7d) or day (30d, 90d), the observed and
- * online time and the response times, with the incidents on the timeline. Indexed reads: the
- * site, its roll-ups of the period in the window (the Rollup key), and the incidents that
- * overlap it (incidentsBetween). A domain never checked has an empty view.
+ * A domain's history over `range`: per hour or day, the observed and online time and response
+ * times, with the incidents on the timeline; a domain never checked has an empty view.
  */
 export async function historyOf(domain: string, range: HistoryRange, now = new Date()): Promise<HistoryView> {
   const db = getDb();

@@ -3,9 +3,8 @@ import type { Prisma } from "@/generated/prisma/client";
 import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
 import { toResult } from "@/server/data/check-store";
 
-// A stored round read back by its id, with every tester row as stored (also `detail`: the headers
-// we saw, Globalping's raw result), for the incident rule and the evidence it freezes. Each row
-// is read as the check store reads it for the page (prisma-store.ts toResult).
+// A stored round read back by its id with every tester row, for the incident rule and the evidence
+// it freezes, each row read as the check store reads it.
 
 export interface StoredRound {
   id: number;

@@ -2,10 +2,8 @@ import "server-only";
 import { Queue, Worker, type ConnectionOptions } from "bullmq";
 import { KEEP_FINISHED_IDS_MS, RETRY, type Job, type JobOptions, type JobQueue, type RunJob } from "./types";
 
-// The queue that several instances share, in the Redis they already share (REDIS_URL). BullMQ
-// keeps a job with a given id once, so every instance may add the same due check; a worker
-// holds a lock on the job it runs and renews it while it runs, so the job of an instance that
-// dies (its lock not renewed) is found stalled by another instance's worker and run there.
+// The queue several instances share, in Redis: a job id is kept once, so every instance may add
+// the same due check, and a dead instance's job (its lock not renewed) is run by another's worker.
 
 export const QUEUE_NAME = "downcheck-jobs";
 
@@ -16,15 +14,7 @@ export interface BullConnection {
   log?: (line: string) => void;
 }
 
-/**
- * Connections of their own, not the app's shared one (redis/client.mjs): that one gives up on
- * a command after a second, and a worker's blocking wait for the next job lasts longer. BullMQ
- * requires `maxRetriesPerRequest: null` on them, and opens and closes them itself.
- */
-/**
- * BullMQ refuses ids with ":" in them (they name its keys); the app's ids are opaque strings, so
- * each ":" becomes a "|", which no domain or number holds.
- */
+/** BullMQ refuses ids with ":" (they name its keys): each becomes a "|", which no domain or number holds. */
 export const bullJobId = (id: string | undefined) => id?.replaceAll(":", "|");
 
 const connection = (url: string, name: string): ConnectionOptions => ({ url, connectionName: name, maxRetriesPerRequest: null });

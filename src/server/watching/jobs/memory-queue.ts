@@ -1,12 +1,9 @@
 import "server-only";
 import { KEEP_FINISHED_IDS_MS, RETRY, type Job, type JobOptions, type JobQueue, type RunJob } from "./types";
 
-// The queue of a site without Redis: the same jobs, run in this process. It keeps BullMQ's
-// semantics where the app relies on them: an id names one job (added again while it waits, runs
-// or has recently completed, it is not run again), a delay holds a job back, a failed job is
-// tried again (RETRY), and at most `concurrency` jobs run at once. What it cannot do is outlive
-// the process: a single instance that stops loses its waiting jobs, and the watch scheduler
-// adds the due checks again when it starts.
+// The queue of a site without Redis: the same jobs in this process, with BullMQ's semantics where
+// the app relies on them (an id is one job, delays, retries, a concurrency). It does not outlive
+// the process: the watch adds the due checks again at the next start.
 
 export interface MemoryQueueOptions {
   /** Jobs run at once; 0 runs none (this instance does no background work) and drops what is added. */

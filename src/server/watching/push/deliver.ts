@@ -9,30 +9,20 @@ import { createPushSender, pushTopic, type PushSender, type SendOptions } from "
 import { atPushService } from "./services";
 import { getVapidKeys } from "./vapid";
 
-// Tells a site's subscribers its current state when it differs from what they were last told.
-// A job carries only the site's id and this reads the truth now, so a job that runs late or
-// twice does the right thing. At most one notification per site in NOTIFY_GAP_MS: a change
-// inside the gap is sent when it ends (a delayed job), as the state then is, so flapping gives
-// one message and the last state always arrives.
+// Tells a site's subscribers its state when it differs from what they were last told, read when
+// the job runs (so late or twice is right). At most one message per site in NOTIFY_GAP_MS: a
+// change inside the gap is sent when it ends, as the state then is.
 
 export const NOTIFY_GAP_MS = 10 * 60_000;
 /** Rows read at a time: a 10,000-subscriber site never sits in memory whole. */
 const BATCH_SIZE = 500;
 /** Requests in flight at once, over a few keep-alive connections per push service. */
 const CONCURRENCY = 64;
-/**
- * The held job runs when the gap ends, perhaps on another instance whose clock is a little
- * behind: it sends rather than hold again under the same job id, which the queue would drop as
- * the job that is running.
- */
+/** A held job may run on an instance whose clock is a little behind: it sends rather than hold again under its own id. */
 const CLOCK_SLACK_MS = 5000;
 /** Old news after this: the page tells the truth, the notification no longer would. */
 const TTL_SECONDS = 4 * 60 * 60;
-/**
- * Sends in a row a subscription may fail (refused, reset, timed out) before it is forgotten: a
- * push service that is down for one change keeps its subscribers, one that never answers does
- * not keep a site watched for good.
- */
+/** Failed sends in a row before a subscription is forgotten: a push service down for one change keeps its subscribers. */
 export const MAX_FAILED_SENDS = 3;
 
 export interface Delivery {

@@ -10,10 +10,8 @@ import { atPushService } from "./services";
 import type { PushSubscriptionInput } from "../../../lib/push-subscription";
 import { getVapidKeys } from "./vapid";
 
-// A browser subscribes to a domain: its endpoint must be at a push service we send to, the
-// bounds must allow one more row (data/push-subscriptions.ts), and its push service must take
-// a first message before anything is stored. So every kept subscription is one a real push
-// service delivers to, and each costs whoever made it a working browser subscription.
+// A browser subscribes: its endpoint must be at a push service we send to, the bounds must allow
+// one more row, and its push service must take a first message before anything is stored.
 
 export type SubscribeOutcome =
   | { ok: true; created: boolean }

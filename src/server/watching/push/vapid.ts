@@ -7,10 +7,8 @@ import { getConfig, type AppConfig } from "@/server/config";
 import { sqliteFilePath } from "@/server/db";
 import { readOrCreateOnce } from "@/server/base/write-once-file";
 
-// The site's Web Push identity (VAPID, RFC 8292): a P-256 key pair whose public half every
-// browser subscription is bound to. Lose or change it and every subscription stops working, so
-// it is set in the environment (several instances share it; config.ts requires it with
-// PostgreSQL) or generated once and kept beside the SQLite database, as the visitor secret is.
+// The site's Web Push identity (VAPID): every subscription is bound to its public key, so it is set
+// in the environment (instances share it) or generated once and kept beside the SQLite database.
 
 export interface VapidKeys {
   /** base64url, 65 bytes decoded: what the browser's pushManager.subscribe takes. */

@@ -13,11 +13,9 @@ export const watchIntervals = (config = getConfig()): WatchIntervals => ({
 });
 
 /**
- * The scheduler's tick: one "check" job for every watched domain due before the next tick (at
- * most one per registrable domain: dueThisTick), delayed until its due time, so a domain is
- * checked when due rather than up to a tick late.
- * Its id is made of the domain and its due time, so instances (and ticks) that find the same
- * round due add it once. Returns the domains added.
+ * The scheduler's tick: a "check" job for every watched domain due before the next tick (one per
+ * registrable domain), delayed until its due time; its id (domain and due time) makes it once for
+ * all instances and ticks. Returns the domains added.
  */
 export async function addDueChecks(queue: JobQueue, now = new Date(), { intervals = watchIntervals(), aheadMs = TICK_EVERY_MS } = {}): Promise<string[]> {
   const due = dueThisTick(await watchedSites(now), intervals, new Date(now.getTime() + aheadMs));

@@ -5,9 +5,7 @@ import { getDb } from "@/server/db";
 import { type Target } from "@/lib/domain";
 
 // Site.lastViewedAt: a domain viewed in the last hour is watched. Written at most once a minute
-// per domain by each process, so a rush of views (a thousand a second on one page) costs one
-// write, not one per view; an hour's window does not need the minute. Only a site that has a row
-// is noted: views never create one.
+// per domain and process, so a rush of views costs one write; views never create a site's row.
 
 export const VIEW_WRITE_EVERY_MS = 60_000;
 /** Domains remembered before the old ones are dropped: a bound on memory, not a limit on sites. */

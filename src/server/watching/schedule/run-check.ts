@@ -12,11 +12,8 @@ import { watchedSite } from "./watched-sites";
 const EARLY_MS = 2000;
 
 /**
- * A "check" job: one background round of `domain`, if it is still watched and still due. A job
- * that runs late finds a domain no longer watched, and one that runs twice finds it checked.
- * A round that found no free slot, or that its site's background limit refused, fails the job,
- * which the queue tries again.
- * A domain checked since the job was added is not due: the job ends without a round.
+ * A "check" job: one background round of `domain` if it is still watched and due (a late or
+ * repeated job finds it not). A round refused a slot or its site's limit fails the job, to be retried.
  */
 export async function runWatchedCheck(checks: Pick<CheckService, "background">, domain: string, now = new Date()): Promise<void> {
   const site = await watchedSite(domain, now);
@@ -26,9 +23,8 @@ export async function runWatchedCheck(checks: Pick<CheckService, "background">, 
   if (!outcome.ok && (outcome.refusal.code === "busy" || outcome.refusal.code === "rate_limited")) {
     throw new Error(`no round of ${domain} now: ${outcome.refusal.message}`);
   }
-  // Due by the table but fresh in the service (a job let go early, or a round stored only in
-  // memory): no round ran, so the due time, and the job's id, did not move. Failing lets the
-  // queue try again in a few seconds, by when the result is stale, rather than keep the id.
+  // Due by the table but fresh in the service (let go early, or stored only in memory): failing
+  // lets the queue try again once it is stale, rather than keep the job's id.
   if (outcome.ok && outcome.cached) {
     throw new Error(`${domain} was checked ${outcome.record.checkedAt.toISOString()}, still fresh; trying again`);
   }

@@ -4,15 +4,9 @@ import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, type OfficialComponent, type 
 import { stateWords } from "@/lib/official-status-words";
 import { below, type OfficialAdapter } from "./adapter";
 
-// Better Stack's public status JSON (https://betterstack.com/docs/uptime/status-pages/
-// subscribing-to-status-updates/subscribing-to-api/): GET <page>/index.json, JSON:API shaped.
-// `data` {type: "status_page", attributes {company_name, aggregate_state: operational|degraded|
-// downtime|maintenance, updated_at}}, and `included[]`: `status_page_resource` {public_name,
-// status: operational|degraded|downtime|maintenance|not_monitored}, `status_report` {title,
-// report_type: manual|automatic|maintenance, starts_at, ends_at, aggregate_state} and
-// `status_update` {message, published_at, status_report_id} (the status page reports API,
-// https://betterstack.com/docs/uptime/api/status-page-reports-api-response-params/). A report
-// whose state is "resolved" or "operational" is over.
+// Better Stack's public status JSON (GET <page>/index.json, JSON:API shaped): the page's
+// aggregate_state, `status_page_resource`s, and `status_report`s with their `status_update`s; a
+// report "resolved" or "operational" is over.
 
 const Attributes = z.record(z.string(), z.unknown());
 const IncludedSchema = z.object({ id: z.union([z.string(), z.number()]), type: z.string(), attributes: Attributes.nullish() });

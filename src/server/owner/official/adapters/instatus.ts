@@ -4,12 +4,8 @@ import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, safeLink, worseState, type Of
 import { stateWords } from "@/lib/official-status-words";
 import { below, type OfficialAdapter } from "./adapter";
 
-// Instatus's public data (https://instatus.com/help/api/public-data): every page answers
-// GET <page>/summary.json with `page` {name, url, status: UP|HASISSUES|UNDERMAINTENANCE},
-// `activeIncidents[]` {name, started, status: INVESTIGATING|IDENTIFIED|MONITORING|RESOLVED,
-// impact, url} and `activeMaintenances[]` {name, start, status, duration, url}; the two lists are
-// left out when empty. `started` is JavaScript's Date string, not ISO. The summary names no
-// components and no update text, and says no headline or update time: ours are used instead.
+// Instatus's public data (GET <page>/summary.json): the page's status and its active incidents
+// (left out when empty; `started` is a JavaScript Date string); no components and no update text.
 
 const IncidentSchema = z.object({
   name: z.string(),

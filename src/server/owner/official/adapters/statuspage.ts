@@ -3,13 +3,9 @@ import { z } from "zod";
 import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, safeLink, type OfficialState, type OfficialSummary } from "@/lib/official-status";
 import { below, type OfficialAdapter } from "./adapter";
 
-// Atlassian Statuspage's public API v2 (https://developer.statuspage.io/#tag/summary, the
-// "Status API" documented on every page at /api): GET /api/v2/summary.json returns `page`
-// {id, name, url, updated_at}, `status` {indicator: none|minor|major|critical, description},
-// `components[]` {name, status: operational|degraded_performance|partial_outage|major_outage|
-// under_maintenance, group}, and the unresolved `incidents[]` with `incident_updates` (newest
-// first) and a `shortlink`. incident.io's status pages answer the same path in the same shape.
-// Unknown fields are ignored; a missing required one makes the body "not a Statuspage".
+// Atlassian Statuspage's public API v2 (GET /api/v2/summary.json, incident.io's pages alike): the
+// indicator, the components and the unresolved incidents; a missing required field makes the body
+// "not a Statuspage".
 
 const ComponentSchema = z.object({
   name: z.string(),
