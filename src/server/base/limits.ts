@@ -1,6 +1,6 @@
 import "server-only";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import type { RedisConnection } from "../redis/client.mjs";
+import type { RedisConnection } from "@/server/redis/client.mjs";
 import { runOutsideRequest } from "./request-context";
 
 // How often one key (a visitor's address bucket, a registrable domain) may do something, counted

@@ -1,6 +1,6 @@
 import "server-only";
 import { parseDomain, type ParsedDomain } from "@/lib/domain";
-import { getConfig } from "../config";
+import { getConfig } from "@/server/config";
 import { parseConnectTo } from "./probe/connect-to";
 
 /**

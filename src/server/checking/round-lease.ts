@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { type CheckRecord } from "@/server/data/check-store";
 import type { RoundCoordinator, RoundLease } from "@/server/checking/shared-rounds";
-import type { RedisConnection } from "../redis/client.mjs";
+import type { RedisConnection } from "@/server/redis/client.mjs";
 
 // Round leases in Redis (shared-rounds.ts says why): `SET lease NX PX` takes one, the holder
 // stores its result under the domain for the rest of the result's TTL and deletes the lease

@@ -8,7 +8,7 @@ import { parseLocation } from "@/server/config";
 import { thisServerLocation } from "@/server/checking/this-server";
 import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/shared-budgets";
 import { testerKindsByName } from "./index";
-import type { Tester, TesterKindName } from "../probe/types";
+import type { Tester, TesterKindName } from "@/server/checking/probe/types";
 
 // TESTERS_FILE: { "testers": [ { "kind": "dns", "id": "fra-dns-1", "location": "Frankfurt, DE",
 //   ...options of that kind } ] }. Without it, this machine's own http, dns, tcp and tls testers

@@ -1,7 +1,7 @@
 import "server-only";
 import { HOUR_MS } from "@/server/checking/world/budget";
 import { KEEP_PER_DOMAIN, memoryAskers, type Askers } from "@/server/checking/world/askers";
-import type { RedisConnection } from "../../redis/client.mjs";
+import type { RedisConnection } from "@/server/redis/client.mjs";
 
 // The askers of every instance together (world/askers.ts): one sorted set per domain, visitors
 // scored by when they last asked, trimmed to the hour and to the newest few. When Redis cannot

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { HOUR_SHARES, type BudgetShare } from "@/lib/world-shares";
 import { createMemoryBudget, HOUR_MS, type BudgetDecision, type Reservation, type SpendPriority, type WorldBudget } from "@/server/checking/world/budget";
-import type { RedisConnection } from "../../redis/client.mjs";
+import type { RedisConnection } from "@/server/redis/client.mjs";
 
 // The hourly budget of every instance together, kept in Redis and applied atomically by scripts:
 // the same rules as budget.ts. When Redis cannot answer, this instance's own budget decides; a 429

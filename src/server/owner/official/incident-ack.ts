@@ -3,7 +3,7 @@ import { admitsProblem } from "@/lib/official-status";
 import { type CheckRecord } from "@/server/data/check-store";
 import { getDb } from "@/server/db";
 import type { OfficialService } from "./service";
-import { waitAtMost } from "../../base/wait";
+import { waitAtMost } from "@/server/base/wait";
 
 // When the official page first admitted an incident our probes found: after each stored round of a
 // site with an unadmitted open incident, its official status is read (the shared reading, at most

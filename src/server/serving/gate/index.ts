@@ -1,7 +1,7 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import type { Refusal } from "@/lib/refusal";
-import { getConfig } from "@/server/config";
+import { app } from "@/server/app";
 import { refusalJson, refusalPage } from "@/server/serving/responses";
 import { actionCallRefusal } from "./action-call";
 import { admitPageRequest } from "./page-admission";
@@ -62,7 +62,7 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
   // Only a first page load may be kept for the rush, not an action's answer. Router payloads look
   // like page loads here (Next strips `RSC` before its proxy), and nginx passes them uncached.
   const firstLoad = admission.fresh === false && (request.method === "GET" || request.method === "HEAD");
-  return forward(request, firstLoad ? firstVisitHeaders(getConfig().CHECK_DEADLINE_MS) : undefined);
+  return forward(request, firstLoad ? firstVisitHeaders(app().config.CHECK_DEADLINE_MS) : undefined);
 }
 
 /** Hands the request to Next without the headers it must not see, adding `headers` to its response. */

@@ -4,7 +4,6 @@ import type { Target } from "@/lib/domain";
 import type { Refused } from "@/lib/refusal";
 import { app } from "@/server/app";
 import { parseRequestedDomain } from "@/server/checking";
-import { getConfig } from "@/server/config";
 import { visitorAddress, visitorBucket } from "@/server/crowd";
 import { permalinkExists } from "@/server/data/checks";
 import { missingPermalinkPage, notADomainPage, refusedCheckPage } from "@/server/serving/plain-pages";
@@ -90,7 +89,7 @@ export async function admitPageRequest(method: string, pathname: string, headers
       // Next sends a page's status with its shell, before the page could say it found nothing: a
       // real 404 for a record that does not exist is given here (one primary-key read).
       if (await permalinkExists(path.target.ascii, path.permalink, path.id)) return { ok: true };
-      const page = missingPermalinkPage(path.target, path.permalink, getConfig().KEEP_CHECKS_DAYS);
+      const page = missingPermalinkPage(path.target, path.permalink, app().config.KEEP_CHECKS_DAYS);
       return { ok: false, refusal: { status: 404, code: "not_found", message: `No such ${path.permalink}` }, page };
     }
   }

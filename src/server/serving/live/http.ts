@@ -5,7 +5,7 @@ import { visitorAddress, visitorBucket } from "@/server/crowd";
 import { eventStream, htmlPage } from "./formats";
 import { followLive, type PlainAnswer } from "./stream";
 import type { Refusal } from "@/lib/refusal";
-import { errorJson, refusalHeaders } from "../responses";
+import { errorJson, refusalHeaders } from "@/server/serving/responses";
 
 // GET /api/v1/status/<domain>/live on Node's own request and response: an App Router handler
 // would keep Next's whole request alive until a feed ends, a whole round; this keeps the socket.

@@ -2,7 +2,7 @@ import "server-only";
 import { cacheLife } from "next/cache";
 import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { parseRequestedDomain } from "@/server/checking";
-import { getConfig } from "@/server/config";
+import { app } from "@/server/app";
 
 // The pages' reads, one file per section, made once for everyone and kept ('use cache'), tagged
 // so what changes them makes the next render fresh. Each is a server reference a POST can name,
@@ -25,7 +25,7 @@ export const keepBriefly = () => cacheLife({ stale: 0, revalidate: 1, expire: 5 
 
 /** As fresh as the round it goes with: a new round comes every CHECK_TTL_SECONDS. */
 export function keepForARound() {
-  const ttl = getConfig().CHECK_TTL_SECONDS;
+  const ttl = app().config.CHECK_TTL_SECONDS;
   cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: ttl, expire: ttl + STALE_WINDOW_SECONDS });
 }
 

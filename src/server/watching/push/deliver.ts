@@ -4,7 +4,7 @@ import { claimNotification, getNotifyState, listSubscriptionBatch, recordSendRes
 import type { SubscriptionRow } from "@/server/data/push-subscriptions";
 import type { JobQueue } from "@/server/watching/jobs/types";
 import { guardFromConfig } from "@/server/checking";
-import { notificationPayload } from "../../../lib/push-payload";
+import { notificationPayload } from "@/lib/push-payload";
 import { createPushSender, pushTopic, type PushSender, type SendOptions } from "./send";
 import { atPushService } from "./services";
 import { getVapidKeys } from "./vapid";

@@ -4,7 +4,7 @@ import { Agent, request } from "undici";
 import webpush from "web-push";
 import { createGuardedConnector } from "@/server/checking";
 import type { AddressGuard } from "@/server/checking";
-import type { NotificationPayload } from "../../../lib/push-payload";
+import type { NotificationPayload } from "@/lib/push-payload";
 import type { VapidKeys } from "./vapid";
 
 // One encrypted message to one push service: web-push encrypts and signs, undici sends, through

@@ -4,10 +4,10 @@ import { getConfig } from "@/server/config";
 import { addPushSubscription, newSubscriptionToken, planSubscription, renewPushSubscription, type SubscriptionRefusal } from "@/server/data/push-subscriptions";
 import { guardFromConfig } from "@/server/checking";
 import { getVisitorSecret } from "@/server/crowd";
-import { confirmationPayload } from "../../../lib/push-payload";
+import { confirmationPayload } from "@/lib/push-payload";
 import { createPushSender, pushTopic, type PushSender } from "./send";
 import { atPushService } from "./services";
-import type { PushSubscriptionInput } from "../../../lib/push-subscription";
+import type { PushSubscriptionInput } from "@/lib/push-subscription";
 import { getVapidKeys } from "./vapid";
 
 // A browser subscribes: its endpoint must be at a push service we send to, the bounds must allow
