@@ -1,6 +1,5 @@
-import { getOwnerHelpView } from "@/server/serving/pages/owner";
+import { getOwnerHelpView, getRelatedView, getSocialView } from "@/server/serving/pages/owner";
 import { getOfficialView } from "@/server/serving/pages/official";
-import { getRelatedView, getSocialView } from "@/server/serving/pages/owner";
 import { getReportsView } from "@/server/serving/pages/reports";
 import { getStatusView } from "@/server/serving/pages/status";
 import { type Target } from "@/lib/domain";

@@ -1,7 +1,7 @@
 // From what a visitor types (a domain, a URL, mixed case, Unicode) to the one domain we probe.
 // Everything here is a security boundary as much as a convenience: a name that reaches the
 // probe engine must be a public, registrable DNS name, never an address in disguise.
-import { parse as parseSuffix } from "tldts";
+import { getDomain, parse as parseSuffix } from "tldts";
 import { toASCII } from "tr46";
 import { displayName } from "@/lib/idn-display";
 
@@ -225,3 +225,6 @@ export function parseDomain(input: string, options: ParseDomainOptions = {}): Pa
   // Lookalikes (аррӏе.com in Cyrillic) keep their punycode, so nobody can put "apple.com" on our pages.
   return { ok: true, ascii, unicode: displayName(ascii) };
 }
+
+/** "a.b.example.co.uk" → "example.co.uk": the name a registry hands out; a private suffix (user.github.io) is its own. */
+export const registrableDomainOf = (ascii: string) => getDomain(ascii, { allowPrivateDomains: true }) ?? ascii;

@@ -1,7 +1,7 @@
 // When a watched domain is due for a background round (server/watch). Pure: the scheduler and
 // the "check" job's handler ask the same rule, so a job that runs late or twice can tell whether
 // its round is still due.
-import { registrableDomainOf } from "./world-shares";
+import { registrableDomainOf } from "@/lib/domain";
 
 /** A domain viewed this recently is watched. */
 export const VIEWED_WATCH_MS = 60 * 60_000;

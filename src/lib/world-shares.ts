@@ -1,7 +1,6 @@
 // Who may spend what of the hourly budgets everyone shares: Globalping's tests (the world check)
 // and the requests to official status pages. Pure numbers and one rule, so the budgets
 // (server/world), the check service and /methodology decide and say the same thing.
-import { getDomain } from "tldts";
 
 /** Globalping's free hourly tests: 250 per address, 500 with a token. */
 export const FREE_TESTS_PER_HOUR = { anonymous: 250, token: 500 } as const;
@@ -38,8 +37,6 @@ export const OFFICIAL_SITE_SHARE = 0.1;
 /** A share of an hourly budget in its own units, never less than one reservation of `atLeast`. */
 export const shareOf = (hourly: number, part: number, atLeast: number) => Math.max(atLeast, Math.floor(hourly * part));
 
-/** "a.b.example.co.uk" → "example.co.uk"; a private suffix (user.github.io) is its own site. */
-export const registrableDomainOf = (ascii: string) => getDomain(ascii, { allowPrivateDomains: true }) ?? ascii;
 
 /**
  * A part of an hourly budget one kind of spender may use, in the budget's units; `splitAmong`

@@ -1,11 +1,7 @@
 import "server-only";
 import { placeLabel } from "@/lib/places";
 import { getConfig, type AppConfig } from "@/server/config";
-import { thisServerLocation } from "@/server/checking";
-import { parseConnectTo } from "@/server/checking";
-import { guardFromConfig } from "@/server/checking";
-import { loadTesters } from "@/server/checking";
-import type { Tester } from "@/server/checking";
+import { thisServerLocation, parseConnectTo, guardFromConfig, loadTesters, type Tester } from "@/server/checking";
 import { createAgentServer } from "./server";
 
 // `npm run tester`: one agent per region. The site's TESTERS_FILE lists each agent as a

@@ -1,6 +1,5 @@
 import "server-only";
-import { registrableDomainOf } from "@/lib/world-shares";
-import { type Target } from "@/lib/domain";
+import { registrableDomainOf, type Target } from "@/lib/domain";
 import type { Limiter } from "@/server/base/limits";
 import { busy, refuse, type RefusalError } from "./refusal";
 

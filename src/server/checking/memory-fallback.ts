@@ -3,8 +3,7 @@ import type { VerdictDetails } from "@/lib/verdict";
 import { summarizeWorld } from "@/lib/world-summary";
 import { type RoundOutcome } from "@/lib/probe-result";
 import { type Target } from "@/lib/domain";
-import { type CheckStore } from "@/server/data/check-store";
-import { type CheckRecord } from "@/server/data/check-store";
+import type { CheckStore, CheckRecord } from "@/server/data/check-store";
 
 // When the database cannot be written or read, a finished round is still what was measured: it is
 // served as unstored and kept in memory for its TTL, so the target is not asked again by everyone.

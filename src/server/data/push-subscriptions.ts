@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { getDomain } from "tldts";
+import { registrableDomainOf } from "@/lib/domain";
 import { displayName } from "@/lib/idn-display";
 import { getDb } from "@/server/db";
 import type { PushSubscriptionInput } from "@/lib/push-subscription";
@@ -33,8 +33,6 @@ export interface SubscriptionRow {
 /** A new unsubscribe token: the link in every notification carries it. */
 export const newSubscriptionToken = () => randomBytes(24).toString("base64url");
 
-/** The registrable domain a name belongs to, as the checks' admission counts sites. */
-export const registrableDomainOf = (domain: string) => getDomain(domain, { allowPrivateDomains: true }) ?? domain;
 
 /** Compares two auth secrets in constant time. */
 export function sameSecret(given: string, stored: string): boolean {

@@ -1,10 +1,9 @@
 import "server-only";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { AppConfig } from "@/server/config";
+import { type AppConfig, parseLocation } from "@/server/config";
 import { commaList } from "@/lib/comma-list";
 import { completeLocation } from "@/lib/places";
-import { parseLocation } from "@/server/config";
 import { thisServerLocation } from "@/server/checking/this-server";
 import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/shared-budgets";
 import { testerKindsByName } from "./index";

@@ -1,13 +1,6 @@
 import "server-only";
-import {
-  BACKGROUND_SHARE,
-  registrableDomainOf,
-  shareOf,
-  WORLD_SITE_SHARE,
-  WORLD_VISITOR_SHARE,
-  type Asker,
-  type BudgetShare,
-} from "@/lib/world-shares";
+import { BACKGROUND_SHARE, shareOf, WORLD_SITE_SHARE, WORLD_VISITOR_SHARE, type Asker, type BudgetShare } from "@/lib/world-shares";
+import { registrableDomainOf } from "@/lib/domain";
 import type { BudgetDecision, SpendPriority } from "./budget";
 
 // Who pays for a world measurement, and how much of the hour it may use: a visitor's question

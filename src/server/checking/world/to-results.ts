@@ -1,6 +1,5 @@
 import "server-only";
-import type { Cause, Continent, ProbeResult, ProbeStatus, TlsDetails } from "@/lib/probe-result";
-import { CONTINENTS } from "@/lib/probe-result";
+import { type Cause, type Continent, type ProbeResult, type ProbeStatus, type TlsDetails, CONTINENTS } from "@/lib/probe-result";
 import { capRaw } from "@/lib/evidence-caps";
 import { certificateReason } from "@/lib/verdict-certificate";
 import type { MeasurementItem, TestResult } from "./globalping-schema";

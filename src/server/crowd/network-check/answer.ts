@@ -3,10 +3,8 @@ import { NETWORK_PROBES, RECENT_ROUND_MS, VISITOR_WAIT_MS, type NetworkAnswer, t
 import type { VisitorNetwork } from "@/lib/visitor-network";
 import { shareOf, WORLD_VISITOR_SHARE } from "@/lib/world-shares";
 import { prismaCheckStore } from "@/server/data/check-store";
-import { servesPlainHttp } from "@/server/checking";
-import { measureArea } from "@/server/checking";
+import { servesPlainHttp, measureArea, type WorldAccess } from "@/server/checking";
 import { outcomeOnce } from "./once-per-scope";
-import type { WorldAccess } from "@/server/checking";
 
 // "Only your network?": when a visitor says a site is down for them while our probes reach it, a
 // few Globalping probes inside their network (else their country) are asked, once per network and

@@ -4,7 +4,8 @@ import { createHomePageReader, type HomePageFindings } from "./home-page";
 import type { Discovery, FeedPage, FoundAccount } from "@/lib/owner-discovery";
 import { feedPages, webUrl } from "./feed";
 import { sameAsLinks } from "./json-ld";
-import { siteOf, type SiteClient } from "./site-fetch";
+import { registrableDomainOf } from "@/lib/domain";
+import type { SiteClient } from "./site-fetch";
 import type { WikidataClient } from "./wikidata";
 
 // One discovery of a domain's owner word, from the site itself: its home page (https, else
@@ -45,7 +46,7 @@ export async function discoverOwner(domain: string, { client, wikidata, deadline
   const { findings, pageUrl } = home;
   const base = webUrl(findings.base ?? undefined, pageUrl) ?? pageUrl;
   const accounts = siteAccounts(findings, base).slice(0, MAX_ACCOUNTS).map((found): FoundAccount => ({ ...found, source: "site", sourceUrl: pageUrl }));
-  const feedUrl = findings.feeds.map((href) => webUrl(href, base)).find((url): url is string => url !== null && siteOf(new URL(url).hostname) === siteOf(domain)) ?? null;
+  const feedUrl = findings.feeds.map((href) => webUrl(href, base)).find((url): url is string => url !== null && registrableDomainOf(new URL(url).hostname) === registrableDomainOf(domain)) ?? null;
   let pages: FeedPage[] = [];
   let problem = home.problem;
   if (feedUrl) {

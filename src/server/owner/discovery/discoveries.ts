@@ -5,7 +5,8 @@ import { runOutsideRequest } from "@/server/base/request-context";
 import type { CheckRecord } from "@/server/data/check-store";
 import { claimDiscovery, discoveryDueAt, releaseClaim, saveDiscovery } from "@/server/data/owner-discoveries";
 import { discoverOwner } from "./discover";
-import { siteOf, type SiteClient } from "./site-fetch";
+import { registrableDomainOf } from "@/lib/domain";
+import type { SiteClient } from "./site-fetch";
 import type { WikidataClient } from "./wikidata";
 
 // Discovery of a domain's owner word runs in the background after a paid, stored round: the round
@@ -63,7 +64,7 @@ export function createOwnerDiscoveries({ client, wikidata, perSite, queue }: Own
       try {
         const claim = await claimDiscovery(domain, displayName(domain), now);
         if (!claim) return;
-        const share = await perSite.take(siteOf(domain));
+        const share = await perSite.take(registrableDomainOf(domain));
         if (!share.ok) {
           await releaseClaim(claim.siteId, now, share.retryAfterSeconds * 1000);
           return rememberDue(domain, now.getTime() + share.retryAfterSeconds * 1000);

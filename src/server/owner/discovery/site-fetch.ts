@@ -1,9 +1,8 @@
 import "server-only";
 import type { Readable } from "node:stream";
 import { Agent, request } from "undici";
-import { getDomain } from "tldts";
-import { createGuardedConnector } from "@/server/checking";
-import type { AddressGuard } from "@/server/checking";
+import { registrableDomainOf } from "@/lib/domain";
+import { createGuardedConnector, type AddressGuard } from "@/server/checking";
 import { readCapped, type ChunkVerdict } from "./capped-body";
 
 // GET a page of the site itself for discovery, through the probes' guarded connector: redirects
@@ -47,8 +46,6 @@ export interface SiteClientOptions {
   ca?: string | string[];
 }
 
-/** "blog.example.co.uk" → "example.co.uk"; a private suffix (user.github.io) is its own site. */
-export const siteOf = (host: string) => getDomain(host, { allowPrivateDomains: true }) ?? host;
 
 export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000, ca }: SiteClientOptions): SiteClient {
   const dispatcher = new Agent({
@@ -59,7 +56,7 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
   const userAgent = `downcheck/0.1 (+${userAgentUrl}; owner links and news)`;
 
   async function get(start: URL, { expected, signal, maxBytes, onChunk }: Parameters<SiteClient["get"]>[1]): Promise<SiteFetched> {
-    const site = siteOf(start.hostname);
+    const site = registrableDomainOf(start.hostname);
     let url = start;
     let bytesRead = 0;
     try {
@@ -120,7 +117,7 @@ function redirectWithin(from: URL, location: string, site: string): URL | string
   }
   if (next.protocol !== "https:" && next.protocol !== "http:") return `a redirect to ${next.protocol}`;
   if (next.port && next.port !== "443" && next.port !== "80") return `a redirect to port ${next.port}`;
-  if (siteOf(next.hostname) !== site) return `a redirect away from ${site} (to ${next.hostname})`;
+  if (registrableDomainOf(next.hostname) !== site) return `a redirect away from ${site} (to ${next.hostname})`;
   next.username = "";
   next.password = "";
   next.hash = "";

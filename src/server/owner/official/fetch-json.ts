@@ -1,8 +1,7 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { OFFICIAL_FETCH_TIMEOUT_MS, OFFICIAL_MAX_BODY_BYTES } from "@/lib/official-status";
-import { createGuardedConnector } from "@/server/checking";
-import type { AddressGuard } from "@/server/checking";
+import { createGuardedConnector, type AddressGuard } from "@/server/checking";
 
 // GET one document of an official status page through the probes' guarded connector (its address
 // comes from a list, a guess or the database): no redirects, a deadline and a body cap.

@@ -1,8 +1,8 @@
 import "server-only";
 import { runOutsideRequest } from "@/server/base/request-context";
 import { OFFICIAL_LOOK_AGAIN_MS, type OfficialFinding, type OfficialView } from "@/lib/official-status";
-import { type Target } from "@/lib/domain";
-import { OFFICIAL_SITE_SHARE, OFFICIAL_VISITOR_SHARE, registrableDomainOf, shareOf, type Asker, type BudgetShare } from "@/lib/world-shares";
+import { type Target, registrableDomainOf } from "@/lib/domain";
+import { OFFICIAL_SITE_SHARE, OFFICIAL_VISITOR_SHARE, shareOf, type Asker, type BudgetShare } from "@/lib/world-shares";
 import type { WorldBudget } from "@/server/checking";
 import { adaptersByKind } from "./adapters";
 import { findOfficialPage, type BudgetedGet } from "./discover";

@@ -2,7 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { hasPushSubscription, MAX_SITES_PER_ENDPOINT, registrableDomainOf, removePushSubscription, removeSubscriptionByToken } from "@/server/data/push-subscriptions";
+import { hasPushSubscription, MAX_SITES_PER_ENDPOINT, removePushSubscription, removeSubscriptionByToken } from "@/server/data/push-subscriptions";
+import { registrableDomainOf } from "@/lib/domain";
 import { subscribeBrowser, type SubscribeOutcome } from "@/server/watching";
 import { MAX_ENDPOINT_LENGTH, PushSubscriptionSchema } from "@/lib/push-subscription";
 import type { ActionState } from "@/lib/action-state";

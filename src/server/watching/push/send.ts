@@ -2,8 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { Agent, request } from "undici";
 import webpush from "web-push";
-import { createGuardedConnector } from "@/server/checking";
-import type { AddressGuard } from "@/server/checking";
+import { createGuardedConnector, type AddressGuard } from "@/server/checking";
 import type { NotificationPayload } from "@/lib/push-payload";
 import type { VapidKeys } from "./vapid";
 
