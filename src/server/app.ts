@@ -5,14 +5,24 @@ import { databaseProvider } from "../../prisma/database-url.mjs";
 import { limiterFor, type LimitSpec, type Limiter } from "./base/limits";
 import { processSingleton } from "./base/process-singleton";
 import { runOutsideRequest } from "./base/request-context";
-import { createAdmission, afterRound, createCheckService, type CheckService, createLiveRounds, type LiveRounds, withMemoryFallback, optedOutMatcher, guardFromConfig, redisRounds, localRounds, loadTesters, memoryAskers, redisAskers, hourlyBudgetFor, OFFICIAL_BUDGET_NAME, WIKIDATA_BUDGET_NAME, createWorldAccess } from "@/server/checking";
 import { getConfig, type AppConfig } from "./config";
-import type { CrowdServices } from "@/server/crowd";
 import { prismaCheckStore } from "./data/check-store";
 import { countRecentReports, REPORT_INTERVAL_MS } from "./data/visitor-reports";
-import { createOwnerDiscoveries, DISCOVERIES_PER_SITE_PER_HOUR, NO_OWNER_DISCOVERIES, type OwnerDiscoveries, createSiteClient, createWikidataClient, createOfficialFetcher, afterRoundOfficial, createOfficialService, NO_OFFICIAL_SERVICE, type OfficialService } from "@/server/owner";
 import { sharedRedis } from "./redis/client.mjs";
-import { recordRollup, trackIncident, createJobs, type Jobs, jobRunner, type JobQueue, type RunJob, deliverNotifications, queueIncidentNotice, addDueChecks, recordPageView, runWatchedCheck, startWatching } from "@/server/watching";
+import {
+  afterRound, createAdmission, createCheckService, createLiveRounds, createWorldAccess, guardFromConfig, hourlyBudgetFor, loadTesters, localRounds,
+  memoryAskers, OFFICIAL_BUDGET_NAME, optedOutMatcher, redisAskers, redisRounds, WIKIDATA_BUDGET_NAME, withMemoryFallback,
+  type CheckService, type LiveRounds,
+} from "@/server/checking";
+import type { CrowdServices } from "@/server/crowd";
+import {
+  afterRoundOfficial, createOfficialFetcher, createOfficialService, createOwnerDiscoveries, createSiteClient, createWikidataClient,
+  DISCOVERIES_PER_SITE_PER_HOUR, NO_OFFICIAL_SERVICE, NO_OWNER_DISCOVERIES, type OfficialService, type OwnerDiscoveries,
+} from "@/server/owner";
+import {
+  addDueChecks, createJobs, deliverNotifications, jobRunner, queueIncidentNotice, recordPageView, recordRollup, runWatchedCheck, startWatching,
+  trackIncident, type JobQueue, type Jobs, type RunJob,
+} from "@/server/watching";
 
 // The composition root: the one place that builds the app's services from its configuration and
 // wires the features together. A round's aftermath is the list of listeners below, and the job

@@ -2,7 +2,8 @@ import "server-only";
 
 export { createAdmission } from "./admission";
 export { NONCE_HEADER, createVerifier, signResponse } from "./agent-protocol";
-export { afterRound, createCheckService } from "./check-service";
+export { afterRound } from "./after-round";
+export { createCheckService } from "./check-service";
 export type { CheckService } from "./check-service";
 export { createLiveRounds } from "./live-rounds";
 export type { LiveEvent, LiveRoundStart, LiveRounds } from "./live-rounds";
