@@ -28,10 +28,9 @@ ENV npm_config_nodedir=/usr/local \
 WORKDIR /app
 # What `npm ci` reads, and what its postinstall (`prisma generate`) reads: the Prisma config,
 # prisma/ (the schemas, the script that makes PostgreSQL's from SQLite's, the offline
-# schema-engine stand-in) and sqlite-driver.mjs, which the stand-in imports.
+# schema-engine stand-in and the sqlite-driver.mjs it imports).
 COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY prisma ./prisma
-COPY src/server/sqlite-driver.mjs ./src/server/sqlite-driver.mjs
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build

@@ -32,7 +32,7 @@ const nextConfig = {
   cacheHandlers: { default: require.resolve("./src/server/cache/data-cache-handler.mjs") },
   cacheMaxMemorySize: 0,
   experimental: {
-    // Next keeps a copy of a request's body for the proxy to read (src/server/gate/action-call.ts);
+    // Next keeps a copy of a request's body for the proxy to read (src/server/serving/gate/action-call.ts);
     // the gate refuses anything longer, so no more is ever kept.
     proxyClientMaxBodySize: ACTION_BODY_LIMIT_BYTES,
   },

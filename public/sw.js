@@ -3,7 +3,7 @@
 // page is never served stale from here. Served with Cache-Control max-age=0 (Next's default for
 // public/), and browsers check a worker's script for updates themselves.
 
-/** The payload src/server/push/payload.ts sends: {title, body, url, unsubscribeUrl}. */
+/** The payload src/lib/push-payload.ts sends: {title, body, url, unsubscribeUrl}. */
 function readPayload(event) {
   try {
     return event.data ? event.data.json() : null;

@@ -1,6 +1,6 @@
 // Next runs register() once when its server starts, before the first request.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startServer } = await import("./server/startup");
+  const { startServer } = await import("./server/serving/startup");
   await startServer();
 }

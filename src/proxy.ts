@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { gate } from "@/server/gate";
-import { buildCallableActions } from "@/server/gate/callable-actions";
+import { gate } from "@/server/serving/gate";
+import { buildCallableActions } from "@/server/serving/gate/callable-actions";
 
 /** Every page request, before Next serves or renders it (src/server/gate/ says what is checked). */
 export function proxy(request: NextRequest) {

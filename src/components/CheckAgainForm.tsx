@@ -1,10 +1,9 @@
 "use client";
 
 import { useActionState, useEffect, useState } from "react";
+import { IDLE } from "@/lib/action-state";
 import { formatRelativeSeconds } from "@/lib/format";
-import { checkAgain, type CheckAgainState } from "@/server/actions/check-again";
-
-const initial: CheckAgainState = { status: "idle", message: "" };
+import { checkAgain } from "@/server/serving/actions/check-again";
 
 /** "in 27 seconds" while the result is fresh, counted by the browser: the page itself is cached. */
 function useFreshCountdown(freshUntil: string): string | null {
@@ -23,7 +22,7 @@ function useFreshCountdown(freshUntil: string): string | null {
 
 /** A plain form post without JavaScript; with it, the message is announced in place. */
 export function CheckAgainForm({ domain, freshUntil }: { domain: string; freshUntil: string }) {
-  const [state, action, pending] = useActionState(checkAgain, initial);
+  const [state, action, pending] = useActionState(checkAgain, IDLE);
   const freshIn = useFreshCountdown(freshUntil);
   return (
     <form action={action} className="check-again">

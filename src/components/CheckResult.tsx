@@ -3,8 +3,8 @@ import { utcDateTime, utcTime } from "@/lib/incident-words";
 import { describeVerdict } from "@/lib/verdict-line";
 import { whereLine } from "@/lib/where-words";
 import type { ProbeResult } from "@/lib/probe-result";
-import type { StatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
+import type { StatusView } from "@/server/serving/pages/status";
+import { type Target } from "@/lib/domain";
 import { CheckAgainForm } from "./CheckAgainForm";
 import { CheckedAge } from "./CheckedAge";
 import { ReportDownButton } from "./ReportDownButton";
@@ -22,20 +22,18 @@ function causeDetails(results: ProbeResult[]) {
 }
 
 /**
- * The answer first: is it down (the verdict sentence), for whom and where (one line), how old the
- * answer is (in words, counted by the browser), what this browser saw (a hint, never louder than
- * the verdict), "It's down for me" and "Check again". The same for every visitor, so it is cached
- * with the page; what belongs to one visitor (their own check, their report) is done in the browser.
- * `view` null: the check failed unexpectedly.
+ * The answer first: the verdict, for whom and where, how old (counted by the browser), what this
+ * browser saw, "It's down for me" and "Check again". The same for every visitor, so it is cached
+ * with the page. `view` null: the check failed unexpectedly.
  */
 export function CheckResult({ target, view }: { target: Target; view: StatusView | null }) {
   if (!view || !view.ok) {
-    const message = view && !view.ok ? view.message : "The check failed unexpectedly; please try again.";
+    const message = view && !view.ok ? view.refusal.message : "The check failed unexpectedly; please try again.";
     return (
       <section className="card result result-unknown" aria-labelledby="result-heading">
         <h2 id="result-heading" className="result-line">
           <TextWithName
-            text={view?.ok === false && view.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+            text={view?.ok === false && view.refusal.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
             name={target.unicode}
           />
         </h2>

@@ -7,11 +7,9 @@ import { formatDuration } from "@/lib/format";
 const TICK_MS = 15_000;
 
 /**
- * "2 minutes ago", counted by the browser and kept current while the page is open: the page is
- * cached and the same for everyone, so only the browser knows how old its result is now. Until
- * the first effect (and without JavaScript) it shows `absolute`, the check's time ("at 14:02
- * UTC"), which stays true however old the copy; `title` gives it whole, with its day. The clock is read in effects only: a render that read it would
- * make the page's prerender bail out.
+ * "2 minutes ago", counted by the browser: the page is cached for everyone, so only the browser
+ * knows how old its result is now. Until the first effect it shows `absolute`, which stays true;
+ * the clock is read in effects only, or the page's prerender bails out.
  */
 export function CheckedAge({ iso, absolute, title }: { iso: string; absolute: string; title: string }) {
   const [now, setNow] = useState<number | null>(null);

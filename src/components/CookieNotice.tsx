@@ -3,14 +3,12 @@
 import Link from "next/link";
 import { useActionState, useState, type FormEvent } from "react";
 import { consentCookie } from "@/lib/cookies";
-import { dismissCookieNotice, type ConsentState } from "@/server/actions/consent";
+import { dismissCookieNotice, type ConsentState } from "@/server/serving/actions/consent";
 
 /**
- * The same for every visitor, so pages stay cacheable: whether this visitor dismissed it is read
- * by the browser (CONSENT_HEAD_SCRIPT hides it before paint). Without JavaScript OK is a plain
- * form post, and the action's own answer comes back without the notice. With it, the browser
- * stores the cookie and nothing is sent: a cookie set by the action makes Next render the whole
- * page again for its answer (56 KB for a status page), once for every visitor who clicks OK.
+ * The same for every visitor, so pages stay cacheable: the browser hides it when dismissed
+ * (CONSENT_HEAD_SCRIPT) and stores the cookie itself; without JavaScript OK is a form post to the
+ * action (a cookie set by an action makes Next render the whole page again, so only then).
  */
 export function CookieNotice() {
   const [state, action] = useActionState(dismissCookieNotice, { dismissed: false } satisfies ConsentState);

@@ -1,7 +1,6 @@
-// The history as a server-rendered SVG (no chart library, no client code), like the 24-hour
-// chart: one bar per hour or day, as tall as the share of it that was observed (a day nobody
-// looked at stays an empty track: never 100 % of nothing) and coloured by the share of that
-// time online; the incidents as marks on a strip below. The same numbers are in HistoryTable.
+// The history as a server-rendered SVG: one bar per hour or day, as tall as the share of it that
+// was observed and coloured by the share of that time online; incidents as marks below. The same
+// numbers are in HistoryTable.
 import { formatShare, RANGE_SPECS, type HistoryView } from "@/lib/history-view";
 import { bucketLabel, bucketSentence, incidentSentence, shareLevel, type ShareLevel } from "@/lib/history-words";
 import { PERIOD_MS } from "@/lib/observed-time";

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { historySummarySentence } from "@/lib/history-words";
-import { getHistorySummary } from "@/server/history/view";
-import { getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
-import { readOrNull } from "./StatusSections";
+import { getHistorySummary } from "@/server/serving/pages/history";
+import { getStatusView } from "@/server/serving/pages/status";
+import { type Target } from "@/lib/domain";
+import { readOrNull } from "./section-reads";
 import "./History.css";
 
 /**

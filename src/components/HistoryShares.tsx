@@ -3,10 +3,8 @@ import { enoughObserved, formatShare, HISTORY_RANGES, RANGE_SPECS, type HistoryR
 import "./History.css";
 
 /**
- * Each range's share of observed time online, and how much of the range was observed: rounds
- * happen when someone looks or the site is watched, so a range may be observed only in part. One
- * nobody observed says so, and one observed too little for a share to mean anything says how
- * little instead of a share.
+ * Each range's share of observed time online, and how much of it was observed (rounds happen when
+ * someone looks or the site is watched); too little observed says how little instead of a share.
  */
 export function HistoryShares({ totals }: { totals: Partial<Record<HistoryRange, HistoryTotals>> }) {
   return (

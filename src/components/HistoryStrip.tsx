@@ -1,7 +1,5 @@
-// The status page's 90 days: the same bars as HistoryChart, drawn as one path per colour with no
-// tooltip per day. The status page is what a rush asks for, and per-day groups made its history
-// a third of its weight (HTML and the RSC payload both carry every element); the history page it
-// links to keeps the chart with a sentence per day and the table.
+// The status page's 90 days: HistoryChart's bars drawn as one path per colour, with no element per
+// day, since the status page is what a rush asks for; the history page keeps the detailed chart.
 import { bucketLabel, type ShareLevel } from "@/lib/history-words";
 import type { HistoryView } from "@/lib/history-view";
 import { BASELINE, chartGeometry, describeHistory, labelOf, LEVEL_FILL, PAD, PLOT_HEIGHT, round, STRIP_HEIGHT, STRIP_Y, VIEW_HEIGHT, VIEW_WIDTH } from "./HistoryChart";

@@ -1,8 +1,8 @@
-import { getIncidentsView } from "@/server/incidents-view";
-import { getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
+import { getIncidentsView } from "@/server/serving/pages/incidents";
+import { getStatusView } from "@/server/serving/pages/status";
+import { type Target } from "@/lib/domain";
 import { IncidentsList } from "./IncidentsList";
-import { readOrNull } from "./StatusSections";
+import { readOrNull } from "./section-reads";
 
 /**
  * The domain's current or latest incident in one line; nothing at all when it never had one. A

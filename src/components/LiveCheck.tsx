@@ -7,10 +7,8 @@ import { LiveMap, type LiveMapBase } from "./LiveMap";
 import { TextWithName } from "./TextWithName";
 
 // What a first visit shows while its round runs: each tester's answer as it comes (rows and map
-// markers), how many have answered, and how long the round may still take. Fed by the round's
-// Server-Sent Events (src/server/checks/live-stream.ts); the page's own result replaces all of
-// it once the round is decided. Without JavaScript, or when the round runs elsewhere, it stays
-// the plain "Checking…" line.
+// markers), fed by the round's Server-Sent Events, until the page's own result replaces it.
+// Without JavaScript, or when the round runs elsewhere, it stays the plain "Checking…" line.
 
 /** As live-rows.ts sends it. */
 interface LiveRow {
@@ -25,7 +23,6 @@ interface LiveRow {
   total: string;
   point: [number, number] | null;
 }
-
 
 interface RoundState {
   /** The deadline on this browser's clock. */

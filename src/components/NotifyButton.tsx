@@ -1,13 +1,12 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { pushStatusAction, subscribeAction, unsubscribeAction, type PushState } from "@/server/actions/push";
+import { pushStatusAction, subscribeAction, unsubscribeAction, type PushState } from "@/server/serving/actions/push";
 import "./NotifyButton.css";
 
 // The browser half of "Tell me when it's back": a service worker (/sw.js) shows what the push
-// service delivers. A browser has one push subscription per site (origin), whatever the domains
-// it follows here: the server keeps which domains (one row each), so stopping one domain drops the
-// browser's subscription only when no domain is left.
+// service delivers. A browser has one push subscription for the site, whatever domains it follows:
+// stopping one domain drops it only when none is left.
 
 export type NotifyPhase = "starting" | "unsupported" | "ios-install" | "blocked" | "ready" | "subscribed";
 

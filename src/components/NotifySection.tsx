@@ -1,16 +1,14 @@
 import { offersBack } from "@/lib/page-parts";
-import { getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
-import { getVapidKeys } from "@/server/push/vapid";
+import { getStatusView } from "@/server/serving/pages/status";
+import { type Target } from "@/lib/domain";
+import { getVapidKeys } from "@/server/watching";
 import { NotifyButton } from "./NotifyButton";
-import { readOrNull, SectionUnavailable } from "./StatusSections";
+import { readOrNull, SectionUnavailable } from "./section-reads";
 
 /**
- * "Tell me when it's back" (or "if it goes down" while it is not known to be down), by Web Push,
- * no account. Rendered into the cached page for everyone: whether this browser already follows
- * the domain is asked by the button itself. The public key is the site's, not the visitor's.
- * Nothing without a verdict (the check could not run): there is nothing to be told about yet.
- * `inline`: a part of the card it stands in (the history's), not a card of its own.
+ * "Tell me when it's back" (or "if it goes down"), by Web Push, no account, rendered into the
+ * cached page for everyone: the button asks whether this browser follows the domain. Nothing
+ * without a verdict. `inline`: part of the card it stands in, not a card of its own.
  */
 export async function NotifySection({ target, inline = false }: { target: Target; inline?: boolean }) {
   const status = await readOrNull("status", () => getStatusView(target));

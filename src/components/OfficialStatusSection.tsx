@@ -1,10 +1,10 @@
 import { disagreementWords } from "@/lib/official-status-words";
-import { getIncidentsView } from "@/server/incidents-view";
-import { getOfficialView } from "@/server/official/page-view";
-import { getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
+import { getIncidentsView } from "@/server/serving/pages/incidents";
+import { getOfficialView } from "@/server/serving/pages/official";
+import { getStatusView } from "@/server/serving/pages/status";
+import { type Target } from "@/lib/domain";
 import { OfficialStatusView } from "./OfficialStatusView";
-import { readOrNull } from "./StatusSections";
+import { readOrNull } from "./section-reads";
 
 /**
  * The official status page beside our verdict, in the page's "owner" block (StatusBody); nothing at all

@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useId, useSyncExternalStore } from "react";
 import { ratingQuestion } from "@/lib/rating-words";
-import { rateAction, type RateState } from "@/server/actions/rate";
+import { rateAction, type RateState } from "@/server/serving/actions/rate";
 
 export interface RatingSummaryValues {
   average: number | null;

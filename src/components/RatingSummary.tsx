@@ -1,7 +1,7 @@
-import { getRatingView } from "@/server/page-data";
+import { getRatingView } from "@/server/serving/pages/rating";
 import { ratingQuestion } from "@/lib/rating-words";
 import { RatingForm } from "./RatingForm";
-import { readOrNull, SectionUnavailable } from "./StatusSections";
+import { readOrNull, SectionUnavailable } from "./section-reads";
 import { TextWithName } from "./TextWithName";
 
 /**

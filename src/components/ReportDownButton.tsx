@@ -3,7 +3,7 @@
 import { useActionState, useId, useState, useTransition, type FormEvent } from "react";
 import type { ReportDownState } from "@/lib/report-down-state";
 import { REPORT_PROBLEM_KEYS, REPORT_PROBLEMS } from "@/lib/report-problems";
-import { reportDownAction } from "@/server/actions/report-down";
+import { reportDownAction } from "@/server/serving/actions/report-down";
 import { NetworkAnswerView } from "./NetworkAnswerView";
 import { sendReport } from "./send-report";
 import "./ReportDownButton.css";

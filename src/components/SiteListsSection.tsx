@@ -6,9 +6,8 @@ import { getMostCheckedSites, getRecentSites } from "@/server/data/sites";
 import { SiteLists } from "./SiteLists";
 
 /**
- * Recent and most-checked sites (those with a public answer: data/sites.ts): filled in at request time (connection()), since the database
- * does not exist until `npm start` and `next build` must never need it, then served from a
- * short cache that is the same for everyone.
+ * Recent and most-checked sites (those with a public answer), read at request time (connection()),
+ * since `next build` must never need the database, then kept in a short cache for everyone.
  */
 export async function SiteListsSection() {
   await connection();

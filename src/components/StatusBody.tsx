@@ -1,8 +1,8 @@
 import { unstable_rethrow } from "next/navigation";
 import { pageParts, type PagePart } from "@/lib/page-parts";
 import type { Verdict } from "@/lib/probe-result";
-import { getStatusView, type CheckView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
+import { getStatusView, type CheckView } from "@/server/serving/pages/status";
+import { type Target } from "@/lib/domain";
 import { CheckResult } from "./CheckResult";
 import { HistorySection } from "./HistorySection";
 import { IncidentsSection } from "./IncidentsSection";
@@ -13,9 +13,8 @@ import { HelpSection, OwnerSection, RelatedSection, ReportsSection } from "./Sta
 
 /**
  * Everything of /<domain> that comes with the result, in the order of a worried visitor's
- * questions (lib/page-parts.ts): the verdict, how old it is and where it was checked from (the
- * map when it shows something); what to do now, for this verdict; then the evidence, folded
- * where it is long. Streams in after the shell: it waits for the round (or a cached result).
+ * questions (lib/page-parts.ts): the verdict and where it was checked from; what to do now; the
+ * evidence, folded where it is long. Streams in after the shell.
  */
 export async function StatusBody({ target }: { target: Target }) {
   const view = await getStatusView(target).catch((error: unknown) => {

@@ -1,39 +1,17 @@
-import { unstable_rethrow } from "next/navigation";
-import { getOwnerHelpView } from "@/server/owner/page-view";
-import { getOfficialView } from "@/server/official/page-view";
-import { getRelatedView, getReportsView, getSocialView, getStatusView } from "@/server/page-data";
-import type { Target } from "@/server/probe/types";
+import { getOwnerHelpView, getRelatedView, getSocialView } from "@/server/serving/pages/owner";
+import { getOfficialView } from "@/server/serving/pages/official";
+import { getReportsView } from "@/server/serving/pages/reports";
+import { getStatusView } from "@/server/serving/pages/status";
+import { type Target } from "@/lib/domain";
 import { OfficialStatusSection } from "./OfficialStatusSection";
+import { readOrNull, SectionUnavailable } from "./section-reads";
 import { RelatedPages } from "./RelatedPages";
 import { ReportsChart, REPORTS_TITLE } from "./ReportsChart";
 import { SocialLinks } from "./SocialLinks";
 import { Troubleshooting } from "./Troubleshooting";
 
-// The database-backed parts of /<domain>, each an async server component so the page can
-// stream them behind their own Suspense boundary without holding up the first bytes. Their
-// data is cached for everyone (page-data.ts). A part whose data cannot be read (a locked or
-// broken database) says so and the page goes on.
-
-/** The data, or null after logging why it could not be read. */
-export async function readOrNull<T>(what: string, read: () => Promise<T>): Promise<T | null> {
-  try {
-    return await read();
-  } catch (error) {
-    // Next's own signals (a background prerender that ends before a slow read) are not faults.
-    unstable_rethrow(error);
-    console.error(`page: ${what} could not be read`, error);
-    return null;
-  }
-}
-
-export function SectionUnavailable({ title }: { title: string }) {
-  return (
-    <section className="card" data-unavailable="">
-      <h2>{title}</h2>
-      <p className="muted">This part is unavailable right now; please try again in a moment.</p>
-    </section>
-  );
-}
+// The database-backed parts of /<domain>, each streamed behind its own Suspense boundary; a part
+// whose data cannot be read says so and the page goes on.
 
 export async function ReportsSection({ target }: { target: Target }) {
   // After the result: the chart then counts the check this very render may have made.

@@ -56,9 +56,8 @@ function foldedHeading(verdict: Verdict | null, domain: string): string {
 }
 
 /**
- * `folded`: the four "only for you" steps behind its heading (a `<details>`, which opens without JavaScript too), for a page
- * where the steps are not the next thing to do; the browser's own check opens it when they are.
- * `id`: the card's, which links land on ("See what to try").
+ * `folded`: the four "only for you" steps behind their heading (a `<details>`), opened by the
+ * browser's own check when they are the next thing to do. `id`: where "See what to try" lands.
  */
 export function Troubleshooting({
   domain,

@@ -4,7 +4,6 @@ import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react
 import { BROWSER_CHECK_TIMEOUT_MS, browserCheckUrl, browserMayAsk, browserReachSentence, longestReachSentence, type BrowserReach, type SiteScheme } from "@/lib/browser-reach";
 import type { Cause, Verdict } from "@/lib/probe-result";
 
-
 const neverChanges = () => () => {};
 
 /** The folded "what to try" steps the page may hold (Troubleshooting), opened when they matter. */
@@ -23,11 +22,9 @@ function openSteps() {
 }
 
 /**
- * The visitor's own check, a hint under the verdict: the browser asks the site itself, over the
- * scheme our testers reached it by (no-cors, so the answer is opaque, but a failed connection
- * still rejects); browser-reach.ts words what it saw. Where the page may not ask that address
- * (a plain-HTTP site from an HTTPS page) it says so instead of trying. Testers up and this browser
- * failing opens the troubleshooting steps.
+ * The visitor's own check, a hint under the verdict: the browser asks the site itself (no-cors, so
+ * only whether a connection answered) over the scheme our testers used, or says why it cannot;
+ * testers up and this browser failing opens the troubleshooting steps.
  */
 export function VisitorCheck({
   domain,

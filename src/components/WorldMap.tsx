@@ -1,11 +1,9 @@
-// Where a site was checked from: a server-rendered SVG world map (no tiles, no map library, no
-// client code) over a static image of the sea and land. Each location is a marker coloured by
-// its result and marked with a glyph (WorldMapMarker.tsx); markers that would cover each other
-// at the width the map is shown become one marker with their count. A location with no known
-// place is named below the map. The sources table on the page stays the full, accessible record.
+// Where a site was checked from: a server-rendered SVG map over a static image of sea and land,
+// a marker per location coloured by its result; markers that would cover each other become one
+// with a count. The sources table stays the full, accessible record.
 import { groupOverlapping, type MapPoint } from "@/lib/map-groups";
-import { projectPoint, worldMapBase } from "@/server/geo/world-map";
-import { worldMapImageUrl } from "@/server/geo/world-map-image";
+import { projectPoint, worldMapBase } from "@/server/serving/map/world-map";
+import { worldMapImageUrl } from "@/server/serving/map/world-map-image";
 import { GROUP_RADIUS, RADIUS, SEVERITY, STATUS_ORDER, STATUS_TEXT, WorldMapMarker, worstStatus, type MarkerSpot, type Status } from "./WorldMapMarker";
 import styles from "./WorldMap.module.css";
 
@@ -19,10 +17,8 @@ export interface MapMarker {
 }
 
 /**
- * The map's widths, widest first, and the marker scale at each: SVG units shrink with the map,
- * so a narrow map needs bigger markers to stay legible (17–26 CSS px across, glyphs 11 px or
- * more; the 960-unit map is ~300 px wide on a 375 px phone, ~950 px in the 64rem page).
- * WorldMap.module.css repeats these in its container queries; a test holds the two together.
+ * The map's widths, widest first, and the marker scale at each (a narrow map needs bigger markers
+ * to stay legible); WorldMap.module.css repeats them, and a test holds the two together.
  */
 export const MAP_STEPS: readonly { scale: number; maxWidth: number }[] = [
   { scale: 1, maxWidth: Infinity },

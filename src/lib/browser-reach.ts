@@ -1,10 +1,8 @@
 import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
 
-// What the visitor's own browser check can say beside the testers' verdict: a hint, never louder
-// than the verdict. The browser fetches the site with `no-cors`: it learns that a connection was
-// made and some answer came back, never the status. So "reachable" means "its server answers",
-// not "the site works", and every sentence here must agree with the verdict shown above it and
-// say only what this browser saw.
+// What the visitor's own browser check can say beside the verdict: a hint, never louder. A no-cors
+// fetch learns that some answer came back, never the status, so "reachable" means "its server
+// answers", and every sentence says only what this browser saw.
 
 /**
  * - `cannot`: this page may not ask that address (a plain-HTTP site from an HTTPS page: browsers

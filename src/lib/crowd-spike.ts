@@ -1,7 +1,5 @@
-// Is the crowd reporting more than usual? Our published rule (the /methodology page says it in
-// words): distinct reporters of a site per 15-minute window, against the usual count for that
-// window of the week (the same window over the last 8 weeks). Pure, so it is table-tested and
-// the page, the API and the benchmark all ask the same function.
+// Is the crowd reporting more than usual? The published rule (/methodology): distinct reporters of
+// a site per 15-minute window against the same window of the week over the last 8 weeks. Pure.
 
 export const CROWD_STATES = ["none", "possible", "problems"] as const;
 export type CrowdState = (typeof CROWD_STATES)[number];

@@ -1,11 +1,6 @@
-// The spans of time the crowd's rule counts reports in (lib/crowd-spike.ts). Pure, so the data
-// layer, its tests and the benchmark all count the same spans.
-//
-// The windows trail the moment of reading: "the last 15 minutes and the 15 before". Windows
-// aligned to the clock (14:00, 14:15…) would make the current one nearly empty in its first
-// minutes, so a state would drop back to "no problems" at every quarter hour of an outage. Any
-// 15-minute span still counts distinct reporters: a visitor may report a site once per 15
-// minutes (REPORT_INTERVAL_MS), so no one appears twice inside one. Spans are [from, to).
+// The spans the crowd's rule counts reports in. They trail the moment of reading ("the last 15
+// minutes and the 15 before"): windows aligned to the clock would drop to "no problems" at every
+// quarter hour of an outage. A visitor reports a site once per 15 minutes, so nobody counts twice.
 import { BASELINE_WEEKS, WINDOW_MINUTES } from "@/lib/crowd-spike";
 
 export interface Span {

@@ -1,7 +1,7 @@
 // From what a visitor types (a domain, a URL, mixed case, Unicode) to the one domain we probe.
 // Everything here is a security boundary as much as a convenience: a name that reaches the
 // probe engine must be a public, registrable DNS name, never an address in disguise.
-import { parse as parseSuffix } from "tldts";
+import { getDomain, parse as parseSuffix } from "tldts";
 import { toASCII } from "tr46";
 import { displayName } from "@/lib/idn-display";
 
@@ -15,9 +15,15 @@ export type DomainRejection =
   | "no_public_suffix"
   | "not_registrable";
 
+/** A domain to check: ASCII (punycode) for the wire, Unicode for display. */
+export interface Target {
+  ascii: string;
+  unicode: string;
+}
+
 /** `unicode` is the display form: Unicode where Chromium would show it, else punycode (idn-display.ts). */
 export type ParsedDomain =
-  | { ok: true; ascii: string; unicode: string }
+  | ({ ok: true } & Target)
   | { ok: false; reason: DomainRejection; message: string };
 
 export interface ParseDomainOptions {
@@ -143,10 +149,9 @@ function parsedHost(host: string): { host: string } | { reason: DomainRejection 
 const PLAIN_NAME = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
 
 /**
- * `host` itself when UTS #46 would return it unchanged without running it: a plain name (no
- * Unicode, so no mapping, bidi or joiner rule applies) whose labels pass even the strict hyphen
- * rule and the DNS length rules. tr46 takes about 80 µs a name, the most of a page's admission.
- * Null means "ask tr46", never "invalid"; tests/unit/fuzz.test.ts checks the two agree.
+ * `host` itself when UTS #46 would return it unchanged: a plain ASCII name whose labels pass the
+ * strict hyphen and length rules, so tr46 (the most of an admission's cost) need not run. Null
+ * means "ask tr46"; tests/unit/fuzz.test.ts checks the two agree.
  */
 export function plainAsciiName(host: string): string | null {
   if (host.length > MAX_DOMAIN_LENGTH || !PLAIN_NAME.test(host)) return null;
@@ -220,3 +225,6 @@ export function parseDomain(input: string, options: ParseDomainOptions = {}): Pa
   // Lookalikes (аррӏе.com in Cyrillic) keep their punycode, so nobody can put "apple.com" on our pages.
   return { ok: true, ascii, unicode: displayName(ascii) };
 }
+
+/** "a.b.example.co.uk" → "example.co.uk": the name a registry hands out; a private suffix (user.github.io) is its own. */
+export const registrableDomainOf = (ascii: string) => getDomain(ascii, { allowPrivateDomains: true }) ?? ascii;

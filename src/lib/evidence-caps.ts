@@ -8,10 +8,8 @@ export const RAW_CAP_BYTES = 16 * 1024;
 export type HeaderInput = Record<string, string | string[] | number | undefined>;
 
 /**
- * Lower-case names, repeated headers joined, long values cut, at most HEADER_CAPS.count headers
- * and HEADER_CAPS.totalBytes in all (what does not fit is left out, and says so).
- * Set-Cookie values are never kept: a site may hand whoever asks a session or tracking id, and
- * these pages are public and kept for good; that a cookie was set is all the evidence needs.
+ * Lower-case names, repeated headers joined, long values cut, within HEADER_CAPS. Set-Cookie values
+ * are never kept: these pages are public and kept for good, and a session id is no evidence.
  */
 export function capHeaders(input: HeaderInput): Record<string, string> {
   const kept: Record<string, string> = {};

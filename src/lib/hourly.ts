@@ -1,10 +1,5 @@
-// Per-hour counts for the "Reports for the last 24 hours" view. Pure, so the same bucketing
-// serves the data layer, the chart and their tests.
-//
-// "The last 24 hours" is the 24 whole UTC hours ending with the current one: at 14:30 the
-// oldest bucket is 15:00–16:00 yesterday and the newest 14:00–15:00 today. Each bucket is
-// [start, start + 1 h), so an event exactly 24 hours ago (14:30 yesterday) is excluded: its
-// hour would be a 25th bar. Whole hours keep every bar comparable and the labels honest.
+// Per-hour counts for the "Reports for the last 24 hours" view: the 24 whole UTC hours ending with
+// the current one, each [start, start + 1 h), so every bar is comparable. Pure.
 import type { Verdict } from "@/lib/probe-result";
 
 export const HOURS_SHOWN = 24;

@@ -3,11 +3,9 @@
 // update them together. Regex-class bodies are String.raw so the regex, not the string, reads each \u.
 
 /**
- * UTS #39 Identifier_Status=Allowed (IdentifierStatus.txt, Unicode 17): Chromium starts from this
- * set (`SetAllowedUnicodeSet`: ICU's recommended + inclusion sets). JavaScript has no
- * \p{Identifier_Status}, so it is listed: every Allowed range below U+3400, Kana, Hangul
- * syllables. Han has over a thousand gaps and is approximated by `ALLOWED_HAN`; Allowed
- * characters outside the BMP (93 rare ones) are left out, so they show as punycode.
+ * UTS #39 Identifier_Status=Allowed, which Chromium starts from, listed since JavaScript has no
+ * \p{Identifier_Status}: every Allowed range below U+3400, Kana, Hangul; Han approximated by
+ * `ALLOWED_HAN`; Allowed characters outside the BMP show as punycode.
  */
 export const IDENTIFIER_ALLOWED =
   String.raw`\u0027\u002d\u002e\u0030-\u003a\u0041-\u005a\u005f\u0061-\u007a\u00b7\u00c0-\u00d6` +

@@ -1,10 +1,6 @@
-// Which form of a domain we may show people: Unicode only where Chromium's omnibox would.
-// A name that anyone can register (аррӏе.com in Cyrillic) must not be displayed as the site it
-// imitates, so this follows Chromium's IDN display policy (docs/idn.md; the checks are
-// `IDNSpoofChecker::SafeToDisplayAsUnicode` in components/url_formatter/spoof_checks/
-// idn_spoof_checker.cc, driven per label by `IDNToUnicodeWithAdjustmentsImpl` in
-// url_formatter.cc). ICU's uspoof checks are redone with Unicode property escapes. Pure and
-// dependency-free: it runs on the server and in the browser.
+// Which form of a domain we may show people: Unicode only where Chromium's omnibox would, so a name
+// anyone can register (аррӏе.com in Cyrillic) never shows as the site it imitates (Chromium's
+// IDNSpoofChecker, with ICU's checks redone as Unicode property escapes). Pure: server and browser.
 import {
   ALLOWED_CONFUSABLE_WORDS,
   ALLOWED_HAN,
@@ -166,10 +162,8 @@ function isSafeLabel(label: string, tld: string, tldUnicode: string): boolean {
 }
 
 /**
- * The form of a validated ASCII domain (as `parseDomain` returns it) to show people: each
- * `xn--` label in Unicode where Chromium would show it so, else left as punycode. Like
- * Chromium, the decision is per label: `xn--80ak6aa92e.xn--p1ai` keeps its first label and
- * shows the TLD as "рф".
+ * The form of a validated ASCII domain to show people: each `xn--` label in Unicode where Chromium
+ * would show it so, else punycode, decided per label as Chromium does.
  */
 export function displayName(ascii: string): string {
   const labels = ascii.split(".");

@@ -1,7 +1,6 @@
 // @ts-check
-// Builds the binary network table (ip-ranges-table.mjs) from ip-location-db's ASN CSV rows:
-// `range_start,range_end,asn,"organisation"`, IPv4 and IPv6 files alike. Pure: the caller
-// reads the files (server/geo/asn-convert.mjs) and hands over one line at a time.
+// Builds the binary network table (ip-ranges-table.mjs) from ip-location-db's ASN CSV rows, one
+// line at a time (the caller reads the files). Pure.
 import { parseIpv4, parseIpv6 } from "./ip-ranges.mjs";
 import { BYTE_ORDER_MARK, compareWords, HEADER_WORDS, MAGIC, TABLE_FORMAT } from "./ip-ranges-table.mjs";
 

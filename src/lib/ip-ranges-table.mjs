@@ -1,14 +1,10 @@
 // @ts-check
-// The network (ASN) table in a compact binary form: ip-location-db's ASN CSVs are 32 MB of text
-// (65 MB with their numeric twins) and would take ~100 MB as JavaScript objects; as sorted
-// arrays of range starts and ends, an index into one table of distinct (ASN, name) pairs and
-// the names as UTF-8, the same data is ~10 MB, loads in milliseconds and answers a lookup with
-// one binary search. Built by server/geo/asn-convert.mjs; no I/O here.
-//
-// Layout, 32-bit words in the machine's byte order (the file never leaves the machine that
-// wrote it; a byte-order mark catches one that did): a header of 8 words (magic, mark, format,
-// IPv4 ranges, IPv6 ranges, entries, name bytes, 0), then IPv4 starts, ends and entries; IPv6
-// starts and ends (4 words each) and entries; each entry's ASN and the end of its name; names.
+// The network (ASN) table in a compact binary form: sorted arrays of range starts and ends, an
+// index into a table of distinct (ASN, name) pairs and the names as UTF-8; it loads in
+// milliseconds and answers with one binary search. Layout, 32-bit words in the machine's byte
+// order (a byte-order mark catches a file that moved): a header of 8 words (magic, mark, format,
+// IPv4 ranges, IPv6 ranges, entries, name bytes, 0), IPv4 starts, ends, entries; IPv6 starts, ends
+// (4 words each), entries; each entry's ASN and name end; the names.
 
 /** @typedef {import("./ip-ranges.mjs").ParsedAddress} ParsedAddress */
 /** @typedef {{ asn: number, name: string | null }} AsnEntry */

@@ -1,10 +1,7 @@
 // @ts-check
-// IP addresses as numbers, for range tables (ip-ranges-table.mjs) and the visitor network lookup
-// (server/geo). Plain JavaScript with no I/O, so `npm run geo:update` (plain Node, no compiler)
-// parses the downloaded data with the same code the app looks addresses up with.
-//
-// Written by hand rather than with ipaddr.js: a lookup has a budget of 10 µs, and parsing is
-// on every one of them.
+// IP addresses as numbers, for the range tables and the visitor network lookup, in plain
+// JavaScript so `npm run geo:update` parses with the same code. By hand, not ipaddr.js: parsing is
+// on every lookup.
 
 /** @typedef {{ family: 4, value: number }} Ipv4 */
 /** @typedef {{ family: 6, words: Uint32Array }} Ipv6 */
@@ -149,10 +146,8 @@ const NOT_PUBLIC_IPV4 = [
 ].map(ipv4Block);
 
 /**
- * Whether an address can belong to a visitor on the public internet: not private, loopback,
- * link-local, documentation or otherwise special. For IPv6, only global unicast (2000::/3),
- * less the IETF's protocol block (2001::/23, Teredo included), documentation (2001:db8::/32,
- * 3fff::/20) and 6to4 (2002::/16), whose owners the tables would name wrongly.
+ * Whether an address can belong to a visitor on the public internet: not special-use, and for IPv6
+ * global unicast less the IETF protocol block, documentation and 6to4, which the tables would misname.
  * @param {ParsedAddress} address
  */
 export function isPublicAddress(address) {

@@ -1,11 +1,5 @@
-// Response times summed over an hour or a day without keeping every sample: a sparse histogram
-// of logarithmic buckets, stored as JSON in a Rollup row and merged across rows. Pure.
-//
-// Resolution: bucket i holds [GROWTH^i, GROWTH^(i+1)) ms with GROWTH = 1.1, and a quantile is
-// reported as the bucket's geometric middle, so it is within ±5 % (√1.1 − 1 ≈ 4.9 %) of the
-// sample the exact nearest-rank quantile would pick, for samples of 1 ms and more. Anything under
-// 1 ms counts as 1 ms. A day of 60 s timeouts still needs only some 115 buckets; a typical
-// site's samples fill a dozen.
+// Response times summed over an hour or a day without keeping every sample: a sparse histogram of
+// logarithmic buckets (×1.1, so a quantile is within ±5 %), stored as JSON in a Rollup row. Pure.
 
 import type { ProbeResult } from "./probe-result";
 

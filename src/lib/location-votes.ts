@@ -17,10 +17,8 @@ export interface LocationVote {
 }
 
 /**
- * Causes that are never the site's outage. Most come from a rule of ours or of a measurement
- * service (a hop we refuse to follow, an address we may not reach, a budget): the site may well
- * be up, so such a result is "up with a note" when the site answered first, else inconclusive.
- * A tester's own failure is inconclusive too.
+ * Causes that are never the site's outage, most from a rule of ours or of a measurement service: a
+ * result with one is "up with a note" when the site answered first, else inconclusive.
  */
 export const NEVER_DOWN_CAUSES: ReadonlySet<Cause> = new Set<Cause>([
   "blocked_address",

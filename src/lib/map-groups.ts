@@ -1,7 +1,5 @@
 // Markers that would cover each other at the size a map is drawn become one marker with a count,
-// as map UIs do (Globalping's probe map, Downdetector's): four European cities on a phone are
-// "4" with their colours, not one blob where a red dot hides under green ones. Pure, in the
-// map's own units, so the grouping is tested without drawing.
+// as map UIs do. Pure, in the map's own units.
 
 export interface MapPoint<T> {
   x: number;

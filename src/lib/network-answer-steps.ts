@@ -1,10 +1,8 @@
 import type { NetworkAnswer } from "@/lib/network-answer";
 import { ANOTHER_BROWSER_STEP, DNS_CACHE_STEP, type TroubleshootingStep } from "@/lib/troubleshooting-steps";
 
-// What to try once we know where the problem likely sits: on the way through the visitor's
-// provider (other connections there fail too), or on the visitor's own device and home network
-// (other connections there get a page). The generic steps (troubleshooting-steps.ts) are reused
-// where they say the same.
+// What to try once we know where the problem likely sits: the visitor's provider, or their own
+// device and home network; the generic steps are reused where they say the same.
 
 const ANOTHER_NETWORK_STEP: TroubleshootingStep = {
   title: "Try another network",

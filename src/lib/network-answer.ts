@@ -3,10 +3,8 @@ import { countryName } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
 
 /**
- * "Only your network?": what probes inside the visitor's network (or country) found for a
- * domain our probes see up. `likely` is the conclusion the page words: "provider" when it also
- * fails from most other connections there, "device" when it works from most of them, "unclear"
- * when too few answered or they split evenly.
+ * "Only your network?": what probes inside the visitor's network found for a domain our probes see
+ * up; `likely` is "provider" when most fail there too, "device" when most get a page, else "unclear".
  */
 export interface NetworkAnswer {
   /** "asn:7922" or "country:DE": where the probes were asked to be. */

@@ -1,8 +1,5 @@
-// The credit owed wherever visitors' networks or countries show (the crowd's network table, the
-// methodology page). The npm copy of ip-location-db's ASN data is CC BY 4.0, merged from Route
-// Views, the regional registries' statistics (NRO) and DB-IP's IP to ASN Lite, and each of their
-// licences asks for attribution; DB-IP's asks pages that show its results to link back with
-// "IP Geolocation by DB-IP". One line, so every place that prints it says the same.
+// The credit owed wherever visitors' networks or countries show: ip-location-db's ASN data is CC BY
+// 4.0, merged from sources whose licences ask for attribution (DB-IP's for this line). One line, said alike.
 
 export interface CreditLink {
   text: string;

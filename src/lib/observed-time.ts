@@ -1,9 +1,5 @@
-// How much time a round tells us about, and how that time falls into UTC hours and days. Pure.
-//
-// Rounds happen when someone looks at a site or while it is watched, so there are gaps. A round
-// vouches for the time since the round before it, but never for more than a watched site's
-// interval: after a longer gap nobody knows what happened in between, and the history says
-// "not observed" rather than stretching one round over it.
+// How much time a round tells us about: back to the round before it, never more than a watched
+// site's interval (after a longer gap the history says "not observed"). Pure.
 import type { Verdict } from "./probe-result";
 
 export const HOUR_MS = 3_600_000;

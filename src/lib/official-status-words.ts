@@ -56,12 +56,9 @@ export interface OurReading {
 const locationCount = (n: number) => (n === 1 ? "1 location" : `${n} locations`);
 
 /**
- * Where the official page and our probes disagree, in one sentence; null when they do not.
- * - The page says all is well (operational, no unresolved incident) while our latest round
- *   finds the site down for everyone or in some regions.
- * - The page reports a partial or major outage while every location that could tell reached it
- *   (our verdict is online). Degraded performance and maintenance are no disagreement: a page
- *   that loads slowly, or a part of a service our probes do not ask for, can be both.
+ * Where the official page and our probes disagree, in one sentence, else null: the page says all is
+ * well while we find the site down, or reports an outage while every location reached it (degraded
+ * and maintenance are no disagreement).
  */
 export function disagreementWords(official: OfficialSummary, ours: OurReading): string | null {
   const { up, down } = ours.locations;

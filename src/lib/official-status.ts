@@ -1,12 +1,13 @@
-// A site's official status page in one shape, whatever publishes it (Atlassian Statuspage and
-// incident.io, Instatus, Better Stack: server/official/adapters). Pure data, stored as the
-// OfficialPage row's snapshot and handed to the page; the numbers the service decides with are
-// here too, so /methodology quotes the same ones.
+// A site's official status page in one shape, whatever publishes it (server/owner/official/adapters),
+// with the numbers the service decides by, so /methodology quotes the same ones. Pure.
 import { z } from "zod";
 
 /** The kinds of page we can read, one adapter each. */
 export const OFFICIAL_KINDS = ["statuspage", "instatus", "betterstack"] as const;
 export type OfficialKind = (typeof OFFICIAL_KINDS)[number];
+
+/** Where a site's official status page is, or that it has none. */
+export type OfficialFinding = { kind: OfficialKind; url: string } | { kind: "none" };
 
 /** The overall state and each component's, from calm to worst. */
 export const OFFICIAL_STATES = ["operational", "maintenance", "degraded", "partial_outage", "major_outage"] as const;

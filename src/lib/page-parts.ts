@@ -5,16 +5,9 @@ import type { Verdict } from "@/lib/probe-result";
 // where it is long. Pure, so the order each verdict gets is tested without rendering a page.
 
 /**
- * - `help`: what to try for the verdict (the troubleshooting card, open);
- * - `help-folded`: the four "down only for you" steps, folded (opened by the browser's own check
- *   when it fails while our testers reach the site);
- * - `notify`: "Tell me when it's back" (or "if it goes down");
- * - `owner`: the official status page and the owner's accounts;
- * - `sources`: every location's result, folded behind a one-line summary;
- * - `reports`: the 24-hour chart of our checks and visitors' reports;
- * - `past`: incidents and history, a line each with a link; `past-and-notify`: with "Tell me if
- *   it goes down" under them;
- * - `rating`, `related` (folded).
+ * The page's parts: `help` (what to try, open) or `help-folded`; `notify`; `owner` (the official
+ * page and the accounts); `sources` (folded); `reports`; `past` (incidents and history) or
+ * `past-and-notify`; `rating`; `related` (folded).
  */
 export type PagePart = "help" | "help-folded" | "notify" | "owner" | "sources" | "reports" | "past" | "past-and-notify" | "rating" | "related";
 

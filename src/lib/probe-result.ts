@@ -119,3 +119,10 @@ export interface VerdictSummary {
   /** Non-fatal problems worth showing, e.g. "certificate expires in 3 days". */
   warnings: string[];
 }
+
+/** What one round of every tester measured. */
+export interface RoundOutcome {
+  startedAt: Date;
+  durationMs: number;
+  results: ProbeResult[];
+}

@@ -1,13 +1,9 @@
-// Where a push subscription may point: the origins of the browsers' push services. A browser's
-// endpoint is an address a stranger hands us, and every notification is a POST to it, so only
-// the real services are accepted (PUSH_SERVICE_ORIGINS). Pure: config.ts checks the setting
-// with it, and the server checks endpoints with it.
+// Where a push subscription may point: the browsers' push services (PUSH_SERVICE_ORIGINS). Every
+// notification is a POST to an address a stranger handed us, so only those are accepted. Pure.
 
 /**
- * The push services of the browsers in use, as their makers document them: Chrome, Edge on
- * Android, Opera and Samsung Internet use Firebase Cloud Messaging; Firefox, Mozilla's autopush;
- * Safari, Apple's (Apple says to allow *.push.apple.com); Edge on Windows, the Windows
- * Notification Service (endpoints on *.notify.windows.com).
+ * The push services of the browsers in use, as their makers document them: Firebase Cloud Messaging
+ * (Chrome, Opera, Samsung, Edge on Android), Mozilla's autopush, Apple's, Windows Notification Service.
  */
 export const DEFAULT_PUSH_SERVICE_ORIGINS = [
   "https://fcm.googleapis.com",

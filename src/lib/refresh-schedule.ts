@@ -1,8 +1,6 @@
 /**
- * When to refresh what a key's changes feed, at most once per `intervalMs` per key: the first
- * change after a quiet spell refreshes at once; changes inside the interval share one refresh
- * at its end. So a rush of changes costs one refresh per interval, and no change waits longer
- * than the interval to be seen. Pure (the clock is given): the caller does the refreshing.
+ * Refreshes what a key's changes feed at most once per `intervalMs`: the first change after a quiet
+ * spell at once, the rest at the interval's end. Pure (the clock is given).
  */
 export type RefreshDecision =
   /** Refresh now. */

@@ -1,7 +1,5 @@
-// Why browsers refuse a site's certificate, in a visitor's words: the reason a TLS outage gives
-// in the result line ("its certificate expired 3 days ago"), and in each tester's message.
-// Browsers refuse every certificate that fails verification, so Node's verdict (OpenSSL's code,
-// or Node's own for a wrong name) is taken as theirs.
+// Why browsers refuse a site's certificate, in a visitor's words ("its certificate expired 3 days
+// ago"): Node's verdict (OpenSSL's code) is taken as theirs.
 import { isCurrent } from "@/lib/location-votes";
 import type { ProbeResult, TlsDetails } from "@/lib/probe-result";
 

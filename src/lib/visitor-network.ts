@@ -1,7 +1,6 @@
 /**
- * Where a visitor's address belongs, looked up offline (server/geo/network-lookup.ts): the
- * country (ISO 3166-1 alpha-2) and the network (autonomous system number and its name). Any
- * part may be unknown; the address itself is never kept.
+ * Where a visitor's address belongs, looked up offline: the country and the network (ASN and
+ * name), any part possibly unknown; the address itself is never kept.
  */
 export interface VisitorNetwork {
   country: string | null;

@@ -1,7 +1,7 @@
 // When a watched domain is due for a background round (server/watch). Pure: the scheduler and
 // the "check" job's handler ask the same rule, so a job that runs late or twice can tell whether
 // its round is still due.
-import { registrableDomainOf } from "./world-shares";
+import { registrableDomainOf } from "@/lib/domain";
 
 /** A domain viewed this recently is watched. */
 export const VIEWED_WATCH_MS = 60 * 60_000;
@@ -57,11 +57,8 @@ export function checkJobId(domain: string, due: Date): string {
 }
 
 /**
- * The due rounds a scheduler's tick adds: the watched sites due before `horizon`, at most one per
- * registrable domain, so fifty watched subdomains of one site take turns instead of all asking it
- * at once (the background limit per site, checks/admission.ts, holds it across instances). A
- * site a visitor viewed, or with an open incident, goes before one watched only for its
- * subscribers; then the longest overdue.
+ * The due rounds a tick adds: the watched sites due before `horizon`, one per registrable domain
+ * (subdomains take turns); viewed sites and open incidents first, then the longest overdue.
  */
 export function dueThisTick(sites: readonly WatchedSite[], intervals: WatchIntervals, horizon: Date): { site: WatchedSite; at: Date }[] {
   const demanded = (site: WatchedSite) => (site.viewed || site.openIncident ? 0 : 1);

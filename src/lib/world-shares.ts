@@ -1,7 +1,6 @@
 // Who may spend what of the hourly budgets everyone shares: Globalping's tests (the world check)
 // and the requests to official status pages. Pure numbers and one rule, so the budgets
 // (server/world), the check service and /methodology decide and say the same thing.
-import { getDomain } from "tldts";
 
 /** Globalping's free hourly tests: 250 per address, 500 with a token. */
 export const FREE_TESTS_PER_HOUR = { anonymous: 250, token: 500 } as const;
@@ -27,11 +26,7 @@ export const HOUR_SHARES = { crowd: 1, open: 0.75, routine: 0.5 } as const;
 /** The background watch's part of the hour, split evenly among the registrable domains that want some. */
 export const BACKGROUND_SHARE = 0.5;
 
-/**
- * Background rounds per registrable domain per minute, all its watched subdomains together
- * (server/watch): a budget apart from its visitors' new checks, which background work must
- * never use up; one a scheduler's tick.
- */
+/** Background rounds per registrable domain per minute, all its watched subdomains together: apart from its visitors' new checks. */
 export const BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE = 4;
 
 /** The part of the hour's official status requests (discovery included) one visitor's checks may cause: 30 of the default 600. */
@@ -42,13 +37,10 @@ export const OFFICIAL_SITE_SHARE = 0.1;
 /** A share of an hourly budget in its own units, never less than one reservation of `atLeast`. */
 export const shareOf = (hourly: number, part: number, atLeast: number) => Math.max(atLeast, Math.floor(hourly * part));
 
-/** "a.b.example.co.uk" → "example.co.uk"; a private suffix (user.github.io) is its own site. */
-export const registrableDomainOf = (ascii: string) => getDomain(ascii, { allowPrivateDomains: true }) ?? ascii;
 
 /**
- * A part of an hourly budget that one kind of spender may use, in the budget's own units
- * (tests, requests). `splitAmong` names a group: the cap is then divided evenly among the
- * group's members that asked in the last hour (at least what one reservation needs).
+ * A part of an hourly budget one kind of spender may use, in the budget's units; `splitAmong`
+ * divides it evenly among the group's members that asked in the last hour.
  */
 export interface BudgetShare {
   key: string;

@@ -1,21 +1,26 @@
 #!/usr/bin/env node
 // @ts-check
-// Bundles the tester agent (`npm run tester`, src/server/agent/main.ts) into one ES module that
-// plain Node runs with no node_modules beside it: the agent's image (Dockerfile.agent) carries
-// that file and nothing else. Same module conditions as `npm run tester` (react-server, so
-// `server-only` is the empty module). esbuild is the one tsx and vitest already install.
+// Bundles the tester agent (`npm run tester`) into one ES module that plain Node runs with no
+// node_modules beside it (Dockerfile.agent carries that file alone), under the same conditions.
 // Usage: node src/scripts/bundle-agent.mjs [out file, default dist/agent.mjs]
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { build } from "esbuild";
 
-import { root, serverBundleOptions } from "./server-bundle.mjs";
+const root = fileURLToPath(new URL("../..", import.meta.url));
 
 export async function bundleAgent(outfile = path.join(root, "dist/agent.mjs")) {
   await build({
     entryPoints: [path.join(root, "src/server/agent/main.ts")],
-    ...serverBundleOptions,
+    bundle: true,
+    platform: "node",
+    target: "node20.19",
+    format: "esm",
+    conditions: ["react-server"],
+    tsconfig: path.join(root, "tsconfig.json"),
+    legalComments: "none",
+    logLevel: "warning",
     outfile,
     // CommonJS dependencies (undici among them) call require() for Node's own modules, which an
     // ES module does not have: give the bundle one.

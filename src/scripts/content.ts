@@ -5,8 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 
-import { ContentFileError, importContent, parseContentFile } from "@/server/content/import";
-import { askSitesToRefresh } from "@/server/content/site-refresh";
+import { askSitesToRefresh, ContentFileError, importContent, parseContentFile } from "@/server/owner";
 import { getConfig } from "@/server/config";
 import { closeDb, getDb } from "@/server/db";
 

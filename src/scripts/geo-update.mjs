@@ -1,16 +1,8 @@
 // @ts-check
-// `npm run geo:update`: an operator's step (never run at install or start) that fetches current
-// visitor network data from ip-location-db's own GitHub releases into GEO_DATA_DIR (default
-// data/geo), which the app prefers to the npm copies (frozen at 2026-06-17) from its next start.
-//
-// ip-location-db stopped updating its npm packages in 2026-06 and publishes under the release
-// tag "latest" instead, with new datasets: user-country (country, MMDB) and origin-asn (ASN and
-// organisation, CSV), both under CDLA-Permissive-2.0; the formats are those of the npm copies.
-//
-// Everything is checked before it is used: each download complete and non-empty, the MMDB
-// readable and a country database, the CSVs parsed into the app's table with at least
-// MIN_ROWS ranges, and known addresses answering as they should. Only then does the `current`
-// pointer move, by a rename; a failed update leaves the data in use untouched.
+// `npm run geo:update`: an operator's step that fetches current visitor network data from
+// ip-location-db's GitHub releases into GEO_DATA_DIR, which the app prefers to the frozen npm
+// copies from its next start. Everything is checked before the `current` pointer moves (a rename);
+// a failed update leaves the data in use untouched.
 import { createWriteStream, existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -19,8 +11,8 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { parseAddress } from "../lib/ip-ranges.mjs";
 import { AsnTable } from "../lib/ip-ranges-table.mjs";
-import { convertAsnCsv, writeFileAtomically } from "../server/geo/asn-convert.mjs";
-import { countryCodeOf, currentRelease, openCountryDatabase, POINTER_FILE, RELEASE_FILES, RELEASE_NAME, resolveGeoDataDir } from "../server/geo/geo-files.mjs";
+import { convertAsnCsv, writeFileAtomically } from "../server/crowd/networks/asn-convert.mjs";
+import { countryCodeOf, currentRelease, openCountryDatabase, POINTER_FILE, RELEASE_FILES, RELEASE_NAME, resolveGeoDataDir } from "../server/crowd/networks/geo-files.mjs";
 
 export const RELEASE_BASE_URL = "https://github.com/sapics/ip-location-db/releases/download/latest";
 export const DOWNLOADS = { country: "user-country.mmdb", asnIpv4: "origin-asn-ipv4.csv", asnIpv6: "origin-asn-ipv6.csv" };

@@ -1,9 +1,7 @@
 // @ts-check
-// The first half of `npm start` (src/scripts/start.sh runs it, then becomes Next's own server):
-// migrates the database (creating the SQLite file on first run) and makes a production build
-// when there is none. Prints, a line each, the port and host to serve on (the only settings
-// Next's server needs before it reads the .env files itself) and the flags of the Node that
-// runs it (serverNodeFlags); everything else goes to stderr.
+// The first half of `npm start` (start.sh runs it, then becomes Next's own server): migrates the
+// database and builds when there is no build. Prints the port, the host and the Node flags to serve
+// with, a line each; everything else goes to stderr.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -46,24 +44,10 @@ export function listenSettings(env) {
 }
 
 /**
- * V8 flags for the server, which V8 takes on the command line only (not in NODE_OPTIONS); each
- * one measured (docs/BENCHMARKS.md, "Memory"):
- * - --liftoff-only: V8 compiles Prisma's WebAssembly query compiler once, with its baseline
- *   compiler, not again with TurboFan on background threads whose scratch memory stayed (~70 MB).
- * - --stack-trace-limit=0, before Node 24: an error keeps the frames of its stack (`this` and
- *   closures) until its stack is read, and Next aborts every render's signals with errors made
- *   in setImmediate callbacks; on Node 20 and 22 those frames reach the async context of other
- *   renders, each render kept the next, and memory grew by about 1.5 MB a page without end.
- *   Errors then log their message (and Next its digest) without frames; Node 24 keeps them.
- * - --heap-growing-percent=50: V8 lets the old generation grow to a multiple of what its last
- *   full collection kept, up to four times when memory is plentiful; a stream of first visits
- *   kept ~110 MB live in a heap of ~450 MB. Growing by half: RSS after 10,000 mixed requests
- *   542 -> 281-298 MB, each full collection 10-20 ms, no slower cached pages (target 1).
- * - --max-semi-space-size=4: V8's young generation grows to two 16 MB halves under load; at 4 MB
- *   each, RSS after 10,000 mixed requests 314 -> 281 MB, cached pages within the runs' noise
- *   (gzip 475 -> 512, uncompressed 606 -> 567 req/s). Short-lived objects are collected more
- *   often, each time with less to copy.
- * (MALLOC_ARENA_MAX, glibc's, must be set before Node starts: start.sh exports it.)
+ * V8 flags for the server, which V8 takes on the command line only; each kept the server's memory
+ * bounded under a stream of first visits (docs/BENCHMARKS.md, "Memory"): --liftoff-only compiles
+ * Prisma's WebAssembly once; --stack-trace-limit=0 before Node 24 stops errors from keeping other
+ * renders' frames alive; the heap and young-generation sizes keep what V8 holds near what is live.
  * @param {string} nodeVersion process.versions.node of the Node that will serve
  */
 export function serverNodeFlags(nodeVersion) {

@@ -2,7 +2,7 @@
 # `npm start`: get the site ready (src/scripts/prepare.mjs: migrate the database, build once),
 # then become Next's own server. `exec` replaces this shell, so the server is the process that
 # was started: a supervisor's SIGTERM reaches it, and it finishes the requests in flight
-# (src/server/startup/shutdown.ts).
+# (src/server/serving/startup/shutdown.ts).
 set -eu
 # glibc gives each thread that allocates its own arena (up to 8 per core) and keeps what they
 # freed; V8's helper threads and libuv's pool each fill one over hours. Two arenas: RSS after

@@ -5,7 +5,7 @@ import { OFFICIAL_DEFAULT_HOURLY_BUDGET, OFFICIAL_DEFAULT_TTL_SECONDS, OFFICIAL_
 import { commaList } from "@/lib/comma-list";
 import { DEFAULT_PUSH_SERVICE_ORIGINS, parsePushOrigins } from "@/lib/push-origins";
 import { DEFAULT_WORLD_PROBES } from "@/lib/world-shares";
-import { isResolverAddress } from "@/server/probe/dns-resolve";
+import { isResolverAddress } from "@/lib/resolver-address";
 
 // The one place that reads process.env. Everything else receives plain values,
 // so tests can build any configuration without touching the environment.
@@ -45,11 +45,6 @@ const EnvSchema = z.object({
   TESTER_HOST: z.string().min(1).default("127.0.0.1"),
   TESTER_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-  /** The report intake beside the site (`npm run intake`, server/intake): where it listens. */
-  REPORT_INTAKE_HOST: z.string().min(1).default("127.0.0.1"),
-  REPORT_INTAKE_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  /** The site the intake asks to refresh a domain's reports (any one of them when they share REDIS_URL). */
-  REPORT_INTAKE_SITE_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:3000"),
   /** On SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   PROBE_ALLOW_CIDRS: z.string().default(""),

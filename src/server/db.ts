@@ -1,6 +1,6 @@
 import "server-only";
 // First: picks the better-sqlite3 build for this Node before Prisma's adapter loads it.
-import "./sqlite-driver.mjs";
+import "../../prisma/sqlite-driver.mjs";
 
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -14,15 +14,12 @@ import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-postgre
 import { getConfig } from "@/server/config";
 import { databaseProvider, postgresOptions } from "../../prisma/database-url.mjs";
 
-// The one Prisma client of the app. Created on first use, so tests can point
-// DATABASE_URL at their own database before anything touches it. DATABASE_URL picks the
-// provider: "file:" is SQLite (better-sqlite3), "postgresql://" is PostgreSQL (pg).
+// The one Prisma client of the app, made on first use (tests point DATABASE_URL at their own
+// database first). "file:" is SQLite (better-sqlite3), "postgresql://" PostgreSQL (pg).
 
 /**
- * Both providers' clients are generated from the same models (prisma/schema.prisma and
- * prisma/postgresql/schema.prisma, kept equal by tests/unit/schema-sync.test.ts). The app sees
- * the SQLite client's type, the narrower of the two (no case-insensitive mode, for one), so a
- * query that type-checks runs on both.
+ * Both providers' clients come from the same models (tests/unit/schema-sync.test.ts keeps them
+ * equal); the app sees the SQLite client's narrower type, so a query that type-checks runs on both.
  */
 export type Db = PrismaClient;
 
@@ -55,10 +52,8 @@ function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFact
 }
 
 /**
- * WAL lets page renders read while a check writes. Switching a file to it needs the write
- * lock, and the file stays WAL once switched, so ask only when it is not WAL yet; and when
- * another process holds the lock then (a backup, a stuck writer), connect anyway: reads work,
- * and the next connection tries again. Otherwise every query failed until the lock went.
+ * WAL lets page renders read while a check writes. Switching needs the write lock, so it is asked
+ * only when not WAL yet, and a held lock (a backup, a stuck writer) does not stop the connection.
  */
 async function switchToWal(connection: SqlDriverAdapter) {
   const mode = await connection.queryRaw({ sql: "PRAGMA journal_mode", args: [], argTypes: [] });
@@ -72,12 +67,9 @@ async function switchToWal(connection: SqlDriverAdapter) {
 }
 
 /**
- * In WAL mode a commit need not wait for the disk (synchronous = NORMAL, SQLite's advice for
- * WAL): the file cannot be corrupted, and a crash of the app loses nothing; only a power cut
- * may lose the last commits. better-sqlite3 opens a WAL file that way, but a connection that
- * switched the file itself kept FULL: an fsync per commit, on the event loop (better-sqlite3
- * is synchronous), 144 µs against 12 µs a commit here, two commits a report. So a fresh
- * install's first process behaved unlike every later one. Said here: every connection alike.
+ * In WAL mode a commit need not wait for the disk (synchronous = NORMAL, SQLite's advice for WAL:
+ * only a power cut may lose the last commits). A connection that switched the file itself kept
+ * FULL, an fsync per commit on the event loop, so it is said here for every connection alike.
  */
 async function syncAsWal(connection: SqlDriverAdapter) {
   await connection.executeScript("PRAGMA synchronous = NORMAL;");
@@ -87,12 +79,9 @@ async function syncAsWal(connection: SqlDriverAdapter) {
 const PG_CONNECT_TIMEOUT_MS = 5000;
 
 /**
- * Query plans Prisma keeps compiled (its default: 1,000). A plan's key is the query's shape with
- * its values as parameters, but equal values share one parameter and nulls are written in, so
- * storing a round (a check with its results, nested) is a new shape almost every time: 259 of
- * the 271 plans held after 2,000 first visits were that one insert, at some 50 KB each, and
- * the cache would have grown to ~50 MB. The app's other queries are a few dozen shapes, used
- * all the time, so they stay at the recent end; an evicted plan costs one compile.
+ * Query plans Prisma keeps compiled. Storing a round (a check with its results, nested) is a new
+ * plan shape almost every time, and each is large, so the cache is kept small; the app's other
+ * queries are a few dozen shapes used all the time, and an evicted plan costs one compile.
  */
 export const QUERY_PLAN_CACHE_SIZE = 100;
 
@@ -112,9 +101,7 @@ function createClient(databaseUrl: string): PrismaClient {
 
 type Cached = { url: string; client: PrismaClient };
 
-// Kept on globalThis: Next bundles server components, route handlers and actions apart, so
-// this module runs once per bundle; the process still gets one client and one connection
-// (and Next's dev server, re-evaluating modules on every edit, no new one per reload).
+// The process gets one client and one connection, however many bundles (and dev reloads) load this.
 const globalCache = globalThis as typeof globalThis & { downcheckDb?: Cached };
 
 let cached: Cached | undefined;
@@ -137,11 +124,8 @@ export async function closeDb(): Promise<void> {
 }
 
 /**
- * Opens the database and runs one query, from the server's start (instrumentation.ts). The
- * client loads its query compiler (WebAssembly) and driver on first use and keeps the promises
- * that did it for good; on Node 20 and 22 a promise keeps the async context it was made in, so
- * made during a page render they kept that render, and through it every render it touched
- * (about 1.5 MB each, without end: docs/BENCHMARKS.md). Made here, they keep no request.
+ * Opens the database and runs one query at the server's start: the client keeps the promises that
+ * loaded its query compiler and driver for good, and made during a render they would keep it.
  * A database that does not answer yet is not fatal: the first request tries again.
  */
 export async function warmDatabase(): Promise<void> {

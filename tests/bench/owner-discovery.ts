@@ -26,9 +26,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 async function timings() {
   const world = await startOwnerWorld();
-  const { createGuard } = await import("@/server/probe/guard");
-  const { createSiteClient } = await import("@/server/owner/site-fetch");
-  const { discoverOwner } = await import("@/server/owner/discover");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { createSiteClient } = await import("@/server/owner/discovery/site-fetch");
+  const { discoverOwner } = await import("@/server/owner/discovery/discover");
   const client = createSiteClient({ guard: createGuard({ connectTo: world.connectTo, resolver: world.dns.address }), userAgentUrl: "https://downcheck.example.net", ca: world.ca });
   const rows: { domain: string; ms: number[]; bytes: number; outcome: string }[] = [];
   const domains = Object.keys(world.sites).filter((host) => host !== "127.0.0.1" && !host.startsWith("blog."));
@@ -89,8 +89,9 @@ async function memory() {
     GLOBALPING_URL: "off",
     PROBE_CONNECT_TO: `:443:127.0.0.1:${await refusedPort()},:80:127.0.0.1:${sites.port}`,
   });
-  const { runOwnerDiscovery } = await import("@/server/owner/job");
-  const { DISCOVERIES_AT_ONCE } = await import("@/server/owner/services");
+  const { DISCOVERIES_AT_ONCE } = await import("@/server/owner/discovery/discoveries");
+  const { owner } = (await import("@/server/app")).app();
+  const runOwnerDiscovery = (domain: string) => owner.run(domain);
   const { getDb, closeDb } = await import("@/server/db");
   const name = (i: number) => `owner-rss-${i}.com`;
   const discover = async (from: number, to: number) => {
@@ -117,7 +118,7 @@ async function memory() {
   console.log(`   heap used before ${before.heap.toFixed(1)} MB, after ${after.heap.toFixed(1)} MB (+${(after.heap - before.heap).toFixed(1)}); external ${before.external.toFixed(1)} → ${after.external.toFixed(1)} MB`);
   console.log(`   stored: ${accounts} accounts, ${pages} related pages`);
   if (!globalThis.gc) console.log("   (no --expose-gc: read without a full collection)");
-  await (await import("@/server/owner/services")).closeOwnerServices();
+  await owner.close();
   await closeDb();
   await sites.close();
   removeSqliteFiles(database.file);

@@ -106,8 +106,8 @@ test.describe("server actions", () => {
   /** A page that holds the action: Next runs an action only on a page whose bundle has it. */
   const pageOf = (entry: { workers: Record<string, unknown> }) => ("app/[domain]/page" in entry.workers ? "/example.com" : "/unsubscribe");
   const references = Object.entries(manifest.node);
-  // Next registers 'use cache' functions as server references too; only src/server/actions/ is callable.
-  const actions = references.filter(([, entry]) => entry.filename.startsWith("src/server/actions/") && entry.exportedName !== "dismissCookieNotice");
+  // Next registers 'use cache' functions as server references too; only src/server/serving/actions/ is callable.
+  const actions = references.filter(([, entry]) => entry.filename.startsWith("src/server/serving/actions/") && entry.exportedName !== "dismissCookieNotice");
   const cachedReads = references.filter(([, entry]) => entry.exportedName.startsWith("$$RSC_SERVER_CACHE"));
 
   test("a 'use cache' read called as an action is 404 unknown_action and checks nothing", async ({ request }) => {

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLocation } from "@/server/config";
-import { createGuard } from "@/server/probe/guard";
-import { remoteTesterKind } from "@/server/probe/testers/remote";
+import { createGuard } from "@/server/checking/probe/guard";
+import { remoteTesterKind } from "@/server/checking/testers/remote";
 import { bundleAgent } from "../../src/scripts/bundle-agent.mjs";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 

@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
-import { signRequest } from "@/server/agent/signing";
+import { signRequest } from "@/server/checking/agent-protocol";
 import { parseLocation } from "@/server/config";
-import { createGuard } from "@/server/probe/guard";
-import { remoteTesterKind } from "@/server/probe/testers/remote";
+import { createGuard } from "@/server/checking/probe/guard";
+import { remoteTesterKind } from "@/server/checking/testers/remote";
 import { callAgent, startAgent, type RunningAgent } from "./helpers/agents";
 import { makeCertificate } from "./helpers/certificates";
 import { closedPort, startHttpServer, startHttpsServer, startSilentTcpServer, type RunningServer } from "./helpers/servers";

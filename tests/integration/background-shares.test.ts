@@ -20,6 +20,9 @@ let standIn: GlobalpingStandIn;
 let site: RunningServer;
 let refused: RunningServer;
 let db: import("@/server/db").Db;
+let app: import("@/server/app").App;
+/** The app's in-process queue, to wait until it runs nothing. */
+let jobs: import("@/server/watching/jobs/memory-queue").MemoryQueue;
 /** Requests the target got, by Host: one per round of our http tester against a site that is up. */
 const rounds = new Map<string, number>();
 const roundsAgainst = (names: string[]) => names.reduce((sum, name) => sum + (rounds.get(name) ?? 0), 0);
@@ -44,10 +47,12 @@ beforeAll(async () => {
     WATCH_CONCURRENCY: "4",
   });
   db = (await import("@/server/db")).getDb();
+  const [{ createApp }, { createMemoryQueue }] = await Promise.all([import("@/server/app"), import("@/server/watching/jobs/memory-queue")]);
+  app = createApp(undefined, { localQueue: (run) => (jobs = createMemoryQueue({ concurrency: 4, run })) });
 });
 
 afterAll(async () => {
-  await (await import("@/server/jobs/queue")).closeJobs();
+  await app?.stop();
   process.env.GLOBALPING_URL = "off";
   await Promise.all([standIn?.close(), site?.close(), refused?.close()]);
   await (await import("@/server/db")).closeDb();
@@ -64,11 +69,9 @@ async function subscribed(domains: string[], checked: boolean) {
 
 /** `count` ticks of the scheduler in a row, each running the rounds it added (a few seconds in all, well within a minute). */
 async function ticks(count: number) {
-  const handlers = await import("@/server/jobs/handlers");
-  const jobs = await import("@/server/jobs/queue");
   for (let i = 0; i < count; i++) {
-    await handlers.runJob({ name: "tick" });
-    await jobs.inProcessJobsQuiet();
+    await app.jobs.add({ name: "tick" });
+    await jobs.quiet();
   }
 }
 
@@ -76,7 +79,7 @@ describe("the background watch's fair shares", () => {
   it("gives fifty watched subdomains of one site at most four background rounds a minute, and another watched site its own", async () => {
     await subscribed([...VICTIMS, "other.test"], true);
     await ticks(8);
-    const { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } = await import("@/server/checks");
+    const { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } = await import("@/lib/world-shares");
     expect(roundsAgainst(VICTIMS)).toBe(BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE);
     expect(rounds.get("other.test")).toBe(1);
     // The rounds that ran were of different subdomains: they take turns.
@@ -92,8 +95,8 @@ describe("the background watch's fair shares", () => {
     const checked = await db.site.count({ where: { domain: { in: DOWN }, lastCheckedAt: { not: null } } });
     expect(checked).toBe(DOWN.length);
 
-    const { checkStatus } = await import("@/server/checks");
-    const visit = await checkStatus({ ascii: "first-visit.test", unicode: "first-visit.test" }, new Headers({ "x-forwarded-for": "2001:db8:5:5::1" }));
+    const { visitorBucket } = await import("@/server/crowd/visitor/address");
+    const visit = await app.checks.statusForVisitor({ ascii: "first-visit.test", unicode: "first-visit.test" }, visitorBucket("2001:db8:5:5::1"));
     expect(visit.ok).toBe(true);
     const world = visit.ok ? visit.record.results.filter((r) => r.source === "world" && r.location.city !== "") : [];
     expect(world).toHaveLength(PROBES);

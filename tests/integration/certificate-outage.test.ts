@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CheckRecord } from "@/server/checks/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { describeVerdict } from "@/lib/verdict-line";
 import { roomyAdmission } from "./helpers/admission";
 import { startAgent, type RunningAgent } from "./helpers/agents";
@@ -85,10 +85,10 @@ beforeAll(async () => {
   });
 
   const { getConfig } = await import("@/server/config");
-  const { createGuard } = await import("@/server/probe/guard");
-  const { testersFromJson } = await import("@/server/probe/testers-config");
-  const { createCheckService } = await import("@/server/checks/check-service");
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { testersFromJson } = await import("@/server/checking/testers/config");
+  const { createCheckService } = await import("@/server/checking/check-service");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
   ({ closeDb } = await import("@/server/db"));
   const config = getConfig({ PROBE_CONNECT_TO: here.join(","), TESTER_SECRET: SECRET, GLOBALPING_URL: "off" });
   const testers = testersFromJson(

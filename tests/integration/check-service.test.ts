@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CheckService } from "@/server/checks/check-service";
+import type { CheckService } from "@/server/checking/check-service";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 import { roomyAdmission } from "./helpers/admission";
-import { memoryLimiter } from "@/server/visitor/limits";
+import { memoryLimiter } from "@/server/base/limits";
 import { createTestDatabase } from "./helpers/database";
 import { isCollected } from "../support/garbage";
 
@@ -19,8 +19,8 @@ const sites: Record<string, { server: RunningServer; hits: number }> = {};
 let closed: RunningServer;
 let service: CheckService;
 let modules: {
-  createCheckService: typeof import("@/server/checks/check-service").createCheckService;
-  store: typeof import("@/server/checks/prisma-store");
+  createCheckService: typeof import("@/server/checking/check-service").createCheckService;
+  store: typeof import("@/server/data/check-store");
   db: typeof import("@/server/db");
 };
 
@@ -46,8 +46,8 @@ function makeService(overrides: { deadlineMs?: number; ttlMs?: number; admission
   });
 }
 
-let testersFor: () => import("@/server/probe/types").Tester[];
-let guardFor: () => import("@/server/probe/types").AddressGuard;
+let testersFor: () => import("@/server/checking/probe/types").Tester[];
+let guardFor: () => import("@/server/checking/probe/types").AddressGuard;
 const target = (name: string) => ({ ascii: name, unicode: name });
 
 beforeAll(async () => {
@@ -66,14 +66,14 @@ beforeAll(async () => {
   ]);
   const connectTo = routes.join(",");
   const { getConfig } = await import("@/server/config");
-  const { createGuard } = await import("@/server/probe/guard");
-  const { defaultTesters } = await import("@/server/probe/testers-config");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { defaultTesters } = await import("@/server/checking/testers/config");
   const config = getConfig({ PROBE_CONNECT_TO: connectTo, TESTER_LOCATION: "Test lab, ZZ" });
   testersFor = () => defaultTesters(config, { world: false });
   guardFor = () => createGuard({ connectTo });
   modules = {
-    createCheckService: (await import("@/server/checks/check-service")).createCheckService,
-    store: await import("@/server/checks/prisma-store"),
+    createCheckService: (await import("@/server/checking/check-service")).createCheckService,
+    store: await import("@/server/data/check-store"),
     db: await import("@/server/db"),
   };
   service = makeService();
@@ -106,9 +106,9 @@ describe("check service", () => {
   it("shares one round among 200 concurrent requests for a cold domain", async () => {
     await site("cold.example.test", (_req, res) => res.end("ok"));
     const connectTo = `cold.example.test:443:127.0.0.1:${closed.port},cold.example.test:80:127.0.0.1:${sites["cold.example.test"].server.port}`;
-    const { defaultTesters } = await import("@/server/probe/testers-config");
+    const { defaultTesters } = await import("@/server/checking/testers/config");
     const { getConfig } = await import("@/server/config");
-    const { createGuard } = await import("@/server/probe/guard");
+    const { createGuard } = await import("@/server/checking/probe/guard");
     let newRounds = 0;
     const admission = roomyAdmission();
     const cold = modules.createCheckService({
@@ -159,25 +159,25 @@ describe("check service", () => {
     it("whose result another instance stored a moment ago is admitted as fresh and costs nothing", async () => {
       await makeService().status(target("up.example.test"), ANY_VISITOR);
       const service = oneRoundEach();
-      expect(await service.admitView(target("up.example.test"), "visitor-a")).toEqual({ admitted: true, fresh: true });
+      expect(await service.admitView(target("up.example.test"), "visitor-a")).toEqual({ ok: true, fresh: true });
       // The visitor's one round is still there, and then spent.
-      expect(await service.admitView(target("never-checked-1.example.test"), "visitor-a")).toEqual({ admitted: true, fresh: false });
-      expect(await service.admitView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ admitted: false, refusal: { refusal: { status: 429 } } });
+      expect(await service.admitView(target("never-checked-1.example.test"), "visitor-a")).toEqual({ ok: true, fresh: false });
+      expect(await service.admitView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ ok: false, refusal: { status: 429 } });
     });
 
     it("that needs a round pays for it once: the views that follow while it is paid for are free", async () => {
       const service = oneRoundEach();
-      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ admitted: true, fresh: false });
+      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ ok: true, fresh: false });
       // visitor-b has no round left, yet a second view of the same domain is admitted.
-      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ admitted: true, fresh: false });
-      expect(await service.admitView(target("never-checked-4.example.test"), "visitor-b")).toMatchObject({ admitted: false });
+      expect(await service.admitView(target("never-checked-3.example.test"), "visitor-b")).toEqual({ ok: true, fresh: false });
+      expect(await service.admitView(target("never-checked-4.example.test"), "visitor-b")).toMatchObject({ ok: false });
     });
 
     it("lets the render that follows start the round it paid for", async () => {
       // A TTL of 0: no stored result is ever fresh, so the view pays for a new round.
       const service = makeService({ ttlMs: 0 });
       const before = sites["up.example.test"].hits;
-      expect(await service.admitView(target("up.example.test"), "visitor-c")).toEqual({ admitted: true, fresh: false });
+      expect(await service.admitView(target("up.example.test"), "visitor-c")).toEqual({ ok: true, fresh: false });
       const { record, cached } = await service.status(target("up.example.test"), { view: true });
       expect(cached).toBe(false);
       expect(record.verdict).toBe("online");
@@ -217,7 +217,7 @@ describe("check service", () => {
     // store; Prisma keeps its last 100 transactions' promises and the memory rate limiter a timer
     // per key for its whole window. So the page render that started a round stayed in memory
     // (about 1.5 MB each), some for good, until rounds and counting ran in the start context.
-    const { rememberStartContext } = await import("@/server/async-context");
+    const { rememberStartContext } = await import("@/server/base/request-context");
     rememberStartContext();
     const requests = new AsyncLocalStorage<{ render: Uint8Array }>();
     const fresh = makeService({ ttlMs: 0 });
@@ -241,7 +241,7 @@ describe("check service and the world tester's question", () => {
   // Records what an escalating tester is told; the local http tester answers from real servers.
   function recordingWorld() {
     const seen: { questionOpen: boolean; previous: number }[] = [];
-    const tester: import("@/server/probe/types").Tester = {
+    const tester: import("@/server/checking/probe/types").Tester = {
       id: "world",
       kind: "globalping",
       location: { city: "", country: "" },

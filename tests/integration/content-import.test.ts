@@ -3,8 +3,8 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ContentFileError, importContent, parseContentFile } from "@/server/content/import";
-import type { ContentFileInput } from "@/server/content/schema";
+import { ContentFileError, importContent, parseContentFile } from "@/server/owner/content/import";
+import type { ContentFileInput } from "@/server/owner/content/schema";
 import { closeDb, getDb } from "@/server/db";
 
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";

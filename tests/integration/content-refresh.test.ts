@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { CONTENT_REFRESH_PURPOSE as purpose } from "@/server/content/refresh-request";
-import { internalToken } from "@/server/visitor/internal-token";
+import { CONTENT_REFRESH_PURPOSE as purpose } from "@/server/owner/content/site-refresh";
+import { internalToken } from "@/server/crowd/visitor/internal-token";
 import { createTestDatabase, removeTestDatabase, tmpDir, type TestDatabase } from "./helpers/database";
 import { closedPort } from "./helpers/servers";
 
@@ -24,13 +24,13 @@ let database: TestDatabase;
 let site: http.Server;
 let siteUrl: string;
 let posts = 0;
-let refresh: typeof import("@/server/content/site-refresh");
+let refresh: typeof import("@/server/owner/content/site-refresh");
 
 beforeAll(async () => {
   database = await createTestDatabase();
   Object.assign(process.env, { VISITOR_SECRET: SECRET, DATABASE_URL: database.url });
   const { POST } = await import("@/app/api/internal/content-refresh/route");
-  refresh = await import("@/server/content/site-refresh");
+  refresh = await import("@/server/owner/content/site-refresh");
   site = http.createServer(async (req, res) => {
     posts++;
     const chunks: Buffer[] = [];

@@ -145,8 +145,8 @@ describe("keeping reports", () => {
     const now = nextMoment();
     const site = await createSite();
     await addReports(site.id, now, [{ minutesAgo: 1, count: 1 }, ...usualWindows(1)]);
-    const { pruneOldChecks } = await import("@/server/checks/prisma-store");
-    const { pruneOldRollups } = await import("@/server/history/rollups");
+    const { pruneOldChecks } = await import("@/server/data/check-store");
+    const { pruneOldRollups } = await import("@/server/watching/history/rollups");
 
     await pruneOldChecks(now.getTime(), true);
     await pruneOldRollups(now.getTime(), true);

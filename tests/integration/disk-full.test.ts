@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CheckService } from "@/server/checks/check-service";
+import type { CheckService } from "@/server/checking/check-service";
 import { roomyAdmission } from "./helpers/admission";
 import { createSqliteTestDatabase, removeTestDatabase, tmpDir, type SqliteTestDatabase } from "./helpers/database";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
@@ -56,11 +56,11 @@ beforeAll(async () => {
   [site, refused] = await Promise.all([startHttpServer((_req, res) => (hits++, res.end("ok"))), closedPort()]);
   const connectTo = `${SITE}:80:127.0.0.1:${site.port},${SITE}:443:127.0.0.1:${refused.port}`;
   const { getConfig } = await import("@/server/config");
-  const { defaultTesters } = await import("@/server/probe/testers-config");
-  const { createGuard } = await import("@/server/probe/guard");
-  const { createCheckService } = await import("@/server/checks/check-service");
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
-  const { withMemoryFallback } = await import("@/server/checks/memory-fallback");
+  const { defaultTesters } = await import("@/server/checking/testers/config");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { createCheckService } = await import("@/server/checking/check-service");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
+  const { withMemoryFallback } = await import("@/server/checking/memory-fallback");
   service = createCheckService({
     store: withMemoryFallback(prismaCheckStore, TTL_MS, (message) => void logged.push(message)),
     testers: defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }),

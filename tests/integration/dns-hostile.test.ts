@@ -1,10 +1,10 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
-import { createGuard } from "@/server/probe/guard";
-import { httpTesterKind } from "@/server/probe/testers/http";
-import { tcpTesterKind } from "@/server/probe/testers/tcp";
-import type { AddressGuard, Tester } from "@/server/probe/types";
+import { createGuard } from "@/server/checking/probe/guard";
+import { httpTesterKind } from "@/server/checking/testers/http";
+import { tcpTesterKind } from "@/server/checking/testers/tcp";
+import type { AddressGuard, Tester } from "@/server/checking/probe/types";
 import { startDnsServer, type TestDnsServer } from "./helpers/dns-server";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 

@@ -1,9 +1,9 @@
 import dgram from "node:dgram";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DNS_TIMEOUT_MS } from "@/server/probe/dns-resolve";
-import { createGuard } from "@/server/probe/guard";
-import { dnsTesterKind } from "@/server/probe/testers/dns";
-import type { AddressGuard } from "@/server/probe/types";
+import { DNS_TIMEOUT_MS } from "@/server/checking/probe/dns-resolve";
+import { createGuard } from "@/server/checking/probe/guard";
+import { dnsTesterKind } from "@/server/checking/testers/dns";
+import type { AddressGuard } from "@/server/checking/probe/types";
 import { startDnsServer, type TestDnsServer } from "./helpers/dns-server";
 
 // Public addresses used only as answers: the dns tester resolves and never connects.

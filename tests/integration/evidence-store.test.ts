@@ -12,11 +12,11 @@ let database: TestDatabase;
 let site: RunningServer;
 let refused: RunningServer;
 let modules: {
-  store: typeof import("@/server/checks/prisma-store");
+  store: typeof import("@/server/data/check-store");
   checks: typeof import("@/server/data/checks");
   db: typeof import("@/server/db");
-  http: typeof import("@/server/probe/testers/http");
-  guard: typeof import("@/server/probe/guard");
+  http: typeof import("@/server/checking/testers/http");
+  guard: typeof import("@/server/checking/probe/guard");
 };
 
 beforeAll(async () => {
@@ -25,11 +25,11 @@ beforeAll(async () => {
   site = await startHttpServer((_req, res) => res.writeHead(200, { "x-served-by": "edge-3", "set-cookie": "sid=private" }).end("ok"));
   refused = await closedPort();
   modules = {
-    store: await import("@/server/checks/prisma-store"),
+    store: await import("@/server/data/check-store"),
     checks: await import("@/server/data/checks"),
     db: await import("@/server/db"),
-    http: await import("@/server/probe/testers/http"),
-    guard: await import("@/server/probe/guard"),
+    http: await import("@/server/checking/testers/http"),
+    guard: await import("@/server/checking/probe/guard"),
   };
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CheckService } from "@/server/checks/check-service";
+import type { CheckService } from "@/server/checking/check-service";
 import { createTestDatabase } from "./helpers/database";
 import { closedPort, startHttpServer, startSilentTcpServer, type RunningServer } from "./helpers/servers";
 
@@ -11,8 +11,8 @@ let silent: RunningServer;
 let up: RunningServer;
 let refused: RunningServer;
 let service: CheckService;
-let admission: import("@/server/checks/admission").Admission;
-let refusalOf: typeof import("@/server/checks/refusal").refusalOf;
+let admission: import("@/server/checking/admission").Admission;
+let refusalOf: typeof import("@/server/checking/refusal").refusalOf;
 
 beforeAll(async () => {
   process.env.DATABASE_URL = (await createTestDatabase()).url;
@@ -25,13 +25,13 @@ beforeAll(async () => {
   ];
   const connectTo = routes.join(",");
   const { getConfig } = await import("@/server/config");
-  const { defaultTesters } = await import("@/server/probe/testers-config");
-  const { createGuard } = await import("@/server/probe/guard");
-  const { createCheckService } = await import("@/server/checks/check-service");
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
-  const { createAdmission } = await import("@/server/checks/admission");
-  const { memoryLimiter } = await import("@/server/visitor/limits");
-  ({ refusalOf } = await import("@/server/checks/refusal"));
+  const { defaultTesters } = await import("@/server/checking/testers/config");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { createCheckService } = await import("@/server/checking/check-service");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
+  const { createAdmission } = await import("@/server/checking/admission");
+  const { memoryLimiter } = await import("@/server/base/limits");
+  ({ refusalOf } = await import("@/server/checking/refusal"));
   const testers = defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }).filter((t) => t.kind === "http");
   admission = createAdmission({
     maxRounds: 8,

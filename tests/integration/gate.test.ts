@@ -13,8 +13,8 @@ const ACTION = "60callable";
 let site: RunningServer;
 let refused: RunningServer;
 let siteHits = 0;
-let gate: typeof import("@/server/gate").gate;
-let statusForPage: typeof import("@/server/checks").statusForPage;
+let gate: typeof import("@/server/serving/gate").gate;
+let statusForPage: (target: { ascii: string; unicode: string }) => ReturnType<import("@/server/checking").CheckService["statusForPage"]>;
 
 // Each domain its own registrable site, so the per-site limit never gets in the way.
 const domain = (i: number) => `site${i}-${process.pid}.test`;
@@ -39,8 +39,9 @@ beforeAll(async () => {
     TRUST_PROXY_HOPS: "0",
     PROBE_CONNECT_TO: names.flatMap((name) => [`${name}:443:127.0.0.1:${refused.port}`, `${name}:80:127.0.0.1:${site.port}`]).join(","),
   });
-  ({ gate } = await import("@/server/gate"));
-  ({ statusForPage } = await import("@/server/checks"));
+  ({ gate } = await import("@/server/serving/gate"));
+  const { app } = await import("@/server/app");
+  statusForPage = (target) => app().checks.statusForPage(target);
 });
 
 afterAll(async () => {
@@ -97,7 +98,7 @@ describe("the page proxy", () => {
     const name = names[77];
     expect(passes(await visit(`/${name}`, { from: "198.51.100.77" }))).toBe(true);
     const outcome = await statusForPage({ ascii: name, unicode: name });
-    if (!outcome.ok) throw new Error(`the round of ${name} was refused: ${outcome.message}`);
+    if (!outcome.ok) throw new Error(`the round of ${name} was refused: ${outcome.refusal.message}`);
     const id = outcome.record.id;
     expect(passes(await visit(`/${name}/checks/${id}`))).toBe(true);
     for (const [path, words] of [
@@ -183,7 +184,7 @@ describe("the page proxy", () => {
     const outcomes = [];
     for (const name of posted) outcomes.push(await statusForPage({ ascii: name, unicode: name }));
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(VISITOR_LIMIT);
-    expect(outcomes.filter((outcome) => !outcome.ok && outcome.code === "not_admitted")).toHaveLength(15);
+    expect(outcomes.filter((outcome) => !outcome.ok && outcome.refusal.code === "not_admitted")).toHaveLength(15);
     // Two requests (:443 refused, :80 answered) per round at most, for the ten paid rounds only.
     expect(siteHits - before).toBeLessThanOrEqual(2 * VISITOR_LIMIT);
   });

@@ -1,7 +1,7 @@
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGlobalpingClient } from "@/server/world/globalping-api";
-import { measurementBody, pollMeasurement } from "@/server/world/measure";
+import { createGlobalpingClient } from "@/server/checking/world/globalping-api";
+import { measurementBody, pollMeasurement } from "@/server/checking/world/measure";
 import { everyProbe, finished, NETWORK_PROBES, TEN_PROBES } from "./helpers/globalping-probes";
 import { startGlobalpingStandIn, type GlobalpingStandIn } from "./helpers/globalping-stand-in";
 

@@ -1,7 +1,7 @@
 import { request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGlobalpingClient } from "@/server/world/globalping-api";
-import { measurementBody } from "@/server/world/measure";
+import { createGlobalpingClient } from "@/server/checking/world/globalping-api";
+import { measurementBody } from "@/server/checking/world/measure";
 import { describeErrors, loadGlobalpingSpec, SPEC_MISSING, specAvailable, type SpecBody } from "../support/globalping-spec";
 import { TEN_PROBES, everyProbe, finished, noProbes, type StandInProbe } from "./helpers/globalping-probes";
 import { startGlobalpingStandIn, type GlobalpingStandIn, type StandInTest } from "./helpers/globalping-stand-in";

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
-import { createGuard } from "@/server/probe/guard";
-import { runRound } from "@/server/probe/round";
-import { globalpingTesterKind, type GlobalpingTesterOptions } from "@/server/probe/testers/globalping";
-import { httpTesterKind } from "@/server/probe/testers/http";
-import type { Tester } from "@/server/probe/types";
-import { forgetHourlyBudgets, hourlyBudgetFor } from "@/server/world/shared-budgets";
+import { createGuard } from "@/server/checking/probe/guard";
+import { runRound } from "@/server/checking/probe/round";
+import { globalpingTesterKind, type GlobalpingTesterOptions } from "@/server/checking/testers/globalping";
+import { httpTesterKind } from "@/server/checking/testers/http";
+import type { Tester } from "@/server/checking/probe/types";
+import { forgetHourlyBudgets, hourlyBudgetFor } from "@/server/checking/world/shared-budgets";
 import { everyProbe, finished, TEN_PROBES } from "./helpers/globalping-probes";
 import { startGlobalpingStandIn, type GlobalpingStandIn, type Scenario } from "./helpers/globalping-stand-in";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";

@@ -1,10 +1,10 @@
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "@/server/config";
-import { createGuardedConnector } from "@/server/probe/connector";
-import { ProbeError } from "@/server/probe/errors";
-import { createGuard, guardFromConfig, type GuardOptions } from "@/server/probe/guard";
-import { httpTesterKind } from "@/server/probe/testers/http";
+import { createGuardedConnector } from "@/server/checking/probe/connector";
+import { ProbeError } from "@/server/checking/probe/errors";
+import { createGuard, guardFromConfig, type GuardOptions } from "@/server/checking/probe/guard";
+import { httpTesterKind } from "@/server/checking/testers/http";
 import { startHttpServer, type RunningServer } from "./helpers/servers";
 
 // Only names in /etc/hosts (localhost) or routed by PROBE_CONNECT_TO are resolved here: any other

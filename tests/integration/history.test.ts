@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProbeResult, Verdict } from "@/lib/probe-result";
-import type { CheckRecord } from "@/server/checks/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 
 // Rounds stored by the app's own check store, rolled up by recordRollup as after-round.ts does,
@@ -15,9 +15,9 @@ const T0 = Math.floor(Date.now() / DAY) * DAY - DAY;
 
 let database: TestDatabase;
 let modules: {
-  store: typeof import("@/server/checks/prisma-store");
-  rollups: typeof import("@/server/history/rollups");
-  query: typeof import("@/server/history/query");
+  store: typeof import("@/server/data/check-store");
+  rollups: typeof import("@/server/watching/history/rollups");
+  query: typeof import("@/server/watching/history/query");
   route: typeof import("@/app/api/v1/status/[domain]/history/route");
   db: typeof import("@/server/db");
 };
@@ -26,9 +26,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
   Object.assign(process.env, { DATABASE_URL: database.url, WATCH_INTERVAL_SECONDS: "300", CHECK_TTL_SECONDS: "60" });
   modules = {
-    store: await import("@/server/checks/prisma-store"),
-    rollups: await import("@/server/history/rollups"),
-    query: await import("@/server/history/query"),
+    store: await import("@/server/data/check-store"),
+    rollups: await import("@/server/watching/history/rollups"),
+    query: await import("@/server/watching/history/query"),
     route: await import("@/app/api/v1/status/[domain]/history/route"),
     db: await import("@/server/db"),
   };

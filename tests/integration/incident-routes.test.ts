@@ -28,7 +28,7 @@ beforeAll(async () => {
   const start = Date.now() - 6 * HOUR;
   ended = await seedIncident(DOMAIN, start);
   ongoing = await seedIncident(DOMAIN, start + 2 * HOUR, { failing: 2, ongoing: true });
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
   const { roundResults } = await import("./helpers/incident-seed");
   const { decideVerdict } = await import("@/lib/verdict");
   await prismaCheckStore.save({ ascii: QUIET, unicode: QUIET }, { startedAt: new Date(), durationMs: 10, results: roundResults("up") }, decideVerdict(roundResults("up")));

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EvidenceSnapshot } from "@/lib/incident-view";
 import type { ProbeResult } from "@/lib/probe-result";
-import type { CheckRecord, CheckService } from "@/server/checks/check-service";
-import type { IncidentChange } from "@/server/incidents/track";
+import type { CheckService } from "@/server/checking/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
+import type { IncidentChange } from "@/server/watching/incidents/track";
 import { roomyAdmission } from "./helpers/admission";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
@@ -26,9 +27,9 @@ let trackOnStore = true;
 const changes: IncidentChange[] = [];
 const rounds: CheckRecord[] = [];
 
-let track: typeof import("@/server/incidents/track");
+let track: typeof import("@/server/watching/incidents/track");
 let data: typeof import("@/server/data/incidents");
-let store: typeof import("@/server/checks/prisma-store");
+let store: typeof import("@/server/data/check-store");
 let db: typeof import("@/server/db");
 
 function answer(req: IncomingMessage, res: ServerResponse) {
@@ -59,10 +60,10 @@ beforeAll(async () => {
   const closed = await closedPort();
   const connectTo = `${DOMAIN}:443:127.0.0.1:${closed.port},${DOMAIN}:80:127.0.0.1:${server.port}`;
   const { getConfig } = await import("@/server/config");
-  const { createGuard } = await import("@/server/probe/guard");
-  const { testersFromJson } = await import("@/server/probe/testers-config");
-  const { createCheckService } = await import("@/server/checks/check-service");
-  [track, data, store, db] = await Promise.all([import("@/server/incidents/track"), import("@/server/data/incidents"), import("@/server/checks/prisma-store"), import("@/server/db")]);
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { testersFromJson } = await import("@/server/checking/testers/config");
+  const { createCheckService } = await import("@/server/checking/check-service");
+  [track, data, store, db] = await Promise.all([import("@/server/watching/incidents/track"), import("@/server/data/incidents"), import("@/server/data/check-store"), import("@/server/db")]);
   const testers = Object.entries(CITIES).map(([id, location]) => ({ kind: "http", id: `${id}-http`, location, userAgentUrl: `http://${id}.lab.test/` }));
   service = createCheckService({
     store: store.prismaCheckStore,

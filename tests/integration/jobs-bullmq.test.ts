@@ -1,6 +1,6 @@
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Job } from "@/server/jobs/types";
+import type { Job } from "@/server/watching/jobs/types";
 import { until } from "./helpers/redis-instances";
 import { startRedis, type RunningRedis } from "./helpers/redis-server";
 
@@ -9,7 +9,7 @@ import { startRedis, type RunningRedis } from "./helpers/redis-server";
 // same due checks and each runs once; the job of a worker that dies is run by another.
 
 let redis: RunningRedis;
-let bull: typeof import("@/server/jobs/bullmq-queue");
+let bull: typeof import("@/server/watching/jobs/bullmq-queue");
 const closers: (() => Promise<void>)[] = [];
 let prefixes = 0;
 
@@ -47,7 +47,7 @@ async function counts(prefix: string) {
 
 beforeAll(async () => {
   redis = await startRedis();
-  bull = await import("@/server/jobs/bullmq-queue");
+  bull = await import("@/server/watching/jobs/bullmq-queue");
 });
 
 afterAll(async () => {
@@ -106,8 +106,8 @@ describe("jobs through BullMQ and Redis", () => {
   });
 
   it("runs a job in this process when Redis cannot take it, and through Redis again once it is back", async () => {
-    const { createMemoryQueue } = await import("@/server/jobs/memory-queue");
-    const { withFallback } = await import("@/server/jobs/fallback-queue");
+    const { createMemoryQueue } = await import("@/server/watching/jobs/memory-queue");
+    const { withFallback } = await import("@/server/watching/jobs/fallback-queue");
     const prefix = freshPrefix();
     const ranHere: Job[] = [];
     const local = createMemoryQueue({ concurrency: 1, run: async (job) => void ranHere.push(job) });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createMemoryQueue } from "@/server/jobs/memory-queue";
-import type { Job } from "@/server/jobs/types";
+import { createMemoryQueue } from "@/server/watching/jobs/memory-queue";
+import type { Job } from "@/server/watching/jobs/types";
 
 // The queue of a site without Redis: the jobs' semantics the app relies on (an id runs once,
 // a delay holds a job back, a bounded number run at once, a failure stops nothing).

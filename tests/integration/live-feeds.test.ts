@@ -17,15 +17,15 @@ const PER_DOMAIN = 1000;
 let database: TestDatabase;
 let server: Server;
 let baseUrl: string;
-let live: ReturnType<typeof import("@/server/checks").getCheckState>["live"];
+let live: import("@/server/checking").LiveRounds;
 const agent = new Agent({ connections: null });
 const held: AbortController[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   process.env.DATABASE_URL = database.url;
-  const { serveLiveFeed } = await import("@/server/checks/live-http");
-  live = (await import("@/server/checks")).getCheckState().live;
+  const { serveLiveFeed } = await import("@/server/serving/live/http");
+  live = (await import("@/server/app")).app().live;
   server = createServer((req, res) => void serveLiveFeed(req, res));
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -15,7 +15,7 @@ import { closedPort, startHttpServer, type RunningServer } from "./helpers/serve
 let database: TestDatabase;
 let standIn: GlobalpingStandIn;
 let sites: Record<"ok" | "notFound" | "broken" | "refused", RunningServer>;
-let networkCheck: typeof import("@/server/network-check");
+let networkCheck: typeof import("@/server/crowd/network-check/answer");
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -30,7 +30,7 @@ beforeAll(async () => {
   standIn = api;
   sites = { ok, notFound, broken, refused };
   process.env.GLOBALPING_URL = standIn.url;
-  networkCheck = await import("@/server/network-check");
+  networkCheck = await import("@/server/crowd/network-check/answer");
 });
 afterEach(() => {
   standIn.reset();
@@ -51,7 +51,7 @@ let domains = 0;
 /** A domain whose latest stored round (the check store's, as a visitor's page stores it) is `status`. */
 async function checkedDomain(status: "up" | "down" = "up", minutesAgo = 1): Promise<string> {
   const domain = `shop-${++domains}.example.test`;
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
   const results = roundResults(status);
   await prismaCheckStore.save({ ascii: domain, unicode: domain }, { startedAt: new Date(Date.now() - minutesAgo * MINUTE), durationMs: 900, results }, decideVerdict(results));
   return domain;
@@ -60,7 +60,10 @@ async function checkedDomain(status: "up" | "down" = "up", minutesAgo = 1): Prom
 /** Each probe asks the site named for its city; probes of other cities are never chosen here. */
 const answering = (byCity: Record<string, keyof typeof sites>) =>
   standIn.setScenario(probesAsking(NETWORK_PROBES, (probe: StandInProbe) => sites[byCity[probe.city] ?? "ok"].url));
-const ask = (domain: string, network: VisitorNetwork = COMCAST, visitor = "73.0.0.1") => networkCheck.answerForVisitorNetwork({ domain, network, visitor });
+const ask = async (domain: string, network: VisitorNetwork = COMCAST, visitor = "73.0.0.1") => {
+  const [{ createWorldAccess }, { getConfig }] = await Promise.all([import("@/server/checking/world/world-access"), import("@/server/config")]);
+  return networkCheck.answerForVisitorNetwork({ domain, network, visitor }, createWorldAccess(getConfig()));
+};
 const posts = () => standIn.requests.filter((r) => r.method === "POST");
 
 async function storedRow(domain: string) {
@@ -154,8 +157,8 @@ describe("answerForVisitorNetwork", () => {
 
   it("charges the reporting visitor's share of the world: an IPv6 /64 whose checks spent it asks no probes, another visitor does", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "250"; // a budget of its own; the visitor's share is 12 % of it, 30 tests
-    const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
-    const { visitorBucket } = await import("@/server/visitor/address");
+    const { hourlyBudgetFor } = await import("@/server/checking/world/shared-budgets");
+    const { visitorBucket } = await import("@/server/crowd/visitor/address");
     const bucket = visitorBucket("2001:db8:73::1");
     // As three world measurements of this visitor's own checks spent it.
     expect(await hourlyBudgetFor("world", 250).reserve(30, "open", [{ key: `visitor:${bucket}`, cap: 30 }])).toMatchObject({ ok: true });
@@ -169,7 +172,7 @@ describe("answerForVisitorNetwork", () => {
 
   it("spends the world tester's hour: what the rounds took is not there for it (no Redis)", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "6"; // routine share: 3 tests, the 3 probes asked
-    const { hourlyBudgetFor } = await import("@/server/world/shared-budgets");
+    const { hourlyBudgetFor } = await import("@/server/checking/world/shared-budgets");
     // As the world tester named "world" spends it in a routine round of this process.
     expect(await hourlyBudgetFor("world", 6).reserve(1, "routine")).toMatchObject({ ok: true });
     const domain = await checkedDomain();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WorldBudget } from "@/server/world/budget";
-import { visitorBucket } from "@/server/visitor/address";
+import type { WorldBudget } from "@/server/checking/world/budget";
+import { visitorBucket } from "@/server/crowd/visitor/address";
 import { roomyAdmission } from "./helpers/admission";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 import { officialServiceFor, serving, startOfficialWorld, type OfficialWorld } from "./helpers/official-stand-ins";
@@ -54,7 +54,7 @@ const siteRows = (domain: string) => db.getDb().site.count({ where: { domain } }
 describe.each(KINDS)("official readings' shares (%s budget)", (kind) => {
   const budget = async (): Promise<WorldBudget | undefined> => {
     if (kind === "memory") return undefined;
-    const { redisBudget } = await import("@/server/redis/world-budget");
+    const { redisBudget } = await import("@/server/checking/world/redis-budget");
     return redisBudget(await open.open(redis.url), { name: "official-status-pages", hourlyTests: 600 });
   };
 
@@ -74,12 +74,12 @@ describe.each(KINDS)("official readings' shares (%s budget)", (kind) => {
 
 describe("a render nobody paid for", () => {
   it("reads only what is stored: no request to the official page, no row, while a paid round reads it for its visitor", async () => {
-    const { createCheckService } = await import("@/server/checks/check-service");
-    const { prismaCheckStore } = await import("@/server/checks/prisma-store");
-    const { defaultTesters } = await import("@/server/probe/testers-config");
-    const { createGuard } = await import("@/server/probe/guard");
+    const { createCheckService } = await import("@/server/checking/check-service");
+    const { prismaCheckStore } = await import("@/server/data/check-store");
+    const { defaultTesters } = await import("@/server/checking/testers/config");
+    const { createGuard } = await import("@/server/checking/probe/guard");
     const { getConfig } = await import("@/server/config");
-    const { refusalOf } = await import("@/server/checks/refusal");
+    const { refusalOf } = await import("@/server/checking/refusal");
     const { service: official } = await officialServiceFor(world, { hourly: 600 });
     const connectTo = `paid.test:80:127.0.0.1:${site.port},paid.test:443:127.0.0.1:${refused.port}`;
     const readsFor: string[] = [];
@@ -106,7 +106,7 @@ describe("a render nobody paid for", () => {
     expect(await siteRows("paid.test")).toBe(0);
 
     // A view that paid: its render's round reads the page, charged to that visitor.
-    expect(await checks.admitView(paid, visitorBucket("2001:db8:4:4::1"))).toMatchObject({ admitted: true });
+    expect(await checks.admitView(paid, visitorBucket("2001:db8:4:4::1"))).toMatchObject({ ok: true });
     await checks.status(paid, { view: true });
     expect(readsFor).toEqual([visitorBucket("2001:db8:4:4::abcd")]);
     expect(await official.stored(paid)).toMatchObject({ found: true, summary: { overall: "operational" } });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discoverOwner, MAX_DOCUMENT_BYTES, type Discovery } from "@/server/owner/discover";
-import type { SiteClient } from "@/server/owner/site-fetch";
-import type { WikidataClient } from "@/server/owner/wikidata";
+import type { Discovery } from "@/lib/owner-discovery";
+import { discoverOwner, MAX_DOCUMENT_BYTES } from "@/server/owner/discovery/discover";
+import type { SiteClient } from "@/server/owner/discovery/site-fetch";
+import type { WikidataClient } from "@/server/owner/discovery/wikidata";
 import { startOwnerWorld, type OwnerWorld } from "../support/owner-world";
 
 // Discovery of the owner's word against real sites over HTTPS on loopback (a test CA, routed
@@ -14,10 +15,10 @@ let wikidata: WikidataClient;
 
 beforeAll(async () => {
   world = await startOwnerWorld();
-  const { createGuard } = await import("@/server/probe/guard");
-  const { createSiteClient } = await import("@/server/owner/site-fetch");
-  const { createWikidataClient } = await import("@/server/owner/wikidata");
-  const { createMemoryBudget } = await import("@/server/world/budget");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { createSiteClient } = await import("@/server/owner/discovery/site-fetch");
+  const { createWikidataClient } = await import("@/server/owner/discovery/wikidata");
+  const { createMemoryBudget } = await import("@/server/checking/world/budget");
   const guard = createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
   client = createSiteClient({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, connectTimeoutMs: 3000 });
   wikidata = createWikidataClient({ url: world.wikidata.url, userAgentUrl: "https://downcheck.example.net", budget: createMemoryBudget({ hourlyTests: 100, hourShares: { open: 1, crowd: 1, routine: 1 } }) });
@@ -153,8 +154,8 @@ describe("Wikidata", () => {
   });
 
   it("is not asked past its hourly budget", async () => {
-    const { createWikidataClient } = await import("@/server/owner/wikidata");
-    const { createMemoryBudget } = await import("@/server/world/budget");
+    const { createWikidataClient } = await import("@/server/owner/discovery/wikidata");
+    const { createMemoryBudget } = await import("@/server/checking/world/budget");
     const spent = createMemoryBudget({ hourlyTests: 1, hourShares: { open: 1, crowd: 1, routine: 1 } });
     spent.reserve(1, "open");
     const client2 = createWikidataClient({ url: world.wikidata.url, userAgentUrl: "https://downcheck.example.net", budget: spent });

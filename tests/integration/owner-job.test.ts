@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CheckRecord } from "@/server/checks/check-service";
-import type { Discovery } from "@/server/owner/discover";
+import { type CheckRecord } from "@/server/data/check-store";
+import type { Discovery } from "@/lib/owner-discovery";
 import { refusedPort } from "../support/refused-port";
 import { homePage, rssFeed, daysAgo } from "../support/owner-sites";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
@@ -16,9 +16,18 @@ let database: TestDatabase;
 let site: http.Server;
 let hits: string[] = [];
 let db: import("@/server/db").Db;
-let store: typeof import("@/server/owner/store");
-let afterRound: typeof import("@/server/owner/after-round");
-let jobs: typeof import("@/server/jobs/queue");
+let store: typeof import("@/server/data/owner-discoveries");
+let app: import("@/server/app").App;
+/** The app's in-process queue, to wait until it is idle. */
+let jobs: import("@/server/watching/jobs/memory-queue").MemoryQueue;
+
+/** An app built from the environment as it is now (OWNER_DISCOVERY on or off), and its in-process queue. */
+async function newApp() {
+  const [{ createApp }, { createMemoryQueue }] = await Promise.all([import("@/server/app"), import("@/server/watching/jobs/memory-queue")]);
+  let queue!: import("@/server/watching/jobs/memory-queue").MemoryQueue;
+  const built = createApp(undefined, { localQueue: (run) => (queue = createMemoryQueue({ concurrency: 4, run })) });
+  return { built, queue };
+}
 let content: typeof import("@/server/data/content");
 
 beforeAll(async () => {
@@ -42,15 +51,13 @@ beforeAll(async () => {
     PROBE_CONNECT_TO: `:443:127.0.0.1:${await refusedPort()},:80:127.0.0.1:${port}`,
   });
   db = (await import("@/server/db")).getDb();
-  store = await import("@/server/owner/store");
-  afterRound = await import("@/server/owner/after-round");
-  jobs = await import("@/server/jobs/queue");
+  store = await import("@/server/data/owner-discoveries");
+  ({ built: app, queue: jobs } = await newApp());
   content = await import("@/server/data/content");
 });
 
 afterAll(async () => {
-  await jobs?.closeJobs();
-  await (await import("@/server/owner/services")).closeOwnerServices();
+  await app?.stop();
   await new Promise((resolve) => site?.close(resolve));
   await (await import("@/server/db")).closeDb();
   if (database) await removeTestDatabase(database);
@@ -62,9 +69,9 @@ beforeEach(() => {
 });
 
 const storedRound = (domain: string, stored = true) => ({ domain, displayName: domain, stored }) as CheckRecord;
-const roundOf = async (domain: string) => {
-  await afterRound.afterRoundOwner(storedRound(domain));
-  await jobs.inProcessJobsIdle();
+const roundOf = async (domain: string, of = { built: app, queue: jobs }) => {
+  await of.built.owner.queueIfDue(storedRound(domain));
+  await of.queue.idle();
 };
 
 describe("after a stored round", () => {
@@ -89,14 +96,16 @@ describe("after a stored round", () => {
   });
 
   it("reads nothing after a round the database did not keep, nor with OWNER_DISCOVERY=off", async () => {
-    await afterRound.afterRoundOwner(storedRound("unkept.test", false));
+    await app.owner.queueIfDue(storedRound("unkept.test", false));
     process.env.OWNER_DISCOVERY = "off";
+    const switchedOff = await newApp();
     try {
-      await roundOf("switched-off.test");
+      await roundOf("switched-off.test", switchedOff);
     } finally {
       process.env.OWNER_DISCOVERY = "on";
+      await switchedOff.built.stop();
     }
-    await jobs.inProcessJobsIdle();
+    await jobs.idle();
     expect(hits).toEqual([]);
   });
 });
@@ -159,10 +168,9 @@ describe("what a run stores", () => {
 
 describe("a registrable domain's share", () => {
   it("reads at most its hourly share of one site's subdomains, and puts the rest off", async () => {
-    const { DISCOVERIES_PER_SITE_PER_HOUR } = await import("@/server/owner/services");
-    const { runOwnerDiscovery } = await import("@/server/owner/job");
+    const { DISCOVERIES_PER_SITE_PER_HOUR } = await import("@/server/owner/discovery/discoveries");
     const names = Array.from({ length: DISCOVERIES_PER_SITE_PER_HOUR + 2 }, (_, i) => `sub${i}.shared-site.test`);
-    for (const name of names) await runOwnerDiscovery(name);
+    for (const name of names) await app.owner.run(name);
     const homes = hits.filter((hit) => hit.endsWith(".shared-site.test/"));
     expect(homes).toHaveLength(DISCOVERIES_PER_SITE_PER_HOUR);
     const putOff = await db.ownerDiscovery.findMany({ where: { site: { domain: { in: names } }, outcome: null } });
@@ -173,7 +181,7 @@ describe("a registrable domain's share", () => {
 
 describe("how long the page keeps the owner's word", () => {
   it("briefly while a domain's first discovery is pending or may soon run; an hour once it ran or for an old site never read", async () => {
-    const { contentLife, PENDING_LIFE, SETTLED_LIFE } = await import("@/server/owner/page-view");
+    const { contentLife, PENDING_LIFE, SETTLED_LIFE } = await import("@/server/serving/pages/owner");
     const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
     await db.site.create({ data: { domain: "old-unread.test", displayName: "old-unread.test", createdAt: hourAgo } });
     await db.site.create({ data: { domain: "new-unread.test", displayName: "new-unread.test" } });

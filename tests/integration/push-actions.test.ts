@@ -12,7 +12,7 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: () => undefined, set: () => undefined }),
 }));
 
-let actions: typeof import("@/server/actions/push");
+let actions: typeof import("@/server/serving/actions/push");
 let data: typeof import("@/server/data/push-subscriptions");
 let database: TestDatabase;
 let service: PushService;
@@ -25,9 +25,9 @@ beforeAll(async () => {
   process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8";
   service = await startPushService();
   process.env.PUSH_SERVICE_ORIGINS = service.origin;
-  actions = await import("@/server/actions/push");
+  actions = await import("@/server/serving/actions/push");
   data = await import("@/server/data/push-subscriptions");
-  publicKey = (await import("@/server/push/vapid")).getVapidKeys().publicKey;
+  publicKey = (await import("@/server/watching/push/vapid")).getVapidKeys().publicKey;
 });
 
 afterAll(async () => {

@@ -14,8 +14,10 @@ let database: TestDatabase;
 let service: PushService;
 let flaky: FlakyPushService;
 let data: typeof import("@/server/data/push-subscriptions");
-let deliver: typeof import("@/server/push/deliver");
-let vapid: typeof import("@/server/push/vapid");
+let deliver: typeof import("@/server/watching/push/deliver");
+/** Takes the later job of a delivery held by the 10-minute rule; this file runs none of them. */
+let queue: import("@/server/watching/jobs/types").JobQueue;
+let vapid: typeof import("@/server/watching/push/vapid");
 let db: ReturnType<typeof import("@/server/db").getDb>;
 
 const BASE_URL = "https://downcheck.example.test";
@@ -30,14 +32,14 @@ beforeAll(async () => {
   flaky = await startFlakyPushService();
   process.env.PUSH_SERVICE_ORIGINS = `${service.origin},${flaky.origin}`;
   data = await import("@/server/data/push-subscriptions");
-  deliver = await import("@/server/push/deliver");
-  vapid = await import("@/server/push/vapid");
+  deliver = await import("@/server/watching/push/deliver");
+  queue = (await import("@/server/watching/jobs/memory-queue")).createMemoryQueue({ concurrency: 0, run: async () => undefined });
+  vapid = await import("@/server/watching/push/vapid");
   db = (await import("@/server/db")).getDb();
 });
 
 afterAll(async () => {
-  // The held deliveries' delayed jobs (the 10-minute rule) wait in the in-process queue.
-  await (await import("@/server/jobs/queue")).closeJobs();
+  await queue?.close();
   await service?.close();
   await flaky?.close();
   const { closeDb } = await import("@/server/db");
@@ -86,14 +88,14 @@ describe("deliverNotifications against a local push service", () => {
     const browser = await subscribe(domain);
     const incident = await openIncident(domain, at("14:02"));
 
-    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("14:04") })).toMatchObject({ sent: 1, deferredUntil: null });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("14:04") })).toMatchObject({ sent: 1, deferredUntil: null });
     const [down] = await received(browser);
     expect(down).toMatchObject({ title: `${domain} is down`, body: `${domain} is down for everyone since 14:02 UTC`, url: `${BASE_URL}/${domain}` });
     const token = new URL(down.unsubscribeUrl).searchParams.get("token");
     expect(await data.findSubscriptionByToken(token!)).toMatchObject({ domain });
 
     await closeIncident(incident.id, at("14:25"));
-    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("14:26") })).toMatchObject({ sent: 1 });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("14:26") })).toMatchObject({ sent: 1 });
     const messages = await received(browser);
     expect(messages.map((message) => message.body)).toEqual([`${domain} is down for everyone since 14:02 UTC`, `${domain} is back (down 23 minutes)`]);
   });
@@ -101,7 +103,7 @@ describe("deliverNotifications against a local push service", () => {
   it("sends nothing when the subscribers already know the state", async () => {
     const domain = newDomain();
     const browser = await subscribe(domain);
-    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("09:00") })).toMatchObject({ sent: 0, deferredUntil: null });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("09:00") })).toMatchObject({ sent: 0, deferredUntil: null });
     expect(await service.messages(browser.clientHash)).toEqual([]);
   });
 
@@ -110,16 +112,16 @@ describe("deliverNotifications against a local push service", () => {
     const browser = await subscribe(domain);
     const id = await siteId(domain);
     const incident = await openIncident(domain, at("10:00"));
-    await deliver.deliverNotifications(id, { now: at("10:02") });
+    await deliver.deliverNotifications(id, { queue, now: at("10:02") });
     await closeIncident(incident.id, at("10:05"));
 
-    const held = await deliver.deliverNotifications(id, { now: at("10:06") });
+    const held = await deliver.deliverNotifications(id, { queue, now: at("10:06") });
     expect(held).toMatchObject({ sent: 0, deferredUntil: at("10:12") });
     expect(await received(browser)).toHaveLength(1);
 
     // The delayed job runs at 10:12, here on an instance whose clock is 2 s behind: it sends
     // (holding again would reuse the running job's id), and the state then (up) is what arrives.
-    expect(await deliver.deliverNotifications(id, { now: new Date(at("10:12").getTime() - 2000) })).toMatchObject({ sent: 1, deferredUntil: null });
+    expect(await deliver.deliverNotifications(id, { queue, now: new Date(at("10:12").getTime() - 2000) })).toMatchObject({ sent: 1, deferredUntil: null });
     expect((await received(browser)).map((message) => message.title)).toEqual([`${domain} is down`, `${domain} is back`]);
   });
 
@@ -128,14 +130,14 @@ describe("deliverNotifications against a local push service", () => {
     const stays = await subscribe(domain);
     const leaves = await subscribe(domain);
     await openIncident(domain, at("11:00"));
-    await deliver.deliverNotifications(await siteId(domain), { now: at("11:01") });
+    await deliver.deliverNotifications(await siteId(domain), { queue, now: at("11:01") });
     const [first] = await received(leaves);
     const token = new URL(first.unsubscribeUrl).searchParams.get("token")!;
 
     expect(await data.removeSubscriptionByToken(token)).toMatchObject({ domain });
     expect(await data.findSubscriptionByToken(token)).toBeNull();
     await db.incident.updateMany({ where: { siteId: await siteId(domain) }, data: { endedAt: at("11:30") } });
-    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("11:31") })).toMatchObject({ sent: 1 });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("11:31") })).toMatchObject({ sent: 1 });
     expect(await received(leaves)).toHaveLength(1);
     expect(await received(stays)).toHaveLength(2);
   });
@@ -147,7 +149,7 @@ describe("deliverNotifications against a local push service", () => {
     await service.expire(expired.clientHash);
     await openIncident(domain, at("12:00"));
 
-    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("12:01") })).toMatchObject({ sent: 1, gone: 1, failed: 0 });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("12:01") })).toMatchObject({ sent: 1, gone: 1, failed: 0 });
     expect(await has(domain, expired)).toBe(false);
     expect(await has(domain, live)).toBe(true);
   });
@@ -158,7 +160,7 @@ describe("deliverNotifications against a local push service", () => {
     await openIncident(domain, at("13:00"));
     process.env.PROBE_ALLOW_CIDRS = "";
     try {
-      expect(await deliver.deliverNotifications(await siteId(domain), { now: at("13:01") })).toMatchObject({ sent: 0, failed: 1, gone: 0, dropped: 0 });
+      expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("13:01") })).toMatchObject({ sent: 0, failed: 1, gone: 0, dropped: 0 });
     } finally {
       process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8";
     }
@@ -183,7 +185,7 @@ describe("deliverNotifications against a local push service", () => {
         await closeIncident(incident, now);
         incident = null;
       }
-      return deliver.deliverNotifications(id, { now: new Date(now.getTime() + 1000) });
+      return deliver.deliverNotifications(id, { queue, now: new Date(now.getTime() + 1000) });
     };
     const failures = async () => (await db.pushSubscription.findFirst({ where: { siteId: id }, select: { failedSends: true } }))?.failedSends ?? null;
 
@@ -214,7 +216,7 @@ describe("deliverNotifications against a local push service", () => {
     const domain = newDomain();
     const stray = await stored(domain, "https://push.example.test/send/old");
     await openIncident(domain, at("16:00"));
-    expect(await deliver.deliverNotifications(await siteId(domain), { now: at("16:01") })).toMatchObject({ sent: 0, gone: 1, failed: 0 });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("16:01") })).toMatchObject({ sent: 0, gone: 1, failed: 0 });
     expect(await db.pushSubscription.count({ where: { endpoint: stray.endpoint } })).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: () => undefined, set: () => undefined }),
 }));
 
-let actions: typeof import("@/server/actions/push");
+let actions: typeof import("@/server/serving/actions/push");
 let db: ReturnType<typeof import("@/server/db").getDb>;
 let database: TestDatabase;
 let service: PushService;
@@ -43,9 +43,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => tcp.listen(0, "127.0.0.1", resolve));
   elsewhere = { origin: `https://127.0.0.1:${(tcp.address() as AddressInfo).port}`, connections: () => connections, close: () => new Promise((done) => tcp.close(() => done())) };
-  actions = await import("@/server/actions/push");
+  actions = await import("@/server/serving/actions/push");
   db = (await import("@/server/db")).getDb();
-  publicKey = (await import("@/server/push/vapid")).getVapidKeys().publicKey;
+  publicKey = (await import("@/server/watching/push/vapid")).getVapidKeys().publicKey;
 });
 
 afterEach(() => vi.useRealTimers());

@@ -16,7 +16,7 @@ vi.mock("next/cache", () => ({ updateTag: (tag: string) => void request.updatedT
 
 // Modules that read DATABASE_URL are imported after the test database exists.
 let ratings: typeof import("@/server/data/ratings");
-let identity: typeof import("@/server/visitor/identity");
+let identity: typeof import("@/server/crowd/visitor/identity");
 let database: TestDatabase;
 
 beforeAll(async () => {
@@ -25,7 +25,7 @@ beforeAll(async () => {
   // Required with PostgreSQL; the generated one (SQLite) is covered in visitor-identity.test.ts.
   process.env.VISITOR_SECRET = SECRET;
   ratings = await import("@/server/data/ratings");
-  identity = await import("@/server/visitor/identity");
+  identity = await import("@/server/crowd/visitor/identity");
 });
 
 afterAll(async () => {
@@ -153,7 +153,7 @@ describe("rateAction", () => {
     request.headers = new Headers({ "x-forwarded-for": address });
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.set(name, value);
-    const { rateAction } = await import("@/server/actions/rate");
+    const { rateAction } = await import("@/server/serving/actions/rate");
     return rateAction(idle, form);
   };
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { redisLimiter } from "@/server/redis/limits";
-import { redisBudget } from "@/server/redis/world-budget";
+import { redisLimiter } from "@/server/base/limits";
+import { redisBudget } from "@/server/checking/world/redis-budget";
 import { budgetContract } from "../support/world-budget-contract";
 import { connections, until } from "./helpers/redis-instances";
 import { startRedis, type RunningRedis } from "./helpers/redis-server";

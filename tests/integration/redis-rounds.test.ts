@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { summarizeWorld } from "@/lib/world-summary";
-import type { CheckRecord, CheckStore } from "@/server/checks/check-service";
+import { type CheckStore } from "@/server/data/check-store";
+import { type CheckRecord } from "@/server/data/check-store";
 import type { RedisConnection } from "@/server/redis/client.mjs";
 import { roomyAdmission } from "./helpers/admission";
 import { connections, until } from "./helpers/redis-instances";
@@ -23,10 +24,10 @@ let hits = 0;
 let siteMayAnswer: Promise<void> = Promise.resolve();
 const open = connections();
 let modules: {
-  createCheckService: typeof import("@/server/checks/check-service").createCheckService;
-  redisRounds: typeof import("@/server/redis/round-lease").redisRounds;
-  testers: () => import("@/server/probe/types").Tester[];
-  guard: () => import("@/server/probe/types").AddressGuard;
+  createCheckService: typeof import("@/server/checking/check-service").createCheckService;
+  redisRounds: typeof import("@/server/checking/round-lease").redisRounds;
+  testers: () => import("@/server/checking/probe/types").Tester[];
+  guard: () => import("@/server/checking/probe/types").AddressGuard;
 };
 const NAMES = ["shared.example.test", "crashed.example.test", "outage.example.test", "after.example.test"];
 const target = (name: string) => ({ ascii: name, unicode: name });
@@ -78,12 +79,12 @@ beforeAll(async () => {
   });
   const connectTo = NAMES.flatMap((name) => [`${name}:443:127.0.0.1:${closed.port}`, `${name}:80:127.0.0.1:${site.port}`]).join(",");
   const { getConfig } = await import("@/server/config");
-  const { createGuard } = await import("@/server/probe/guard");
-  const { testersFromJson } = await import("@/server/probe/testers-config");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { testersFromJson } = await import("@/server/checking/testers/config");
   const config = getConfig({ PROBE_CONNECT_TO: connectTo });
   modules = {
-    createCheckService: (await import("@/server/checks/check-service")).createCheckService,
-    redisRounds: (await import("@/server/redis/round-lease")).redisRounds,
+    createCheckService: (await import("@/server/checking/check-service")).createCheckService,
+    redisRounds: (await import("@/server/checking/round-lease")).redisRounds,
     testers: () => testersFromJson({ testers: [{ kind: "http", id: "local-http" }] }, config, "test"),
     guard: () => createGuard({ connectTo }),
   };

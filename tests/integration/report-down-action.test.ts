@@ -24,17 +24,17 @@ vi.mock("next/cache", () => ({
 }));
 vi.mock("next/server", async (original) => ({ ...(await original()), after: (task: () => Promise<void>) => void request.later.push(task) }));
 // The network-check part answers for real unless a test stands in a failure or an answer.
-vi.mock("@/server/network-check", async (original) => {
-  const real = await original<typeof import("@/server/network-check")>();
-  return { answerForVisitorNetwork: (question: Parameters<typeof real.answerForVisitorNetwork>[0]) => (request.answer ?? real.answerForVisitorNetwork)(question) };
+vi.mock("@/server/crowd/network-check/answer", async (original) => {
+  const real = await original<typeof import("@/server/crowd/network-check/answer")>();
+  return { answerForVisitorNetwork: (...args: Parameters<typeof real.answerForVisitorNetwork>) => (request.answer ?? real.answerForVisitorNetwork)(...args) };
 });
 request.scope = new AsyncLocalStorage<Headers>();
 
-let action: typeof import("@/server/actions/report-down").reportDownAction;
+let action: typeof import("@/server/serving/actions/report-down").reportDownAction;
 let db: import("@/server/db").Db;
 
 withReportDatabase(async (database) => {
-  action = (await import("@/server/actions/report-down")).reportDownAction;
+  action = (await import("@/server/serving/actions/report-down")).reportDownAction;
   db = database;
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { probeSecureContext } from "@/server/probe/secure-context";
+import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import { makeCertificateAuthority } from "./helpers/certificates";
 
 // One TLS context per set of trusted roots (server/probe/secure-context.ts); that each still

@@ -1,5 +1,5 @@
 // Integration tests open SQLite directly too: load the better-sqlite3 build this Node needs.
-import "@/server/sqlite-driver.mjs";
+import "../../prisma/sqlite-driver.mjs";
 
 // No test reaches the real Globalping API: the world is off unless a test points it at the
 // local stand-in (helpers/globalping-stand-in.ts). Set here, not inherited from the shell.

@@ -1,11 +1,11 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProbeError } from "@/server/probe/errors";
-import { createGuard } from "@/server/probe/guard";
-import { PHASE_TIMEOUT_MS } from "@/server/probe/socket";
-import { tcpTesterKind } from "@/server/probe/testers/tcp";
-import { tlsTesterKind } from "@/server/probe/testers/tls";
-import type { AddressGuard } from "@/server/probe/types";
+import { ProbeError } from "@/server/checking/probe/errors";
+import { createGuard } from "@/server/checking/probe/guard";
+import { PHASE_TIMEOUT_MS } from "@/server/checking/probe/socket";
+import { tcpTesterKind } from "@/server/checking/testers/tcp";
+import { tlsTesterKind } from "@/server/checking/testers/tls";
+import type { AddressGuard } from "@/server/checking/probe/types";
 import { makeCertificate, type CertificatePems } from "./helpers/certificates";
 import {
   closedPort,

@@ -4,12 +4,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqliteTestDatabase, removeTestDatabase, type SqliteTestDatabase } from "./helpers/database";
 
-// Who a visitor is (src/server/visitor/identity.ts): the daily hashes, the signed cookie and
+// Who a visitor is (src/server/crowd/visitor/identity.ts): the daily hashes, the signed cookie and
 // the secret behind both, which is generated once and kept beside the SQLite database when
 // VISITOR_SECRET is not set (PostgreSQL requires VISITOR_SECRET: see config.ts).
 
 // Modules that read DATABASE_URL are imported after the test database exists.
-let identity: typeof import("@/server/visitor/identity");
+let identity: typeof import("@/server/crowd/visitor/identity");
 let database: SqliteTestDatabase;
 const scratchFolders: string[] = [];
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   database = await createSqliteTestDatabase();
   process.env.DATABASE_URL = database.url;
   delete process.env.VISITOR_SECRET;
-  identity = await import("@/server/visitor/identity");
+  identity = await import("@/server/crowd/visitor/identity");
 });
 
 afterAll(async () => {

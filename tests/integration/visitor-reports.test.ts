@@ -42,32 +42,32 @@ describe("addVisitorReport", () => {
     [14.5, 30],
   ])("refuses a second report %s minutes after the first, %s seconds before the window ends", async (minutes, wait) => {
     const domain = newDomain();
-    expect(await report(domain, "visitor-a", at(0))).toEqual({ stored: true });
-    expect(await report(domain, "visitor-a", at(minutes))).toEqual({ stored: false, reason: "too_soon", retryAfterSeconds: wait });
+    expect(await report(domain, "visitor-a", at(0))).toEqual({ ok: true });
+    expect(await report(domain, "visitor-a", at(minutes))).toEqual({ ok: false, retryAfterSeconds: wait });
     expect(await reports.countRecentReports(domain, at(-60))).toBe(1);
   });
 
   it("accepts the visitor's next report once 15 minutes have passed", async () => {
     const domain = newDomain();
     await report(domain, "visitor-a", at(0));
-    expect(await report(domain, "visitor-a", at(14))).toMatchObject({ stored: false });
-    expect(await report(domain, "visitor-a", at(15))).toEqual({ stored: true });
-    expect(await report(domain, "visitor-a", at(16))).toMatchObject({ stored: false, retryAfterSeconds: 14 * 60 });
+    expect(await report(domain, "visitor-a", at(14))).toMatchObject({ ok: false });
+    expect(await report(domain, "visitor-a", at(15))).toEqual({ ok: true });
+    expect(await report(domain, "visitor-a", at(16))).toMatchObject({ ok: false, retryAfterSeconds: 14 * 60 });
     expect(await reports.countRecentReports(domain, at(-60))).toBe(2);
   });
 
   it("lets other visitors report the same site at the same time", async () => {
     const domain = newDomain();
     for (const who of ["visitor-a", "visitor-b", "visitor-c"]) {
-      expect(await report(domain, who, at(0))).toEqual({ stored: true });
+      expect(await report(domain, who, at(0))).toEqual({ ok: true });
     }
     expect(await reports.countRecentReports(domain, at(0))).toBe(3);
   });
 
   it("lets one visitor report different sites at the same time", async () => {
     const [first, second] = [newDomain(), newDomain()];
-    expect(await report(first, "visitor-a", at(0))).toEqual({ stored: true });
-    expect(await report(second, "visitor-a", at(0))).toEqual({ stored: true });
+    expect(await report(first, "visitor-a", at(0))).toEqual({ ok: true });
+    expect(await report(second, "visitor-a", at(0))).toEqual({ ok: true });
   });
 
   it("stores every report when a crowd reports one site at the same moment (no site-wide lock)", async () => {
@@ -81,15 +81,15 @@ describe("addVisitorReport", () => {
     const crowd = Array.from({ length: 150 }, (_, i) => report(domain, `crowd-${i}`, at(0)));
     const results = await Promise.allSettled(crowd).finally(() => clearInterval(busy));
     expect(results.filter((result) => result.status === "rejected")).toEqual([]);
-    expect(results.map((result) => (result.status === "fulfilled" ? result.value.stored : null))).toEqual(Array(150).fill(true));
+    expect(results.map((result) => (result.status === "fulfilled" ? result.value.ok : null))).toEqual(Array(150).fill(true));
     expect(await reports.countRecentReports(domain, at(-1))).toBe(150);
   });
 
   it("stores only one of two reports sent together", async () => {
     const domain = newDomain();
     const results = await Promise.all([report(domain, "double-click", at(0)), report(domain, "double-click", at(0))]);
-    expect(results.filter((result) => result.stored)).toHaveLength(1);
-    expect(results.find((result) => !result.stored)).toEqual({ stored: false, reason: "too_soon", retryAfterSeconds: 15 * 60 });
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.find((result) => !result.ok)).toEqual({ ok: false, retryAfterSeconds: 15 * 60 });
     expect(await reports.countRecentReports(domain, at(-1))).toBe(1);
   });
 });
@@ -113,9 +113,9 @@ describe("addVisitorReport: what a report holds", () => {
   it("keeps one report per visitor and site in 15 minutes whatever problem the second names", async () => {
     const domain = newDomain();
     const add = (problem: "slow" | "app", minutes: number) => reports.addVisitorReport({ domain, displayName: domain, visitorHash: "hash-c", problem, now: at(minutes) });
-    expect(await add("slow", 0)).toEqual({ stored: true });
-    expect(await add("app", 5)).toMatchObject({ stored: false, retryAfterSeconds: 10 * 60 });
-    expect(await add("app", 15)).toEqual({ stored: true });
+    expect(await add("slow", 0)).toEqual({ ok: true });
+    expect(await add("app", 5)).toMatchObject({ ok: false, retryAfterSeconds: 10 * 60 });
+    expect(await add("app", 15)).toEqual({ ok: true });
     expect((await storedReports(domain)).map((row) => row.problem)).toEqual(["slow", "app"]);
   });
 });
@@ -161,8 +161,8 @@ describe("pruneOldReports", () => {
     const gates = await getDb().reportGate.findMany({ where: { site: { domain } }, select: { visitorHash: true } });
     expect(gates.map((gate) => gate.visitorHash)).toEqual(["recent"]);
     // A pruned gate is a first report again; the kept one still holds its visitor back.
-    expect(await report(domain, "young", now)).toEqual({ stored: true });
-    expect(await report(domain, "recent", now)).toMatchObject({ stored: false, retryAfterSeconds: 10 * 60 });
+    expect(await report(domain, "young", now)).toEqual({ ok: true });
+    expect(await report(domain, "recent", now)).toMatchObject({ ok: false, retryAfterSeconds: 10 * 60 });
   });
 
   it("runs after a stored report, at most once an hour", async () => {
@@ -170,7 +170,7 @@ describe("pruneOldReports", () => {
     const later = new Date(now.getTime() + 2 * 60 * MINUTE);
     await seed(domain, "old", new Date(later.getTime() - reports.KEEP_REPORTS_MS - MINUTE));
     // The report an hour and more after the last pruning starts it, without waiting for it.
-    expect(await report(domain, "trigger", later)).toEqual({ stored: true });
+    expect(await report(domain, "trigger", later)).toEqual({ ok: true });
     await vi.waitFor(async () => expect((await storedReports(domain)).map((row) => row.visitorHash)).toEqual(["trigger"]));
     // Within the hour, another old report waits for the next pruning.
     await seed(domain, "old-again", new Date(later.getTime() - reports.KEEP_REPORTS_MS - MINUTE));

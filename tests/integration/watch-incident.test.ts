@@ -20,8 +20,9 @@ let refused: RunningServer;
 let service: PushService;
 let answer = 503;
 let db: import("@/server/db").Db;
-let jobs: typeof import("@/server/jobs/queue");
-let handlers: typeof import("@/server/jobs/handlers");
+let app: import("@/server/app").App;
+/** The app's in-process queue, to wait until it runs nothing. */
+let jobs: import("@/server/watching/jobs/memory-queue").MemoryQueue;
 
 beforeAll(async () => {
   site = await startHttpServer((_req, res) => {
@@ -43,13 +44,13 @@ beforeAll(async () => {
   service = await startPushService();
   process.env.PUSH_SERVICE_ORIGINS = service.origin;
   db = (await import("@/server/db")).getDb();
-  jobs = await import("@/server/jobs/queue");
-  handlers = await import("@/server/jobs/handlers");
+  const [{ createApp }, { createMemoryQueue }] = await Promise.all([import("@/server/app"), import("@/server/watching/jobs/memory-queue")]);
+  app = createApp(undefined, { localQueue: (run) => (jobs = createMemoryQueue({ concurrency: 2, run })) });
 });
 
 afterAll(async () => {
   vi.useRealTimers();
-  await jobs?.closeJobs();
+  await app?.stop();
   await Promise.all([site?.close(), refused?.close(), service?.close()]);
   await (await import("@/server/db")).closeDb();
   if (database) await removeTestDatabase(database);
@@ -58,16 +59,16 @@ afterAll(async () => {
 /** The clock at `seconds` after T0, one tick of the scheduler, and every job due run to the end. */
 async function tickAt(seconds: number) {
   vi.setSystemTime(at(seconds));
-  await handlers.runJob({ name: "tick" });
+  await app.jobs.add({ name: "tick" });
   // Quiet, not idle: a notification held by the one-per-10-minutes rule waits as a delayed job.
-  await jobs.inProcessJobsQuiet();
+  await jobs.quiet();
 }
 
 const rounds = () => db.check.findMany({ where: { site: { domain: DOMAIN } }, orderBy: { startedAt: "asc" }, select: { startedAt: true, verdict: true } });
 const incidents = () => db.incident.findMany({ where: { site: { domain: DOMAIN } }, include: { evidence: { select: { role: true }, orderBy: { role: "asc" } } } });
 
 async function subscriber(): Promise<BrowserSubscription> {
-  const { getVapidKeys } = await import("@/server/push/vapid");
+  const { getVapidKeys } = await import("@/server/watching/push/vapid");
   const { addPushSubscription } = await import("@/server/data/push-subscriptions");
   const browser = await service.subscribe(getVapidKeys().publicKey);
   const added = await addPushSubscription({ domain: DOMAIN, displayName: DOMAIN, subscription: browser, visitorHash: "watch-incident-visitor" });
@@ -111,7 +112,7 @@ describe("a watched site that goes down and comes back, with nobody looking", ()
     // "It is back" waits for the one-per-10-minutes rule, as the one job still delayed: the
     // subscriber heard once so far.
     expect(await service.messages(browser.clientHash)).toHaveLength(1);
-    expect(jobs.inProcessJobCount()).toBe(1);
+    expect(jobs.size()).toBe(1);
     expect((await db.site.findUniqueOrThrow({ where: { domain: DOMAIN } })).notifiedState).toBe("down");
   });
 });

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";
 import { createTestDatabase } from "./helpers/database";
 import { isCollected } from "../support/garbage";
-import type { Job, JobOptions } from "@/server/jobs/types";
+import type { Job, JobOptions } from "@/server/watching/jobs/types";
 
 // Watching, end to end in one process: real sites on loopback, a real SQLite file, the real
 // check service. A domain is watched while it has an open incident, push subscribers, or a view
@@ -32,8 +32,17 @@ const DUE = NAMES.filter((name) => SITES[name].due);
 const hits = new Map<string, number>();
 const servers: RunningServer[] = [];
 let db: import("@/server/db").Db;
-let jobs: typeof import("@/server/jobs/queue");
-let handlers: typeof import("@/server/jobs/handlers");
+let app: import("@/server/app").App;
+/** The app's in-process queue, to wait until it is idle. */
+let jobs: import("@/server/watching/jobs/memory-queue").MemoryQueue;
+
+/** An app built from the environment as it is now, with an in-process queue the test can wait for. */
+async function newApp() {
+  const [{ createApp }, { createMemoryQueue }, { getConfig }] = await Promise.all([import("@/server/app"), import("@/server/watching/jobs/memory-queue"), import("@/server/config")]);
+  const config = getConfig();
+  await app?.stop();
+  app = createApp(config, { localQueue: (run) => (jobs = createMemoryQueue({ concurrency: config.WATCH_CONCURRENCY, run })) });
+}
 
 const ago = (ms: number) => new Date(T0.getTime() - ms);
 const agoOrNull = (ms: number | null) => (ms === null ? null : ago(ms));
@@ -82,12 +91,12 @@ beforeAll(async () => {
     WATCH_CONCURRENCY: "2",
   });
   db = (await import("@/server/db")).getDb();
-  jobs = await import("@/server/jobs/queue");
-  handlers = await import("@/server/jobs/handlers");
 });
 
+beforeEach(newApp);
+
 afterEach(async () => {
-  await jobs.closeJobs();
+  await app.stop();
   vi.useRealTimers();
 });
 
@@ -99,11 +108,11 @@ afterAll(async () => {
 describe("watching in the background", () => {
   it("the tick checks exactly the watched domains that are due, each once however often it ticks", async () => {
     await seed();
-    await handlers.runJob({ name: "tick" });
-    await handlers.runJob({ name: "tick" }); // a second tick (or instance) before the rounds end
-    await jobs.inProcessJobsIdle();
-    await handlers.runJob({ name: "tick" }); // and one after: the rounds moved the due times
-    await jobs.inProcessJobsIdle();
+    await app.jobs.add({ name: "tick" });
+    await app.jobs.add({ name: "tick" }); // a second tick (or instance) before the rounds end
+    await jobs.idle();
+    await app.jobs.add({ name: "tick" }); // and one after: the rounds moved the due times
+    await jobs.idle();
 
     for (const name of NAMES) {
       expect({ name, checks: await storedChecks(name) }).toEqual({ name, checks: SITES[name].due ? 1 : 0 });
@@ -116,7 +125,7 @@ describe("watching in the background", () => {
     const soon = "viewed-soon.test";
     await db.site.create({ data: { domain: soon, displayName: soon, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(290_000) } });
     const added: { job: Job; options?: JobOptions }[] = [];
-    const { addDueChecks } = await import("@/server/watch/due-checks");
+    const { addDueChecks } = await import("@/server/watching/schedule/due-checks");
     await addDueChecks({ add: async (job, options) => void added.push({ job, options }), close: async () => undefined }, T0);
     expect(added.find(({ job }) => job.name === "check" && job.domain === soon)?.options).toEqual({ id: `check-${later(10_000).getTime()}-${soon}`, delayMs: 10_000 });
     expect(added.map(({ job }) => (job.name === "check" ? job.domain : job.name)).sort()).toEqual([...DUE, soon].sort());
@@ -126,7 +135,7 @@ describe("watching in the background", () => {
     await seed();
     const many = Array.from({ length: 1500 }, (_, i) => `many-${i}.test`);
     await db.site.createMany({ data: many.map((domain) => ({ domain, displayName: domain, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(10 * MINUTE) })) });
-    const { addDueChecks } = await import("@/server/watch/due-checks");
+    const { addDueChecks } = await import("@/server/watching/schedule/due-checks");
     const added: string[] = [];
     await addDueChecks({ add: async (job) => void (job.name === "check" && added.push(job.domain)), close: async () => undefined }, T0);
     expect(added.sort()).toEqual([...DUE, ...many].sort());
@@ -135,8 +144,8 @@ describe("watching in the background", () => {
   it("a background round goes through the check service, is stored, and does not count as a view", async () => {
     await seed();
     const name: Name = "viewed-due.test";
-    const { runWatchedCheck } = await import("@/server/watch/run-check");
-    await runWatchedCheck(name);
+    const { runWatchedCheck } = await import("@/server/watching/schedule/run-check");
+    await runWatchedCheck(app.checks, name);
     const after = await site(name);
     expect(after.lastCheckedAt!.getTime()).toBeGreaterThanOrEqual(T0.getTime());
     expect(after.lastVerdict).toBe("online");
@@ -146,7 +155,7 @@ describe("watching in the background", () => {
 
     // Run twice (a job added again): the domain is no longer due, so no second round.
     const probes = hits.get(name);
-    await runWatchedCheck(name);
+    await runWatchedCheck(app.checks, name);
     expect(hits.get(name)).toBe(probes);
     expect(await storedChecks(name)).toBe(1);
   });
@@ -154,8 +163,8 @@ describe("watching in the background", () => {
   it("a check job that runs late, once its domain is no longer watched, starts no round", async () => {
     await seed();
     vi.setSystemTime(later(60 * MINUTE)); // the view is now 70 minutes old
-    const { runWatchedCheck } = await import("@/server/watch/run-check");
-    await runWatchedCheck("viewed-due.test");
+    const { runWatchedCheck } = await import("@/server/watching/schedule/run-check");
+    await runWatchedCheck(app.checks, "viewed-due.test");
     expect(hits.get("viewed-due.test")).toBeUndefined();
     expect(await storedChecks("viewed-due.test")).toBe(0);
   });
@@ -164,8 +173,9 @@ describe("watching in the background", () => {
     await seed();
     process.env.WATCH_CONCURRENCY = "0";
     try {
-      await handlers.runJob({ name: "tick" });
-      await jobs.inProcessJobsIdle();
+      await newApp();
+      await app.jobs.add({ name: "tick" });
+      await jobs.idle();
       for (const name of DUE) expect({ name, checks: await storedChecks(name) }).toEqual({ name, checks: 0 });
       expect(hits.size).toBe(0);
     } finally {
@@ -175,10 +185,9 @@ describe("watching in the background", () => {
 
   it("a visitor's admitted page view marks the domain viewed, written at most once a minute", async () => {
     await seed();
-    const { admitPageView } = await import("@/server/checks");
     const name = "viewed-long-ago.test";
-    const view = () => admitPageView({ ascii: name, unicode: name }, new Headers({ "x-forwarded-for": "203.0.113.7" }));
-    const { recordPageView } = await import("@/server/watch/page-views");
+    const view = () => app.checks.admitView({ ascii: name, unicode: name }, "203.0.113.7");
+    const { recordPageView } = await import("@/server/watching/schedule/page-views");
     expect(await view()).toMatchObject({ ok: true });
     // The view does not wait for its write; a view within the minute shares that write, which waits.
     await recordPageView({ ascii: name, unicode: name });
@@ -199,9 +208,9 @@ describe("watching in the background", () => {
     // Next's whole render: 2,000 first visits of distinct domains grew the heap by about 30 MB.
     await seed();
     await db.site.create({ data: { domain: "kept.test", displayName: "kept.test" } });
-    const { rememberStartContext } = await import("@/server/async-context");
+    const { rememberStartContext } = await import("@/server/base/request-context");
     rememberStartContext();
-    const { recordPageView } = await import("@/server/watch/page-views");
+    const { recordPageView } = await import("@/server/watching/schedule/page-views");
     const requests = new AsyncLocalStorage<{ render: Uint8Array }>();
     // In a function of its own, so no register of this test's frame still holds the request.
     const visit = async () => {
@@ -216,17 +225,16 @@ describe("watching in the background", () => {
 
   it("a view never makes a row: the round it paid for notes the view as it stores the site's first row", async () => {
     await seed();
-    const { recordPageView } = await import("@/server/watch/page-views");
-    const { watchedSites } = await import("@/server/watch/watched-sites");
-    const { admitPageView, statusForPage } = await import("@/server/checks");
+    const { recordPageView } = await import("@/server/watching/schedule/page-views");
+    const { watchedSites } = await import("@/server/watching/schedule/watched-sites");
     const unseen = { ascii: "unseen.test", unicode: "unseen.test" };
     await recordPageView(unseen);
     expect(await db.site.count({ where: { domain: unseen.ascii } })).toBe(0);
 
     const fresh = { ascii: "viewed-never-checked.test", unicode: "viewed-never-checked.test" };
     await db.site.delete({ where: { domain: fresh.ascii } });
-    expect(await admitPageView(fresh, new Headers({ "x-forwarded-for": "203.0.113.8" }))).toMatchObject({ ok: true, fresh: false });
-    expect(await statusForPage(fresh)).toMatchObject({ ok: true });
+    expect(await app.checks.admitView(fresh, "203.0.113.8")).toMatchObject({ ok: true, fresh: false });
+    expect(await app.checks.statusForPage(fresh)).toMatchObject({ ok: true });
     expect((await site(fresh.ascii)).lastViewedAt!.getTime()).toBeGreaterThanOrEqual(T0.getTime());
     expect((await watchedSites(T0)).map((s) => s.domain)).toContain(fresh.ascii);
   });

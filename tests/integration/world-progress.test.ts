@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { createGuard } from "@/server/probe/guard";
-import { runRound, type TesterUpdate } from "@/server/probe/round";
-import { globalpingTesterKind } from "@/server/probe/testers/globalping";
+import { createGuard } from "@/server/checking/probe/guard";
+import { runRound, type TesterUpdate } from "@/server/checking/probe/round";
+import { globalpingTesterKind } from "@/server/checking/testers/globalping";
 import { finished, TEN_PROBES, type StandInTest } from "./helpers/globalping-probes";
 import { startGlobalpingStandIn, type GlobalpingStandIn } from "./helpers/globalping-stand-in";
 

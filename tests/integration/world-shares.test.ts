@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
-import type { CheckService } from "@/server/checks/check-service";
-import type { Tester } from "@/server/probe/types";
-import { visitorBucket } from "@/server/visitor/address";
+import type { CheckService } from "@/server/checking/check-service";
+import type { Tester } from "@/server/checking/probe/types";
+import { visitorBucket } from "@/server/crowd/visitor/address";
 import { roomyAdmission } from "./helpers/admission";
 import { createTestDatabase } from "./helpers/database";
 import { startGlobalpingStandIn, type GlobalpingStandIn } from "./helpers/globalping-stand-in";
@@ -58,14 +58,14 @@ let services = 0;
 /** A check service whose world budget (a whole hour of its own) and askers live in memory, or in Redis. */
 async function serviceFor(kind: Kind): Promise<CheckService> {
   const { getConfig } = await import("@/server/config");
-  const { defaultTesters } = await import("@/server/probe/testers-config");
-  const { globalpingTesterKind } = await import("@/server/probe/testers/globalping");
-  const { createGuard } = await import("@/server/probe/guard");
-  const { createCheckService } = await import("@/server/checks/check-service");
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
+  const { defaultTesters } = await import("@/server/checking/testers/config");
+  const { globalpingTesterKind } = await import("@/server/checking/testers/globalping");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { createCheckService } = await import("@/server/checking/check-service");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
   const { sharedRedis } = await import("@/server/redis/client.mjs");
-  const { redisAskers } = await import("@/server/redis/askers");
-  const { memoryAskers } = await import("@/server/world/askers");
+  const { redisAskers } = await import("@/server/checking/world/redis-askers");
+  const { memoryAskers } = await import("@/server/checking/world/askers");
   const redisUrl = kind === "redis" ? redis.url : undefined;
   const connection = sharedRedis(redisUrl);
   if (connection) await until(() => connection.isReady(), "Redis");
@@ -122,7 +122,7 @@ describe.each(KINDS)("the world budget's shares (%s)", (kind) => {
     const [a, b, c, d] = names(kind, "view", 4);
     // A page view pays on the request and leaves a ticket naming its visitor; the render's round uses it.
     const view = async (name: string, address: string) => {
-      expect(await service.admitView(target(name), visitorBucket(address))).toMatchObject({ admitted: true, fresh: false });
+      expect(await service.admitView(target(name), visitorBucket(address))).toMatchObject({ ok: true, fresh: false });
       return service.status(target(name), { view: true });
     };
     expect(measured((await view(a, "2001:db8:7:7::1")).record.results)).toBe(10);
@@ -156,8 +156,8 @@ describe.each(KINDS)("the world budget's shares (%s)", (kind) => {
     expect(worldLine(refused.record.results)).toMatch(/^World check unavailable: this hour's Globalping budget is used up \(until \d\d:\d\d UTC\)$/);
     const [crowded] = names(kind, "crowd", 1);
     // Two others view it first (the first pays, the second joins): then a third visitor asks too.
-    expect(await service.admitView(target(crowded), visitorBucket("203.0.113.41"))).toMatchObject({ admitted: true });
-    expect(await service.admitView(target(crowded), visitorBucket("2001:db8:9:9::1"))).toMatchObject({ admitted: true });
+    expect(await service.admitView(target(crowded), visitorBucket("203.0.113.41"))).toMatchObject({ ok: true });
+    expect(await service.admitView(target(crowded), visitorBucket("2001:db8:9:9::1"))).toMatchObject({ ok: true });
     const answer = await ask(crowded, "192.0.2.77");
     expect(measured(answer.record.results)).toBe(10);
     expect(standIn.measurementsCreated()).toBe(19);

@@ -1,7 +1,7 @@
 import { connect, type Socket } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { visitorBucket } from "@/server/visitor/address";
+import { visitorBucket } from "@/server/crowd/visitor/address";
 import { startApp, type BenchApp } from "../support/app";
 import { probeEnv, startInstantSite, startNoNamesDns, type LoopbackSite } from "../bench/support/targets";
 import type { TestDnsServer } from "../integration/helpers/dns-server";

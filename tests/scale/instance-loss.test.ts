@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { utcDay, visitorHash } from "@/server/visitor/identity";
+import { utcDay, visitorHash } from "@/server/crowd/visitor/identity";
 import { get, visitor } from "../bench/support/http";
 import { until } from "../integration/helpers/redis-instances";
 import { startCluster, storedVoteKeys, VISITOR_SECRET, type Cluster } from "./support/cluster";

@@ -20,7 +20,7 @@ const CHECK_DEADLINE_MS = 2500;
 // Generous: a CI run may be using the CPU.
 const EXIT_SLACK_MS = 2000;
 const READY_TIMEOUT_MS = 60_000;
-/** Next's server exits with 128 + the signal's number once it has stopped (as src/server/startup/shutdown.ts does after the grace). */
+/** Next's server exits with 128 + the signal's number once it has stopped (as src/server/serving/startup/shutdown.ts does after the grace). */
 const SIGTERM_EXIT_CODE = 143;
 
 async function freePort(): Promise<number> {

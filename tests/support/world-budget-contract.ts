@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import type { BudgetShare } from "@/lib/world-shares";
-import type { BudgetDecision, WorldBudget } from "@/server/world/budget";
+import type { BudgetDecision, WorldBudget } from "@/server/checking/world/budget";
 
 // The rules every hourly budget keeps, in memory (tests/unit/world-budget.test.ts) or in Redis
 // for several instances (tests/integration/redis-limits-budget.test.ts): run against both.

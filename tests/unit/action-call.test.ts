@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
-import { actionCallRefusal } from "@/server/gate/action-call";
-import { actionIdsInForm, callableActionIds } from "@/server/gate/callable-actions";
-import { pageMethodRefusal } from "@/server/gate/methods";
+import { actionCallRefusal } from "@/server/serving/gate/action-call";
+import { actionIdsInForm, callableActionIds } from "@/server/serving/gate/callable-actions";
+import { pageMethodRefusal } from "@/server/serving/gate";
 
 // What the gate (src/proxy.ts) answers a POST to a page before Next decodes it as a server
 // action: the page's own calls pass, anything Next would answer with a 500 or run unasked stops.
@@ -122,11 +122,11 @@ describe("an action call's body", () => {
 });
 
 describe("callable actions", () => {
-  it("are the references from src/server/actions/, not the 'use cache' functions Next also registers", () => {
+  it("are the references from src/server/serving/actions/, not the 'use cache' functions Next also registers", () => {
     const manifest = {
       node: {
-        [RATE]: { filename: "src/server/actions/rate.ts", exportedName: "rateAction" },
-        [CACHED_READ]: { filename: "src/server/page-data.ts", exportedName: "$$RSC_SERVER_CACHE_0" },
+        [RATE]: { filename: "src/server/serving/actions/rate.ts", exportedName: "rateAction" },
+        [CACHED_READ]: { filename: "src/server/serving/pages/status.ts", exportedName: "$$RSC_SERVER_CACHE_0" },
         c0page: { filename: "src/app/[domain]/page.tsx", exportedName: "$$RSC_SERVER_CACHE_0" },
       },
       edge: {},

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockedRange, isPublicAddress, parseCidrList, parseIpLiteral } from "@/server/probe/address-policy";
+import { blockedRange, isPublicAddress, parseCidrList, parseIpLiteral } from "@/server/checking/probe/address-policy";
 
 const allow = (raw: string) => parseCidrList(raw);
 

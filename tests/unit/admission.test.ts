@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createAdmission, registrableDomain } from "@/server/checks/admission";
-import { refusalOf } from "@/server/checks/refusal";
-import { memoryLimiter } from "@/server/visitor/limits";
+import { createAdmission, registrableDomain } from "@/server/checking/admission";
+import { refusalOf } from "@/server/checking/refusal";
+import { memoryLimiter } from "@/server/base/limits";
 
 const target = (ascii: string) => ({ ascii, unicode: ascii });
 const admission = ({ maxRounds = 8, visitorPoints = 100, sitePoints = 100, backgroundPoints = 100 } = {}) =>

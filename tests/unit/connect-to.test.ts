@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findRoute, parseConnectTo } from "@/server/probe/connect-to";
+import { findRoute, parseConnectTo } from "@/server/checking/probe/connect-to";
 
 const routeFor = (setting: string, host: string, port: number) => findRoute(parseConnectTo(setting), host, port);
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 
 import { describe, expect, it } from "vitest";
 
-import { forwardedFor, forwardedHost, forwardedProto, setForwardedHeaders } from "@/server/visitor/forwarded";
+import { forwardedFor, forwardedHost, forwardedProto, setForwardedHeaders } from "@/server/serving/startup/forwarded";
 
 const plain = (trustProxyHops: number) => ({ encrypted: false, trustProxyHops });
 const tls = (trustProxyHops: number) => ({ encrypted: true, trustProxyHops });

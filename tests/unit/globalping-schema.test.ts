@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CreatedSchema, MeasurementSchema, type Measurement } from "@/server/world/globalping-schema";
-import { toProbeResult } from "@/server/world/to-results";
+import { CreatedSchema, MeasurementSchema, type Measurement } from "@/server/checking/world/globalping-schema";
+import { toProbeResult } from "@/server/checking/world/to-results";
 import { created, httpMeasurement } from "../support/globalping-arbitraries";
 import { describeErrors, loadGlobalpingSpec, specAvailable } from "../support/globalping-spec";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CreatedSchema, ErrorBodySchema, MeasurementSchema } from "@/server/world/globalping-schema";
-import { measurementBody, type MeasurementSpec } from "@/server/world/measure";
+import { CreatedSchema, ErrorBodySchema, MeasurementSchema } from "@/server/checking/world/globalping-schema";
+import { measurementBody, type MeasurementSpec } from "@/server/checking/world/measure";
 import { describeErrors, loadGlobalpingSpec, SPEC_MISSING, specAvailable } from "../support/globalping-spec";
 
 // Our client against Globalping's published spec: every example the spec gives of what we read

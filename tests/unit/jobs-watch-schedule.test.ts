@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkJobId, dueAt, dueThisTick, isDue, watchIntervalMs, type WatchedSite } from "@/lib/watch-schedule";
-import { shutdownHandler } from "@/server/startup/shutdown";
+import { shutdownHandler } from "@/server/serving/startup/shutdown";
 
 // When a watched domain's background round is due, and what its job is called.
 

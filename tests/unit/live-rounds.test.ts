@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
-import { createLiveRounds, type LiveEvent } from "@/server/checks/live-rounds";
+import { createLiveRounds, type LiveEvent } from "@/server/checking/live-rounds";
 
 const answer = (testerId: string): ProbeResult => ({
   testerId,

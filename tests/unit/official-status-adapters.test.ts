@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { admitsProblem, readSnapshot, type OfficialSummary } from "@/lib/official-status";
-import { adaptersByKind, OFFICIAL_ADAPTERS } from "@/server/official/adapters";
+import { adaptersByKind, OFFICIAL_ADAPTERS } from "@/server/owner/official/adapters";
 import { betterStackIndex, instatusSummary, statuspageSummary } from "../support/official-pages";
 
 const parse = (kind: "statuspage" | "instatus" | "betterstack", body: unknown) => adaptersByKind.get(kind)!.parse(body);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { discoveryUrl } from "@/server/official/discover";
-import { seedPageFor } from "@/server/official/seed";
+import { discoveryUrl } from "@/server/owner/official/discover";
+import { seedPageFor } from "@/server/owner/official/seed";
 
 // The seed list is @sentry/status-page-list as installed (0.6.1): real services' entries.
 describe("seedPageFor", () => {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { feedPages, FEED_PAGES_KEPT } from "@/server/owner/feed";
-import { createHomePageReader, MAX_JSON_LD_BYTES } from "@/server/owner/home-page";
-import { sameAsLinks } from "@/server/owner/json-ld";
-import { EXCERPT_MAX_CHARS, plainText } from "@/server/owner/plain-text";
+import { feedPages, FEED_PAGES_KEPT } from "@/server/owner/discovery/feed";
+import { createHomePageReader, MAX_JSON_LD_BYTES } from "@/server/owner/discovery/home-page";
+import { sameAsLinks } from "@/server/owner/discovery/json-ld";
+import { EXCERPT_MAX_CHARS, plainText } from "@/server/owner/discovery/plain-text";
 import { atomFeed, daysAgo, entityBombFeed, homePage, jsonFeed, rssFeed, trickyItems } from "../support/owner-sites";
 
 // The owner's word as pages and feeds carry it, read without the network: the streaming home

@@ -1,7 +1,7 @@
 import webpush from "web-push";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "@/server/config";
-import { vapidSubject } from "@/server/push/vapid";
+import { vapidSubject } from "@/server/watching/push/vapid";
 
 const keys = webpush.generateVAPIDKeys();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeChange, formatSince, notificationPayload } from "@/server/push/payload";
+import { describeChange, formatSince, notificationPayload } from "@/lib/push-payload";
 
 const at = (iso: string) => new Date(iso);
 

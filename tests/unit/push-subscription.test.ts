@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { PushSubscriptionSchema } from "@/server/push/subscription";
+import { PushSubscriptionSchema } from "@/lib/push-subscription";
 
 // A browser's PushSubscription.toJSON(): what the subscribe action receives.
 const p256dh = Buffer.concat([Buffer.from([4]), randomBytes(64)]).toString("base64url");

@@ -3,7 +3,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { describeRatingSummary, RatingFields } from "@/components/RatingForm";
-import type { RateState } from "@/server/actions/rate";
+import type { RateState } from "@/server/serving/actions/rate";
 
 const idle: RateState = { status: "idle", message: "" };
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RefreshSchedule } from "@/lib/refresh-schedule";
-import { planReportsRefresh, REPORTS_REFRESH_SECONDS, type RefreshWays } from "@/server/reports/refresh-plan";
+import { planReportsRefresh, REPORTS_REFRESH_SECONDS, type RefreshWays } from "@/server/serving/reports-refresh";
 
 const INTERVAL = REPORTS_REFRESH_SECONDS * 1000;
 const DOMAIN = "shop.example.com";

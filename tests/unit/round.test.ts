@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ProbeResult, ProbeStatus } from "@/lib/probe-result";
-import { createGuard } from "@/server/probe/guard";
-import { runRound, type RoundOutcome } from "@/server/probe/round";
-import type { Tester } from "@/server/probe/types";
+import type { ProbeResult, ProbeStatus, RoundOutcome } from "@/lib/probe-result";
+import { createGuard } from "@/server/checking/probe/guard";
+import { runRound } from "@/server/checking/probe/round";
+import type { Tester } from "@/server/checking/probe/types";
 
 // In-process testers: the round's contract (deadline, retry, errors) does not depend on what
 // a tester probes, so these stand in for any kind.

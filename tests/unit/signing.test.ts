@@ -9,7 +9,7 @@ import {
   verifyResponse,
   type HeaderBag,
   type VerifyFailureCode,
-} from "@/server/agent/signing";
+} from "@/server/checking/agent-protocol";
 
 const SECRET = "a-shared-secret-of-32-characters";
 const NOW = 1_800_000_000_000;

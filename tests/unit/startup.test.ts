@@ -1,8 +1,8 @@
 import { request, createServer } from "node:http";
 import { describe, expect, it } from "vitest";
 import { listenSettings, serverNodeFlags } from "../../src/scripts/prepare.mjs";
-import { trustForwardedHeadersOf } from "@/server/startup/forwarded-headers";
-import { shutdownHandler } from "@/server/startup/shutdown";
+import { trustForwardedHeadersOf } from "@/server/serving/startup/forwarded";
+import { shutdownHandler } from "@/server/serving/startup/shutdown";
 
 // What `npm start` and the server's start hook set up before the first request.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getConfig } from "@/server/config";
-import { defaultTesters, testersFromJson } from "@/server/probe/testers-config";
+import { defaultTesters, testersFromJson } from "@/server/checking/testers/config";
 
 const config = (env: Record<string, string> = {}) => getConfig({ TESTER_LOCATION: "Frankfurt, DE", ...env });
 

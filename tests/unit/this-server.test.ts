@@ -7,8 +7,8 @@ import type { Location, ProbeResult } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
 import { describeVerdict } from "@/lib/verdict-line";
 import { getConfig } from "@/server/config";
-import { placeOfTimeZone, systemTimeZone, thisServerLocation } from "@/server/geo/this-server";
-import { defaultTesters } from "@/server/probe/testers-config";
+import { placeOfTimeZone, systemTimeZone, thisServerLocation } from "@/server/checking/this-server";
+import { defaultTesters } from "@/server/checking/testers/config";
 import { locations, result } from "./support/results";
 
 // A tz folder in the system's format (lines as Debian's tzdata 2025b writes them).

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createAdmission } from "@/server/checks/admission";
-import { createCheckService, type CheckStore } from "@/server/checks/check-service";
-import { memoryLimiter, type LimitDecision, type Limiter } from "@/server/visitor/limits";
-import type { AddressGuard } from "@/server/probe/types";
+import { createAdmission } from "@/server/checking/admission";
+import { createCheckService } from "@/server/checking/check-service";
+import { type CheckStore } from "@/server/data/check-store";
+import { memoryLimiter, type LimitDecision, type Limiter } from "@/server/base/limits";
+import type { AddressGuard } from "@/server/checking/probe/types";
 
 // A rush of first views of one domain reaches an instance before its first charge has come
 // back from the shared limiter (Redis: a round trip). The herd must cost the site one charge
@@ -64,7 +65,7 @@ describe("a rush of first views of one domain", () => {
     await settled();
     expect(site.takes()).toBe(1);
     await site.releaseAll();
-    expect(await Promise.all(views)).toEqual(Array(50).fill({ admitted: true, fresh: false }));
+    expect(await Promise.all(views)).toEqual(Array(50).fill({ ok: true, fresh: false }));
   });
 
   it("admits every view when the site's limit has room for one charge only, whatever order the answers come in", async () => {
@@ -73,7 +74,7 @@ describe("a rush of first views of one domain", () => {
     const views = Array.from({ length: 50 }, (_, i) => service.admitView(target, `visitor-${i}`));
     await settled();
     await site.releaseAll({ lastFirst: true });
-    expect(await Promise.all(views)).toEqual(Array(50).fill({ admitted: true, fresh: false }));
+    expect(await Promise.all(views)).toEqual(Array(50).fill({ ok: true, fresh: false }));
   });
 
   it("lets the next view pay when the first one's charge is refused for that visitor alone", async () => {
@@ -85,12 +86,12 @@ describe("a rush of first views of one domain", () => {
     const others = Array.from({ length: 5 }, (_, i) => service.admitView(target, `visitor-${i}`));
     await settled();
     await site.releaseAll();
-    expect(await first).toMatchObject({ admitted: false, refusal: { refusal: { status: 429 } } });
+    expect(await first).toMatchObject({ ok: false, refusal: { status: 429 } });
     // One of the others pays in turn; its charge covers the rest.
     await settled();
     expect(site.takes()).toBe(1);
     await site.releaseAll();
-    expect(await Promise.all(others)).toEqual(Array(5).fill({ admitted: true, fresh: false }));
+    expect(await Promise.all(others)).toEqual(Array(5).fill({ ok: true, fresh: false }));
   });
 
   it("refuses every view when the site's limit is spent: the herd does not queue up charges it cannot win", async () => {
@@ -102,7 +103,7 @@ describe("a rush of first views of one domain", () => {
     expect(site.takes()).toBe(1);
     await site.releaseAll();
     const answers = await Promise.all(views);
-    expect(answers.map((answer) => answer.admitted && "admitted")).toEqual(Array(20).fill(false));
+    expect(answers.map((answer) => answer.ok && "admitted")).toEqual(Array(20).fill(false));
   });
 });
 
@@ -116,9 +117,9 @@ describe("a view while every round slot is taken", () => {
     if ("refusal" in slot) throw new Error("the only slot was refused");
 
     const view = await service.admitView(target, "visitor-1");
-    expect(view).toMatchObject({ admitted: false, refusal: { refusal: { status: 503, code: "busy" } } });
+    expect(view).toMatchObject({ ok: false, refusal: { status: 503, code: "busy" } });
     slot.release();
-    expect(await service.admitView(target, "visitor-2")).toEqual({ admitted: true, fresh: false });
+    expect(await service.admitView(target, "visitor-2")).toEqual({ ok: true, fresh: false });
     // The site's limit paid for the admitted view alone (12 a minute: 11 left), the refused
     // visitor's for nothing (10 a minute: all left).
     const siteTakes = await Promise.all(Array.from({ length: 12 }, () => site.take("rush.example")));

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { visitorAddress, visitorBucket } from "@/server/visitor/address";
-import { memoryLimiter } from "@/server/visitor/limits";
+import { visitorAddress, visitorBucket } from "@/server/crowd/visitor/address";
+import { memoryLimiter } from "@/server/base/limits";
 
 describe("memoryLimiter", () => {
   it("allows the points within a window, then refuses with the seconds left", async () => {

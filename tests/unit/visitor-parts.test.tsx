@@ -14,7 +14,7 @@ const runHeadScript = () => new Function(CONSENT_HEAD_SCRIPT)();
 // The notice's server action, counted: with JavaScript it must not be called (it would make
 // Next render the whole page again for its answer).
 const consentAction = vi.hoisted(() => ({ calls: 0 }));
-vi.mock("@/server/actions/consent", () => ({
+vi.mock("@/server/serving/actions/consent", () => ({
   dismissCookieNotice: async () => {
     consentAction.calls++;
     return { dismissed: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryBudget } from "@/server/world/budget";
+import { createMemoryBudget } from "@/server/checking/world/budget";
 import { budgetContract } from "../support/world-budget-contract";
 
 const T0 = Date.parse("2026-11-23T12:00:00Z");

@@ -7,7 +7,7 @@ import { SourcesMap } from "@/components/SourcesSection";
 import { MAP_STEPS, WorldMap, type MapMarker } from "@/components/WorldMap";
 import { GROUP_RADIUS, RADIUS } from "@/components/WorldMapMarker";
 import { OVERLAP_LIMIT } from "@/lib/map-groups";
-import { projectPoint } from "@/server/geo/world-map";
+import { projectPoint } from "@/server/serving/map/world-map";
 import { result } from "./support/results";
 
 // The world map's markers: one per location, or one with a count where they would cover each

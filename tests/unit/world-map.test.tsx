@@ -3,8 +3,8 @@
 import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { WorldMap, type MapMarker } from "@/components/WorldMap";
-import { projectPoint, worldMapBase } from "@/server/geo/world-map";
-import { worldMapImage, worldMapImageUrl } from "@/server/geo/world-map-image";
+import { projectPoint, worldMapBase } from "@/server/serving/map/world-map";
+import { worldMapImage, worldMapImageUrl } from "@/server/serving/map/world-map-image";
 import { GET as getWorldMapImage } from "@/app/world-map.svg/route";
 
 const PLACES = {

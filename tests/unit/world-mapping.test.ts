@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Cause, ProbeStatus } from "@/lib/probe-result";
-import type { MeasurementItem, TestResult } from "@/server/world/globalping-schema";
-import { measurementBody, spreadProbes } from "@/server/world/measure";
-import { causeFromRawOutput, toProbeResult } from "@/server/world/to-results";
+import type { MeasurementItem, TestResult } from "@/server/checking/world/globalping-schema";
+import { measurementBody, spreadProbes } from "@/server/checking/world/measure";
+import { causeFromRawOutput, toProbeResult } from "@/server/checking/world/to-results";
 
 const probe: MeasurementItem["probe"] = {
   continent: "OC", country: "AU", city: "Sydney", asn: 7545, network: "TPG Telecom Limited", latitude: -33.87, longitude: 151.21,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { spendingFor, refusalWords } from "@/server/world/spending";
+import { spendingFor, refusalWords } from "@/server/checking/world/spending";
 
 // Who a world measurement is charged to, and how much of the hour it may use (lib/world-shares.ts).
 

@@ -6,21 +6,15 @@ import { LiveCheck } from "@/components/LiveCheck";
 import { StatusBody } from "@/components/StatusBody";
 import { TextWithName } from "@/components/TextWithName";
 import { getConfig } from "@/server/config";
-import { absoluteUrl, pageMetadata } from "@/server/page-metadata";
-import { worldMapBase } from "@/server/geo/world-map";
-import { worldMapImageUrl } from "@/server/geo/world-map-image";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { absoluteUrl, pageMetadata } from "@/server/serving/page-metadata";
+import { worldMapBase } from "@/server/serving/map/world-map";
+import { worldMapImageUrl } from "@/server/serving/map/world-map-image";
+import { parseRequestedDomain } from "@/server/checking";
 
 /**
- * Cache Components asks for at least one prerendered page. This one is not a domain, so the
- * build renders a 404 and never starts a check (the database does not exist at build time);
- * real domains are rendered on their first visit and cached (page-data.ts).
- */
-/**
- * The page reads its domain before anything else, so its fallback shell (what a first visit of
- * any domain starts with) holds only the layout. Next renders that shell once, on the first
- * visit after start, and keeps it in the page cache (src/server/cache); a route that reads its
- * params outside Suspense must say it may block for that, or Next refuses to render the shell.
+ * Cache Components asks for at least one prerendered page: this one is not a domain, so the build
+ * renders a 404 and never starts a check. The page reads its domain first, so the fallback shell a
+ * first visit starts with holds only the layout (and Next must be told it may block for it).
  */
 export const instant = false;
 
@@ -85,10 +79,8 @@ export default async function StatusPage({ params }: PageProps<"/[domain]">) {
 }
 
 /**
- * What a browser without JavaScript shows while the round runs: the live view needs a script,
- * so the round's answers come in a frame that is a plain page streamed in order (the live feed's
- * `?view=html`). The layout's no-script styles put the result where this stands once it comes,
- * and hide this then.
+ * Without JavaScript the round's answers come in a frame, a plain page streamed in order (the live
+ * feed's `?view=html`); the layout's no-script styles hide it once the result is in place.
  */
 function LiveWithoutScript({ domain, displayName, seconds }: { domain: string; displayName: string; seconds: number }) {
   return (

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { invalidSearchPage } from "@/server/plain-pages";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { invalidSearchPage } from "@/server/serving/plain-pages";
+import { parseRequestedDomain } from "@/server/checking";
 
 /** The home page's search box: a domain or URL in `q` → its status page, or a clear 400. */
 export function GET(request: NextRequest) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { unsubscribeTokenAction, type PushState } from "@/server/actions/push";
+import { unsubscribeTokenAction, type PushState } from "@/server/serving/actions/push";
 
 const initialState: PushState = { status: "idle", message: "" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { findSubscriptionByToken } from "@/server/data/push-subscriptions";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { parseRequestedDomain } from "@/server/checking";
 import { UnsubscribeForm } from "./UnsubscribeForm";
 import "@/components/NotifyButton.css";
 

@@ -9,7 +9,7 @@ import {
 const minutes = (seconds: number) => (seconds === 60 ? "a minute" : `${seconds / 60} minutes`);
 const hours = (ms: number) => (ms === 24 * 3_600_000 ? "once a day" : `every ${ms / 3_600_000} hours`);
 
-/** A part of /methodology (issue 23): how we find and read a site's official status page. */
+/** A part of /methodology: how we find and read a site's official status page. */
 export function OfficialRules() {
   return (
     <>

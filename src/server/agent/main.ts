@@ -1,11 +1,7 @@
 import "server-only";
 import { placeLabel } from "@/lib/places";
 import { getConfig, type AppConfig } from "@/server/config";
-import { thisServerLocation } from "@/server/geo/this-server";
-import { parseConnectTo } from "@/server/probe/connect-to";
-import { guardFromConfig } from "@/server/probe/guard";
-import { loadTesters } from "@/server/probe/testers-config";
-import type { Tester } from "@/server/probe/types";
+import { thisServerLocation, parseConnectTo, guardFromConfig, loadTesters, type Tester } from "@/server/checking";
 import { createAgentServer } from "./server";
 
 // `npm run tester`: one agent per region. The site's TESTERS_FILE lists each agent as a

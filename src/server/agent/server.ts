@@ -1,11 +1,9 @@
 import "server-only";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { z } from "zod";
-import { parseDomain } from "@/lib/domain";
+import { parseDomain, type Target } from "@/lib/domain";
 import type { Location, ProbeResult } from "@/lib/probe-result";
-import { runRound } from "@/server/probe/round";
-import type { AddressGuard, Target, Tester } from "@/server/probe/types";
-import { createVerifier, NONCE_HEADER, signResponse } from "./signing";
+import { runRound, type AddressGuard, type Tester, createVerifier, NONCE_HEADER, signResponse } from "@/server/checking";
 
 // The tester agent: one small HTTP server per region that runs its local testers for a domain
 // when the site asks with a signed request. node:http only: it must start in well under a

@@ -1,7 +1,6 @@
 import "server-only";
 import type { Verdict } from "@/lib/probe-result";
-import type { CheckRecord } from "@/server/checks/check-service";
-import { KEEP_CHECKS_MS, toRecord } from "@/server/checks/prisma-store";
+import { type CheckRecord, KEEP_CHECKS_MS, toRecord } from "@/server/data/check-store";
 import { getDb } from "@/server/db";
 
 // One stored round read back for its own page (/<domain>/checks/<id>) and the latest verdict for

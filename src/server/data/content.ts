@@ -3,10 +3,8 @@ import { ACCOUNT_SOURCES, accountFromUrl, SOCIAL_NETWORKS, type AccountSource, t
 import { getDb } from "@/server/db";
 
 // Related pages and the owner's accounts, shown as links to other sites: imported by the operator
-// (npm run content) or discovered from the site itself (server/owner). Only http(s) addresses
-// leave this module, and only accounts on the networks we know, so neither a bad import nor a
-// hostile site can put a `javascript:` URL or a share link into an href on the status page.
-// Imported content comes first: the operator's word stands over what was found.
+// (npm run content, first) or discovered from the site. Only http(s) addresses and accounts on
+// networks we know leave this module, so no `javascript:` URL reaches an href on the page.
 
 export type { SocialNetwork } from "@/lib/owner-accounts";
 export { SOCIAL_NETWORKS } from "@/lib/owner-accounts";
@@ -87,4 +85,10 @@ export async function getSocialLinks(domain: string): Promise<SocialLink[]> {
     .sort((a, b) => order(a) - order(b))
     .filter((link) => !seen.has(link.url) && Boolean(seen.add(link.url)))
     .slice(0, SOCIAL_LINKS_SHOWN);
+}
+
+/** When `domain`'s site row was made, and whether its owner discovery finished (null: never started). */
+export async function ownerContentState(domain: string): Promise<{ createdAt: Date; discovered: boolean | null } | null> {
+  const site = await getDb().site.findUnique({ where: { domain }, select: { createdAt: true, ownerDiscovery: { select: { outcome: true } } } });
+  return site && { createdAt: site.createdAt, discovered: site.ownerDiscovery ? Boolean(site.ownerDiscovery.outcome) : null };
 }

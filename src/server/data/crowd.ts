@@ -4,10 +4,8 @@ import { crowdSpans, weeklyMean, type Span } from "@/lib/crowd-windows";
 import type { Verdict } from "@/lib/probe-result";
 import { getDb } from "@/server/db";
 
-// The crowd's spike state (lib/crowd-spike.ts) read from the stored reports: for one site (its
-// status page) or for every site reported in the last two windows at once (crowdStates). Each
-// count is a grouped query over an index range, (createdAt) for all sites and (siteId,
-// createdAt) for one; rows are counted, not fetched, so a rush of reports costs no memory here.
+// The crowd's spike state read from the stored reports, for one site or for every site reported
+// in the last two windows at once; rows are counted in grouped queries over index ranges, never fetched.
 
 /** A round that found the site down somewhere: "unknown" (no tester could tell) says nothing. */
 const FAILING_VERDICTS: ReadonlySet<string> = new Set<Verdict>(["global_outage", "regional"]);
@@ -30,9 +28,8 @@ function probesFailing(site: SiteVerdict, since: Date): boolean {
 }
 
 /**
- * Reports per site made in any of `spans` (one site's only when `siteId` is given). One query
- * per span: an OR of ranges made SQLite scan the whole (siteId, createdAt) index for its GROUP BY
- * (3 s on 4 million reports), where each range alone is a seek on (createdAt).
+ * Reports per site made in any of `spans` (one site's only when `siteId` is given). One query per
+ * span: an OR of ranges made SQLite scan the whole index for its GROUP BY.
  */
 export async function countsBySite(spans: readonly Span[], siteId?: number): Promise<Map<number, number>> {
   const perSpan = await Promise.all(
@@ -79,9 +76,8 @@ export async function crowdReadingOf(site: { id: number } & SiteVerdict, now = n
 }
 
 /**
- * The reading of every domain with a report in the last two windows (30 minutes), keyed by its
- * ASCII name; a domain left out has no report there, so its state is "none". The same 19 queries
- * whatever the number of domains: the sites, then a count grouped by site for each window.
+ * The reading of every domain with a report in the last two windows, keyed by its ASCII name (a
+ * domain left out has state "none"), in the same few queries whatever the number of domains.
  */
 export async function crowdStates(now = new Date()): Promise<Map<string, CrowdReading>> {
   const spans = crowdSpans(now);

@@ -2,13 +2,9 @@ import "server-only";
 import { isUniqueViolation } from "@/server/data/site-row";
 import { getDb } from "@/server/db";
 
-// "Only your network?" measurements, one row per site and scope ("asn:7922", "country:DE"),
-// shared by every instance: whoever claims the row measures, everyone else reads its answer.
-// A claim is one statement that either creates the row or moves an expired row's startedAt to
-// now, so of two instances asking at once exactly one wins: an insert collides on the unique
-// key, and an UPDATE … WHERE startedAt < cutoff matches for one writer only (SQLite writes one
-// at a time; PostgreSQL re-reads the row under its lock). The claim's startedAt is its token:
-// only its holder may store an answer or give the claim back.
+// "Only your network?" measurements, one row per site and scope, shared by every instance: whoever
+// claims the row measures. A claim creates the row or moves an expired row's startedAt in one
+// statement, so exactly one of two instances wins; its startedAt is the holder's token.
 
 export type NetworkCheckClaim =
   /** Ours: measure, then store(). */

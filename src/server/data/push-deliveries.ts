@@ -1,7 +1,7 @@
 import "server-only";
 import { displayName } from "@/lib/idn-display";
 import { getDb } from "@/server/db";
-import type { SiteState } from "@/server/push/payload";
+import type { SiteState } from "@/lib/push-payload";
 import type { SubscriptionRow } from "./push-subscriptions";
 
 // What notifying a site's subscribers reads and writes (push/deliver.ts): its subscribers in

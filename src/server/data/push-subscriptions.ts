@@ -1,18 +1,14 @@
 import "server-only";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { getDomain } from "tldts";
+import { registrableDomainOf } from "@/lib/domain";
 import { displayName } from "@/lib/idn-display";
 import { getDb } from "@/server/db";
-import type { PushSubscriptionInput } from "@/server/push/subscription";
+import type { PushSubscriptionInput } from "@/lib/push-subscription";
 import { ensureSite, isUniqueViolation } from "./site-row";
 
-// Push subscriptions, one row per site and browser endpoint. No account: a subscription is
-// found by its endpoint and proven by its `auth` secret (the browser's own, never shown to
-// anyone else: an endpoint alone may leak, in logs or a shared screen), or by its random token
-// (the link in every notification). Bounds keep one visitor from filling the table or the
-// watched list: per endpoint (one browser), per address (its key is the same every day, so the
-// bound is on live subscriptions, not on a day's), and per registrable domain (how many of its
-// names have subscribers).
+// Push subscriptions, one row per site and browser endpoint, proven by the browser's `auth` secret
+// (an endpoint alone may leak) or by the random token in every notification. Bounds per endpoint,
+// per address and per registrable domain keep one visitor from filling the table or the watch list.
 
 /** Sites one browser may follow. */
 export const MAX_SITES_PER_ENDPOINT = 20;
@@ -37,8 +33,6 @@ export interface SubscriptionRow {
 /** A new unsubscribe token: the link in every notification carries it. */
 export const newSubscriptionToken = () => randomBytes(24).toString("base64url");
 
-/** The registrable domain a name belongs to, as the checks' admission counts sites. */
-export const registrableDomainOf = (domain: string) => getDomain(domain, { allowPrivateDomains: true }) ?? domain;
 
 /** Compares two auth secrets in constant time. */
 export function sameSecret(given: string, stored: string): boolean {

@@ -2,11 +2,9 @@ import "server-only";
 import { getDb } from "@/server/db";
 import { ensureSite, isUniqueViolation } from "./site-row";
 
-// One vote per address, site and UTC day, kept by the table's unique key (siteId, addressHash,
-// day): clearing cookies or trading them between addresses opens no second vote, and a vote
-// never leaves its address. The cookie hash only says whose vote it is ("You rated 4 of 5
-// today"): the latest voter from the address owns it. Both hashes are salted per day
-// (visitor/identity.ts), so they cannot be linked across days.
+// One vote per address, site and UTC day, kept by the table's unique key, so cookies open no second
+// vote; the cookie hash only says whose vote it is ("You rated 4 of 5 today"). Both hashes are
+// salted per day.
 
 export interface RatingInput {
   domain: string;
@@ -27,13 +25,8 @@ export interface RatingSummary {
 }
 
 /**
- * Records a vote; a second vote from the same address, site and day replaces the first.
- *
- * No transaction and no lock: a crowd rating one site during an outage must not queue behind
- * one row (on PostgreSQL a site-wide lock held across a transaction's round trips made most of
- * 150 simultaneous votes time out, P2028). The unique key decides instead: the insert of a
- * first vote either succeeds (new) or collides with the key (P2002), and then the vote is
- * replaced. Of two first votes sent together, exactly one is new.
+ * Records a vote; a second vote from the same address, site and day replaces the first. No lock:
+ * a crowd rating one site must not queue behind one row; the unique key decides which vote is new.
  */
 export async function upsertRating(input: RatingInput): Promise<{ replaced: boolean }> {
   assertStars(input.stars);

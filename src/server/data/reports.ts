@@ -23,10 +23,8 @@ export async function getHourlyReports(domain: string, now = new Date()): Promis
 
 async function hourlyOf(siteId: number, now: Date): Promise<HourBucket[]> {
   const db = getDb();
-  // Bounded by the buckets' exact window, on (siteId, startedAt) and (siteId, createdAt), so
-  // each query is one index range scan. A row is a few bytes: at one check a minute and a
-  // rate-limited trickle of reports that is a few thousand rows at worst, cheaper than
-  // database-specific hour truncation in SQL.
+  // Bounded by the buckets' window on (siteId, startedAt) and (siteId, createdAt): one index range
+  // scan each, a few thousand small rows at worst.
   const { from, to } = hourlyWindow(now);
   const [checks, reports] = await Promise.all([
     db.check.findMany({
@@ -42,10 +40,8 @@ async function hourlyOf(siteId: number, now: Date): Promise<HourBucket[]> {
 }
 
 /**
- * The 24 hours, the crowd's state (data/crowd.ts), the last hour against its usual count, and
- * the 24 hours' reports by problem and by country and network (the chart's hours exactly, so
- * the breakdown sums to the chart's reports). Grouped in the database: a rush of reports
- * becomes a few rows per problem and network here, never one per report.
+ * The 24 hours, the crowd's state, the last hour against its usual count, and the reports by
+ * problem, country and network, grouped in the database: a rush is a few rows here, not one a report.
  */
 export async function getReportsOverview(domain: string, now = new Date()): Promise<ReportsOverview> {
   const db = getDb();

@@ -35,10 +35,8 @@ const toSummary = (row: { domain: string; lastVerdict: string | null; lastChecke
 const take = (limit: number) => Math.max(0, Math.trunc(limit));
 
 /**
- * Sites whose name got a public answer: a location reached the site (up, or up in some regions),
- * or every location failed after the name resolved (down for everyone, for any cause but DNS).
- * A name nobody outside can resolve (an internal host typed by mistake: DNS fails, or it points
- * to a private address and no location can tell) is never published in a list.
+ * Sites whose name got a public answer (a location reached it, or every one failed after the name
+ * resolved): a name nobody outside can resolve (an internal host typed by mistake) is never listed.
  */
 const publiclyAnswered = {
   OR: [{ lastVerdict: { in: ["online", "regional"] } }, { lastVerdict: "global_outage", checks: { some: { verdict: "global_outage", NOT: { cause: "dns" } } } }],

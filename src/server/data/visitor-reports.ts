@@ -1,15 +1,14 @@
 import "server-only";
+import type { LimitDecision } from "@/server/base/limits";
 import type { ReportProblem } from "@/lib/report-problems";
 import { CROWD_LOOKBACK_MS } from "@/lib/crowd-windows";
 import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
-import { runOutsideRequest } from "@/server/async-context";
+import { runOutsideRequest } from "@/server/base/request-context";
 import { getDb, type Db } from "@/server/db";
 import { ensureSite, isUniqueViolation } from "./site-row";
 
 /** One "It's down for me" per visitor and site in this window, so one visitor cannot paint a chart. */
 export const REPORT_INTERVAL_MS = 15 * 60 * 1000;
-
-export type AddReportResult = { stored: true } | { stored: false; reason: "too_soon"; retryAfterSeconds: number };
 
 export interface ReportInput {
   domain: string;
@@ -24,13 +23,8 @@ export interface ReportInput {
 }
 
 /**
- * Stores a report unless the same visitor reported the same site within REPORT_INTERVAL_MS.
- *
- * When a big site fails, its reporters come all at once: nothing here holds the site for the
- * others (a transaction on the site's row made them queue, and on PostgreSQL most of a crowd
- * timed out). Each visitor's own gate row decides instead: created for a first report, moved
- * on only if the last one is old enough; a double click or two instances racing find it taken.
- * In a rush nearly every reporter is new, so a report is two inserts (the gate, the report).
+ * Stores a report unless the same visitor reported the same site within REPORT_INTERVAL_MS. Each
+ * visitor's own gate row decides, never a lock on the site: a big site's reporters come all at once.
  */
 export async function addVisitorReport({
   domain,
@@ -39,15 +33,15 @@ export async function addVisitorReport({
   problem = "load",
   network = UNKNOWN_NETWORK,
   now = new Date(),
-}: ReportInput): Promise<AddReportResult> {
+}: ReportInput): Promise<LimitDecision> {
   const db = getDb();
   const siteId = await siteIdOf(db, domain, displayName);
   const gate = await passGate(db, siteId, visitorHash, now);
-  if (!gate.passed) return { stored: false, reason: "too_soon", retryAfterSeconds: gate.retryAfterSeconds };
+  if (!gate.passed) return { ok: false, retryAfterSeconds: gate.retryAfterSeconds };
   const { country, asn, asnName } = network;
   await db.visitorReport.create({ data: { siteId, visitorHash, createdAt: now, problem, country, asn, asnName }, select: { id: true } });
   pruneSoon(now.getTime());
-  return { stored: true };
+  return { ok: true };
 }
 
 /** Creates the visitor's gate row, or moves on one whose REPORT_INTERVAL_MS has passed. */

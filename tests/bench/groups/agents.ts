@@ -1,11 +1,11 @@
-import { createCheckService } from "@/server/checks/check-service";
-import { prismaCheckStore } from "@/server/checks/prisma-store";
+import { createCheckService } from "@/server/checking/check-service";
+import { prismaCheckStore } from "@/server/data/check-store";
 import { getConfig } from "@/server/config";
-import { createGuard } from "@/server/probe/guard";
+import { createGuard } from "@/server/checking/probe/guard";
 import type { ProbeResult } from "@/lib/probe-result";
-import { runRound } from "@/server/probe/round";
-import type { Tester } from "@/server/probe/types";
-import { testersFromJson } from "@/server/probe/testers-config";
+import { runRound } from "@/server/checking/probe/round";
+import type { Tester } from "@/server/checking/probe/types";
+import { testersFromJson } from "@/server/checking/testers/config";
 import { roomyAdmission } from "../../integration/helpers/admission";
 import { startAgent, type RunningAgent } from "../../integration/helpers/agents";
 import { withTestDatabase } from "../support/in-process";

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import type { ProbeResult } from "@/lib/probe-result";
-import type { RoundOutcome } from "@/server/probe/round";
+import { type RoundOutcome } from "@/lib/probe-result";
 
 // Inputs for the database benchmark: rounds of results as testers return them, and a busy
 // site's 30 days of history written straight into SQLite (a minute-by-minute history through

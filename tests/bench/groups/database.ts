@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
 import { decideVerdict } from "@/lib/verdict";
-import { prismaCheckStore } from "@/server/checks/prisma-store";
+import { prismaCheckStore } from "@/server/data/check-store";
 import { getHourlyReports } from "@/server/data/reports";
 import { closeDb } from "@/server/db";
 import { withTestDatabase } from "../support/in-process";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { formatIpv4, isPublicAddress } from "@/lib/ip-ranges.mjs";
 import { AsnTable } from "@/lib/ip-ranges-table.mjs";
-import { loadNetworkData, type NetworkData } from "@/server/geo/network-data";
+import { loadNetworkData, type NetworkData } from "@/server/crowd/networks/network-data";
 import { median, progress, type Report } from "../support/report";
 
 // Issue 23's goals for the visitor network lookup (server/geo), on the npm copies of the data:

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { addSample, type LatencyHistogram } from "@/lib/latency-histogram";
-import { historyOf } from "@/server/history/query";
+import { historyOf } from "@/server/watching/history/query";
 import { withTestDatabase } from "../support/in-process";
 import { median, ms, percentile, progress, type Report } from "../support/report";
 import { fillBusySite } from "./database-fill";

@@ -19,8 +19,9 @@ export async function pushGroup(report: Report, { subscribers }: { subscribers: 
   process.env.PUSH_SERVICE_ORIGINS = service.origin;
   try {
     await withTestDatabase(async () => {
-      const { getVapidKeys } = await import("@/server/push/vapid");
-      const { deliverNotifications } = await import("@/server/push/deliver");
+      const { getVapidKeys } = await import("@/server/watching/push/vapid");
+      const { deliverNotifications } = await import("@/server/watching/push/deliver");
+      const queue = (await import("@/server/app")).app().jobs;
       const db = getDb();
       const site = await db.site.create({ data: { domain: "push-bench.example.com", displayName: "push-bench.example.com" } });
 
@@ -36,7 +37,7 @@ export async function pushGroup(report: Report, { subscribers }: { subscribers: 
       progress("11 an incident opens; notifying");
       const started = performance.now();
       await db.incident.create({ data: { siteId: site.id, startedAt: new Date(), detectedAt: new Date(), worstVerdict: "global_outage" } });
-      const delivery = await deliverNotifications(site.id);
+      const delivery = await deliverNotifications(site.id, { queue });
       const seconds = (performance.now() - started) / 1000;
       const delivered = service.deliveredCount();
 

@@ -98,7 +98,8 @@ export async function pushAttack(app: BenchApp, sink: PushSink, counter: { port:
 
   // Every send now fails (500 from the push service, a reset from the chosen host): three changes of state each.
   sink.mode = "error";
-  const { deliverNotifications } = await import("@/server/push/deliver");
+  const { deliverNotifications } = await import("@/server/watching/push/deliver");
+  const queue = (await import("@/server/app")).app().jobs;
   const sites = await db.site.findMany({ where: { pushSubscriptions: { some: {} } }, select: { id: true } });
   const start = Date.now();
   for (const site of sites) {
@@ -110,7 +111,7 @@ export async function pushAttack(app: BenchApp, sink: PushSink, counter: { port:
         await db.incident.update({ where: { id: incident }, data: { endedAt: now } });
         incident = null;
       }
-      await deliverNotifications(site.id, { now: new Date(now.getTime() + 1000) });
+      await deliverNotifications(site.id, { queue, now: new Date(now.getTime() + 1000) });
     }
   }
   const remaining = await db.pushSubscription.count({ where: { site: { domain: { endsWith: "victim-watch.com" } }, endpoint: { not: { contains: "/push/other" } } } });

@@ -1,5 +1,5 @@
-import { createAdmission, type AdmissionOptions } from "@/server/checks/admission";
-import { memoryLimiter } from "@/server/visitor/limits";
+import { createAdmission, type AdmissionOptions } from "@/server/checking/admission";
+import { memoryLimiter } from "@/server/base/limits";
 
 /** Admission that limits nothing but the rounds in flight, for tests about other things. */
 export function roomyAdmission(maxRounds = 16, overrides: Partial<AdmissionOptions> = {}) {

@@ -3,12 +3,12 @@ import type { Readable } from "node:stream";
 import { request, type Dispatcher } from "undici";
 import { parseLocation } from "@/server/config";
 import { createAgentServer, type AgentServerOptions } from "@/server/agent/server";
-import { parseConnectTo } from "@/server/probe/connect-to";
-import { createGuard } from "@/server/probe/guard";
-import { dnsTesterKind } from "@/server/probe/testers/dns";
-import { httpTesterKind } from "@/server/probe/testers/http";
-import { tcpTesterKind } from "@/server/probe/testers/tcp";
-import { tlsTesterKind } from "@/server/probe/testers/tls";
+import { parseConnectTo } from "@/server/checking/probe/connect-to";
+import { createGuard } from "@/server/checking/probe/guard";
+import { dnsTesterKind } from "@/server/checking/testers/dns";
+import { httpTesterKind } from "@/server/checking/testers/http";
+import { tcpTesterKind } from "@/server/checking/testers/tcp";
+import { tlsTesterKind } from "@/server/checking/testers/tls";
 
 // Real tester agents on 127.0.0.1, port 0, running the real local testers. Targets are
 // reached only through PROBE_CONNECT_TO routes, so no probe leaves the loopback interface.

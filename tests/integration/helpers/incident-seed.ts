@@ -1,6 +1,6 @@
 import type { ProbeResult, ProbeStatus } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
-import type { CheckRecord } from "@/server/checks/check-service";
+import { type CheckRecord } from "@/server/data/check-store";
 
 // Incidents made the way the app makes them: rounds stored by the real check store, each handed
 // to the incident rule (trackIncident) and the history's roll-ups (recordRollup), rounds spaced
@@ -37,9 +37,9 @@ export interface SeededIncident {
  * two online rounds (which close it). Returns the incident the rule opened.
  */
 export async function seedIncident(domain: string, startMs: number, { failing = 3, ongoing = false } = {}): Promise<SeededIncident> {
-  const { prismaCheckStore } = await import("@/server/checks/prisma-store");
-  const { trackIncident } = await import("@/server/incidents/track");
-  const { recordRollup } = await import("@/server/history/rollups");
+  const { prismaCheckStore } = await import("@/server/data/check-store");
+  const { trackIncident } = await import("@/server/watching/incidents/track");
+  const { recordRollup } = await import("@/server/watching/history/rollups");
   const statuses: ("up" | "down")[] = ["up", ...Array<"down">(failing).fill("down"), ...(ongoing ? [] : (["up", "up"] as const))];
   const rounds: CheckRecord[] = [];
   let incidentId: number | null = null;

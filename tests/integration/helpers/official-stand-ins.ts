@@ -74,12 +74,12 @@ export async function startOfficialWorld(hosts: Record<string, StandInHandler>, 
  */
 export async function officialServiceFor(
   world: OfficialWorld,
-  options: { now?: () => number; hourly?: number; ttlMs?: number; timeoutMs?: number; budget?: import("@/server/world/budget").WorldBudget } = {},
+  options: { now?: () => number; hourly?: number; ttlMs?: number; timeoutMs?: number; budget?: import("@/server/checking/world/budget").WorldBudget } = {},
 ) {
-  const { createGuard } = await import("@/server/probe/guard");
-  const { createOfficialFetcher } = await import("@/server/official/fetch-json");
-  const { createOfficialService } = await import("@/server/official/service");
-  const { createMemoryBudget } = await import("@/server/world/budget");
+  const { createGuard } = await import("@/server/checking/probe/guard");
+  const { createOfficialFetcher } = await import("@/server/owner/official/fetch-json");
+  const { createOfficialService } = await import("@/server/owner/official/service");
+  const { createMemoryBudget } = await import("@/server/checking/world/budget");
   const guard = createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
   const fetcher = createOfficialFetcher({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, timeoutMs: options.timeoutMs ?? 2000 });
   const budget = options.budget ?? createMemoryBudget({ hourlyTests: options.hourly ?? 100 });

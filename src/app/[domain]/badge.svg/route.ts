@@ -1,16 +1,16 @@
-import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { BADGE_LABELS, BADGE_SHARES, statusBadge, type BadgeShare } from "@/lib/status-badge";
-import { getConfig } from "@/server/config";
+import { app } from "@/server/app";
+import { parseRequestedDomain } from "@/server/checking";
 import { latestVerdict } from "@/server/data/checks";
-import { onlineShare } from "@/server/history/query";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { NO_STORE, publicCache } from "@/server/serving/responses";
+import { onlineShare } from "@/server/watching";
 
 // The latest verdict as a badge, read from the latest stored round: a badge on someone's README
 // is fetched by every reader, so it never starts a round. `?share=30d` adds the share of observed
 // time online; `?label=status` says "status" instead of the domain.
 
 const plainText = (status: number, text: string) =>
-  new Response(`${text}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  new Response(`${text}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE } });
 
 export async function GET(request: Request, { params }: RouteContext<"/[domain]/badge.svg">) {
   const parsed = parseRequestedDomain((await params).domain);
@@ -30,12 +30,6 @@ export async function GET(request: Request, { params }: RouteContext<"/[domain]/
     verdict: latest?.verdict ?? null,
     ...(share !== null ? { share: { range: share as BadgeShare, value: history?.onlineShare ?? null, observedShare: history?.observedShare ?? 0 } } : {}),
   });
-  const ttl = getConfig().CHECK_TTL_SECONDS;
-  return new Response(svg, {
-    headers: {
-      "Content-Type": "image/svg+xml; charset=utf-8",
-      // A CDN may keep it as long as the page's result is fresh, and serve it while it asks again.
-      "Cache-Control": `public, max-age=${ttl}, s-maxage=${ttl}, stale-while-revalidate=${STALE_WINDOW_SECONDS}`,
-    },
-  });
+  // Browsers and CDNs may keep it as long as the page's result is fresh, and serve it while they ask again.
+  return new Response(svg, { headers: { "Content-Type": "image/svg+xml; charset=utf-8", ...publicCache(app().config.CHECK_TTL_SECONDS, { browser: true }) } });
 }

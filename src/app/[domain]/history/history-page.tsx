@@ -2,14 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
 import { HistoryTimeline } from "@/components/HistoryTimeline";
-import { readOrNull, SectionUnavailable } from "@/components/StatusSections";
+import { readOrNull, SectionUnavailable } from "@/components/section-reads";
 import { TextWithName } from "@/components/TextWithName";
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES, isHistoryRange, RANGE_SPECS, type HistoryRange } from "@/lib/history-view";
 import { incidentSentence, totalsSentence } from "@/lib/history-words";
-import { pageMetadata } from "@/server/page-metadata";
-import { getHistoryView, observationCapMinutes } from "@/server/history/view";
-import { parseRequestedDomain } from "@/server/requested-domain";
-import type { Target } from "@/server/probe/types";
+import { pageMetadata } from "@/server/serving/page-metadata";
+import { getHistoryView, observationCapMinutes } from "@/server/serving/pages/history";
+import { parseRequestedDomain } from "@/server/checking";
+import { type Target } from "@/lib/domain";
 
 // What /<domain>/history and /<domain>/history/<range> share: the domain and range checked
 // first (a 404 for anything else, as /<domain> does), their metadata, and the page itself.

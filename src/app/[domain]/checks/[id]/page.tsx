@@ -5,8 +5,8 @@ import { EvidenceRound } from "@/components/EvidenceRound";
 import { describeCause } from "@/lib/format";
 import { utcDateTime, verdictName } from "@/lib/incident-words";
 import { getConfig } from "@/server/config";
-import { pageMetadata } from "@/server/page-metadata";
-import { getCheckPageView, parsePermalink } from "@/server/incidents-view";
+import { pageMetadata } from "@/server/serving/page-metadata";
+import { getCheckPageView, parsePermalink } from "@/server/serving/pages/checks";
 
 // One stored round with every tester's row and evidence, for as long as raw checks are kept
 // (KEEP_CHECKS_DAYS); then, or for another domain's id, a 404.

@@ -4,10 +4,11 @@ import { notFound, permanentRedirect } from "next/navigation";
 import { EvidenceRound } from "@/components/EvidenceRound";
 import type { EvidenceRole } from "@/lib/incident-view";
 import { causesInWords, incidentSummary, incidentTitle, placesInWords, utcDateTime } from "@/lib/incident-words";
-import { pageMetadata } from "@/server/page-metadata";
-import { getIncidentPageView, parsePermalink } from "@/server/incidents-view";
+import { pageMetadata } from "@/server/serving/page-metadata";
+import { parsePermalink } from "@/server/serving/pages/checks";
+import { getIncidentPageView } from "@/server/serving/pages/incidents";
 import { officialLagWords } from "@/lib/official-status-words";
-import { getIncidentOfficialFacts } from "@/server/official/incident-view";
+import { getIncidentOfficialFacts } from "@/server/serving/pages/official";
 
 // An incident's permalink: what happened, when, where, and the rounds it froze as evidence
 // (kept for good, unlike the raw checks). Plain server-rendered, cached (incidents-view.ts).

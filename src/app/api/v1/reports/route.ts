@@ -1,20 +1,18 @@
 import { revalidateTag } from "next/cache";
-import { NextResponse } from "next/server";
-import { nextReportsRefresh } from "@/server/reports/next-refresh";
-import { refusedRequestAnswer, reportAnswer, type ReportAnswer } from "@/server/reports/report-answer";
-import { readReportRequest } from "@/server/reports/report-request";
-import { submitReport } from "@/server/reports/submit-report";
+import { app } from "@/server/app";
+import { submitReport } from "@/server/crowd";
+import { readReportRequest } from "@/server/serving/report-request";
+import { nextReportsRefresh } from "@/server/serving/reports-refresh";
+import { NO_STORE, refusalJson } from "@/server/serving/responses";
 
 // "It's down for me" from the page's script (ReportDownButton): the same report as the form's
-// server action, for less of the server's time per report in a rush (docs/BENCHMARKS.md, target
-// 15). Behind nginx the report intake answers this path instead (server/intake); this route is
-// `npm start`'s, and nginx's fallback while the intake is down.
+// server action, which costs the server more per report (multipart decoding, an RSC answer).
 
 const reportsChanged = nextReportsRefresh((tag) => revalidateTag(tag, { expire: 0 }));
-const respond = ({ status, headers, body }: ReportAnswer) => NextResponse.json(body, { status, headers });
 
 export async function POST(request: Request) {
   const read = await readReportRequest(request.headers, () => request.text());
-  if (!read.ok) return respond(refusedRequestAnswer(read));
-  return respond(reportAnswer(await submitReport(read.fields, request.headers, reportsChanged)));
+  if (!read.ok) return refusalJson(read.refusal);
+  const outcome = await submitReport(read.fields, request.headers, reportsChanged, app().crowd);
+  return outcome.ok ? Response.json(outcome.state, { headers: NO_STORE }) : refusalJson(outcome.refusal);
 }

@@ -1,28 +1,20 @@
 import { revalidateTag } from "next/cache";
-import { NextResponse } from "next/server";
 import { statusTag } from "@/lib/caching";
-import { checkStatus } from "@/server/checks";
-import { cacheHeadersFor, errorJson, statusJson } from "@/server/checks/status-json";
-import { ownerWordJson } from "@/server/owner/api-json";
-import { parseRequestedDomain } from "@/server/requested-domain";
-
-// An error is about this request only: no cache (a CDN included) may keep it.
-const NO_STORE = { "Cache-Control": "no-store" };
+import { app } from "@/server/app";
+import { parseRequestedDomain } from "@/server/checking";
+import { visitorAddress, visitorBucket } from "@/server/crowd";
+import { freshFor, refusalJson } from "@/server/serving/responses";
+import { ownerWordJson, statusJson } from "@/server/serving/status-json";
 
 export async function GET(request: Request, { params }: RouteContext<"/api/v1/status/[domain]">) {
   const parsed = parseRequestedDomain((await params).domain);
-  if (!parsed.ok) {
-    return NextResponse.json(errorJson("invalid_domain", parsed.message), { status: 400, headers: NO_STORE });
-  }
-  const outcome = await checkStatus(parsed, request.headers);
-  if (!outcome.ok) {
-    return NextResponse.json(errorJson(outcome.code, outcome.message), {
-      status: outcome.status,
-      headers: outcome.retryAfterSeconds > 0 ? { ...NO_STORE, "Retry-After": String(outcome.retryAfterSeconds) } : NO_STORE,
-    });
-  }
+  if (!parsed.ok) return refusalJson({ status: 400, code: "invalid_domain", message: parsed.message });
+  const { checks, config } = app();
+  const outcome = await checks.statusForVisitor(parsed, visitorBucket(visitorAddress(request.headers)));
+  if (!outcome.ok) return refusalJson(outcome.refusal);
   // A new round makes the cached page stale; the next visit renders it again from the new round.
   if (!outcome.cached) revalidateTag(statusTag(parsed.ascii), "max");
   const body = { ...statusJson(outcome.record, outcome.cached), ...(await ownerWordJson(outcome.record)) };
-  return NextResponse.json(body, { headers: cacheHeadersFor(outcome.record) });
+  // The same answer goes to everyone until the result's TTL ends.
+  return Response.json(body, { headers: freshFor(outcome.record.checkedAt, config.CHECK_TTL_SECONDS) });
 }

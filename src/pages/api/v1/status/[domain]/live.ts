@@ -1,10 +1,8 @@
 import type { NextApiRequest, NextApiResponse } from "next";
-import { liveFeedHandler } from "@/server/checks/live-feed-registry";
+import { liveFeedHandler } from "@/server/serving/live/registry";
 
-// A running round of the domain, as each tester answers (server/checks/live-http.ts):
-// Server-Sent Events, or with `?view=html` a plain page streamed in order, which the status page
-// frames for a browser without JavaScript. A Pages Router API route on purpose: it returns while
-// the feed goes on, so a held feed keeps none of Next's request handling (live-http.ts says why).
+// A running round of the domain, as each tester answers (server/serving/live/http.ts). A Pages
+// Router API route on purpose: it returns while the feed goes on, keeping none of Next's request.
 
 export const config = { api: { bodyParser: false, externalResolver: true } };
 

@@ -1,29 +1,20 @@
-import { NextResponse } from "next/server";
-import { STALE_WINDOW_SECONDS } from "@/lib/caching";
-import { errorJson } from "@/server/checks/status-json";
-import { getConfig } from "@/server/config";
+import { app } from "@/server/app";
+import { parseRequestedDomain } from "@/server/checking";
 import { recentIncidents } from "@/server/data/incidents";
-import { parseRequestedDomain } from "@/server/requested-domain";
+import { publicCache, refusalJson } from "@/server/serving/responses";
 
 // GET /api/v1/status/<domain>/incidents[?limit=1..100]: the latest incidents, newest first
 // (documented in README). Reads only: it never starts a round.
 
-const NO_STORE = { "Cache-Control": "no-store" };
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 
 export async function GET(request: Request, { params }: RouteContext<"/api/v1/status/[domain]/incidents">) {
   const parsed = parseRequestedDomain((await params).domain);
-  if (!parsed.ok) return NextResponse.json(errorJson("invalid_domain", parsed.message), { status: 400, headers: NO_STORE });
+  if (!parsed.ok) return refusalJson({ status: 400, code: "invalid_domain", message: parsed.message });
   const rawLimit = new URL(request.url).searchParams.get("limit");
   const limit = rawLimit === null ? DEFAULT_LIMIT : /^\d{1,3}$/.test(rawLimit) ? Number(rawLimit) : NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) {
-    return NextResponse.json(errorJson("invalid_limit", `limit must be a whole number from 1 to ${MAX_LIMIT}`), { status: 400, headers: NO_STORE });
-  }
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) return refusalJson({ status: 400, code: "invalid_limit", message: `limit must be a whole number from 1 to ${MAX_LIMIT}` });
   const incidents = await recentIncidents(parsed.ascii, limit);
-  const ttl = getConfig().CHECK_TTL_SECONDS;
-  return NextResponse.json(
-    { domain: parsed.ascii, incidents },
-    { headers: { "Cache-Control": `public, s-maxage=${ttl}, stale-while-revalidate=${STALE_WINDOW_SECONDS}` } },
-  );
+  return Response.json({ domain: parsed.ascii, incidents }, { headers: publicCache(app().config.CHECK_TTL_SECONDS) });
 }

@@ -1,0 +1,113 @@
+import "server-only";
+import type { Verdict } from "@/lib/probe-result";
+import type { TesterUpdate } from "@/server/checking/probe/round";
+
+// A first check takes up to the round's deadline (the world's probes answer last). Visitors who
+// arrive meanwhile see each tester's results as they come in (the page's live view, fed by
+// /api/v1/status/<domain>/live) instead of a bare "Checking…". Only rounds of this instance are
+// seen here: a visitor whose live request reaches another instance waits for the result alone.
+
+export interface LiveRoundStart {
+  /** Epoch ms. */
+  startedAt: number;
+  /** Epoch ms by which the round ends, whatever its testers do. */
+  deadline: number;
+  /** Testers in the round (the world's measurement is one of them). */
+  testers: number;
+}
+
+/** `done` with no verdict: the round failed (the page says so itself). */
+export type LiveEvent = ({ type: "results" } & TesterUpdate) | { type: "done"; verdict: Verdict | null };
+export type LiveListener = (event: LiveEvent) => void;
+
+export interface LiveRound {
+  report(update: TesterUpdate): void;
+  end(verdict: Verdict | null): void;
+}
+
+export interface LiveWatch {
+  start: LiveRoundStart;
+  /** What the round reported before the watch began, in order. */
+  past: LiveEvent[];
+  stop(): void;
+}
+
+interface Running {
+  start: LiveRoundStart;
+  past: LiveEvent[];
+  listeners: Set<LiveListener>;
+}
+
+export function createLiveRounds() {
+  const running = new Map<string, Running>();
+  /** Watchers that came a moment before their domain's round began (see whenBegun). */
+  const waiting = new Map<string, Set<() => void>>();
+
+  const emit = (round: Running, event: LiveEvent) => {
+    round.past.push(event);
+    for (const listener of round.listeners) {
+      // One broken response must not cost the round or the other watchers.
+      try {
+        listener(event);
+      } catch (error) {
+        console.error("live round: a watcher failed", error);
+      }
+    }
+  };
+
+  return {
+    /** A round of `domain` starts here. A second round of the same domain replaces the first's view. */
+    begin(domain: string, start: LiveRoundStart): LiveRound {
+      const round: Running = { start, past: [], listeners: new Set() };
+      running.set(domain, round);
+      for (const wake of waiting.get(domain) ?? []) wake();
+      waiting.delete(domain);
+      let ended = false;
+      return {
+        report(update) {
+          if (!ended) emit(round, { type: "results", ...update });
+        },
+        end(verdict) {
+          if (ended) return;
+          ended = true;
+          emit(round, { type: "done", verdict });
+          round.listeners.clear();
+          if (running.get(domain) === round) running.delete(domain);
+        },
+      };
+    },
+
+    /**
+     * Follows the round of `domain` running here (null when there is none): `listener` gets what
+     * comes after; `past` holds what came before.
+     */
+    watch(domain: string, listener: LiveListener): LiveWatch | null {
+      const round = running.get(domain);
+      if (!round) return null;
+      round.listeners.add(listener);
+      return { start: round.start, past: [...round.past], stop: () => void round.listeners.delete(listener) };
+    },
+
+    /**
+     * Resolves when a round of `domain` begins here, or after `waitMs`. The page's live view asks
+     * as soon as the page arrives, which can be a moment before its render has started the round.
+     */
+    whenBegun(domain: string, waitMs: number): Promise<void> {
+      if (running.has(domain)) return Promise.resolve();
+      return new Promise((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          waiting.get(domain)?.delete(wake);
+          if (waiting.get(domain)?.size === 0) waiting.delete(domain);
+          resolve();
+        };
+        const timer = setTimeout(wake, waitMs);
+        const set = waiting.get(domain) ?? new Set();
+        set.add(wake);
+        waiting.set(domain, set);
+      });
+    },
+  };
+}
+
+export type LiveRounds = ReturnType<typeof createLiveRounds>;

@@ -1,0 +1,56 @@
+import "server-only";
+import { CROWD_VISITORS, type Asker } from "@/lib/world-shares";
+import { type Target } from "@/lib/domain";
+import type { Askers } from "@/server/checking/world/askers";
+import type { Admission } from "./admission";
+import { notAdmitted, type RefusalError } from "./refusal";
+import { createViewCharges } from "./view-charges";
+import { createViewTickets } from "./view-tickets";
+
+/**
+ * Who pays for a new round; a caller must say: a visitor's own request (charged now), a page
+ * render (only with the ticket its view's admission left), or the background watch (its site's
+ * background limit). Whoever pays, the round knows for whom it runs: the world charges them.
+ */
+export type Payer = { visitor: string } | { view: true } | { background: true };
+
+/** A payment: the visitor the round is for (null: the background), or why there is none. */
+export type Payment = { refusal: RefusalError } | { visitor: string | null };
+
+/** The check service's till: views' tickets, charges and refunds, and who each round is for. */
+export function createPayments({ admission, askers, ticketLifeMs }: { admission: Admission; askers: Askers; ticketLifeMs: number }) {
+  const tickets = createViewTickets();
+  const issueTicket = (domain: string, visitor: string) => tickets.issue(domain, Date.now() + ticketLifeMs, visitor);
+
+  return {
+    tickets,
+    /** A view's charge, one at a time per domain (view-charges.ts); a paid one leaves the ticket. */
+    chargeView: createViewCharges(admission, (target, visitor) => issueTicket(target.ascii, visitor)),
+
+    /** Notes that `visitor` wants a new answer for `domain` (a crowd's question once enough do). */
+    noteAsker: (domain: string, visitor: string) => askers.note(domain, visitor),
+
+    /** Charges the payer for a new round of `target`. */
+    async pay(target: Target, payer: Payer): Promise<Payment> {
+      const paid = (refusal: RefusalError | null, visitor: string | null): Payment => (refusal ? { refusal } : { visitor });
+      if ("visitor" in payer) return paid(await admission.charge(target, payer.visitor), payer.visitor);
+      if ("background" in payer) return paid(await admission.chargeBackground(target), null);
+      const visitor = tickets.redeem(target.ascii);
+      return visitor === null ? { refusal: notAdmitted(target) } : { visitor };
+    },
+
+    /** Gives a charge back: the round it paid for did not run here (joined, or refused a slot). */
+    async refund(target: Target, payer: Payer, visitor: string | null): Promise<void> {
+      if ("visitor" in payer) await admission.refund(target, payer.visitor);
+      else if ("background" in payer) await admission.refundBackground(target);
+      // A view's charge stays with its domain: the next render may still use it.
+      else if (visitor !== null) issueTicket(target.ascii, visitor);
+    },
+
+    /** Who a paid round is for; a visitor's round is a crowd's when enough visitors asked this hour. */
+    async askerOf(domain: string, visitor: string | null): Promise<Asker> {
+      if (visitor === null) return { kind: "background" };
+      return { kind: "visitor", visitor, crowd: (await askers.note(domain, visitor)) >= CROWD_VISITORS };
+    },
+  };
+}

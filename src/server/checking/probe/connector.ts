@@ -1,0 +1,179 @@
+import "server-only";
+import net, { type Socket } from "node:net";
+import tls from "node:tls";
+import { performance } from "node:perf_hooks";
+import { buildConnector } from "undici";
+import { parseIpLiteral } from "@/server/checking/probe/address-policy";
+import { CertificateRefused, inspectCertificate } from "@/server/checking/probe/certificate";
+import { ProbeError } from "@/server/checking/probe/errors";
+import { probeSecureContext } from "@/server/checking/probe/secure-context";
+import { phaseDeadline } from "@/server/checking/probe/timing";
+import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
+
+// An undici connector that applies the SSRF guard to every connection, redirects included: it
+// connects to the address the guard approved (a second DNS answer cannot slip in), refuses a
+// certificate browsers refuse, and times the phases undici's diagnostics do not split.
+
+export interface ConnectionTimings {
+  dnsMs: number;
+  connectMs: number;
+  /** null on plain http. */
+  tlsMs: number | null;
+  /** performance.now() when the socket was handed to undici: the request goes out from here. */
+  readyAt: number;
+  remoteAddress: string;
+}
+
+export interface GuardedConnectorOptions {
+  guard: AddressGuard;
+  /** DNS, TCP and TLS together must finish within this. */
+  connectTimeoutMs: number;
+  /** The round's deadline. */
+  signal?: AbortSignal;
+  /** Extra trusted CA certificates (PEM), on top of Node's bundle. */
+  ca?: string | string[];
+  onConnected?: (timings: ConnectionTimings) => void;
+}
+
+// Errors after which the next address of the name is worth a try; anything later (TLS, a refused
+// certificate, the guard) would fail the same way again.
+const TRY_NEXT_ADDRESS = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENETDOWN", "EHOSTDOWN"]);
+
+export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
+  return function connect(params, callback) {
+    openGuarded(params, options).then(
+      (socket) => callback(null, socket),
+      (error: Error) => callback(error, null),
+    );
+  };
+}
+
+async function openGuarded(params: buildConnector.Options, options: GuardedConnectorOptions): Promise<Socket> {
+  const { connectTimeoutMs, signal } = options;
+  const https = params.protocol === "https:";
+  const port = Number(params.port) || (https ? 443 : 80);
+  const tooSlow = () => new ProbeError("timeout", `connecting to ${params.hostname}:${port} took over ${connectTimeoutMs} ms`);
+  const deadline = phaseDeadline(signal, tooSlow, connectTimeoutMs);
+  try {
+    return await connectWithin(deadline.signal, params.hostname, port, https, options);
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function connectWithin(
+  deadline: AbortSignal,
+  hostname: string,
+  port: number,
+  https: boolean,
+  options: GuardedConnectorOptions,
+): Promise<Socket> {
+  const started = performance.now();
+  const addresses = await options.guard.resolve(hostname, port, deadline);
+  const dnsMs = performance.now() - started;
+  // SNI is for names only (RFC 6066); a literal's certificate is checked against the IP.
+  const servername = parseIpLiteral(hostname) ? undefined : hostname;
+
+  let lastError: unknown = new ProbeError("dns", `${hostname} has no address`);
+  for (const target of addresses) {
+    try {
+      const { socket, connectMs, tlsMs } = await attempt(target, { https, hostname, servername, deadline, options });
+      const remoteAddress = socket.remoteAddress ?? target.address;
+      options.onConnected?.({ dnsMs, connectMs, tlsMs, readyAt: performance.now(), remoteAddress });
+      return socket;
+    } catch (error) {
+      lastError = error;
+      if (!TRY_NEXT_ADDRESS.has((error as NodeJS.ErrnoException).code ?? "")) break;
+    }
+  }
+  throw lastError;
+}
+
+interface Attempt {
+  https: boolean;
+  /** The name (or literal) the certificate must be for. */
+  hostname: string;
+  servername: string | undefined;
+  deadline: AbortSignal;
+  options: GuardedConnectorOptions;
+}
+
+async function attempt(
+  target: GuardedAddress,
+  { https, hostname, servername, deadline, options }: Attempt,
+): Promise<{ socket: Socket; connectMs: number; tlsMs: number | null }> {
+  const where = `${target.address}:${target.port}`;
+  const started = performance.now();
+  const tcp = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
+    const socket = net.connect({ host: target.address, port: target.port, family: target.family, noDelay: true });
+    socket.once("connect", () => settle(socket)).once("error", fail);
+    return () => socket.destroy();
+  });
+  const connectMs = performance.now() - started;
+  try {
+    // Re-check what the kernel actually connected to, before any byte is sent.
+    options.guard.assertConnectedAddress(tcp.remoteAddress, target.routed);
+  } catch (error) {
+    tcp.destroy();
+    throw error;
+  }
+  if (!https) return { socket: tcp, connectMs, tlsMs: null };
+
+  const handshakeStarted = performance.now();
+  // SNI and the certificate checks use the host name; extra CAs are trusted beside the public
+  // roots. Node does not enforce the certificate, so a failing one can still be read for the reason.
+  const secureContext = probeSecureContext(options.ca);
+  const upgrade = buildConnector({ timeout: 0, maxCachedSessions: 0, rejectUnauthorized: false, secureContext });
+  const socket = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
+    upgrade(
+      { hostname: target.address, host: target.address, protocol: "https:", port: String(target.port), servername, httpSocket: tcp },
+      (error, secured) => (secured ? settle(secured) : fail(error ?? new ProbeError("tls", `no TLS socket for ${where}`))),
+    );
+    return () => tcp.destroy();
+  });
+  const certificate = inspectCertificate(socket as tls.TLSSocket, hostname);
+  if (!certificate.authorized) {
+    // Nothing is sent over a connection browsers would not use.
+    socket.destroy();
+    tcp.destroy();
+    throw new CertificateRefused(certificate, hostname);
+  }
+  return { socket, connectMs, tlsMs: performance.now() - handshakeStarted };
+}
+
+/** Runs start() until it settles or the deadline passes; on the deadline, cancel() cleans up. */
+function settleByDeadline<T extends Socket>(
+  deadline: AbortSignal,
+  where: string,
+  start: (settle: (value: T) => void, fail: (error: Error) => void) => () => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const finish = () => {
+      settled = true;
+      deadline.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      if (settled) return;
+      finish();
+      cancel();
+      reject(deadline.reason instanceof Error ? deadline.reason : new ProbeError("timeout", `connecting to ${where} took too long`));
+    };
+    const settle = (value: T) => {
+      if (settled) {
+        value.destroy();
+        return;
+      }
+      finish();
+      resolve(value);
+    };
+    const fail = (error: Error) => {
+      if (settled) return;
+      finish();
+      reject(error);
+    };
+    const cancel = start(settle, fail);
+    if (deadline.aborted) onAbort();
+    else deadline.addEventListener("abort", onAbort, { once: true });
+  });
+}

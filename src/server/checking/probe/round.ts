@@ -1,0 +1,139 @@
+import "server-only";
+import { isDownVote } from "@/lib/location-votes";
+import type { ProbeKind, ProbeResult, ResultSource, RoundOutcome } from "@/lib/probe-result";
+import type { Asker } from "@/lib/world-shares";
+import type { AddressGuard, RoundInfo, Tester, TesterKindName } from "./types";
+import { type Target } from "@/lib/domain";
+
+export interface RoundOptions {
+  /** The whole round ends by then: every tester shares one deadline. */
+  deadlineMs: number;
+  /** Pause before the single retry of a down result. */
+  retryDelayMs?: number;
+  /** The domain's previous check, for testers that reuse or build on it (the world tester). */
+  previous?: readonly ProbeResult[];
+  /** Something says the site may be down (see RoundInfo.questionOpen). */
+  questionOpen?: boolean;
+  /** Called with each tester's results as soon as it has them: the live view (live-rounds.ts). */
+  onResults?: (update: TesterUpdate) => void;
+  /** Who the round is for (see RoundInfo.asker). */
+  asker?: Asker;
+}
+
+/** A tester's results so far (`final: false`: more to come, e.g. the world's probes one by one) or its answer. */
+export interface TesterUpdate {
+  testerId: string;
+  results: ProbeResult[];
+  final: boolean;
+}
+
+
+// A tester that honours the signal reports its own "timeout" result; this grace lets that
+// result win over the runner's "overran" error without stretching the deadline noticeably.
+const OVERRUN_GRACE_MS = 100;
+// A retry only makes sense with time left to answer.
+const MIN_RETRY_BUDGET_MS = 500;
+// Agents retry their own testers, and a world measurement costs budget: only local kinds retry.
+const RETRYING_KINDS: ReadonlySet<TesterKindName> = new Set(["http", "dns", "tcp", "tls"]);
+
+/**
+ * Runs every tester in parallel under one deadline, so a round takes as long as its slowest
+ * tester, not the sum. A local tester's down vote is retried once after a short pause; a tester
+ * that throws or overruns becomes an inconclusive `error`. Escalating testers (the world) are
+ * started with the others and may wait for the others' results before deciding what to spend.
+ */
+export async function runRound(
+  testers: readonly Tester[],
+  target: Target,
+  guard: AddressGuard,
+  { deadlineMs, retryDelayMs = 250, previous = [], questionOpen = false, onResults, asker }: RoundOptions,
+): Promise<RoundOutcome> {
+  const startedAt = new Date();
+  const deadline = startedAt.getTime() + deadlineMs;
+  const signal = AbortSignal.timeout(deadlineMs);
+
+  const runTester = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
+    const report = (results: ProbeResult[], final: boolean) => onResults?.({ testerId: tester.id, results, final });
+    const results = await runWithRetry(tester, { ...round, progress: (partial) => report(partial, false) });
+    report(results, true);
+    return results;
+  };
+  const runWithRetry = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
+    const runOnce = () => withinDeadline(tester, () => tester.probe(target, { signal, guard, deadline, round }), deadline);
+    const first = await runOnce();
+    const shouldRetry =
+      RETRYING_KINDS.has(tester.kind) && first.some(votesDown) && deadline - Date.now() > retryDelayMs + MIN_RETRY_BUDGET_MS;
+    if (!shouldRetry) return first;
+    await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+    return runOnce();
+  };
+
+  let settleOthers: (results: ProbeResult[]) => void = () => undefined;
+  const round: RoundInfo = {
+    previous,
+    questionOpen,
+    asker,
+    othersSettled: new Promise((resolve) => (settleOthers = resolve)),
+  };
+  const runs = new Map<Tester, Promise<ProbeResult[]>>();
+  for (const tester of testers) if (!tester.escalates) runs.set(tester, runTester(tester, round));
+  void Promise.all(runs.values()).then((results) => settleOthers(results.flat()));
+  for (const tester of testers) if (tester.escalates) runs.set(tester, runTester(tester, round));
+  // Results in the configured order, whatever order the testers finished in.
+  const results = (await Promise.all(testers.map((tester) => runs.get(tester)!))).flat();
+  return { startedAt, durationMs: Date.now() - startedAt.getTime(), results };
+}
+
+// tls results never vote (the http testers count a refused certificate), so retrying them buys
+// nothing and would add the pause to every round of a site without TLS; nor do causes of our own
+// rules. A certificate browsers refuse will not change in a quarter of a second either.
+const votesDown = (result: ProbeResult) => isDownVote(result) && result.kind !== "tls" && !(result.tls && !result.tls.authorized);
+
+async function withinDeadline(
+  tester: Tester,
+  probe: () => Promise<ProbeResult[]>,
+  deadline: number,
+): Promise<ProbeResult[]> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<ProbeResult[]>((resolve) => {
+    timer = setTimeout(() => {
+      // A tester that honours the round's signal answers before this: overrunning is a bug.
+      console.error(`round: tester ${tester.id} did not finish before the round's deadline`);
+      resolve([errorResult(tester, "did not finish before the round's deadline", Date.now() - started)]);
+    }, Math.max(0, deadline - started) + OVERRUN_GRACE_MS);
+  });
+  try {
+    const results = await Promise.race([probe(), overrun]);
+    if (results.length === 0) return [errorResult(tester, "returned no result", Date.now() - started)];
+    // The contract: a tester's own failure is inconclusive, whatever status it reported.
+    return results.map((result) => (result.cause === "tester_error" ? { ...result, status: "error" } : result));
+  } catch (error) {
+    // Testers report the target's failures as results; a throw is the tester's own fault.
+    console.error(`round: tester ${tester.id} failed`, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return [errorResult(tester, `failed: ${message}`, Date.now() - started)];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const SOURCES: Partial<Record<TesterKindName, ResultSource>> = { remote: "agent", globalping: "world" };
+
+/** An inconclusive result in the tester's name: never counted as down. */
+export function errorResult(tester: Tester, message: string, totalMs: number): ProbeResult {
+  // Agents and the world answer "does it serve a page?": their failures stand where http would.
+  const kind: ProbeKind = tester.kind === "remote" || tester.kind === "globalping" ? "http" : tester.kind;
+  return {
+    testerId: tester.id,
+    kind,
+    source: SOURCES[tester.kind] ?? "local",
+    location: tester.location,
+    server: tester.server,
+    status: "error",
+    cause: "tester_error",
+    statusCode: null,
+    message,
+    timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs },
+  };
+}

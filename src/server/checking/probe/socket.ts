@@ -1,0 +1,157 @@
+import "server-only";
+import net from "node:net";
+import type { Cause } from "@/lib/probe-result";
+import { isProbeError, ProbeError } from "@/server/checking/probe/errors";
+import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
+
+// Shared by the tcp and tls testers: a connect that goes through the SSRF guard, per-phase
+// time-outs bounded by the round's deadline, and one mapping from socket errors to causes.
+
+/** Per-phase time-out for the TCP connect and for the TLS handshake. */
+export const PHASE_TIMEOUT_MS = 3000;
+
+const CAUSE_BY_CODE: Record<string, Cause> = {
+  ECONNREFUSED: "refused",
+  ETIMEDOUT: "timeout",
+  ECONNRESET: "reset",
+  ECONNABORTED: "reset",
+  EPIPE: "reset",
+  EPROTO: "tls",
+  EHOSTUNREACH: "unreachable",
+  ENETUNREACH: "unreachable",
+  EHOSTDOWN: "unreachable",
+  ENETDOWN: "unreachable",
+  EADDRNOTAVAIL: "unreachable",
+  EAFNOSUPPORT: "unreachable",
+};
+
+/** A ProbeError from a socket or TLS failure, keeping the code (e.g. ERR_SSL_WRONG_VERSION_NUMBER). */
+export class SocketProbeError extends ProbeError {
+  constructor(
+    probeCause: Cause,
+    readonly code: string,
+    endpoint: string,
+  ) {
+    super(probeCause, `${code} ${endpoint}`);
+  }
+}
+
+export function errorCode(error: unknown): string | null {
+  if (typeof error !== "object" || error === null || !("code" in error)) return null;
+  return typeof error.code === "string" ? error.code : null;
+}
+
+/**
+ * The cause a socket or TLS failure stands for. Anything that is neither a ProbeError nor a
+ * coded socket error is a bug, not a property of the target, so it is rethrown for the runner.
+ */
+export function toProbeError(error: unknown, endpoint: string): ProbeError {
+  if (isProbeError(error)) return error;
+  const code = errorCode(error);
+  if (code === null) throw error;
+  const known = CAUSE_BY_CODE[code];
+  const cause: Cause =
+    known ?? (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") ? "tls" : "unreachable");
+  return new SocketProbeError(cause, code, endpoint);
+}
+
+export function elapsedSince(start: number): number {
+  return Math.round(performance.now() - start);
+}
+
+function endpointOf(address: GuardedAddress): string {
+  return address.family === 6 ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
+}
+
+/**
+ * Resolves when `event` fires on the socket; rejects on its error, on an early close, after
+ * `timeoutMs` or when the round's deadline aborts. Leaves the socket open either way.
+ */
+export function awaitSocketEvent(
+  socket: net.Socket,
+  event: "connect" | "secureConnect",
+  phase: { name: string; endpoint: string; timeoutMs: number; signal: AbortSignal },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timedOut = () =>
+      fail(new ProbeError("timeout", `${phase.name} to ${phase.endpoint} timed out after ${phase.timeoutMs} ms`));
+    const deadline = () =>
+      fail(new ProbeError("timeout", `the check's deadline passed during ${phase.name} to ${phase.endpoint}`));
+    const closed = () => fail(new ProbeError("reset", `connection to ${phase.endpoint} closed during ${phase.name}`));
+    const timer = setTimeout(timedOut, phase.timeoutMs);
+    const cleanUp = () => {
+      clearTimeout(timer);
+      phase.signal.removeEventListener("abort", deadline);
+      socket.off(event, succeed);
+      socket.off("error", fail);
+      socket.off("close", closed);
+    };
+    function succeed() {
+      cleanUp();
+      resolve();
+    }
+    function fail(error: unknown) {
+      cleanUp();
+      try {
+        reject(toProbeError(error, phase.endpoint));
+      } catch (bug) {
+        reject(bug);
+      }
+    }
+    socket.once(event, succeed);
+    socket.once("error", fail);
+    socket.once("close", closed);
+    phase.signal.addEventListener("abort", deadline, { once: true });
+    if (phase.signal.aborted) deadline();
+  });
+}
+
+export interface GuardedConnection {
+  socket: net.Socket;
+  address: GuardedAddress;
+  /** "127.0.0.1:8443", "[2001:db8::1]:443": the address actually connected to, for messages. */
+  endpoint: string;
+  dnsMs: number;
+  connectMs: number;
+}
+
+export interface GuardedConnectRequest {
+  host: string;
+  port: number;
+  guard: AddressGuard;
+  signal: AbortSignal;
+  timeoutMs?: number;
+}
+
+/**
+ * Connects to the first address of host:port the guard approves (PROBE_CONNECT_TO included),
+ * re-checking the peer once connected; one time-out covers every address.
+ */
+export async function connectGuarded(request: GuardedConnectRequest): Promise<GuardedConnection> {
+  const { host, port, guard, signal } = request;
+  const timeoutMs = request.timeoutMs ?? PHASE_TIMEOUT_MS;
+  const resolveStart = performance.now();
+  const addresses = await guard.resolve(host, port, signal);
+  if (addresses.length === 0) throw new ProbeError("dns", `${host} has no address to connect to`);
+  const dnsMs = elapsedSince(resolveStart);
+
+  const connectStart = performance.now();
+  let firstFailure: ProbeError | undefined;
+  for (const address of addresses) {
+    const remainingMs = timeoutMs - (performance.now() - connectStart);
+    if (remainingMs <= 0 || signal.aborted) break;
+    const endpoint = endpointOf(address);
+    const socket = net.connect({ host: address.address, port: address.port, family: address.family });
+    try {
+      await awaitSocketEvent(socket, "connect", { name: "connect", endpoint, timeoutMs: remainingMs, signal });
+      guard.assertConnectedAddress(socket.remoteAddress, address.routed);
+      return { socket, address, endpoint, dnsMs, connectMs: elapsedSince(connectStart) };
+    } catch (error) {
+      socket.destroy();
+      const failure = toProbeError(error, endpoint);
+      if (failure.probeCause === "blocked_address") throw failure;
+      firstFailure ??= failure;
+    }
+  }
+  throw firstFailure ?? new ProbeError("timeout", `no connection to ${host}:${port} within ${timeoutMs} ms`);
+}

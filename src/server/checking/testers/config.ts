@@ -1,0 +1,122 @@
+import "server-only";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { type AppConfig, parseLocation } from "@/server/config";
+import { commaList } from "@/lib/comma-list";
+import { completeLocation } from "@/lib/places";
+import { thisServerLocation } from "@/server/checking/this-server";
+import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/shared-budgets";
+import { testerKindsByName } from "./index";
+import type { Tester, TesterKindName } from "@/server/checking/probe/types";
+
+// TESTERS_FILE: { "testers": [ { "kind": "dns", "id": "fra-dns-1", "location": "Frankfurt, DE",
+//   ...options of that kind } ] }. Without it, this machine's own http, dns, tcp and tls testers
+//   and the world through Globalping.
+
+const EntrySchema = z
+  .object({
+    kind: z.enum([...testerKindsByName.keys()] as [TesterKindName, ...TesterKindName[]]),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._:-]{0,62}$/i, "use 1–63 letters, digits, . _ : -")
+      .refine((id) => id !== OFFICIAL_BUDGET_NAME, `"${OFFICIAL_BUDGET_NAME}" names the official status pages' budget; choose another id`),
+    location: z.string().min(1).optional(),
+    /** [latitude, longitude] for the map, when the city is not one places.ts knows. */
+    coordinates: z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)]).optional(),
+  })
+  .passthrough();
+
+const FileSchema = z.object({ testers: z.array(EntrySchema).min(1) }).strict();
+
+/** Builds the configured testers; a bad file throws a message naming the file and the field. */
+export function loadTesters(config: AppConfig, { world = true }: { world?: boolean } = {}): Tester[] {
+  if (!config.TESTERS_FILE) return defaultTesters(config, { world });
+  const file = config.TESTERS_FILE;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`TESTERS_FILE ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return testersFromJson(json, config, file);
+}
+
+export function testersFromJson(json: unknown, config: AppConfig, source = "TESTERS_FILE"): Tester[] {
+  const fail = (path: PropertyKey[], message: string): never => {
+    throw new Error(`${source}: ${formatPath(path)}: ${message}`);
+  };
+  const parsed = FileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(issue.path, issue.message);
+  }
+  const seen = new Set<string>();
+  const thisServer = thisServerLocation(config);
+  const testers = parsed.data.testers.map((entry, index) => {
+    if (worldIsOff(entry, config)) return null;
+    const { kind: kindName, id, location, coordinates, ...rest } = entry;
+    if (seen.has(id)) fail(["testers", index, "id"], `duplicate id "${id}"`);
+    seen.add(id);
+    const kind = testerKindsByName.get(kindName)!;
+    const options = kind.optionsSchema.safeParse({ ...defaultsFromConfig(kindName, config), ...rest });
+    if (!options.success) {
+      const issue = options.error.issues[0];
+      return fail(["testers", index, ...issue.path], issue.message);
+    }
+    // An entry without a location runs here; given coordinates win over a known city's.
+    const place = location ? parseLocation(location) : thisServer;
+    const [latitude, longitude] = coordinates ?? [null, null];
+    const settings = { id, location: completeLocation(coordinates ? { ...place, latitude, longitude } : place) };
+    try {
+      return kind.create(options.data as never, settings);
+    } catch (error) {
+      return fail(["testers", index], error instanceof Error ? error.message : String(error));
+    }
+  });
+  return testers.filter((tester): tester is Tester => tester !== null);
+}
+
+/** What an entry of a kind leaves out comes from the environment (config.ts is the one reader). */
+function defaultsFromConfig(kind: TesterKindName, config: AppConfig): Record<string, unknown> {
+  // Agents share the site's secret unless an entry names its own.
+  if (kind === "remote") return { secret: config.TESTER_SECRET };
+  if (kind === "dns" && config.PROBE_RESOLVER) return { resolver: config.PROBE_RESOLVER };
+  if (kind === "globalping") {
+    return {
+      url: config.GLOBALPING_URL,
+      token: config.GLOBALPING_TOKEN,
+      probes: config.GLOBALPING_PROBES,
+      locations: commaList(config.GLOBALPING_LOCATIONS),
+      freshForSeconds: config.GLOBALPING_TTL_SECONDS,
+      hourlyBudget: config.GLOBALPING_HOURLY_BUDGET,
+      userAgentUrl: config.PUBLIC_BASE_URL,
+      redisUrl: config.REDIS_URL,
+    };
+  }
+  return {};
+}
+
+/**
+ * GLOBALPING_URL=off turns the world off everywhere: world entries of a TESTERS_FILE are left
+ * out, as is the world of the embedded default.
+ */
+const worldIsOff = (entry: { kind: string; url?: unknown }, config: AppConfig) =>
+  entry.kind === "globalping" && (entry.url ?? config.GLOBALPING_URL) === "off";
+
+/**
+ * The embedded default: this machine's own testers, at TESTER_LOCATION (unset: its time zone's
+ * city, geo/this-server.ts), plus the world through Globalping (unless GLOBALPING_URL=off).
+ * Agents pass `{ world: false }`: they are one location each and run only their own testers.
+ */
+export function defaultTesters(config: AppConfig, { world = true }: { world?: boolean } = {}): Tester[] {
+  const entries = ["http", "dns", "tcp", "tls"].map((kind) => ({ kind, id: `local-${kind}` }));
+  const withWorld = world ? [...entries, { kind: "globalping", id: "world" }] : entries;
+  return testersFromJson({ testers: withWorld }, config, "default testers");
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, key) => (typeof key === "number" ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
+    "",
+  );
+}

@@ -1,0 +1,78 @@
+import "server-only";
+import { z } from "zod";
+import { DEFAULT_WORLD_PROBES, FREE_TESTS_PER_HOUR } from "@/lib/world-shares";
+import type { Location, ProbeResult } from "@/lib/probe-result";
+import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
+import { hourlyBudgetFor } from "@/server/checking/world/shared-budgets";
+import { createGlobalpingClient } from "@/server/checking/world/globalping-api";
+import { createWorldCheck } from "@/server/checking/world/world-check";
+
+// The world on day one: Globalping's public probes (jsdelivr/globalping). One check round is one
+// measurement, and every probe's test becomes one result with the probe's city, country,
+// continent and network. The budget and reuse rules live in src/server/checking/world/world-check.ts.
+
+export { FREE_TESTS_PER_HOUR };
+
+export const globalpingTesterOptionsSchema = z
+  .object({
+    /** The API's base URL; the registry fills it from GLOBALPING_URL. */
+    url: z.url({ protocol: /^https?$/ }),
+    token: z.string().min(1).optional(),
+    /** Probes per measurement (tests per check): Globalping allows 50 without a token. */
+    probes: z.number().int().min(1).max(50).default(DEFAULT_WORLD_PROBES),
+    /** Globalping "magic" locations the probes are spread over, e.g. ["Europe", "Asia"]. */
+    locations: z.array(z.string().min(1).max(128)).min(1).max(50),
+    /** How long a world result is reused before a new measurement. */
+    freshForSeconds: z.number().int().positive().default(600),
+    /** Tests an hour this tester may spend; defaults to Globalping's free limit. */
+    hourlyBudget: z.number().int().positive().optional(),
+    /** Named in the User-Agent, as Globalping asks of API clients; the registry fills PUBLIC_BASE_URL. */
+    userAgentUrl: z.url(),
+    /** Where site instances share the budget; the registry fills REDIS_URL. Unset: this process's own. */
+    redisUrl: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type GlobalpingTesterOptions = z.infer<typeof globalpingTesterOptionsSchema>;
+
+class GlobalpingTester implements Tester {
+  readonly kind = "globalping" as const;
+  readonly server = "Globalping";
+  // It may wait for the local answer before spending budget on a routine refresh.
+  readonly escalates = true;
+  readonly id: string;
+  readonly location: Location;
+  private readonly world: ReturnType<typeof createWorldCheck>;
+
+  constructor({ id }: TesterSettings, options: GlobalpingTesterOptions) {
+    this.id = id;
+    // A service, not a place: each probe's result carries its own location.
+    this.location = { city: "", country: "" };
+    const hourlyTests = options.hourlyBudget ?? (options.token ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
+    this.world = createWorldCheck({
+      testerId: id,
+      client: createGlobalpingClient({
+        baseUrl: options.url,
+        token: options.token,
+        userAgent: `downcheck/0.1 (+${options.userAgentUrl})`,
+      }),
+      // Instances behind one address spend one hour of Globalping's tests: counted together.
+      budget: hourlyBudgetFor(id, hourlyTests, options.redisUrl),
+      hourlyTests,
+      probes: options.probes,
+      locations: options.locations,
+      freshForMs: options.freshForSeconds * 1000,
+    });
+  }
+
+  probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+    return this.world.run(target, context);
+  }
+}
+
+export const globalpingTesterKind: TesterKind<GlobalpingTesterOptions> = {
+  name: "globalping",
+  optionsSchema: globalpingTesterOptionsSchema,
+  create: (options, settings) => new GlobalpingTester(settings, options),
+};

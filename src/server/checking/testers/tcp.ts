@@ -1,0 +1,76 @@
+import "server-only";
+import { z } from "zod";
+import type { Cause, Location, ProbeResult } from "@/lib/probe-result";
+import { isProbeError } from "@/server/checking/probe/errors";
+import { connectGuarded } from "@/server/checking/probe/socket";
+import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
+
+export const tcpOptionsSchema = z.object({
+  ports: z.array(z.number().int().min(1).max(65535)).min(1).max(8).optional(),
+});
+export type TcpOptions = z.infer<typeof tcpOptionsSchema>;
+
+const DEFAULT_PORTS = [443, 80];
+
+type OpenPort = { port: number; open: true; dnsMs: number; connectMs: number };
+type ClosedPort = { port: number; open: false; cause: Cause; detail: string };
+type PortOutcome = OpenPort | ClosedPort;
+
+const isOpen = (outcome: PortOutcome): outcome is OpenPort => outcome.open;
+const isClosed = (outcome: PortOutcome): outcome is ClosedPort => !outcome.open;
+
+export class TcpTester implements Tester {
+  readonly kind = "tcp" as const;
+  readonly server = "local";
+  readonly id: string;
+  readonly location: Location;
+  private readonly ports: number[];
+
+  constructor(options: TcpOptions, settings: TesterSettings) {
+    this.id = settings.id;
+    this.location = settings.location;
+    this.ports = options.ports ?? DEFAULT_PORTS;
+  }
+
+  async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+    const start = performance.now();
+    // In parallel: the round waits for its slowest tester, so one closed port must not add up.
+    const outcomes = await Promise.all(this.ports.map((port) => this.tryPort(target.ascii, port, context)));
+    const totalMs = Math.round(performance.now() - start);
+    const summary = outcomes.map((o) => `${o.port} ${o.open ? "open" : o.cause}`).join(", ");
+    const open = outcomes.find(isOpen);
+    const base = {
+      testerId: this.id,
+      kind: this.kind,
+      location: this.location,
+      server: this.server,
+      statusCode: null,
+    };
+    if (open) {
+      const timings = { dnsMs: open.dnsMs, connectMs: open.connectMs, tlsMs: null, ttfbMs: null, totalMs };
+      return [{ ...base, status: "up", cause: null, message: summary, timings }];
+    }
+    // None accepted, so every outcome is closed; the first port's cause speaks for the target.
+    const [first] = outcomes.filter(isClosed);
+    const timings = { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs };
+    return [{ ...base, status: "down", cause: first.cause, message: `${summary}: ${first.detail}`, timings }];
+  }
+
+  private async tryPort(host: string, port: number, context: ProbeContext): Promise<PortOutcome> {
+    try {
+      const connection = await connectGuarded({ host, port, guard: context.guard, signal: context.signal });
+      connection.socket.destroy();
+      return { port, open: true, dnsMs: connection.dnsMs, connectMs: connection.connectMs };
+    } catch (error) {
+      if (!isProbeError(error)) throw error;
+      return { port, open: false, cause: error.probeCause, detail: error.message };
+    }
+  }
+}
+
+export const tcpTesterKind: TesterKind<TcpOptions> = {
+  name: "tcp",
+  optionsSchema: tcpOptionsSchema,
+  create: (options, settings) => new TcpTester(options, settings),
+};

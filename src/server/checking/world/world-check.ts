@@ -1,0 +1,166 @@
+import "server-only";
+import type { Cause, ProbeResult } from "@/lib/probe-result";
+import { decideVerdict } from "@/lib/verdict";
+import type { ProbeContext, RoundInfo } from "@/server/checking/probe/types";
+import { type Target } from "@/lib/domain";
+import type { Reservation, WorldBudget } from "./budget";
+import { isGlobalpingFailure, type GlobalpingClient } from "./globalping-api";
+import type { Measurement } from "./globalping-schema";
+import { measurementBody, pollMeasurement } from "./measure";
+import { refusalWords, spendingFor, type Question } from "./spending";
+import { toProbeResult } from "./to-results";
+
+// What one round asks of the world: results reused for their freshness window, a new measurement
+// charged to whoever the round is for and spent first where the question is open; concurrent
+// rounds share one measurement; when the world is away, the last results are carried as stale.
+
+export interface WorldCheckOptions {
+  testerId: string;
+  client: GlobalpingClient;
+  budget: WorldBudget;
+  /** The budget's tests an hour: the shares are parts of it (spending.ts). */
+  hourlyTests: number;
+  probes: number;
+  locations: readonly string[];
+  freshForMs: number;
+}
+
+type Outcome = { ok: true; results: ProbeResult[] } | { ok: false; cause: Cause; message: string };
+
+/** Last world results are shown for context for this long; older ones are history. */
+const SHOW_STALE_FOR_MS = 24 * 60 * 60 * 1000;
+/** Used when a tester is called outside a round (tests): the round's default deadline. */
+const DEFAULT_DEADLINE_MS = 8000;
+/** A measurement started with less time left would only return "still running". */
+const MIN_TIME_TO_MEASURE_MS = 1500;
+
+const clock = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 16)} UTC`;
+
+/** Our own http tester got an answer over plain HTTP, whatever its status (its message names the URL). */
+export const servesPlainHttp = (results: readonly ProbeResult[]) =>
+  results.some((r) => r.kind === "http" && r.source !== "world" && r.statusCode !== null && / from http:\/\//.test(r.message ?? ""));
+
+export function createWorldCheck({ testerId, client, budget, hourlyTests, probes, locations, freshForMs }: WorldCheckOptions) {
+  const inFlight = new Map<string, Promise<Outcome>>();
+  const logged = new Set<string>();
+  /** Logs each distinct line once; remembers the last 100, so an endless variety cannot grow it. */
+  const logOnce = (line: string) => {
+    if (logged.has(line)) return;
+    if (logged.size >= 100) logged.delete(logged.values().next().value!);
+    logged.add(line);
+    console.error(line);
+  };
+  const ownRows = (results: readonly ProbeResult[]) => results.filter((r) => r.testerId.startsWith(`${testerId}:`) && r.measuredAt);
+
+  function unavailable(cause: Cause, message: string, earlier: ProbeResult[], now: number): ProbeResult[] {
+    const status: ProbeResult = {
+      testerId,
+      kind: "http",
+      source: "world",
+      // A service, not a place: it is no location of the verdict (location-votes.ts).
+      location: { city: "", country: "" },
+      server: "Globalping",
+      status: "error",
+      cause,
+      statusCode: null,
+      message: `World check unavailable: ${message}`,
+      timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 0 },
+    };
+    const recent = earlier.filter((r) => now - Date.parse(r.measuredAt!) < SHOW_STALE_FOR_MS);
+    return [status, ...recent.map((r) => ({ ...r, stale: true }))];
+  }
+
+  async function spend(target: Target, question: Question, round: RoundInfo, deadline: number): Promise<Outcome> {
+    const spending = spendingFor(round.asker, target.ascii, question, { probes, hourlyTests });
+    let decision = await budget.reserve(probes, spending.priority, spending.shares);
+    if (!decision.ok && decision.code === "budget" && spending.escalateTo) {
+      const local = await round.othersSettled;
+      if (decideVerdict(local).verdict !== "online") decision = await budget.reserve(probes, spending.escalateTo, spending.shares);
+      if (decision.ok && deadline - Date.now() < MIN_TIME_TO_MEASURE_MS) {
+        await budget.refund(decision.reservation, probes);
+        return { ok: false, cause: "tester_error", message: "no time was left for it after the local answer" };
+      }
+    }
+    if (!decision.ok) return { ok: false, cause: "rate_limited", message: refusalWords(decision, spending, target.ascii) };
+    return measure(target, round, deadline, decision.reservation);
+  }
+
+  async function measure(target: Target, round: RoundInfo, deadline: number, reservation: Reservation): Promise<Outcome> {
+    const protocol = servesPlainHttp(round.previous) ? "HTTP" : "HTTPS";
+    const timeoutSeconds = Math.min(30, Math.max(5, Math.floor((deadline - Date.now()) / 1000) - 2));
+    const body = measurementBody({ domain: target.ascii, probes, locations, protocol, timeoutSeconds });
+    let created = false;
+    try {
+      const answer = await client.create(body, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
+      created = true;
+      await budget.refund(reservation, probes - answer.created.probesCount);
+      if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
+      // Each probe's answer for the live view as it comes; a probe still running is left out.
+      const answered = (measurement: Measurement, measuredAt: string) =>
+        measurement.results.flatMap((item, i) => (item.result.status === "in-progress" ? [] : [toProbeResult(item, i, { testerId, measuredAt })]));
+      const measurement = await pollMeasurement(client, answer.created.id, deadline, (partial) => round.progress?.(answered(partial, new Date().toISOString())));
+      if (!measurement) return { ok: false, cause: "tester_error", message: "Globalping did not answer before our deadline" };
+      const measuredAt = new Date().toISOString();
+      const results = measurement.results.map((item, i) => toProbeResult(item, i, { testerId, measuredAt }));
+      return { ok: true, results: protocol === "HTTPS" ? await excusePlainHttpSites(results, round) : results };
+    } catch (error) {
+      if (!isGlobalpingFailure(error)) throw error;
+      if (!created) await budget.refund(reservation, probes);
+      switch (error.globalpingCode) {
+        case "rate_limited": {
+          const until = Date.now() + (error.resetSeconds ?? 60) * 1000;
+          await budget.pauseUntil(until);
+          return { ok: false, cause: "rate_limited", message: `Globalping's hourly limit is reached (until ${clock(until)})` };
+        }
+        case "no_probes":
+          logOnce(`globalping has no probes for the configured locations: ${error.message}`);
+          return { ok: false, cause: "no_probes", message: "Globalping, which runs them, has no probes in the places we ask for right now" };
+        // What went wrong in detail is for the operator's log (once per distinct detail), not
+        // for a visitor's page: "getaddrinfo ENOTFOUND api.globalping.io" helps nobody there.
+        case "refused_request":
+          logOnce(`globalping refused our measurement request: ${error.message}`);
+          return { ok: false, cause: "tester_error", message: "Globalping, which runs them, refused our request" };
+        case "unavailable":
+          logOnce(`globalping: ${error.message}`);
+          return { ok: false, cause: "tester_error", message: "Globalping, which runs them, cannot be reached right now" };
+      }
+    }
+  }
+
+  return {
+    async run(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+      const now = Date.now();
+      const deadline = context.deadline ?? now + DEFAULT_DEADLINE_MS;
+      const round = context.round ?? { previous: [], questionOpen: true, othersSettled: Promise.resolve([]) };
+      const earlier = ownRows(round.previous);
+      const measuredAt = earlier.length > 0 ? Date.parse(earlier[0].measuredAt!) : -Infinity;
+      if (earlier.length > 0 && !earlier[0].stale && now - measuredAt < freshForMs) {
+        return earlier.map((r) => ({ ...r, stale: false }));
+      }
+      let outcome = inFlight.get(target.ascii);
+      if (!outcome) {
+        const question: Question = earlier.length === 0 || round.questionOpen ? "open" : "routine";
+        outcome = spend(target, question, round, deadline).finally(() => inFlight.delete(target.ascii));
+        inFlight.set(target.ascii, outcome);
+      }
+      const settled = await outcome;
+      return settled.ok ? settled.results : unavailable(settled.cause, settled.message, earlier, now);
+    },
+  };
+}
+
+/**
+ * Globalping asks one protocol. Port 443 refused is no outage of a site that serves plain HTTP,
+ * as our own http tester found in this round: such probes are inconclusive, and the next
+ * measurement asks over HTTP.
+ */
+async function excusePlainHttpSites(results: ProbeResult[], round: RoundInfo): Promise<ProbeResult[]> {
+  if (!results.some((r) => r.status === "down" && r.cause === "refused")) return results;
+  if (!servesPlainHttp(await round.othersSettled)) return results;
+  return results.map((r) =>
+    r.status === "down" && r.cause === "refused"
+      ? // In a visitor's words: the probe's own ("connect ECONNREFUSED 1.2.3.4:443") says less.
+        { ...r, status: "error", cause: "tester_error", message: "it asked over HTTPS, which the site refuses; the site serves plain HTTP, which this probe did not try" }
+      : r,
+  );
+}

@@ -1,0 +1,146 @@
+import "server-only";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { cookies, headers } from "next/headers";
+import { getConfig } from "@/server/config";
+import { sqliteFilePath } from "@/server/db";
+import { readOrCreateOnce } from "@/server/base/write-once-file";
+import { visitorAddress, visitorBucket, visitorUsesHttps } from "./address";
+
+// Who a visitor is, without storing who they are: two keys, salted per UTC day so a hash cannot be
+// linked across days. The address key (HMAC of the address bucket) decides "one vote per visitor,
+// site and day"; the cookie key (a signed random id) only tells which vote is *yours* when several
+// people share an address, and never opens a new vote, so clearing cookies buys nothing.
+
+export const VISITOR_COOKIE = "downcheck_visitor";
+export const VISITOR_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+const MIN_SECRET_LENGTH = 32;
+const SECRET_FILE_NAME = "visitor-secret";
+
+const hmac = (key: string | Buffer, message: string) => createHmac("sha256", key).update(message).digest();
+
+/** "YYYY-MM-DD" of the UTC day: the day a vote counts for. */
+export function utcDay(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Today's salt; changes every UTC day, so the day's hashes share nothing with another day's. */
+function daySalt(secret: string, day: string): Buffer {
+  return hmac(secret, `day:${day}`);
+}
+
+/** The address key: same bucket and day give the same hash; another day gives another. */
+export function visitorHash(secret: string, bucket: string, day: string): string {
+  return hmac(daySalt(secret, day), `bucket:${bucket}`).toString("hex").slice(0, 32);
+}
+
+/** The cookie key, salted per day like the address key. */
+export function cookieHash(secret: string, visitorId: string, day: string): string {
+  return hmac(daySalt(secret, day), `cookie:${visitorId}`).toString("hex").slice(0, 32);
+}
+
+function signature(secret: string, visitorId: string): string {
+  return hmac(secret, `visitor-cookie:${visitorId}`).toString("base64url").slice(0, 32);
+}
+
+/** A new cookie value: a random id and its signature. */
+export function issueVisitorCookie(secret: string): { id: string; value: string } {
+  const id = randomBytes(16).toString("base64url");
+  return { id, value: `${id}.${signature(secret, id)}` };
+}
+
+/** The id in a cookie value we signed, or null for a missing, malformed or forged one. */
+export function verifyVisitorCookie(secret: string, value: string | undefined): string | null {
+  if (!value || value.length > 100) return null;
+  const [id, given, extra] = value.split(".");
+  if (!id || !given || extra !== undefined) return null;
+  const expected = Buffer.from(signature(secret, id));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && timingSafeEqual(actual, expected) ? id : null;
+}
+
+/** VISITOR_SECRET from the environment (validated in config.ts), if set. */
+export function visitorSecretFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
+  return getConfig(env).VISITOR_SECRET;
+}
+
+/** The folder of the SQLite database, where the generated secret is kept beside it. */
+export function databaseFolder(databaseUrl: string): string {
+  if (!databaseUrl.startsWith("file:")) {
+    throw new Error("Set VISITOR_SECRET (at least 32 characters): the database is not a local SQLite file");
+  }
+  return path.dirname(sqliteFilePath(databaseUrl));
+}
+
+/**
+ * Generated once and kept in a file so a restart keeps today's hashes (otherwise every visitor
+ * could vote again after a deploy).
+ */
+export function loadOrCreateSecretFile(folder: string): string {
+  return readOrCreateOnce(path.join(folder, SECRET_FILE_NAME), folder, () => randomBytes(32).toString("base64url"), readSecretFile);
+}
+
+function readSecretFile(file: string): string {
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < MIN_SECRET_LENGTH) throw new Error(`${file} holds a secret shorter than ${MIN_SECRET_LENGTH} characters`);
+  return secret;
+}
+
+let cachedSecret: { databaseUrl: string; secret: string } | undefined;
+
+/** VISITOR_SECRET, or the generated one beside the database. */
+export function getVisitorSecret(): string {
+  const fromEnv = visitorSecretFromEnv();
+  if (fromEnv) return fromEnv;
+  const { DATABASE_URL } = getConfig();
+  if (cachedSecret?.databaseUrl !== DATABASE_URL) {
+    cachedSecret = { databaseUrl: DATABASE_URL, secret: loadOrCreateSecretFile(databaseFolder(DATABASE_URL)) };
+  }
+  return cachedSecret.secret;
+}
+
+export interface RequestVisitor {
+  /** The address bucket, for the in-memory rate limiters (never stored). */
+  bucket: string;
+  day: string;
+  addressHash: string;
+  /** Null until the visitor has our signed cookie. */
+  cookieHash: string | null;
+}
+
+/** The visitor as their address alone tells (no cookie): what reports need, in or out of Next. */
+export function addressVisitor(requestHeaders: Headers, now: Date = new Date()): Omit<RequestVisitor, "cookieHash"> {
+  const day = utcDay(now);
+  const bucket = visitorBucket(visitorAddress(requestHeaders));
+  return { bucket, day, addressHash: visitorHash(getVisitorSecret(), bucket, day) };
+}
+
+/**
+ * The visitor of the current request. With `issueCookie` (server actions only: rendering
+ * cannot set cookies) a visitor without a valid cookie gets one, so their vote is theirs.
+ */
+export async function currentVisitor({ issueCookie = false, now = new Date() } = {}): Promise<RequestVisitor> {
+  const secret = getVisitorSecret();
+  const requestHeaders = await headers();
+  const { bucket, day, addressHash } = addressVisitor(requestHeaders, now);
+  const jar = await cookies();
+  let id = verifyVisitorCookie(secret, jar.get(VISITOR_COOKIE)?.value);
+  if (id === null && issueCookie) {
+    const issued = issueVisitorCookie(secret);
+    id = issued.id;
+    jar.set(VISITOR_COOKIE, issued.value, {
+      maxAge: VISITOR_COOKIE_MAX_AGE_SECONDS,
+      httpOnly: true,
+      sameSite: "lax",
+      secure: visitorUsesHttps(requestHeaders),
+      path: "/",
+    });
+  }
+  return {
+    bucket,
+    day,
+    addressHash,
+    cookieHash: id === null ? null : cookieHash(secret, id, day),
+  };
+}

@@ -1,0 +1,94 @@
+import "server-only";
+import { parseFeed } from "feedsmith";
+import type { FeedPage } from "@/lib/owner-discovery";
+import { clip, EXCERPT_MAX_CHARS, plainText, TITLE_MAX_CHARS } from "./plain-text";
+
+// The site's own feed (RSS, Atom, RDF, JSON Feed) read into related pages with feedsmith, which
+// leaves DOCTYPE entities unexpanded; every text becomes plain text, and an item without a link,
+// title or date, or dated a day ahead, is left out.
+
+/** How many of a feed's newest items are kept. */
+export const FEED_PAGES_KEPT = 20;
+/** A date further ahead than this is a mistake (or a trick to stay on top): the item is dropped. */
+export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
+
+interface RawItem {
+  title?: string;
+  titleIsHtml: boolean;
+  link?: string;
+  date?: string;
+  text?: string;
+}
+
+type AnyFeed = ReturnType<typeof parseFeed>;
+type Text = { value?: string; type?: string } | undefined;
+
+/** A date as the feed wrote it; feedsmith leaves its type open. */
+const dateText = (...values: unknown[]) => values.find((value): value is string => typeof value === "string");
+const atomText = (text: Text) => ({ value: text?.value, isHtml: text?.type !== "text" });
+
+function rawItems(parsed: AnyFeed): RawItem[] {
+  switch (parsed.format) {
+    case "rss":
+      return (parsed.feed.items ?? []).map((item) => ({
+        title: item.title,
+        titleIsHtml: true,
+        link: item.link ?? (item.guid?.isPermaLink !== false ? item.guid?.value : undefined),
+        date: dateText(item.pubDate, item.dc?.dates?.[0]),
+        text: item.description ?? item.content?.encoded,
+      }));
+    case "rdf":
+      return (parsed.feed.items ?? []).map((item) => ({ title: item.title, titleIsHtml: true, link: item.link, date: dateText(item.dc?.dates?.[0]), text: item.description }));
+    case "atom":
+      return (parsed.feed.entries ?? []).map((entry) => {
+        const title = atomText(entry.title as Text);
+        const summary = atomText((entry.summary ?? entry.content) as Text);
+        const link = entry.links?.find((candidate) => !candidate.rel || candidate.rel === "alternate")?.href;
+        return { title: title.value, titleIsHtml: title.isHtml, link, date: dateText(entry.published, entry.updated), text: summary.value };
+      });
+    case "json":
+      return (parsed.feed.items ?? []).map((item) => ({
+        title: item.title,
+        // Plain text by its spec, but feeds put markup there too: read as HTML like the others.
+        titleIsHtml: true,
+        link: item.url,
+        date: dateText(item.date_published, item.date_modified),
+        text: item.summary ?? item.content_text ?? item.content_html,
+      }));
+  }
+}
+
+/** An absolute http(s) address, or null (javascript:, data:, mailto: and the like included). */
+export function webUrl(value: string | undefined, base: string): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value.trim(), base);
+    if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+    url.username = "";
+    url.password = "";
+    return url.href.length <= 2000 ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The feed's newest pages, newest first; null when `text` is no feed feedsmith can read. */
+export function feedPages(text: string, feedUrl: string, now = Date.now()): FeedPage[] | null {
+  let parsed: AnyFeed;
+  try {
+    parsed = parseFeed(text);
+  } catch {
+    return null;
+  }
+  const pages: FeedPage[] = [];
+  const seen = new Set<string>();
+  for (const item of rawItems(parsed)) {
+    const url = webUrl(item.link, feedUrl);
+    const title = item.title ? (item.titleIsHtml ? plainText(item.title, TITLE_MAX_CHARS) : clip(item.title.replace(/\s+/g, " ").trim(), TITLE_MAX_CHARS)) : "";
+    const time = item.date ? Date.parse(item.date) : NaN;
+    if (!url || !title || !Number.isFinite(time) || time > now + FUTURE_SLACK_MS || seen.has(url)) continue;
+    seen.add(url);
+    pages.push({ title, url, publishedAt: new Date(time), excerpt: item.text ? plainText(item.text, EXCERPT_MAX_CHARS) : "" });
+  }
+  return pages.sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime()).slice(0, FEED_PAGES_KEPT);
+}

@@ -1,0 +1,94 @@
+import "server-only";
+import { Agent, request } from "undici";
+import { accountFromHandle, type AccountLink, type SocialNetwork } from "@/lib/owner-accounts";
+import type { WorldBudget } from "@/server/checking";
+import { readCapped } from "./capped-body";
+
+// Wikidata for well-known sites: the one item whose official website (P856) is this domain, and its
+// accounts, one SPARQL query per domain within an hourly budget. Several items naming the site are no answer.
+
+/** Wikidata's account properties, by network. */
+export const WIKIDATA_PROPERTIES: Record<string, SocialNetwork> = {
+  P2002: "x",
+  P2013: "facebook",
+  P2003: "instagram",
+  P4264: "linkedin",
+  P2397: "youtube",
+  P2037: "github",
+  P4033: "mastodon",
+};
+
+const MAX_ANSWER_BYTES = 256 * 1024;
+
+export type WikidataAnswer =
+  | { ok: true; item: string | null; accounts: AccountLink[] }
+  | { ok: false; reason: string };
+
+export interface WikidataClient {
+  accountsOf(domain: string, signal: AbortSignal): Promise<WikidataAnswer>;
+  close(): Promise<void>;
+}
+
+/** The addresses a site's official website statement may be written as. */
+export function websiteForms(domain: string): string[] {
+  const bare = domain.replace(/^www\./, "");
+  return [bare, `www.${bare}`].flatMap((host) => ["https", "http"].flatMap((scheme) => [`${scheme}://${host}`, `${scheme}://${host}/`]));
+}
+
+export function sparqlFor(domain: string): string {
+  const sites = websiteForms(domain).map((url) => `<${url}>`).join(" ");
+  const properties = Object.keys(WIKIDATA_PROPERTIES).map((id) => `wdt:${id}`).join(" ");
+  return `SELECT ?item ?prop ?value WHERE { VALUES ?site { ${sites} } ?item wdt:P856 ?site . OPTIONAL { VALUES ?prop { ${properties} } ?item ?prop ?value . } } LIMIT 200`;
+}
+
+type Binding = Record<string, { value?: unknown } | undefined>;
+
+/** The accounts of a SPARQL JSON answer; null when it is not one. */
+export function accountsOfAnswer(json: unknown): { item: string | null; accounts: AccountLink[] } | null {
+  const bindings = (json as { results?: { bindings?: unknown } } | null)?.results?.bindings;
+  if (!Array.isArray(bindings)) return null;
+  const rows = bindings as Binding[];
+  const items = new Set(rows.map((row) => row.item?.value).filter((value): value is string => typeof value === "string"));
+  // Several items claim the website (a company and its product, say): no telling whose accounts.
+  if (items.size !== 1) return { item: null, accounts: [] };
+  const accounts: AccountLink[] = [];
+  for (const row of rows) {
+    const property = String(row.prop?.value ?? "").replace(/^.*\//, "");
+    const network = WIKIDATA_PROPERTIES[property];
+    const value = row.value?.value;
+    const found = network && typeof value === "string" ? accountFromHandle(network, value) : null;
+    if (found && !accounts.some((known) => known.url === found.url)) accounts.push(found);
+  }
+  return { item: [...items][0]!, accounts };
+}
+
+export function createWikidataClient({ url, userAgentUrl, budget, timeoutMs = 5000 }: { url: string; userAgentUrl: string; budget: WorldBudget; timeoutMs?: number }): WikidataClient {
+  const dispatcher = new Agent({ connections: 2, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  return {
+    async accountsOf(domain, signal) {
+      if (!(await budget.reserve(1, "open")).ok) return { ok: false, reason: "the hour's Wikidata budget is spent" };
+      const query = new URL(url);
+      query.searchParams.set("query", sparqlFor(domain));
+      query.searchParams.set("format", "json");
+      try {
+        const response = await request(query, {
+          dispatcher,
+          headers: { accept: "application/sparql-results+json", "user-agent": `downcheck/0.1 (+${userAgentUrl})` },
+          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        });
+        if (response.statusCode !== 200) {
+          response.body.on("error", () => undefined).destroy();
+          return { ok: false, reason: `Wikidata answered HTTP ${response.statusCode}` };
+        }
+        const chunks: Buffer[] = [];
+        const read = await readCapped(response.body, String(response.headers["content-encoding"] ?? ""), MAX_ANSWER_BYTES, (chunk) => (chunks.push(chunk), "more"));
+        if (!read.ok || !read.complete) return { ok: false, reason: read.ok ? "Wikidata's answer is too long" : read.reason };
+        const answer = accountsOfAnswer(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        return answer ? { ok: true, ...answer } : { ok: false, reason: "Wikidata's answer is not SPARQL results" };
+      } catch (error) {
+        return { ok: false, reason: `Wikidata: ${(error as Error).message ?? String(error)}` };
+      }
+    },
+    close: () => dispatcher.close(),
+  };
+}

@@ -1,0 +1,83 @@
+import "server-only";
+import { Agent, request } from "undici";
+import { OFFICIAL_FETCH_TIMEOUT_MS, OFFICIAL_MAX_BODY_BYTES } from "@/lib/official-status";
+import { createGuardedConnector, type AddressGuard } from "@/server/checking";
+
+// GET one document of an official status page through the probes' guarded connector (its address
+// comes from a list, a guess or the database): no redirects, a deadline and a body cap.
+
+export type Fetched =
+  | { ok: true; status: number; text: string }
+  | { ok: false; reason: string };
+
+export interface OfficialFetcher {
+  get(url: string): Promise<Fetched>;
+  close(): Promise<void>;
+}
+
+export interface OfficialFetcherOptions {
+  guard: AddressGuard;
+  /** PUBLIC_BASE_URL, named in the User-Agent so page owners can find out who is calling. */
+  userAgentUrl: string;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  /** Extra trusted CA certificates (PEM); for tests and private deployments. */
+  ca?: string | string[];
+}
+
+export function createOfficialFetcher(options: OfficialFetcherOptions): OfficialFetcher {
+  const timeoutMs = options.timeoutMs ?? OFFICIAL_FETCH_TIMEOUT_MS;
+  const maxBodyBytes = options.maxBodyBytes ?? OFFICIAL_MAX_BODY_BYTES;
+  const dispatcher = new Agent({
+    connections: 8,
+    keepAliveTimeout: 10_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: createGuardedConnector({ guard: options.guard, connectTimeoutMs: timeoutMs, ca: options.ca }),
+  });
+
+  async function get(url: string): Promise<Fetched> {
+    if (!/^https?:\/\//i.test(url)) return { ok: false, reason: "not an http(s) address" };
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await request(url, {
+        dispatcher,
+        method: "GET",
+        headers: { "user-agent": `downcheck/0.1 (+${options.userAgentUrl})`, accept: "application/json" },
+        signal,
+      });
+      const declared = Number(response.headers["content-length"]);
+      if (declared > maxBodyBytes) {
+        response.body.destroy();
+        return { ok: false, reason: `the answer is ${declared} bytes, over ${maxBodyBytes}` };
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBodyBytes) {
+          response.body.destroy();
+          return { ok: false, reason: `the answer is over ${maxBodyBytes} bytes` };
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { ok: true, status: response.statusCode, text: Buffer.concat(chunks).toString("utf8") };
+    } catch (error) {
+      if (signal.aborted) return { ok: false, reason: `no complete answer within ${timeoutMs} ms` };
+      const { code, message } = error as { code?: string; message?: string };
+      return { ok: false, reason: code ? `${code}: ${message ?? ""}` : String(message ?? error) };
+    }
+  }
+
+  return { get, close: () => dispatcher.close() };
+}
+
+/** The JSON of a 200 answer; null for any other status, or a body that is not JSON. */
+export function jsonOf(fetched: Fetched): unknown {
+  if (!fetched.ok || fetched.status !== 200) return null;
+  try {
+    return JSON.parse(fetched.text) as unknown;
+  } catch {
+    return null;
+  }
+}

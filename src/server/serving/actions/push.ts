@@ -1,0 +1,138 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { hasPushSubscription, MAX_SITES_PER_ENDPOINT, removePushSubscription, removeSubscriptionByToken } from "@/server/data/push-subscriptions";
+import { registrableDomainOf } from "@/lib/domain";
+import { subscribeBrowser, type SubscribeOutcome } from "@/server/watching";
+import { MAX_ENDPOINT_LENGTH, PushSubscriptionSchema } from "@/lib/push-subscription";
+import type { ActionState } from "@/lib/action-state";
+import { app } from "@/server/app";
+import type { Limiter } from "@/server/base/limits";
+import { parseRequestedDomain } from "@/server/checking";
+import { currentVisitor } from "@/server/crowd";
+import { formFields, NOT_A_FORM } from "./form-fields";
+
+// "Tell me when it's back": the button calls these with plain values (the browser's subscription
+// JSON is not a form); the unsubscribe page posts a form. Reading or stopping a subscription takes
+// its endpoint and auth secret, which only that browser holds. Nothing cached changes.
+
+export interface PushState extends ActionState {
+  /** Whether this browser now follows the domain. */
+  subscribed?: boolean;
+  /** Sites this browser still follows after an unsubscribe: at 0 it may drop its push subscription. */
+  remaining?: number;
+}
+
+const Domain = z.string({ error: "The page lost its website; reload the page." }).min(1).max(2048);
+const Owner = z.object(
+  {
+    endpoint: z.string({ error: "The subscription has no endpoint." }).min(1).max(MAX_ENDPOINT_LENGTH),
+    auth: z.string({ error: "The subscription has no auth secret." }).regex(/^[A-Za-z0-9_-]{22}={0,2}$/, "The subscription's auth secret is not one a browser makes.").transform((value) => value.replace(/=+$/, "")),
+  },
+  { error: "The page did not say which subscription; reload the page." },
+);
+const SubscribeInput = z.object({ domain: Domain, subscription: PushSubscriptionSchema });
+const OwnerInput = z.object({ domain: Domain, owner: Owner });
+const TokenInput = z.object({ token: z.string({ error: "This link has no token." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This link's token is not one we issue.") });
+
+const failed = (message: string): PushState => ({ status: "error", message });
+const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? "That request was not valid.";
+
+async function admitted(limiter: Limiter): Promise<{ ok: true; bucket: string } | { ok: false; state: PushState }> {
+  const visitor = await currentVisitor();
+  const allowed = await limiter.take(visitor.bucket);
+  if (!allowed.ok) return { ok: false, state: failed(`Too many requests at once; try again in ${allowed.retryAfterSeconds} seconds.`) };
+  return { ok: true, bucket: visitor.bucket };
+}
+
+function refusal(outcome: Extract<SubscribeOutcome, { ok: false }>, site: string, registrable: string): string {
+  switch (outcome.code) {
+    case "not_push_service":
+      return "This browser's push service is not one we send notifications through.";
+    case "not_confirmed":
+      return "Your browser's push service did not accept our first notification, so none could be turned on; please try again.";
+    case "not_owner":
+      return "This browser's subscription could not be confirmed; reload the page and try again.";
+    case "endpoint_limit":
+      return `This browser already gets notifications for ${MAX_SITES_PER_ENDPOINT} sites; stop one of them first.`;
+    case "address_limit":
+      return `Your network already gets notifications for ${outcome.limit} sites; stop some of them first.`;
+    case "subdomain_limit":
+      return `Notifications are on for ${outcome.limit} names under ${registrable} already, the most we follow; ${site} cannot be added.`;
+  }
+}
+
+/** Follows `domain` with this browser's push subscription (PushSubscription.toJSON()). */
+export async function subscribeAction(domain: unknown, subscription: unknown): Promise<PushState> {
+  const gate = await admitted(app().limits.pushChanges);
+  if (!gate.ok) return gate.state;
+  const parsed = SubscribeInput.safeParse({ domain, subscription });
+  if (!parsed.success) return failed(firstIssue(parsed.error));
+  const target = parseRequestedDomain(parsed.data.domain);
+  if (!target.ok) return failed(target.message);
+  try {
+    const outcome = await subscribeBrowser({ domain: target.ascii, displayName: target.unicode, subscription: parsed.data.subscription, bucket: gate.bucket });
+    if (!outcome.ok) return failed(refusal(outcome, target.unicode, registrableDomainOf(target.ascii)));
+  } catch (error) {
+    console.error("subscribeAction: could not store a subscription", error);
+    return failed("Notifications could not be turned on; please try again.");
+  }
+  return { status: "success", subscribed: true, message: `We will tell you when ${target.unicode} goes down or comes back.` };
+}
+
+/** Stops `domain`'s notifications for this browser (its endpoint and auth secret). */
+export async function unsubscribeAction(domain: unknown, owner: unknown): Promise<PushState> {
+  const gate = await admitted(app().limits.pushChanges);
+  if (!gate.ok) return gate.state;
+  const parsed = OwnerInput.safeParse({ domain, owner });
+  if (!parsed.success) return failed(firstIssue(parsed.error));
+  const target = parseRequestedDomain(parsed.data.domain);
+  if (!target.ok) return failed(target.message);
+  try {
+    const { remaining } = await removePushSubscription(target.ascii, parsed.data.owner.endpoint, parsed.data.owner.auth);
+    return { status: "success", subscribed: false, remaining, message: `No more notifications about ${target.unicode}.` };
+  } catch (error) {
+    console.error("unsubscribeAction: could not remove a subscription", error);
+    return failed("Notifications could not be stopped; please try again.");
+  }
+}
+
+/** Whether this browser follows `domain` (the page is cached for everyone; this is not). */
+export async function pushStatusAction(domain: unknown, owner: unknown): Promise<PushState> {
+  const gate = await admitted(app().limits.pushStatus);
+  if (!gate.ok) return gate.state;
+  const parsed = OwnerInput.safeParse({ domain, owner });
+  if (!parsed.success) return failed(firstIssue(parsed.error));
+  const target = parseRequestedDomain(parsed.data.domain);
+  if (!target.ok) return failed(target.message);
+  try {
+    return { status: "idle", message: "", subscribed: await hasPushSubscription(target.ascii, parsed.data.owner.endpoint, parsed.data.owner.auth) };
+  } catch (error) {
+    console.error("pushStatusAction: could not read a subscription", error);
+    return failed("Whether you get notifications could not be read.");
+  }
+}
+
+/**
+ * The unsubscribe page's one button: a form with the notification link's `token`. Done, it
+ * goes to the page's confirmation (a redirect, so a browser without JavaScript gets it too and
+ * a reload posts nothing again); the token is gone by then, so the page could not show it.
+ */
+export async function unsubscribeTokenAction(_prev: PushState, formData: FormData): Promise<PushState> {
+  const gate = await admitted(app().limits.pushChanges);
+  if (!gate.ok) return gate.state;
+  const fields = formFields(formData, ["token"]);
+  if (!fields) return failed(NOT_A_FORM);
+  const parsed = TokenInput.safeParse(fields);
+  if (!parsed.success) return failed(firstIssue(parsed.error));
+  let site: { domain: string } | null;
+  try {
+    site = await removeSubscriptionByToken(parsed.data.token);
+  } catch (error) {
+    console.error("unsubscribeTokenAction: could not remove a subscription", error);
+    return failed("Notifications could not be stopped; please try again.");
+  }
+  // Outside the try: redirect() throws Next's own signal.
+  redirect(`/unsubscribe?done=${encodeURIComponent(site?.domain ?? "")}`);
+}

@@ -1,0 +1,137 @@
+// The base of the world map: an Equal Earth projection of world-atlas's 1:110m land as one SVG
+// path, computed once per process. Antarctica is cropped away: no tester runs there.
+import "server-only";
+import { geoEqualEarth, geoPath, type GeoContext, type GeoProjection } from "d3-geo";
+import type { Feature, MultiPolygon, Position } from "geojson";
+import { feature } from "topojson-client";
+import type { GeometryCollection, Topology } from "topojson-specification";
+import landTopology from "world-atlas/land-110m.json";
+
+export interface WorldMapBase {
+  /** viewBox width and height, in the units of landPath and projectPoint. */
+  width: number;
+  height: number;
+  /** The continents without Antarctica. */
+  landPath: string;
+  /** The projected globe (the sea), cut off flat where the map ends in the south. */
+  oceanPath: string;
+}
+
+const WIDTH = 960;
+/** Room above Greenland's tip and below Tierra del Fuego. */
+const PAD = 6;
+/** Path coordinates are rounded to half a unit: about half a CSS pixel when the map is 960px wide. */
+const STEP = 0.5;
+/** Land reaching no further north than this is Antarctica. */
+const ANTARCTIC_LATITUDE = -60;
+
+interface Built extends WorldMapBase {
+  projection: GeoProjection;
+}
+
+let built: Built | undefined;
+
+function build(): Built {
+  // The JSON's inferred type has `type: string` where the TopoJSON types want literals.
+  const topology = landTopology as unknown as Topology<{ land: GeometryCollection }>;
+  const polygons = feature(topology, topology.objects.land).features.flatMap((land) =>
+    land.geometry.type === "MultiPolygon" ? land.geometry.coordinates : land.geometry.type === "Polygon" ? [land.geometry.coordinates] : [],
+  );
+  const northernmost = (polygon: Position[][]) => Math.max(...polygon[0].map(([, latitude]) => latitude));
+  const land: Feature<MultiPolygon> = {
+    type: "Feature",
+    properties: {},
+    geometry: { type: "MultiPolygon", coordinates: polygons.filter((polygon) => northernmost(polygon) > ANTARCTIC_LATITUDE) },
+  };
+
+  // The whole globe spans the width; the height is what the land (bar Antarctica) needs.
+  const projection = geoEqualEarth().fitWidth(WIDTH, { type: "Sphere" });
+  const [[, top], [, bottom]] = geoPath(projection).bounds(land);
+  const [tx, ty] = projection.translate();
+  projection.translate([tx, ty - top + PAD]);
+  const height = Math.ceil(bottom - top + 2 * PAD);
+  projection.clipExtent([
+    [0, 0],
+    [WIDTH, height],
+  ]);
+
+  return {
+    projection,
+    width: WIDTH,
+    height,
+    landPath: compactPath(projection, land),
+    oceanPath: compactPath(projection, { type: "Sphere" }),
+  };
+}
+
+/** The base map, built on first use. */
+export function worldMapBase(): WorldMapBase {
+  built ??= build();
+  const { width, height, landPath, oceanPath } = built;
+  return { width, height, landPath, oceanPath };
+}
+
+/**
+ * Where a place lands on the map, in viewBox units; null for coordinates that are not a place
+ * (NaN, latitude beyond ±90°, longitude beyond ±180°) or that fall off the cropped map.
+ */
+export function projectPoint(latitude: number, longitude: number): [x: number, y: number] | null {
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+  built ??= build();
+  const point = built.projection([longitude, latitude]);
+  if (!point) return null;
+  const [x, y] = point.map((value) => Math.round(value * 10) / 10);
+  return x >= 0 && x <= built.width && y >= 0 && y <= built.height ? [x, y] : null;
+}
+
+/**
+ * geoPath's string repeats absolute coordinates; this writes relative moves at half-unit steps
+ * (exact in binary, so no error creeps along a coastline), about half the bytes.
+ */
+function compactPath(projection: GeoProjection, object: Parameters<ReturnType<typeof geoPath>>[0]): string {
+  const snap = (value: number) => Math.round(value / STEP) * STEP;
+  // "0.5" → ".5", "-0.5" → "-.5"; a separator only where the numbers would otherwise merge.
+  const format = (value: number) => String(value === 0 ? 0 : value).replace(/^(-?)0\./, "$1.");
+  let out = "";
+  let previous = "";
+  let x = 0;
+  let y = 0;
+  let inLine = false;
+  const write = (number: string) => {
+    const merges = previous !== "" && !number.startsWith("-") && !(number.startsWith(".") && previous.includes("."));
+    out += merges ? ` ${number}` : number;
+    previous = number;
+  };
+  const command = (letter: string) => {
+    out += letter;
+    previous = "";
+  };
+  const context: GeoContext = {
+    moveTo(toX, toY) {
+      [x, y] = [snap(toX), snap(toY)];
+      command("M");
+      write(format(x));
+      write(format(y));
+      inLine = false;
+    },
+    lineTo(toX, toY) {
+      const [nextX, nextY] = [snap(toX), snap(toY)];
+      if (nextX === x && nextY === y) return;
+      if (!inLine) command("l");
+      inLine = true;
+      write(format(nextX - x));
+      write(format(nextY - y));
+      [x, y] = [nextX, nextY];
+    },
+    closePath() {
+      command("z");
+      inLine = false;
+    },
+    // Only called for Point geometries drawn as circles, which the map does not draw.
+    arc() {},
+    beginPath() {},
+  };
+  geoPath(projection, context)(object);
+  return out;
+}
