@@ -31,13 +31,25 @@ const above = (index) => FLOORS.slice(index + 1).map((floor) => floor.path.repla
 /** @type {import("dependency-cruiser").IConfiguration} */
 module.exports = {
   forbidden: [
-    { name: "no-circular", severity: "error", comment: "Files that import each other, directly or around a loop.", from: { path: "^src/" }, to: { circular: true } },
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Files that import each other, directly or around a loop.",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
     ...FLOORS.map((floor, index) => ({
       name: `${floor.name}-calls-down-only`,
       severity: "error",
       comment: `${floor.name} may import only the floors below it.`,
       from: { path: floor.path },
-      to: { path: [...(above(index).length > 0 ? [`^src/server/(${above(index).join("|")})`] : []), "^src/server/agent/", ...(floor.beside ? [floor.beside] : [])] },
+      to: {
+        path: [
+          ...(above(index).length > 0 ? [`^src/server/(${above(index).join("|")})`] : []),
+          "^src/server/agent/",
+          ...(floor.beside ? [floor.beside] : []),
+        ],
+      },
     })),
     ...WINGS.map((wing) => ({
       name: `${wing}-is-private`,
@@ -61,8 +73,20 @@ module.exports = {
       from: { path: "^src/server/cache/" },
       to: { path: "^src/server/(?!cache/|redis/)" },
     },
-    { name: "lib-is-pure", severity: "error", comment: "src/lib is pure code for both sides.", from: { path: "^src/lib/" }, to: { path: "^src/(server|app|components)/" } },
-    { name: "schema-engine-stands-alone", severity: "error", comment: "Prisma's engine stand-in runs before the app exists.", from: { path: "^prisma/" }, to: { path: "^src/" } },
+    {
+      name: "lib-is-pure",
+      severity: "error",
+      comment: "src/lib is pure code for both sides.",
+      from: { path: "^src/lib/" },
+      to: { path: "^src/(server|app|components)/" },
+    },
+    {
+      name: "schema-engine-stands-alone",
+      severity: "error",
+      comment: "Prisma's engine stand-in runs before the app exists.",
+      from: { path: "^prisma/" },
+      to: { path: "^src/" },
+    },
   ],
   options: {
     doNotFollow: { path: ["node_modules", "^src/generated/"] },

@@ -11,8 +11,21 @@ export default defineConfig([
   {
     rules: {
       // A leading underscore marks what is unused on purpose (a destructured field left out).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
     },
   },
-  globalIgnores([".next/**", "node_modules/**", "src/generated/**", "dist/**", "data/**", "tests/.tmp/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([
+    ".next/**",
+    "node_modules/**",
+    "src/generated/**",
+    "dist/**",
+    "data/**",
+    "tests/.tmp/**",
+    "test-results/**",
+    "playwright-report/**",
+    "next-env.d.ts",
+  ]),
 ]);

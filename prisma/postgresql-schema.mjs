@@ -79,10 +79,15 @@ export function postgresqlSchema(sqliteSchema) {
   for (const block of [...datasources, ...generators].sort((a, b) => b.start - a.start)) {
     const where = `${block.text.split(/\s/)[0]} ${block.name}`;
     const changed = block.text.startsWith("datasource")
-      ? replaceSetting(block.text, "provider", (provider) => {
-          if (provider !== "sqlite") throw new Error(`${where} names provider "${provider}", not "sqlite"`);
-          return "postgresql";
-        }, where)
+      ? replaceSetting(
+          block.text,
+          "provider",
+          (provider) => {
+            if (provider !== "sqlite") throw new Error(`${where} names provider "${provider}", not "sqlite"`);
+            return "postgresql";
+          },
+          where,
+        )
       : replaceSetting(block.text, "output", postgresqlOutput, where);
     body = body.slice(0, block.start) + changed + body.slice(block.start + block.text.length);
   }

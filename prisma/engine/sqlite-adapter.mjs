@@ -109,7 +109,6 @@ export function adaptForEngine(factory, { filePath, shadowFilePath }) {
     adapterName: factory.adapterName,
     connect: async () => patch(await factory.connect(), { path: filePath, migrationLock: true }),
     // The shadow database is the engine's own scratch copy: nothing else opens it.
-    connectToShadowDb: async () =>
-      patch(await factory.connectToShadowDb(), { path: shadowFilePath ?? ":memory:", migrationLock: false }),
+    connectToShadowDb: async () => patch(await factory.connectToShadowDb(), { path: shadowFilePath ?? ":memory:", migrationLock: false }),
   };
 }

@@ -21,7 +21,12 @@ export function sqlitePathFromUrl(url, cwd = process.cwd()) {
     throw new Error(`This schema engine only supports SQLite "file:" URLs, not "${scheme}:"`);
   }
   if (url === "file::memory:" || url === ":memory:") return ":memory:";
-  const path = decodeURIComponent(url.slice("file:".length).replace(/[?#].*$/, "").replace(/^\/\/(?=\/)/, ""));
+  const path = decodeURIComponent(
+    url
+      .slice("file:".length)
+      .replace(/[?#].*$/, "")
+      .replace(/^\/\/(?=\/)/, ""),
+  );
   return resolve(cwd, path);
 }
 
@@ -91,9 +96,7 @@ export function emptyDatabase(path) {
     const schemaObjects = db.prepare(
       `SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger', 'table') AND name NOT LIKE 'sqlite_%'`,
     );
-    const objects = schemaObjects
-      .all()
-      .sort((a, b) => DROP_ORDER[a.type] - DROP_ORDER[b.type]);
+    const objects = schemaObjects.all().sort((a, b) => DROP_ORDER[a.type] - DROP_ORDER[b.type]);
     db.pragma("foreign_keys = OFF");
     db.transaction(() => {
       for (const { type, name } of objects) {

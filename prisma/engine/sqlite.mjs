@@ -5,7 +5,14 @@ import { basename } from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 
 import { adaptForEngine, closeAllConnections } from "./sqlite-adapter.mjs";
-import { createDatabaseFile, databaseExists, dropDatabaseFile, emptyDatabase, ensureMigrationsTable, sqlitePathFromUrl } from "./sqlite-file.mjs";
+import {
+  createDatabaseFile,
+  databaseExists,
+  dropDatabaseFile,
+  emptyDatabase,
+  ensureMigrationsTable,
+  sqlitePathFromUrl,
+} from "./sqlite-file.mjs";
 import { BUSY_TIMEOUT_MS } from "./sqlite-locks.mjs";
 
 /**

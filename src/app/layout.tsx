@@ -6,8 +6,7 @@ import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "downcheck — is it down for everyone, or just me?", template: "%s · downcheck" },
-  description:
-    "Check whether a website is down for everyone or just for you, from testers in several locations.",
+  description: "Check whether a website is down for everyone or just for you, from testers in several locations.",
   icons: { icon: "/favicon.svg" },
 };
 
@@ -39,7 +38,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         <main id="main">{children}</main>
         <footer className="site-footer">
           <p>
-            downcheck checks sites from several testers. <Link href="/methodology">How we decide</Link> · <Link href="/cookies">Cookies</Link>
+            downcheck checks sites from several testers. <Link href="/methodology">How we decide</Link> ·{" "}
+            <Link href="/cookies">Cookies</Link>
           </p>
         </footer>
         <noscript>

@@ -33,7 +33,11 @@ export function CheckResult({ target, view }: { target: Target; view: StatusView
       <section className="card result result-unknown" aria-labelledby="result-heading">
         <h2 id="result-heading" className="result-line">
           <TextWithName
-            text={view?.ok === false && view.refusal.code === "opted_out" ? `We do not check ${target.unicode}` : `We could not check ${target.unicode} right now`}
+            text={
+              view?.ok === false && view.refusal.code === "opted_out"
+                ? `We do not check ${target.unicode}`
+                : `We could not check ${target.unicode} right now`
+            }
             name={target.unicode}
           />
         </h2>

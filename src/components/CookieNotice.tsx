@@ -23,8 +23,7 @@ export function CookieNotice() {
   return (
     <aside className="cookie-notice" aria-label="Cookie notice">
       <p>
-        We set two cookies of our own (this notice, your rating), none for tracking. By
-        continuing to browse you accept them.{" "}
+        We set two cookies of our own (this notice, your rating), none for tracking. By continuing to browse you accept them.{" "}
         <Link href="/cookies">More about cookies</Link>
       </p>
       <form action={action} onSubmit={dismissHere}>

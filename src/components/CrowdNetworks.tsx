@@ -22,7 +22,11 @@ export function CrowdNetworks({ crowd }: { crowd: CrowdView }) {
           <span key={key(row)} data-segment={index} style={{ width: `${row.percent}%` }} />
         ))}
       </div>
-      <ScrollTable caption="Reports by country and network in the last 24 hours" columns={["Country", "Network", "Reports", "Share"]} className="crowd-table">
+      <ScrollTable
+        caption="Reports by country and network in the last 24 hours"
+        columns={["Country", "Network", "Reports", "Share"]}
+        className="crowd-table"
+      >
         <tbody>
           {crowd.networks.map((row, index) => (
             <tr key={key(row)}>

@@ -47,7 +47,11 @@ export function EvidenceRound(props: EvidenceRoundProps) {
           <span className="muted"> (kept while raw checks are kept)</span>
         </p>
       ) : null}
-      {results.length > 0 ? <EvidenceTable results={results} caption={`${heading}: every tester's result`} /> : <p>No tester answered in this round.</p>}
+      {results.length > 0 ? (
+        <EvidenceTable results={results} caption={`${heading}: every tester's result`} />
+      ) : (
+        <p>No tester answered in this round.</p>
+      )}
     </section>
   );
 }

@@ -37,7 +37,8 @@ function EvidenceRows({ result }: { result: ProbeResult }) {
   const { city, country } = result.location;
   const place = [city, country && country !== "--" ? countryName(country) : ""].filter(Boolean).join(", ") || "—";
   const detail = result.detail;
-  const hasEvidence = Boolean(result.message) || Boolean(detail?.headers && Object.keys(detail.headers).length) || detail?.raw !== undefined;
+  const hasEvidence =
+    Boolean(result.message) || Boolean(detail?.headers && Object.keys(detail.headers).length) || detail?.raw !== undefined;
   return (
     <>
       <tr data-status={result.status} data-source={result.source ?? "local"}>

@@ -31,7 +31,7 @@ export function chartGeometry(view: HistoryView) {
   const barWidth = round(Math.max(1, slot * (view.buckets.length > 100 ? 1 : 0.72)));
   const from = new Date(view.from).getTime();
   const span = new Date(view.to).getTime() - from;
-  const xOfTime = (time: number) => round(PAD.left + (Math.min(Math.max(time, from), from + span) - from) / span * PLOT_WIDTH);
+  const xOfTime = (time: number) => round(PAD.left + ((Math.min(Math.max(time, from), from + span) - from) / span) * PLOT_WIDTH);
   const size = PERIOD_MS[view.period];
   const bars = view.buckets.map((bucket, index) => {
     const observed = Math.min(1, bucket.observedMs / size);
@@ -105,7 +105,12 @@ export function HistoryChart({ view, domain }: { view: HistoryView; domain: stri
           <rect className="history-track" x={x} y={PAD.top} width={barWidth} height={PLOT_HEIGHT} />
           {height > 0 && <rect x={x} y={round(BASELINE - height)} width={barWidth} height={height} style={{ fill: LEVEL_FILL[level] }} />}
           {isLabelled(view, index) && (
-            <text className={`history-label ${labelOf(view, index)}`} x={labelX} y={VIEW_HEIGHT - 8} textAnchor={index === last ? "end" : "middle"}>
+            <text
+              className={`history-label ${labelOf(view, index)}`}
+              x={labelX}
+              y={VIEW_HEIGHT - 8}
+              textAnchor={index === last ? "end" : "middle"}
+            >
               {bucketLabel(bucket.start, view.range === "7d" ? "day" : view.period)}
             </text>
           )}

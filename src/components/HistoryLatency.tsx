@@ -36,11 +36,23 @@ export function HistoryLatency({ view, domain }: { view: HistoryView; domain: st
   const slot = PLOT_WIDTH / view.buckets.length;
   const yOf = (value: number) => round(PAD.top + PLOT_HEIGHT - (value / top) * PLOT_HEIGHT);
   const pointsOf = (key: "p50Ms" | "p95Ms") =>
-    runs(view.buckets.map((bucket, index) => (bucket[key] === null ? null : { x: round(PAD.left + slot * index + slot / 2), y: yOf(bucket[key]) })));
+    runs(
+      view.buckets.map((bucket, index) =>
+        bucket[key] === null ? null : { x: round(PAD.left + slot * index + slot / 2), y: yOf(bucket[key]) },
+      ),
+    );
   const label = `Response time of ${domain} over the last ${RANGE_SPECS[view.range].words}: median ${view.totals.p50Ms} ms, 95th percentile ${view.totals.p95Ms} ms`;
 
   return (
-    <svg className="history-chart history-latency" viewBox={`0 0 ${VIEW_WIDTH} ${VIEW_HEIGHT}`} width="100%" role="img" aria-label={label} fontSize={12} style={{ fill: "var(--muted)" }}>
+    <svg
+      className="history-chart history-latency"
+      viewBox={`0 0 ${VIEW_WIDTH} ${VIEW_HEIGHT}`}
+      width="100%"
+      role="img"
+      aria-label={label}
+      fontSize={12}
+      style={{ fill: "var(--muted)" }}
+    >
       {[top / 2, top].map((value) => (
         <g key={value}>
           <line x1={PAD.left} x2={VIEW_WIDTH - PAD.right} y1={yOf(value)} y2={yOf(value)} style={{ stroke: "var(--border)" }} />
@@ -63,7 +75,13 @@ export function HistoryLatency({ view, domain }: { view: HistoryView; domain: st
       {/* Points with the numbers as tooltips, where there is room for them (not a week's 168 hours). */}
       {view.buckets.map((bucket, index) =>
         bucket.p50Ms === null || view.buckets.length > 100 ? null : (
-          <circle key={bucket.start} className="history-p50-point" cx={round(PAD.left + slot * index + slot / 2)} cy={yOf(bucket.p50Ms)} r={2.5}>
+          <circle
+            key={bucket.start}
+            className="history-p50-point"
+            cx={round(PAD.left + slot * index + slot / 2)}
+            cy={yOf(bucket.p50Ms)}
+            r={2.5}
+          >
             <title>{bucketSentence(bucket, view.period)}</title>
           </circle>
         ),

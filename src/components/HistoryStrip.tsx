@@ -2,7 +2,20 @@
 // day, since the status page is what a rush asks for; the history page keeps the detailed chart.
 import { bucketLabel, type ShareLevel } from "@/lib/history-words";
 import type { HistoryView } from "@/lib/history-view";
-import { BASELINE, chartGeometry, describeHistory, labelOf, LEVEL_FILL, PAD, PLOT_HEIGHT, round, STRIP_HEIGHT, STRIP_Y, VIEW_HEIGHT, VIEW_WIDTH } from "./HistoryChart";
+import {
+  BASELINE,
+  chartGeometry,
+  describeHistory,
+  labelOf,
+  LEVEL_FILL,
+  PAD,
+  PLOT_HEIGHT,
+  round,
+  STRIP_HEIGHT,
+  STRIP_Y,
+  VIEW_HEIGHT,
+  VIEW_WIDTH,
+} from "./HistoryChart";
 
 const box = (x: number, y: number, width: number, height: number) => `M${x} ${y}h${width}v${height}h${-width}z`;
 const SHOWN_LEVELS: ShareLevel[] = ["up", "partly", "down"];
@@ -19,7 +32,15 @@ export function HistoryStrip({ view, domain }: { view: HistoryView; domain: stri
   const marks = incidents.map(({ x, width }) => box(x, STRIP_Y, width, STRIP_HEIGHT)).join("");
 
   return (
-    <svg className="history-chart history-strip" viewBox={`0 0 ${VIEW_WIDTH} ${VIEW_HEIGHT}`} width="100%" role="img" aria-label={describeHistory(view, domain)} fontSize={12} style={{ fill: "var(--muted)" }}>
+    <svg
+      className="history-chart history-strip"
+      viewBox={`0 0 ${VIEW_WIDTH} ${VIEW_HEIGHT}`}
+      width="100%"
+      role="img"
+      aria-label={describeHistory(view, domain)}
+      fontSize={12}
+      style={{ fill: "var(--muted)" }}
+    >
       <path className="history-track" d={tracks} />
       {SHOWN_LEVELS.map((level) => {
         const d = observed(level);
@@ -31,7 +52,13 @@ export function HistoryStrip({ view, domain }: { view: HistoryView; domain: stri
         const label = labelOf(view, index);
         return (
           label && (
-            <text key={bucket.start} className={`history-label ${label}`} x={labelX} y={VIEW_HEIGHT - 8} textAnchor={index === last ? "end" : "middle"}>
+            <text
+              key={bucket.start}
+              className={`history-label ${label}`}
+              x={labelX}
+              y={VIEW_HEIGHT - 8}
+              textAnchor={index === last ? "end" : "middle"}
+            >
               {bucketLabel(bucket.start, view.period)}
             </text>
           )

@@ -8,7 +8,17 @@ import "./History.css";
  * One range's bars, response times and table, on the history pages (the status page shows the
  * lighter HistoryStrip). `domain` is the name people read.
  */
-export function HistoryTimeline({ view, domain, capMinutes, tableOpen = false }: { view: HistoryView; domain: string; capMinutes: number; tableOpen?: boolean }) {
+export function HistoryTimeline({
+  view,
+  domain,
+  capMinutes,
+  tableOpen = false,
+}: {
+  view: HistoryView;
+  domain: string;
+  capMinutes: number;
+  tableOpen?: boolean;
+}) {
   const unit = view.period === "day" ? "Days" : "Hours";
   const table = <HistoryTable view={view} domain={domain} />;
   return (

@@ -15,5 +15,13 @@ export async function IncidentsSection({ target }: { target: Target }) {
   const checkedAt = status?.ok ? status.check.checkedAt : null;
   const view = await readOrNull("incidents", () => getIncidentsView(target.ascii, checkedAt));
   if (!view) return <p className="incidents-line muted">The incidents are unavailable right now; please try again in a moment.</p>;
-  return <IncidentsList domain={target.ascii} displayName={target.unicode} current={view.current} recent={view.recent} now={checkedAt ? Date.parse(checkedAt) : null} />;
+  return (
+    <IncidentsList
+      domain={target.ascii}
+      displayName={target.unicode}
+      current={view.current}
+      recent={view.recent}
+      now={checkedAt ? Date.parse(checkedAt) : null}
+    />
+  );
 }

@@ -102,11 +102,13 @@ export function LiveCheck({ domain, displayName, map }: { domain: string; displa
             <li key={row.id} data-status={row.status}>
               <span className="live-place">{row.place}</span>
               <span className={`badge badge-${row.badge}`}>{row.text}</span>
-              <span className="muted">{[row.tester === row.place ? null : row.tester, row.kind, row.network, row.total].filter(Boolean).join(", ")}</span>
+              <span className="muted">
+                {[row.tester === row.place ? null : row.tester, row.kind, row.network, row.total].filter(Boolean).join(", ")}
+              </span>
             </li>
           ))}
         </ul>
       ) : null}
     </section>
-);
+  );
 }

@@ -17,8 +17,8 @@ export function NetworkAnswerView({ answer, domain }: { answer: NetworkAnswer; d
       <p className="network-answer-line">{networkAnswerLine(answer)}</p>
       <p className="network-answer-source">
         {/* The name kept whole: on a phone it moves to the next line rather than break at a hyphen. */}
-        <TextWithName text={`Our own probes reach ${domain}.`} name={domain} /> We asked {answer.total} Globalping {answer.total === 1 ? "probe" : "probes"}{" "}
-        {whereInWords(answer)} at {utcTime(answer.measuredAt)}.
+        <TextWithName text={`Our own probes reach ${domain}.`} name={domain} /> We asked {answer.total} Globalping{" "}
+        {answer.total === 1 ? "probe" : "probes"} {whereInWords(answer)} at {utcTime(answer.measuredAt)}.
       </p>
       <h4>{heading}</h4>
       <ol>

@@ -164,7 +164,9 @@ export function NotifyControls({
   if (phase === "ios-install") control = <p className="notify-note">{IOS_INSTALL}</p>;
   else if (phase === "unsupported") control = <p className="notify-note">This browser cannot show notifications from websites.</p>;
   else if (phase === "blocked") {
-    control = <p className="notify-note">Notifications are blocked for this site; allow them in your browser&apos;s site settings to subscribe.</p>;
+    control = (
+      <p className="notify-note">Notifications are blocked for this site; allow them in your browser&apos;s site settings to subscribe.</p>
+    );
   } else if (phase === "subscribed") {
     control = (
       <button type="button" className="secondary" onClick={onUnsubscribe} disabled={busy}>

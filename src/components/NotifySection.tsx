@@ -21,7 +21,13 @@ export async function NotifySection({ target, inline = false }: { target: Target
   return (
     <section className={inline ? "notify notify-inline" : "card notify"} aria-labelledby="notify-title">
       <Heading id="notify-title">{title}</Heading>
-      {inline ? null : <p className="notify-lead">{online ? "A notification on this device, and another when it is back. No account, no email." : "A notification on this device. No account, no email."}</p>}
+      {inline ? null : (
+        <p className="notify-lead">
+          {online
+            ? "A notification on this device, and another when it is back. No account, no email."
+            : "A notification on this device. No account, no email."}
+        </p>
+      )}
       <NotifyButton domain={target.ascii} displayName={target.unicode} online={online} publicKey={publicKey} />
       <noscript>
         <p>

@@ -21,7 +21,12 @@ export async function OfficialStatusSection({ target }: { target: Target }) {
   const incidents = failing ? await readOrNull("incidents", () => getIncidentsView(target.ascii, check.checkedAt)) : null;
   const disagreement =
     check && official.summary && official.problem !== "budget"
-      ? disagreementWords(official.summary, { verdict: check.verdict, locations: check.locations, failingSince: incidents?.current?.startedAt ?? null, checkedAt: check.checkedAt })
+      ? disagreementWords(official.summary, {
+          verdict: check.verdict,
+          locations: check.locations,
+          failingSince: incidents?.current?.startedAt ?? null,
+          checkedAt: check.checkedAt,
+        })
       : null;
   const times = [check?.checkedAt, official.fetchedAt].flatMap((iso) => (iso ? [Date.parse(iso)] : []));
   const now = Math.max(0, ...times);

@@ -37,13 +37,17 @@ export function OfficialStatusView({ displayName, view, disagreement, now }: Off
       </section>
     );
   }
-  const age = view.problem === "budget" ? `last read ${agoWords(fetchedAt, now)}; our hourly limit on official pages is reached` : ageWords(summary, fetchedAt, now);
+  const age =
+    view.problem === "budget"
+      ? `last read ${agoWords(fetchedAt, now)}; our hourly limit on official pages is reached`
+      : ageWords(summary, fetchedAt, now);
   return (
     <section className="card official-status" aria-labelledby="official-status-heading" data-official={summary.overall}>
       <h2 id="official-status-heading">
         {link}
         {": "}
-        <span className="official-state">{summary.description || stateWords(summary.overall)}</span> <span className="official-age">{`(${age})`}</span>
+        <span className="official-state">{summary.description || stateWords(summary.overall)}</span>{" "}
+        <span className="official-age">{`(${age})`}</span>
       </h2>
       {disagreement ? <p className="official-disagreement">{disagreement}</p> : null}
       {summary.affected.length > 0 ? (
@@ -62,7 +66,13 @@ export function OfficialStatusView({ displayName, view, disagreement, now }: Off
           <ul className="official-list">
             {summary.incidents.map((incident, index) => (
               <li key={index}>
-                {incident.link ? <a href={incident.link} rel="external nofollow">{incident.name}</a> : incident.name}
+                {incident.link ? (
+                  <a href={incident.link} rel="external nofollow">
+                    {incident.name}
+                  </a>
+                ) : (
+                  incident.name
+                )}
                 {` (${incident.status}${incident.startedAt ? `, since ${utcDateTime(incident.startedAt)}` : ""})`}
                 {incident.latestUpdate ? <span className="official-update muted">{incident.latestUpdate}</span> : null}
               </li>

@@ -53,7 +53,11 @@ function useOwnVote(domain: string, justVoted: number | undefined): number | nul
       // storage refused (private mode, quota): the action's answer still shows this time
     }
   }, [domain, justVoted]);
-  const remembered = useSyncExternalStore(onStorage, () => rememberedVote(domain), () => null);
+  const remembered = useSyncExternalStore(
+    onStorage,
+    () => rememberedVote(domain),
+    () => null,
+  );
   return justVoted ?? remembered;
 }
 

@@ -20,7 +20,9 @@ function PageItem({ domain, page }: { domain: string; page: RelatedPage }) {
         </a>
       </h3>
       <time dateTime={isoDay(page.publishedAt)}>{formatDate(page.publishedAt)}</time>
-      {page.source === "feed" ? <span className="related-source muted">{` · from ${hostOr(page.sourceUrl, domain)}'s own feed`}</span> : null}
+      {page.source === "feed" ? (
+        <span className="related-source muted">{` · from ${hostOr(page.sourceUrl, domain)}'s own feed`}</span>
+      ) : null}
       {page.excerpt ? <p>{page.excerpt}</p> : null}
     </li>
   );

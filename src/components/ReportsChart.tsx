@@ -78,9 +78,7 @@ function Chart({ buckets, domain }: { buckets: readonly HourBucket[]; domain: st
               {`${formatHour(bucket.start)} UTC: ${bucket.up} up, ${bucket.down} down, ` +
                 count(bucket.reports, "problem report", "problem reports")}
             </title>
-            {bucket.up > 0 && (
-              <rect x={x} y={yOf(bucket.up)} width={barWidth} height={heightOf(bucket.up)} style={{ fill: "var(--up)" }} />
-            )}
+            {bucket.up > 0 && <rect x={x} y={yOf(bucket.up)} width={barWidth} height={heightOf(bucket.up)} style={{ fill: "var(--up)" }} />}
             {bucket.down > 0 && (
               <rect
                 x={x}

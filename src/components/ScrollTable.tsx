@@ -5,7 +5,17 @@ import type { ReactNode } from "react";
  * users can scroll it too), named by its caption, with one header row of `columns`. Its row
  * groups (tbody) are the children.
  */
-export function ScrollTable({ caption, columns, className, children }: { caption: string; columns: readonly string[]; className?: string; children: ReactNode }) {
+export function ScrollTable({
+  caption,
+  columns,
+  className,
+  children,
+}: {
+  caption: string;
+  columns: readonly string[];
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
       <table className={className}>

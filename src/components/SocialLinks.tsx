@@ -34,7 +34,15 @@ export function SocialLinkItem({ domain, link }: { domain: string; link: SocialL
  * The owner's accounts, and their official status page when `statusPage` is given. Nothing at all
  * when we know neither: an empty section helps nobody.
  */
-export function SocialLinks({ domain, links, statusPage = null }: { domain: string; links: readonly SocialLink[]; statusPage?: string | null }) {
+export function SocialLinks({
+  domain,
+  links,
+  statusPage = null,
+}: {
+  domain: string;
+  links: readonly SocialLink[];
+  statusPage?: string | null;
+}) {
   if (links.length === 0 && !statusPage) return null;
   return (
     <section className="card social-links" aria-labelledby="social-links-heading">

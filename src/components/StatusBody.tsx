@@ -52,7 +52,13 @@ function Part({ name, target, check }: { name: PagePart; target: Target; check: 
       return <OwnerSection target={target} folded={check?.verdict !== "global_outage"} />;
     case "sources":
       return check ? (
-        <SourcesSection domain={target.unicode} results={check.results} checkedAt={Date.parse(check.checkedAt)} locations={check.locations} durationMs={check.durationMs} />
+        <SourcesSection
+          domain={target.unicode}
+          results={check.results}
+          checkedAt={Date.parse(check.checkedAt)}
+          locations={check.locations}
+          durationMs={check.durationMs}
+        />
       ) : null;
     case "reports":
       return <ReportsSection target={target} />;

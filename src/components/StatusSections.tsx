@@ -30,7 +30,8 @@ export async function RelatedSection({ target }: { target: Target }) {
   return (
     <details className="card folded related-fold">
       <summary>
-        <span className="folded-title">Related pages</span> <span className="folded-summary">{`${pages.length} ${pages.length === 1 ? "page" : "pages"}`}</span>
+        <span className="folded-title">Related pages</span>{" "}
+        <span className="folded-summary">{`${pages.length} ${pages.length === 1 ? "page" : "pages"}`}</span>
       </summary>
       <RelatedPages domain={target.unicode} pages={pages} />
     </details>
@@ -53,7 +54,9 @@ export async function HelpSection({ target, folded = false, id }: { target: Targ
   const onePlace = check !== null && check.locations.up + check.locations.down === 1;
   // Down for everyone: "Hear it from the owner" links their status page and accounts (server/owner).
   const owner = check?.verdict === "global_outage" ? await readOrNull("owner's word", () => getOwnerHelpView(target.ascii)) : null;
-  return <Troubleshooting domain={target.unicode} verdict={check?.verdict ?? null} onePlace={onePlace} owner={owner} folded={folded} id={id} />;
+  return (
+    <Troubleshooting domain={target.unicode} verdict={check?.verdict ?? null} onePlace={onePlace} owner={owner} folded={folded} id={id} />
+  );
 }
 
 /**

@@ -1,6 +1,13 @@
 import type { Verdict } from "@/lib/probe-result";
 import { hostOr } from "@/lib/owner-accounts";
-import { ONE_PLACE_STEP, OUTAGE_STEPS, OWNER_STEP, REGIONAL_STEP, ONLY_FOR_YOU_STEPS as STEPS, type TroubleshootingStep as Step } from "@/lib/troubleshooting-steps";
+import {
+  ONE_PLACE_STEP,
+  OUTAGE_STEPS,
+  OWNER_STEP,
+  REGIONAL_STEP,
+  ONLY_FOR_YOU_STEPS as STEPS,
+  type TroubleshootingStep as Step,
+} from "@/lib/troubleshooting-steps";
 import type { SocialLink } from "@/server/data/content";
 import { SocialLinkItem } from "./SocialLinks";
 import { TextWithName } from "./TextWithName";
@@ -12,7 +19,8 @@ import { TextWithName } from "./TextWithName";
 function helpFor(verdict: Verdict | null, domain: string, onePlace: boolean): { heading: string; steps: readonly Step[] } {
   switch (verdict) {
     case "global_outage":
-      if (onePlace) return { heading: `${domain} is down from our location: what you can do`, steps: [ONE_PLACE_STEP, ...OUTAGE_STEPS.slice(1)] };
+      if (onePlace)
+        return { heading: `${domain} is down from our location: what you can do`, steps: [ONE_PLACE_STEP, ...OUTAGE_STEPS.slice(1)] };
       return { heading: `${domain} is down for everyone: what you can do`, steps: OUTAGE_STEPS };
     case "regional":
       // The four "only for you" steps follow, folded (StatusBody): another network helps first.
@@ -37,7 +45,8 @@ function OwnerLinks({ domain, owner }: { domain: string; owner: OwnerWord }) {
       {owner.statusPage ? (
         <li>
           <a href={owner.statusPage} target="_blank" rel="noopener nofollow">
-            {`Official status page (${hostOr(owner.statusPage, owner.statusPage)})`} <span className="visually-hidden">(opens in a new tab)</span>
+            {`Official status page (${hostOr(owner.statusPage, owner.statusPage)})`}{" "}
+            <span className="visually-hidden">(opens in a new tab)</span>
           </a>
         </li>
       ) : null}

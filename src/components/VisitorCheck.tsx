@@ -1,7 +1,15 @@
 "use client";
 
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
-import { BROWSER_CHECK_TIMEOUT_MS, browserCheckUrl, browserMayAsk, browserReachSentence, longestReachSentence, type BrowserReach, type SiteScheme } from "@/lib/browser-reach";
+import {
+  BROWSER_CHECK_TIMEOUT_MS,
+  browserCheckUrl,
+  browserMayAsk,
+  browserReachSentence,
+  longestReachSentence,
+  type BrowserReach,
+  type SiteScheme,
+} from "@/lib/browser-reach";
 import type { Cause, Verdict } from "@/lib/probe-result";
 
 const neverChanges = () => () => {};
@@ -47,7 +55,11 @@ export function VisitorCheck({
   const [fetched, setFetched] = useState<BrowserReach>("checking");
   const url = browserCheckUrl(domain, scheme);
   // The page's own scheme, known only in the browser (null while rendered on the server).
-  const pageProtocol = useSyncExternalStore(neverChanges, () => window.location.protocol, () => null);
+  const pageProtocol = useSyncExternalStore(
+    neverChanges,
+    () => window.location.protocol,
+    () => null,
+  );
   const mayAsk = pageProtocol === null || browserMayAsk(url, pageProtocol);
   const reach: BrowserReach = mayAsk ? fetched : "cannot";
 

@@ -4,7 +4,17 @@
 import { groupOverlapping, type MapPoint } from "@/lib/map-groups";
 import { projectPoint, worldMapBase } from "@/server/serving/map/world-map";
 import { worldMapImageUrl } from "@/server/serving/map/world-map-image";
-import { GROUP_RADIUS, RADIUS, SEVERITY, STATUS_ORDER, STATUS_TEXT, WorldMapMarker, worstStatus, type MarkerSpot, type Status } from "./WorldMapMarker";
+import {
+  GROUP_RADIUS,
+  RADIUS,
+  SEVERITY,
+  STATUS_ORDER,
+  STATUS_TEXT,
+  WorldMapMarker,
+  worstStatus,
+  type MarkerSpot,
+  type Status,
+} from "./WorldMapMarker";
 import styles from "./WorldMap.module.css";
 
 export interface MapMarker {
@@ -80,7 +90,9 @@ export function WorldMap({ markers, title }: { markers: MapMarker[]; title: stri
     else unplaced.push(marker);
   }
   const spots = spotsOf(points);
-  const groupedAt = MAP_STEPS.map((_, step) => step).filter((step) => spots.some((spot) => spot.markers.length > 1 && spot.steps.includes(step)));
+  const groupedAt = MAP_STEPS.map((_, step) => step).filter((step) =>
+    spots.some((spot) => spot.markers.length > 1 && spot.steps.includes(step)),
+  );
   const id = idFor(title);
 
   return (

@@ -16,7 +16,8 @@ export function WorldStatus({ world, results, checkedAt }: { world: WorldSummary
   }
   if (world.state !== "unavailable") return null;
   const last = placesOf(results.filter((r) => r.stale).map((r) => ({ ...r, stale: false }))).locations;
-  const lastSeen = last.total > 0 && age ? ` Last world result, measured ${age}: up from ${last.up} of ${last.up + last.down} locations.` : "";
+  const lastSeen =
+    last.total > 0 && age ? ` Last world result, measured ${age}: up from ${last.up} of ${last.up + last.down} locations.` : "";
   return (
     <p className="world-status" data-world="unavailable">
       {`${(world.message ?? "World check unavailable").replace(/\.?$/, ".")}${lastSeen}`}

@@ -29,7 +29,12 @@ export function stateOf(answer: unknown, problem: ReportProblem): ReportDownStat
   if (typeof answer !== "object" || answer === null) return NOT_SENT;
   const { status, message, network, error } = answer as Record<string, unknown>;
   if (status === "success" && typeof message === "string") {
-    return { status: "success", message, problem, ...(network && typeof network === "object" ? { network: network as ReportDownState["network"] } : {}) };
+    return {
+      status: "success",
+      message,
+      problem,
+      ...(network && typeof network === "object" ? { network: network as ReportDownState["network"] } : {}),
+    };
   }
   if (typeof error === "object" && error !== null) {
     const { code, message: why } = error as Record<string, unknown>;

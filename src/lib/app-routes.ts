@@ -2,7 +2,19 @@
 // the files of public/. Any other first segment names a domain (src/app/[domain]); the gate reads
 // this list, and tests/unit/app-routes.test.ts holds it to the folders.
 
-export const APP_ROUTES = ["", "api", "consent.css", "cookies", "manifest.webmanifest", "methodology", "robots.txt", "search", "sitemap.xml", "unsubscribe", "world-map.svg"] as const;
+export const APP_ROUTES = [
+  "",
+  "api",
+  "consent.css",
+  "cookies",
+  "manifest.webmanifest",
+  "methodology",
+  "robots.txt",
+  "search",
+  "sitemap.xml",
+  "unsubscribe",
+  "world-map.svg",
+] as const;
 
 export const PUBLIC_FILES = ["favicon.svg", "sw.js"] as const;
 

@@ -45,15 +45,23 @@ export const browserCheckUrl = (asciiDomain: string, scheme: SiteScheme) => `${s
 /** A browser on a page served over `pageProtocol` may not fetch a plain-HTTP address (mixed content). */
 export const browserMayAsk = (url: string, pageProtocol: string) => !(pageProtocol === "https:" && url.startsWith("http:"));
 
-export function browserReachSentence(reach: BrowserReach, verdict: Verdict, cause: Cause | null, name: string, url = `https://${name}/`): ReachSentence {
+export function browserReachSentence(
+  reach: BrowserReach,
+  verdict: Verdict,
+  cause: Cause | null,
+  name: string,
+  url = `https://${name}/`,
+): ReachSentence {
   const sentence = (text: string, downOnlyForYou = false) => ({ text, downOnlyForYou });
   if (reach === "checking") return sentence(`Checking whether your browser reaches ${name}…`);
   if (reach === "cannot") return sentence(`Your browser cannot check ${url} from this secure page: the site answers only plain HTTP.`);
   if (reach === "timeout" || reach === "unreachable") {
-    const saw = reach === "timeout" ? `got no answer from ${url} in ${BROWSER_CHECK_TIMEOUT_MS / 1000} seconds` : `could not connect to ${url}`;
+    const saw =
+      reach === "timeout" ? `got no answer from ${url} in ${BROWSER_CHECK_TIMEOUT_MS / 1000} seconds` : `could not connect to ${url}`;
     if (verdict === "online") return sentence(`Your browser ${saw}${reach === "timeout" ? "" : " just now"}; our testers reach it.`, true);
     if (verdict === "regional") return sentence(`Your browser ${saw} either: it fails where you are too.`);
-    if (verdict === "global_outage" && cause === "tls") return sentence(`Your browser ${saw} either: browsers refuse its secure connection (HTTPS).`);
+    if (verdict === "global_outage" && cause === "tls")
+      return sentence(`Your browser ${saw} either: browsers refuse its secure connection (HTTPS).`);
     if (verdict === "global_outage") return sentence(`Your browser ${saw} either.`);
     return sentence(`Your browser ${saw}.`);
   }
@@ -86,6 +94,8 @@ const REACHES: readonly BrowserReach[] = ["checking", "reachable", "unreachable"
 export function longestReachSentence(verdict: Verdict, cause: Cause | null, name: string, url: string, linkText: string): string {
   // Only a plain-HTTP address may be one the page cannot ask.
   const possible = url.startsWith("http:") ? REACHES : REACHES.filter((reach) => reach !== "cannot");
-  const all = possible.map((reach) => browserReachSentence(reach, verdict, cause, name, url)).map(({ text, downOnlyForYou }) => (downOnlyForYou ? `${text} ${linkText}.` : text));
+  const all = possible
+    .map((reach) => browserReachSentence(reach, verdict, cause, name, url))
+    .map(({ text, downOnlyForYou }) => (downOnlyForYou ? `${text} ${linkText}.` : text));
   return all.reduce((longest, text) => (text.length > longest.length ? text : longest));
 }

@@ -86,7 +86,10 @@ export function countryName(code: string | null): string {
 }
 
 /** Most reports first; equal counts in a stable order (`tieBreak`), so the page does not reshuffle. */
-const byCount = <T extends { count: number }>(tieBreak: (a: T, b: T) => number) => (a: T, b: T) => b.count - a.count || tieBreak(a, b);
+const byCount =
+  <T extends { count: number }>(tieBreak: (a: T, b: T) => number) =>
+  (a: T, b: T) =>
+    b.count - a.count || tieBreak(a, b);
 
 function topProblems(problems: CrowdInput["problems"], total: number): ShareRow[] {
   // Keys of a retired preset read as "Something else", so they are counted with it.

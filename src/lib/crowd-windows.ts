@@ -44,4 +44,3 @@ export const CROWD_LOOKBACK_MS = BASELINE_WEEKS * WEEK_MS + HOUR_MS;
 
 /** The usual count: a total over BASELINE_WEEKS spans as their mean (a week without reports counts as 0). */
 export const weeklyMean = (total: number) => total / BASELINE_WEEKS;
-

@@ -6,14 +6,7 @@ import { toASCII } from "tr46";
 import { displayName } from "@/lib/idn-display";
 
 export type DomainRejection =
-  | "empty"
-  | "too_long"
-  | "bad_scheme"
-  | "ip_address"
-  | "invalid_name"
-  | "special_use"
-  | "no_public_suffix"
-  | "not_registrable";
+  "empty" | "too_long" | "bad_scheme" | "ip_address" | "invalid_name" | "special_use" | "no_public_suffix" | "not_registrable";
 
 /** A domain to check: ASCII (punycode) for the wire, Unicode for display. */
 export interface Target {
@@ -22,9 +15,7 @@ export interface Target {
 }
 
 /** `unicode` is the display form: Unicode where Chromium would show it, else punycode (idn-display.ts). */
-export type ParsedDomain =
-  | ({ ok: true } & Target)
-  | { ok: false; reason: DomainRejection; message: string };
+export type ParsedDomain = ({ ok: true } & Target) | { ok: false; reason: DomainRejection; message: string };
 
 export interface ParseDomainOptions {
   /** ASCII host names exempt from the special-use / public-suffix rules (operator routes from PROBE_CONNECT_TO, e.g. "shop.example.test"). Syntax rules still apply. */
@@ -62,8 +53,23 @@ const IDNA = {
 // (RFC 6762 appendix G, ICANN's name-collision list). `example.com` is deliberately absent:
 // it is a real, registrable domain that answers on the web.
 const SPECIAL_USE_SUFFIXES = [
-  "localhost", "localdomain", "test", "example", "invalid", "local", "onion", "alt",
-  "internal", "arpa", "home", "lan", "corp", "intranet", "private", "priv", "mail",
+  "localhost",
+  "localdomain",
+  "test",
+  "example",
+  "invalid",
+  "local",
+  "onion",
+  "alt",
+  "internal",
+  "arpa",
+  "home",
+  "lan",
+  "corp",
+  "intranet",
+  "private",
+  "priv",
+  "mail",
 ];
 
 // A scheme has no dot; a dotted "scheme" is a host followed by a port (github.com:8080).
@@ -113,7 +119,10 @@ function splitRaw(text: string): RawParts {
 function looksLikeIpLiteral(host: string): boolean {
   if (host.startsWith("[") || host.split(":").length > 2) return true;
   // Fullwidth digits and ideographic full stops fold to ASCII before URL parsing sees them.
-  const folded = host.normalize("NFKC").replace(/[\u3002\uff0e\uff61]/g, ".").replace(/\.$/, "");
+  const folded = host
+    .normalize("NFKC")
+    .replace(/[\u3002\uff0e\uff61]/g, ".")
+    .replace(/\.$/, "");
   return folded !== "" && folded.split(".").every((label) => NUMERIC_LABEL.test(label));
 }
 
@@ -169,9 +178,7 @@ function toAsciiHost(host: string): { ascii: string } | { reason: DomainRejectio
   if (ascii !== null) return { ascii };
   // Tell "too long" apart from "malformed" so the visitor knows what to fix.
   const unchecked = toASCII(host, { ...IDNA, verifyDNSLength: false });
-  const tooLong =
-    unchecked !== null &&
-    (unchecked.length > MAX_DOMAIN_LENGTH || unchecked.split(".").some((label) => label.length > 63));
+  const tooLong = unchecked !== null && (unchecked.length > MAX_DOMAIN_LENGTH || unchecked.split(".").some((label) => label.length > 63));
   return { reason: tooLong ? "too_long" : "invalid_name" };
 }
 

@@ -20,7 +20,10 @@ export function capHeaders(input: HeaderInput): Record<string, string> {
     if (rawValue === undefined) continue;
     const name = rawName.toLowerCase();
     const values = Array.isArray(rawValue) ? rawValue : [String(rawValue)];
-    const value = name === "set-cookie" ? `(${values.length} cookie${values.length === 1 ? "" : "s"}, values not kept)` : clip(values.join(", "), HEADER_CAPS.valueChars);
+    const value =
+      name === "set-cookie"
+        ? `(${values.length} cookie${values.length === 1 ? "" : "s"}, values not kept)`
+        : clip(values.join(", "), HEADER_CAPS.valueChars);
     const size = utf8Bytes(name) + utf8Bytes(value);
     if (count >= HEADER_CAPS.count || bytes + size > HEADER_CAPS.totalBytes || name in kept) {
       left += 1;
@@ -68,7 +71,8 @@ export function capRaw(value: unknown, maxBytes = RAW_CAP_BYTES): unknown {
 }
 
 function clipStrings(value: unknown, limit: number): unknown {
-  if (typeof value === "string") return value.length > limit ? `${value.slice(0, limit)}… (${value.length - limit} more characters not kept)` : value;
+  if (typeof value === "string")
+    return value.length > limit ? `${value.slice(0, limit)}… (${value.length - limit} more characters not kept)` : value;
   if (Array.isArray(value)) return value.map((item) => clipStrings(item, limit));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipStrings(item, limit)]));

@@ -61,12 +61,11 @@ export function failingPlaces(votes: readonly LocationVote[]): FailingPlaces | n
     .filter((vote) => vote.status === "down" && !countries.includes(vote.location.country))
     .map((vote) => ({ city: vote.location.city, country: vote.location.country }));
 
-  const network = sharedNetwork(down, conclusive.filter((vote) => vote.status === "up"));
-  const places = [
-    ...continents.map((code) => CONTINENT_NAMES[code]),
-    ...countries.map(countryName),
-    ...cities.map(placeInSentence),
-  ];
+  const network = sharedNetwork(
+    down,
+    conclusive.filter((vote) => vote.status === "up"),
+  );
+  const places = [...continents.map((code) => CONTINENT_NAMES[code]), ...countries.map(countryName), ...cities.map(placeInSentence)];
   const text = network ? `${networkLabel(network)} only` : [...new Set(places)].join("; ");
   return { text, continents, countries, cities, network };
 }

@@ -2,10 +2,7 @@
 // server-rendered HTML and any client re-render produce the same text.
 import type { Cause } from "@/lib/probe-result";
 
-const MONTHS = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
-];
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 /** "22 November 2026", in UTC so the day does not depend on the server's time zone. */
 export function formatDate(date: Date | string): string {
@@ -84,4 +81,3 @@ export function formatDuration(ms: number): string {
   if (hours < 48) return plural(hours, "hour");
   return plural(Math.floor(hours / 24), "day");
 }
-

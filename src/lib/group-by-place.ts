@@ -19,7 +19,9 @@ const continentRank = (result: ProbeResult) => {
 
 function headingOf(result: ProbeResult): string {
   const { city, country, continent } = completeLocation(result.location);
-  const parts = [continent ? countryName(country) : country, continent ? CONTINENT_NAMES[continent] : ""].filter((part) => part && part !== "--");
+  const parts = [continent ? countryName(country) : country, continent ? CONTINENT_NAMES[continent] : ""].filter(
+    (part) => part && part !== "--",
+  );
   // A place with a name but no country is still somewhere people can name: this server.
   return parts.join(" · ") || city || "Unknown location";
 }

@@ -106,7 +106,13 @@ export interface RollupRow {
 const share = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : null);
 
 /** The view of `range` from the roll-up rows of its period (rows outside the window are ignored). */
-export function buildHistoryView(input: { domain: string; range: HistoryRange; now: Date; rows: readonly RollupRow[]; incidents: HistoryIncident[] }): HistoryView {
+export function buildHistoryView(input: {
+  domain: string;
+  range: HistoryRange;
+  now: Date;
+  rows: readonly RollupRow[];
+  incidents: HistoryIncident[];
+}): HistoryView {
   const { period, from, to } = historyWindow(input.range, input.now);
   const size = PERIOD_MS[period];
   const histograms: LatencyHistogram[] = [];

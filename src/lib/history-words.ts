@@ -1,6 +1,16 @@
 // Words and labels the history's chart, table and summary share. Pure.
 import { formatDuration as spanWords } from "@/lib/format";
-import { enoughObserved, formatShare, HISTORY_RANGES, RANGE_SPECS, type HistoryBucket, type HistoryRange, type HistoryIncident, type HistoryTotals, type HistoryView } from "@/lib/history-view";
+import {
+  enoughObserved,
+  formatShare,
+  HISTORY_RANGES,
+  RANGE_SPECS,
+  type HistoryBucket,
+  type HistoryRange,
+  type HistoryIncident,
+  type HistoryTotals,
+  type HistoryView,
+} from "@/lib/history-view";
 import { PERIOD_MS } from "@/lib/observed-time";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

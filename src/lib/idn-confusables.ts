@@ -106,8 +106,18 @@ export const WHOLE_SCRIPT_CONFUSABLES: readonly WholeScriptConfusable[] = [
 
 /** `kAllowedWholeScriptConfusableWords`: common Cyrillic words that spell no Latin word. */
 export const ALLOWED_CONFUSABLE_WORDS: ReadonlySet<string> = new Set([
-  "секс", "как", "коса", "курс", "парк", "такий",
-  "укроп", "сахарок", "покраска", "театр", "астро", "пхукет",
+  "секс",
+  "как",
+  "коса",
+  "курс",
+  "парк",
+  "такий",
+  "укроп",
+  "сахарок",
+  "покраска",
+  "театр",
+  "астро",
+  "пхукет",
 ]);
 
 /** `digit_lookalikes_`: a label of only these and 0-9 reads as a number. */

@@ -15,12 +15,42 @@ const ALLOWED_LABEL = new RegExp(`^(?:(?![${CHROMIUM_REMOVED}])[${IDENTIFIER_ALL
 // UAX #31 recommended scripts. UTS #39 augments Han, Kana and Hangul with the writing systems
 // they form (Hanb = Han+Bopomofo, Jpan, Kore), so that Japanese or Korean counts as one script.
 const SCRIPTS = [
-  "Latn", "Grek", "Cyrl", "Armn", "Hebr", "Arab", "Thaa", "Deva", "Beng", "Guru", "Gujr", "Orya", "Taml", "Telu",
-  "Knda", "Mlym", "Sinh", "Thai", "Laoo", "Tibt", "Mymr", "Geor", "Ethi", "Khmr", "Hira", "Kana", "Bopo", "Hani",
+  "Latn",
+  "Grek",
+  "Cyrl",
+  "Armn",
+  "Hebr",
+  "Arab",
+  "Thaa",
+  "Deva",
+  "Beng",
+  "Guru",
+  "Gujr",
+  "Orya",
+  "Taml",
+  "Telu",
+  "Knda",
+  "Mlym",
+  "Sinh",
+  "Thai",
+  "Laoo",
+  "Tibt",
+  "Mymr",
+  "Geor",
+  "Ethi",
+  "Khmr",
+  "Hira",
+  "Kana",
+  "Bopo",
+  "Hani",
   "Hang",
 ].map((script) => [script, new RegExp(`\\p{scx=${script}}`, "u")] as const);
 const AUGMENTED: Record<string, readonly string[]> = {
-  Hani: ["Hanb", "Jpan", "Kore"], Hira: ["Jpan"], Kana: ["Jpan"], Hang: ["Kore"], Bopo: ["Hanb"],
+  Hani: ["Hanb", "Jpan", "Kore"],
+  Hira: ["Jpan"],
+  Kana: ["Jpan"],
+  Hang: ["Kore"],
+  Bopo: ["Hanb"],
 };
 const ANY_SCRIPT = /[\p{scx=Zyyy}\p{scx=Zinh}]/u;
 
@@ -33,7 +63,8 @@ const LGC_ONLY = /^[\p{sc=Latn}\p{sc=Grek}\p{sc=Cyrl}0-9._\-\u0300-\u0339]+$/u;
 
 // Chromium's `dangerous_pattern` regex, one alternative per line.
 const JAPANESE = String.raw`\p{scx=Kana}\p{scx=Hira}\p{scx=Hani}`;
-const CJK_LATIN_LOOKALIKES = String.raw`\u4e00\u3127\u4e28\u4e5b\u4e03\u4e05\u5341\u3007\u3112\u311a\u311f\u3128` +
+const CJK_LATIN_LOOKALIKES =
+  String.raw`\u4e00\u3127\u4e28\u4e5b\u4e03\u4e05\u5341\u3007\u3112\u311a\u311f\u3128` +
   String.raw`\u3129\u3108\u31ba\u31b3\u5de5\u31b2\u8ba0\u4e01\u4e36\u4e85\u4e8c\u4ea0\u5196\u5b80\u5ddb`;
 const DANGEROUS_PATTERN = new RegExp(
   [
@@ -186,7 +217,7 @@ function decodePunycode(input: string): string | null {
   const delimiter = input.lastIndexOf("-");
   const output = [...input.slice(0, Math.max(delimiter, 0))].map((c) => c.codePointAt(0)!);
   let [n, i, bias] = [128, 0, 72];
-  for (let pos = delimiter + 1; pos < input.length; ) {
+  for (let pos = delimiter + 1; pos < input.length;) {
     const oldI = i;
     for (let w = 1, k = base; ; k += base) {
       const code = input.charCodeAt(pos++);

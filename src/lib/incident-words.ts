@@ -86,7 +86,12 @@ export function causesInWords(incident: Pick<IncidentView, "causes">): string {
  */
 export function placesInWords(incident: Pick<IncidentView, "places">): string {
   const { continents, countries, cities, networks } = incident.places;
-  const kinds: [string, string[]][] = [["continents", continents], ["countries", countries], ["cities", cities], ["networks", networks]];
+  const kinds: [string, string[]][] = [
+    ["continents", continents],
+    ["countries", countries],
+    ["cities", cities],
+    ["networks", networks],
+  ];
   return kinds
     .filter(([, names]) => names.length > 0)
     .map(([kind, names]) => `${kind}: ${names.join(" · ")}`)
@@ -96,7 +101,9 @@ export function placesInWords(incident: Pick<IncidentView, "places">): string {
 /** One paragraph for the feed and the page's description. */
 export function incidentSummary(incident: IncidentView, domain: string): string {
   const detected = `Detected ${utcDateTime(incident.detectedAt)}.`;
-  const ended = incident.endedAt ? ` Back online ${utcDateTime(incident.endedAt)}, after ${incidentLength(incident, 0)}.` : " Still ongoing.";
+  const ended = incident.endedAt
+    ? ` Back online ${utcDateTime(incident.endedAt)}, after ${incidentLength(incident, 0)}.`
+    : " Still ongoing.";
   const causes = causesInWords(incident);
   const places = placesInWords(incident);
   return `${domain} was ${incidentPhrase(incident.worstVerdict)}. ${detected}${ended}${causes ? ` Causes: ${causes}.` : ""}${places ? ` Where it failed: ${places}.` : ""}`;

@@ -55,7 +55,9 @@ export function parseAsnCsvLine(line) {
   if (startText.includes(":")) {
     const start = parseIpv6(startText);
     const end = parseIpv6(endText);
-    return start && end && compareWords(start, 0, end, 0) <= 0 ? { family: /** @type {const} */ (6), start, end, asn, name: name.trim() } : null;
+    return start && end && compareWords(start, 0, end, 0) <= 0
+      ? { family: /** @type {const} */ (6), start, end, asn, name: name.trim() }
+      : null;
   }
   const start = parseIpv4(startText);
   const end = parseIpv4(endText);
@@ -147,7 +149,10 @@ function disjoint(rows, width) {
   const entries = rows.entries.view();
   const count = entries.length;
   const order = Array.from({ length: count }, (_, i) => i);
-  const compare = width === 1 ? (/** @type {number} */ a, /** @type {number} */ b) => starts[a] - starts[b] : (/** @type {number} */ a, /** @type {number} */ b) => compareWords(starts, a, starts, b);
+  const compare =
+    width === 1
+      ? (/** @type {number} */ a, /** @type {number} */ b) => starts[a] - starts[b]
+      : (/** @type {number} */ a, /** @type {number} */ b) => compareWords(starts, a, starts, b);
   order.sort(compare);
   const out = { starts: new Words(), ends: new Words(), entries: new Words(), count: 0 };
   /** @type {Uint32Array | null} the last kept range's end */

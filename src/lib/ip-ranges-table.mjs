@@ -59,12 +59,17 @@ export class AsnTable {
       }
     }
     for (let i = 0; i < this.ipv6Ranges; i++) {
-      if (compareWords(this.v6Starts, i, this.v6Ends, i) > 0 || (i > 0 && compareWords(this.v6Starts, i, this.v6Ends, i - 1) <= 0) || this.v6Entries[i] >= this.entryCount) {
+      if (
+        compareWords(this.v6Starts, i, this.v6Ends, i) > 0 ||
+        (i > 0 && compareWords(this.v6Starts, i, this.v6Ends, i - 1) <= 0) ||
+        this.v6Entries[i] >= this.entryCount
+      ) {
         throw new Error(`network table: IPv6 range ${i} is out of order`);
       }
     }
     for (let i = 0; i < this.entryCount; i++) {
-      if (this.nameEnds[i] > this.names.length || (i > 0 && this.nameEnds[i] < this.nameEnds[i - 1])) throw new Error("network table: names out of bounds");
+      if (this.nameEnds[i] > this.names.length || (i > 0 && this.nameEnds[i] < this.nameEnds[i - 1]))
+        throw new Error("network table: names out of bounds");
     }
   }
 

@@ -50,7 +50,9 @@ export function quantile(histogram: LatencyHistogram, q: number): number | null 
   const total = sampleCount(histogram);
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil(Math.min(1, Math.max(0, q)) * total));
-  const indices = Object.keys(histogram).map(Number).sort((x, y) => x - y);
+  const indices = Object.keys(histogram)
+    .map(Number)
+    .sort((x, y) => x - y);
   let seen = 0;
   for (const index of indices) {
     seen += histogram[String(index)];

@@ -41,8 +41,7 @@ const isConclusive = (result: ProbeResult): boolean => result.status === "up" ||
 /** A row about a service rather than a place (a world check that could not run) is no location. */
 export const hasPlace = (result: ProbeResult): boolean => result.location.city !== "" || result.location.country !== "";
 
-const locationKey = (result: ProbeResult): string =>
-  `${result.location.city}|${result.location.country}|${result.network?.asn ?? ""}`;
+const locationKey = (result: ProbeResult): string => `${result.location.city}|${result.location.country}|${result.network?.asn ?? ""}`;
 
 type Vote = { status: "up" | "down"; cause: Cause | null } | null;
 
@@ -58,16 +57,7 @@ export function mostCommonCause(causes: (Cause | null)[]): Cause | null {
   return best;
 }
 
-const CAUSE_PRIORITY: readonly Cause[] = [
-  "dns",
-  "refused",
-  "timeout",
-  "tls",
-  "http_5xx",
-  "reset",
-  "unreachable",
-  "redirect_loop",
-];
+const CAUSE_PRIORITY: readonly Cause[] = ["dns", "refused", "timeout", "tls", "http_5xx", "reset", "unreachable", "redirect_loop"];
 
 /** http results answer the question; any http success there means the site serves a page there. */
 function httpVote(group: ProbeResult[]): Vote {

@@ -56,7 +56,15 @@ export function scopeLabel(scope: NetworkScope): string {
 export function concludeNetworkAnswer(scope: NetworkScope, results: readonly ProbeResult[], measuredAt: string): NetworkAnswer {
   const failing = results.filter(isDownVote).length;
   const working = results.filter((r) => r.status === "up").length;
-  return { scope: scopeKey(scope), scopeLabel: scopeLabel(scope), failing, working, total: results.length, likely: likelyCause(failing, working), measuredAt };
+  return {
+    scope: scopeKey(scope),
+    scopeLabel: scopeLabel(scope),
+    failing,
+    working,
+    total: results.length,
+    likely: likelyCause(failing, working),
+    measuredAt,
+  };
 }
 
 /** More than half of the conclusive answers decide; an even split or too few answers do not. */

@@ -25,7 +25,12 @@ export interface ObservationRules {
  * a first round `firstRoundMs`. An "unknown" verdict (no location could tell) observed nothing,
  * nor does a round that is not after the previous one.
  */
-export function observedInterval(verdict: Verdict, checkedAt: Date, previousCheckedAt: Date | null, rules: ObservationRules): Interval | null {
+export function observedInterval(
+  verdict: Verdict,
+  checkedAt: Date,
+  previousCheckedAt: Date | null,
+  rules: ObservationRules,
+): Interval | null {
   if (verdict === "unknown") return null;
   const to = checkedAt.getTime();
   const span = previousCheckedAt === null ? rules.firstRoundMs : Math.min(rules.capMs, to - previousCheckedAt.getTime());

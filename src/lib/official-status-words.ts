@@ -65,7 +65,9 @@ export function disagreementWords(official: OfficialSummary, ours: OurReading): 
   const conclusive = up + down;
   const calm = official.overall === "operational" && official.incidents.length === 0;
   if (calm && (ours.verdict === "global_outage" || ours.verdict === "regional") && down > 0) {
-    const since = ours.failingSince ? ` for ${minutesWords(Date.parse(ours.checkedAt) - Date.parse(ours.failingSince))}` : " in our latest check";
+    const since = ours.failingSince
+      ? ` for ${minutesWords(Date.parse(ours.checkedAt) - Date.parse(ours.failingSince))}`
+      : " in our latest check";
     return `The official page says all is well, but our probes disagree: ${down} of ${locationCount(conclusive)} failing${since}.`;
   }
   if ((official.overall === "partial_outage" || official.overall === "major_outage") && ours.verdict === "online" && conclusive > 0) {

@@ -105,7 +105,13 @@ const SummarySchema = z.object({
   updatedAt: z.string().nullable(),
   affected: z.array(z.object({ name: z.string(), status: state.exclude(["operational"]) })),
   incidents: z.array(
-    z.object({ name: z.string(), status: z.string(), startedAt: z.string().nullable(), latestUpdate: z.string().nullable(), link: z.string().nullable() }),
+    z.object({
+      name: z.string(),
+      status: z.string(),
+      startedAt: z.string().nullable(),
+      latestUpdate: z.string().nullable(),
+      link: z.string().nullable(),
+    }),
   ),
 });
 

@@ -2,7 +2,18 @@
 // never a share or intent link, a post or a search), each in one canonical form so the same
 // account found twice is one link. Pure: the importer, discovery and the page all use it.
 
-export const SOCIAL_NETWORKS = ["x", "facebook", "instagram", "linkedin", "youtube", "github", "mastodon", "bluesky", "threads", "tiktok"] as const;
+export const SOCIAL_NETWORKS = [
+  "x",
+  "facebook",
+  "instagram",
+  "linkedin",
+  "youtube",
+  "github",
+  "mastodon",
+  "bluesky",
+  "threads",
+  "tiktok",
+] as const;
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 
 export const NETWORK_LABELS: Record<SocialNetwork, string> = {
@@ -35,17 +46,90 @@ export interface AccountLink {
  * is taken from on sight. Wikidata's "user@host" addresses are taken on any host.
  */
 export const MASTODON_HOSTS: readonly string[] = [
-  "mastodon.social", "mastodon.online", "mas.to", "mstdn.social", "fosstodon.org", "hachyderm.io",
-  "infosec.exchange", "techhub.social", "universeodon.com", "mastodon.world", "social.vivaldi.net",
-  "mstdn.jp", "troet.cafe", "chaos.social", "mastodon.uno", "mastodon.cloud", "toot.community",
+  "mastodon.social",
+  "mastodon.online",
+  "mas.to",
+  "mstdn.social",
+  "fosstodon.org",
+  "hachyderm.io",
+  "infosec.exchange",
+  "techhub.social",
+  "universeodon.com",
+  "mastodon.world",
+  "social.vivaldi.net",
+  "mstdn.jp",
+  "troet.cafe",
+  "chaos.social",
+  "mastodon.uno",
+  "mastodon.cloud",
+  "toot.community",
 ];
 
 // First path segments that are the network's own pages, never an account.
 const RESERVED: Partial<Record<SocialNetwork, ReadonlySet<string>>> = {
-  x: new Set(["intent", "share", "home", "search", "hashtag", "i", "explore", "settings", "login", "signup", "messages", "notifications", "tos", "privacy", "compose"]),
-  facebook: new Set(["sharer", "sharer.php", "share", "share.php", "dialog", "plugins", "tr", "login", "login.php", "watch", "hashtag", "events", "photo.php", "story.php", "permalink.php", "groups", "help", "policies", "privacy"]),
+  x: new Set([
+    "intent",
+    "share",
+    "home",
+    "search",
+    "hashtag",
+    "i",
+    "explore",
+    "settings",
+    "login",
+    "signup",
+    "messages",
+    "notifications",
+    "tos",
+    "privacy",
+    "compose",
+  ]),
+  facebook: new Set([
+    "sharer",
+    "sharer.php",
+    "share",
+    "share.php",
+    "dialog",
+    "plugins",
+    "tr",
+    "login",
+    "login.php",
+    "watch",
+    "hashtag",
+    "events",
+    "photo.php",
+    "story.php",
+    "permalink.php",
+    "groups",
+    "help",
+    "policies",
+    "privacy",
+  ]),
   instagram: new Set(["p", "reel", "reels", "explore", "stories", "accounts", "tv", "direct", "about", "legal"]),
-  github: new Set(["features", "about", "pricing", "login", "join", "signup", "sponsors", "marketplace", "topics", "collections", "trending", "orgs", "settings", "explore", "security", "enterprise", "site", "contact", "search", "notifications", "new", "apps"]),
+  github: new Set([
+    "features",
+    "about",
+    "pricing",
+    "login",
+    "join",
+    "signup",
+    "sponsors",
+    "marketplace",
+    "topics",
+    "collections",
+    "trending",
+    "orgs",
+    "settings",
+    "explore",
+    "security",
+    "enterprise",
+    "site",
+    "contact",
+    "search",
+    "notifications",
+    "new",
+    "apps",
+  ]),
 };
 
 const PATTERNS = {
@@ -94,15 +178,20 @@ export function accountFromUrl(raw: string, { anyMastodonHost = false }: { anyMa
         const id = url.searchParams.get("id");
         return id && /^\d{1,20}$/.test(id) ? account("facebook", `https://www.facebook.com/profile.php?id=${id}`, id) : null;
       }
-      return only && PATTERNS.facebook.test(first) && !reserved("facebook") ? account("facebook", `https://www.facebook.com/${first}`, first) : null;
+      return only && PATTERNS.facebook.test(first) && !reserved("facebook")
+        ? account("facebook", `https://www.facebook.com/${first}`, first)
+        : null;
     case "instagram.com":
-      return only && PATTERNS.instagram.test(first) && !reserved("instagram") ? account("instagram", `https://www.instagram.com/${first}`, first) : null;
+      return only && PATTERNS.instagram.test(first) && !reserved("instagram")
+        ? account("instagram", `https://www.instagram.com/${first}`, first)
+        : null;
     case "linkedin.com":
       return ["company", "in", "school", "showcase"].includes(first) && second && rest.length === 0 && PATTERNS.linkedin.test(second)
         ? account("linkedin", `https://www.linkedin.com/${first}/${second}`, second)
         : null;
     case "youtube.com":
-      if (only && first.startsWith("@") && PATTERNS.youtube.test(first.slice(1))) return account("youtube", `https://www.youtube.com/${first}`, first);
+      if (only && first.startsWith("@") && PATTERNS.youtube.test(first.slice(1)))
+        return account("youtube", `https://www.youtube.com/${first}`, first);
       return ["channel", "c", "user"].includes(first) && second && rest.length === 0 && PATTERNS.youtube.test(second)
         ? account("youtube", `https://www.youtube.com/${first}/${second}`, second)
         : null;
@@ -112,11 +201,17 @@ export function accountFromUrl(raw: string, { anyMastodonHost = false }: { anyMa
       return first === "profile" && second && rest.length === 0 ? blueskyAccount(second) : null;
     case "threads.net":
     case "threads.com":
-      return only && first.startsWith("@") && PATTERNS.user.test(first.slice(1)) ? account("threads", `https://www.threads.com/${first}`, first) : null;
+      return only && first.startsWith("@") && PATTERNS.user.test(first.slice(1))
+        ? account("threads", `https://www.threads.com/${first}`, first)
+        : null;
     case "tiktok.com":
-      return only && first.startsWith("@") && PATTERNS.user.test(first.slice(1)) ? account("tiktok", `https://www.tiktok.com/${first}`, first) : null;
+      return only && first.startsWith("@") && PATTERNS.user.test(first.slice(1))
+        ? account("tiktok", `https://www.tiktok.com/${first}`, first)
+        : null;
     default:
-      return (anyMastodonHost || MASTODON_HOSTS.includes(host)) && only && first.startsWith("@") ? mastodonAccount(first.slice(1), host) : null;
+      return (anyMastodonHost || MASTODON_HOSTS.includes(host)) && only && first.startsWith("@")
+        ? mastodonAccount(first.slice(1), host)
+        : null;
   }
 }
 
@@ -131,13 +226,19 @@ export function accountFromHandle(network: SocialNetwork, value: string): Accoun
     case "x":
       return accountFromUrl(`https://x.com/${encodeURIComponent(handle)}`);
     case "facebook":
-      return /^\d+$/.test(handle) ? accountFromUrl(`https://www.facebook.com/profile.php?id=${handle}`) : accountFromUrl(`https://www.facebook.com/${encodeURIComponent(handle)}`);
+      return /^\d+$/.test(handle)
+        ? accountFromUrl(`https://www.facebook.com/profile.php?id=${handle}`)
+        : accountFromUrl(`https://www.facebook.com/${encodeURIComponent(handle)}`);
     case "instagram":
       return accountFromUrl(`https://www.instagram.com/${encodeURIComponent(handle)}`);
     case "linkedin":
       return accountFromUrl(`https://www.linkedin.com/company/${encodeURIComponent(handle)}`);
     case "youtube":
-      return accountFromUrl(/^UC[A-Za-z0-9_-]{22}$/.test(handle) ? `https://www.youtube.com/channel/${handle}` : `https://www.youtube.com/@${encodeURIComponent(handle)}`);
+      return accountFromUrl(
+        /^UC[A-Za-z0-9_-]{22}$/.test(handle)
+          ? `https://www.youtube.com/channel/${handle}`
+          : `https://www.youtube.com/@${encodeURIComponent(handle)}`,
+      );
     case "github":
       return accountFromUrl(`https://github.com/${encodeURIComponent(handle)}`);
     case "mastodon": {

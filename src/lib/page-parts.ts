@@ -9,7 +9,8 @@ import type { Verdict } from "@/lib/probe-result";
  * page and the accounts); `sources` (folded); `reports`; `past` (incidents and history) or
  * `past-and-notify`; `rating`; `related` (folded).
  */
-export type PagePart = "help" | "help-folded" | "notify" | "owner" | "sources" | "reports" | "past" | "past-and-notify" | "rating" | "related";
+export type PagePart =
+  "help" | "help-folded" | "notify" | "owner" | "sources" | "reports" | "past" | "past-and-notify" | "rating" | "related";
 
 export interface PageParts {
   /** Right after the verdict: the next step for this verdict. */

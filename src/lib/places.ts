@@ -9,8 +9,7 @@ export const CONTINENT_NAMES: Readonly<Record<Continent, string>> = continents;
 /** Continents in the order the page lists them: the most-populated regions of the web first. */
 export const CONTINENT_ORDER: readonly Continent[] = ["EU", "NA", "AS", "SA", "OC", "AF", "AN"];
 
-const countryData = (code: string) =>
-  Object.hasOwn(countries, code.toUpperCase()) ? countries[code.toUpperCase() as TCountryCode] : null;
+const countryData = (code: string) => (Object.hasOwn(countries, code.toUpperCase()) ? countries[code.toUpperCase() as TCountryCode] : null);
 
 /** "DE" → "Germany"; an unknown code is shown as given ("--" stays "--"). */
 export function countryName(code: string): string {

@@ -29,7 +29,10 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
  * that is not one (an origin: scheme, host, optional port; nothing else), in words.
  */
 export function parsePushOrigins(text: string): { ok: true; origins: PushOrigin[] } | { ok: false; message: string } {
-  const entries = text.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (entries.length === 0) return { ok: false, message: "name at least one push service origin" };
   const origins: PushOrigin[] = [];
   for (const entry of entries) {
@@ -40,7 +43,8 @@ export function parsePushOrigins(text: string): { ok: true; origins: PushOrigin[
     } catch {
       return { ok: false, message: `"${entry}" is not an origin such as https://fcm.googleapis.com` };
     }
-    const bare = url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === "" && !entry.endsWith("/");
+    const bare =
+      url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === "" && !entry.endsWith("/");
     if (!bare) return { ok: false, message: `"${entry}" is not an origin: give only the scheme, host and port` };
     if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname) && !wildcard)) {
       return { ok: false, message: `"${entry}" is not https (plain http only for a push service on 127.0.0.1, [::1] or localhost)` };

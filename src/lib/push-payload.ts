@@ -13,8 +13,7 @@ export interface NotificationPayload {
 }
 
 export type SiteState =
-  | { state: "down"; startedAt: Date; worstVerdict: string }
-  | { state: "up"; lastIncident: { startedAt: Date; endedAt: Date } | null };
+  { state: "down"; startedAt: Date; worstVerdict: string } | { state: "up"; lastIncident: { startedAt: Date; endedAt: Date } | null };
 
 const pad = (value: number) => String(value).padStart(2, "0");
 

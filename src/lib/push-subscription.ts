@@ -34,7 +34,10 @@ export const PushSubscriptionSchema = z.object({
   keys: z.object(
     {
       // An uncompressed P-256 point: 65 bytes, the first 0x04.
-      p256dh: base64url(65, "The p256dh key").refine((key) => Buffer.from(key, "base64url")[0] === 4, "The p256dh key is not a P-256 public key."),
+      p256dh: base64url(65, "The p256dh key").refine(
+        (key) => Buffer.from(key, "base64url")[0] === 4,
+        "The p256dh key is not a P-256 public key.",
+      ),
       auth: base64url(16, "The auth secret"),
     },
     { error: "The subscription has no keys." },

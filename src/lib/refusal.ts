@@ -17,7 +17,12 @@ export type Refused = { ok: false; refusal: Refusal };
 
 export type Outcome<T extends object = object> = ({ ok: true } & T) | Refused;
 
-export const refused = (status: number, code: string, message: string, extra: Pick<Refusal, "retryAfterSeconds" | "headers"> = {}): Refused => ({
+export const refused = (
+  status: number,
+  code: string,
+  message: string,
+  extra: Pick<Refusal, "retryAfterSeconds" | "headers"> = {},
+): Refused => ({
   ok: false,
   refusal: { status, code, message, ...extra },
 });

@@ -26,11 +26,17 @@ export function tlsNotApplicable(result: ProbeResult): boolean {
 export function resultText(result: ProbeResult): string {
   if (tlsNotApplicable(result)) return "Not applicable: port 443 does not answer";
   // Up with a cause: the site answered before a rule of ours stopped the tester.
-  if (result.status === "up") return result.cause ? `Up: ${describeCause(result.cause)}, not followed` : result.message && result.kind !== "http" ? publicMessage(result.message) : "Up";
+  if (result.status === "up")
+    return result.cause
+      ? `Up: ${describeCause(result.cause)}, not followed`
+      : result.message && result.kind !== "http"
+        ? publicMessage(result.message)
+        : "Up";
   // "Our tester failed" says less than the tester's own words: "the probe went offline".
   if (result.cause === "tester_error" && result.message) return `${STATUS_WORDS[result.status]}: ${clip(publicMessage(result.message))}`;
   // A certificate browsers refuse, in the result line's words: "its certificate is self-signed".
-  if (result.cause === "tls" && result.tls && !result.tls.authorized) return `${STATUS_WORDS[result.status]}: ${certificateReason(result.tls)}`;
+  if (result.cause === "tls" && result.tls && !result.tls.authorized)
+    return `${STATUS_WORDS[result.status]}: ${certificateReason(result.tls)}`;
   const why = describeCause(result.cause, result.statusCode);
   return why ? `${STATUS_WORDS[result.status]}: ${why}` : STATUS_WORDS[result.status];
 }

@@ -37,7 +37,6 @@ export const OFFICIAL_SITE_SHARE = 0.1;
 /** A share of an hourly budget in its own units, never less than one reservation of `atLeast`. */
 export const shareOf = (hourly: number, part: number, atLeast: number) => Math.max(atLeast, Math.floor(hourly * part));
 
-
 /**
  * A part of an hourly budget one kind of spender may use, in the budget's units; `splitAmong`
  * divides it evenly among the group's members that asked in the last hour.

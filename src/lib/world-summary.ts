@@ -26,7 +26,13 @@ export function summarizeWorld(results: readonly ProbeResult[], roundStartedAt: 
   const measuredAt = shown.map((r) => r.measuredAt).find((at): at is string => Boolean(at)) ?? null;
   if (current.length === 0) {
     const status = world.find((r) => !hasPlace(r));
-    return { state: "unavailable", reason: status?.cause ?? "tester_error", message: status?.message ?? null, measuredAt, probes: probes.length };
+    return {
+      state: "unavailable",
+      reason: status?.cause ?? "tester_error",
+      message: status?.message ?? null,
+      measuredAt,
+      probes: probes.length,
+    };
   }
   const reused = measuredAt !== null && Date.parse(measuredAt) < roundStartedAt.getTime() - REUSED_AFTER_MS;
   return { state: reused ? "reused" : "measured", reason: null, message: null, measuredAt, probes: current.length };

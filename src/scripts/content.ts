@@ -14,9 +14,7 @@ const USAGE = "Usage: npm run content -- import <file.json>";
 async function runImport(file: string): Promise<void> {
   const content = parseContentFile(await readFile(file, "utf8"), basename(file));
   const summary = await importContent(getDb(), content);
-  console.log(
-    `Imported ${file}: ${summary.sites} sites, ${summary.pages} related pages, ${summary.socialLinks} social links.`,
-  );
+  console.log(`Imported ${file}: ${summary.sites} sites, ${summary.pages} related pages, ${summary.socialLinks} social links.`);
   if (summary.domains.length === 0) return;
   for (const answer of await askSitesToRefresh(getConfig().CONTENT_SITE_URLS, summary.domains)) {
     if (answer.ok) console.log(`${answer.site} shows it now.`);

@@ -12,7 +12,15 @@ import { fileURLToPath } from "node:url";
 import { parseAddress } from "../lib/ip-ranges.mjs";
 import { AsnTable } from "../lib/ip-ranges-table.mjs";
 import { convertAsnCsv, writeFileAtomically } from "../server/crowd/networks/asn-convert.mjs";
-import { countryCodeOf, currentRelease, openCountryDatabase, POINTER_FILE, RELEASE_FILES, RELEASE_NAME, resolveGeoDataDir } from "../server/crowd/networks/geo-files.mjs";
+import {
+  countryCodeOf,
+  currentRelease,
+  openCountryDatabase,
+  POINTER_FILE,
+  RELEASE_FILES,
+  RELEASE_NAME,
+  resolveGeoDataDir,
+} from "../server/crowd/networks/geo-files.mjs";
 
 export const RELEASE_BASE_URL = "https://github.com/sapics/ip-location-db/releases/download/latest";
 export const DOWNLOADS = { country: "user-country.mmdb", asnIpv4: "origin-asn-ipv4.csv", asnIpv6: "origin-asn-ipv6.csv" };
@@ -52,15 +60,24 @@ export async function updateGeoData({ dataDir, baseUrl = RELEASE_BASE_URL, minRo
     const countries = openCountryDatabase(await readFile(fetched.country), DOWNLOADS.country);
     const { bytes, ipv4Ranges, ipv6Ranges, rejected } = await convertAsnCsv([fetched.asnIpv4, fetched.asnIpv6]);
     if (ipv4Ranges < minRows.ipv4 || ipv6Ranges < minRows.ipv6) {
-      throw new Error(`too few networks (${ipv4Ranges} IPv4 and ${ipv6Ranges} IPv6 ranges; at least ${minRows.ipv4} and ${minRows.ipv6} expected): a partial file?`);
+      throw new Error(
+        `too few networks (${ipv4Ranges} IPv4 and ${ipv6Ranges} IPv6 ranges; at least ${minRows.ipv4} and ${minRows.ipv6} expected): a partial file?`,
+      );
     }
-    if (rejected > (ipv4Ranges + ipv6Ranges) / 100) throw new Error(`${rejected} lines of the ASN files are no rows: not the expected format`);
+    if (rejected > (ipv4Ranges + ipv6Ranges) / 100)
+      throw new Error(`${rejected} lines of the ASN files are no rows: not the expected format`);
     checkKnown(new AsnTable(bytes), countries);
     await writeFile(path.join(staging, RELEASE_FILES.asn), bytes);
     await rename(fetched.country, path.join(staging, RELEASE_FILES.country));
     await Promise.all([rm(fetched.asnIpv4), rm(fetched.asnIpv6)]);
     const sources = Object.values(DOWNLOADS).map((file) => `${baseUrl}/${file}`);
-    const about = { updatedAt: new Date().toISOString(), sources, ipv4Ranges, ipv6Ranges, countryBuiltAt: new Date(countries.metadata.buildEpoch).toISOString() };
+    const about = {
+      updatedAt: new Date().toISOString(),
+      sources,
+      ipv4Ranges,
+      ipv6Ranges,
+      countryBuiltAt: new Date(countries.metadata.buildEpoch).toISOString(),
+    };
     await writeFile(path.join(staging, RELEASE_FILES.about), `${JSON.stringify(about, null, 2)}\n`);
     await rename(staging, path.join(releases, name));
     await writeFileAtomically(path.join(dataDir, POINTER_FILE), `${name}\n`);
@@ -91,10 +108,15 @@ async function download(url, file, timeoutMs) {
         done(received > MAX_BYTES ? new Error(`is larger than ${MAX_BYTES} bytes`) : null, chunk);
       },
     });
-    await pipeline(Readable.fromWeb(/** @type {import("node:stream/web").ReadableStream} */ (response.body)), count, createWriteStream(file));
+    await pipeline(
+      Readable.fromWeb(/** @type {import("node:stream/web").ReadableStream} */ (response.body)),
+      count,
+      createWriteStream(file),
+    );
   } catch (error) {
     // fetch's own errors say "terminated" or "fetch failed" and keep the reason in `cause`.
-    const reason = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}` : String(error);
+    const reason =
+      error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}` : String(error);
     throw new Error(`${url} could not be downloaded whole: ${reason}`);
   }
   if (received === 0) throw new Error(`${url} was empty`);
@@ -109,7 +131,8 @@ function checkKnown(table, countries) {
     const network = parsed && table.find(parsed);
     if (network?.asn !== known.asn) throw new Error(`the ASN data puts ${known.address} in AS${network?.asn ?? "?"}, not AS${known.asn}`);
     const country = countryCodeOf(countries, known.address);
-    if (known.country && country !== known.country) throw new Error(`the country data puts ${known.address} in ${country ?? "no country"}, not ${known.country}`);
+    if (known.country && country !== known.country)
+      throw new Error(`the country data puts ${known.address} in ${country ?? "no country"}, not ${known.country}`);
   }
 }
 
@@ -121,7 +144,9 @@ function checkKnown(table, countries) {
 async function prune(releases, keep) {
   for (const entry of await readdir(releases)) {
     const folder = path.join(releases, entry);
-    const stale = entry.startsWith(".staging-") ? Date.now() - (await stat(folder)).mtimeMs > 86_400_000 : RELEASE_NAME.test(entry) && !keep.includes(entry);
+    const stale = entry.startsWith(".staging-")
+      ? Date.now() - (await stat(folder)).mtimeMs > 86_400_000
+      : RELEASE_NAME.test(entry) && !keep.includes(entry);
     if (stale) await rm(folder, { recursive: true, force: true });
   }
 }
@@ -135,7 +160,9 @@ async function main() {
   const baseUrl = process.env.GEO_UPDATE_URL?.trim() || RELEASE_BASE_URL;
   try {
     const result = await updateGeoData({ dataDir, baseUrl, log: (line) => console.error(line) });
-    console.log(`Visitor network data updated: ${result.ipv4Ranges} IPv4 and ${result.ipv6Ranges} IPv6 networks, release ${result.release} in ${dataDir}. Restart the app to use it.`);
+    console.log(
+      `Visitor network data updated: ${result.ipv4Ranges} IPv4 and ${result.ipv6Ranges} IPv6 networks, release ${result.release} in ${dataDir}. Restart the app to use it.`,
+    );
   } catch (error) {
     console.error(`geo:update failed; the data in use is unchanged. ${error instanceof Error ? error.message : error}`);
     process.exitCode = 1;

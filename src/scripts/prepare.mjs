@@ -26,7 +26,9 @@ function run(command, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: root, stdio: ["ignore", 2, 2], env: process.env });
     child.on("error", reject);
-    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? code})`))));
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? code})`)),
+    );
   });
 }
 
@@ -36,7 +38,8 @@ function run(command, args) {
  */
 export function listenSettings(env) {
   const port = (env.PORT ?? "").trim() || "3000";
-  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new Error(`PORT must be a port number (1-65535), got "${env.PORT}"`);
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+    throw new Error(`PORT must be a port number (1-65535), got "${env.PORT}"`);
   const host = (env.HOST ?? "").trim();
   // A host name or an IP address (IPv6 without brackets): nothing a shell would read otherwise.
   if (host !== "" && !/^[A-Za-z0-9.:%-]+$/.test(host)) throw new Error(`HOST must be a host name or an IP address, got "${env.HOST}"`);

@@ -10,18 +10,53 @@ import { prismaCheckStore } from "./data/check-store";
 import { countRecentReports, REPORT_INTERVAL_MS } from "./data/visitor-reports";
 import { sharedRedis } from "./redis/client.mjs";
 import {
-  afterRound, createAdmission, createCheckService, createLiveRounds, createWorldAccess, guardFromConfig, hourlyBudgetFor, loadTesters, localRounds,
-  memoryAskers, OFFICIAL_BUDGET_NAME, optedOutMatcher, redisAskers, redisRounds, WIKIDATA_BUDGET_NAME, withMemoryFallback,
-  type CheckService, type LiveRounds,
+  afterRound,
+  createAdmission,
+  createCheckService,
+  createLiveRounds,
+  createWorldAccess,
+  guardFromConfig,
+  hourlyBudgetFor,
+  loadTesters,
+  localRounds,
+  memoryAskers,
+  OFFICIAL_BUDGET_NAME,
+  optedOutMatcher,
+  redisAskers,
+  redisRounds,
+  WIKIDATA_BUDGET_NAME,
+  withMemoryFallback,
+  type CheckService,
+  type LiveRounds,
 } from "@/server/checking";
 import type { CrowdServices } from "@/server/crowd";
 import {
-  afterRoundOfficial, createOfficialFetcher, createOfficialService, createOwnerDiscoveries, createSiteClient, createWikidataClient,
-  DISCOVERIES_PER_SITE_PER_HOUR, NO_OFFICIAL_SERVICE, NO_OWNER_DISCOVERIES, type OfficialService, type OwnerDiscoveries,
+  afterRoundOfficial,
+  createOfficialFetcher,
+  createOfficialService,
+  createOwnerDiscoveries,
+  createSiteClient,
+  createWikidataClient,
+  DISCOVERIES_PER_SITE_PER_HOUR,
+  NO_OFFICIAL_SERVICE,
+  NO_OWNER_DISCOVERIES,
+  type OfficialService,
+  type OwnerDiscoveries,
 } from "@/server/owner";
 import {
-  addDueChecks, createJobs, deliverNotifications, jobRunner, queueIncidentNotice, recordPageView, recordRollup, runWatchedCheck, startWatching,
-  trackIncident, type JobQueue, type Jobs, type RunJob,
+  addDueChecks,
+  createJobs,
+  deliverNotifications,
+  jobRunner,
+  queueIncidentNotice,
+  recordPageView,
+  recordRollup,
+  runWatchedCheck,
+  startWatching,
+  trackIncident,
+  type JobQueue,
+  type Jobs,
+  type RunJob,
 } from "@/server/watching";
 
 // The composition root: the one place that builds the app's services from its configuration and
@@ -98,7 +133,11 @@ export function createApp(config: AppConfig = getConfig(), { localQueue }: AppOp
           wikidata:
             config.WIKIDATA_URL === "off"
               ? null
-              : createWikidataClient({ url: config.WIKIDATA_URL, userAgentUrl: config.PUBLIC_BASE_URL, budget: hourlyBudgetFor(WIKIDATA_BUDGET_NAME, config.WIKIDATA_HOURLY_BUDGET, config.REDIS_URL) }),
+              : createWikidataClient({
+                  url: config.WIKIDATA_URL,
+                  userAgentUrl: config.PUBLIC_BASE_URL,
+                  budget: hourlyBudgetFor(WIKIDATA_BUDGET_NAME, config.WIKIDATA_HOURLY_BUDGET, config.REDIS_URL),
+                }),
           perSite: limit(LIMITS.ownerDiscoveries),
           queue: (domain) => jobs.add({ name: "owner", domain }, { id: `owner:${domain}` }),
         });

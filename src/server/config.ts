@@ -20,8 +20,7 @@ const isHttpUrl = (value: string) => {
   }
 };
 
-const optionalSecret = (minLength: number) =>
-  z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional();
+const optionalSecret = (minLength: number) => z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional();
 
 const isDatabaseUrl = (url: string) => {
   try {
@@ -31,115 +30,137 @@ const isDatabaseUrl = (url: string) => {
   }
 };
 
-const EnvSchema = z.object({
-  DATABASE_URL: z.string().min(1).refine(isDatabaseUrl, `use ${DATABASE_URL_FORMS}`).default("file:./data/downcheck.db"),
-  /** Next's own (read by `npm start`); here only for PUBLIC_BASE_URL's default. */
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  /** Unset: http://localhost:<PORT>, so the canonical, feed and Atom links name the port the site answers on. */
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  TESTERS_FILE: z.string().min(1).optional(),
-  /** "City, CC"; unset: the city of the machine's time zone, or "This server" (geo/this-server.ts). */
-  TESTER_LOCATION: z.string().trim().min(1).optional(),
-  TESTER_SECRET: optionalSecret(16),
-  VISITOR_SECRET: optionalSecret(32),
-  TESTER_HOST: z.string().min(1).default("127.0.0.1"),
-  TESTER_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
-  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-  /** On SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway. */
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
-  PROBE_ALLOW_CIDRS: z.string().default(""),
-  PROBE_CONNECT_TO: z.string().default(""),
-  PROBE_DENY_DOMAINS: z.string().default(""),
-  PROBE_RESOLVER: z.string().trim().refine(isResolverAddress, "use an IP address, optionally with :port (IPv6 in brackets)").optional(),
-  CHECK_TTL_SECONDS: seconds(60),
-  CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
-  CHECK_MAX_ROUNDS: z.coerce.number().int().positive().default(16),
-  GLOBALPING_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).default("https://api.globalping.io"),
-  GLOBALPING_TOKEN: z.string().trim().min(1).optional(),
-  GLOBALPING_PROBES: z.coerce.number().int().min(1).max(50).default(DEFAULT_WORLD_PROBES),
-  GLOBALPING_LOCATIONS: z.string().trim().min(1).default("Europe,North America,Asia,South America,Oceania,Africa"),
-  GLOBALPING_TTL_SECONDS: seconds(600),
-  /** Tests (probes) an hour; unset: Globalping's free limit, 250 anonymous or 500 with a token. */
-  GLOBALPING_HOURLY_BUDGET: z.coerce.number().int().positive().optional(),
-  /** How often a watched domain without an open incident is re-checked in the background (server/watch). */
-  WATCH_INTERVAL_SECONDS: seconds(300),
-  /** Background rounds one instance runs at once (visitors' rounds keep the rest of CHECK_MAX_ROUNDS). */
-  WATCH_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(4),
-  /** Raw checks (every tester's row) are kept this long; incidents' evidence is kept for good. */
-  KEEP_CHECKS_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  /** Hourly and daily roll-ups behind the history: at least 400 days, so a year compares with the last. */
-  KEEP_ROLLUPS_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
-  /** Web Push (VAPID) keys, base64url; unset: generated once and kept beside the database (server/push). */
-  VAPID_PUBLIC_KEY: z.string().trim().min(80).optional(),
-  VAPID_PRIVATE_KEY: z.string().trim().min(40).optional(),
-  /** Who push services may contact about our notifications: mailto: or https: (default PUBLIC_BASE_URL). */
-  VAPID_SUBJECT: z.string().trim().regex(/^(mailto:|https?:\/\/)/, "use mailto:you@example.com or an https:// URL").optional(),
-  /** Where subscriptions may point (lib/push-origins.ts): comma-separated origins, "*." for any subdomain. */
-  PUSH_SERVICE_ORIGINS: z.string().default(DEFAULT_PUSH_SERVICE_ORIGINS).superRefine((text, context) => {
-    const parsed = parsePushOrigins(text);
-    if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.message });
-  }),
-  /** Live subscriptions one address (an IPv6 /64) may hold, all days together. */
-  PUSH_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(200),
-  /** Names under one registrable domain that may have subscribers (a.example.com, b.example.com, …). */
-  PUSH_MAX_SUBDOMAINS: z.coerce.number().int().min(1).max(100_000).default(50),
-  /** "off": the home page lists no checked sites (the names visitors typed are never shown there). */
-  LIST_CHECKED_SITES: z.enum(["on", "off"]).default("on"),
-  /** "off": no official status page is looked for or read (tests that must stay on loopback). */
-  OFFICIAL_STATUS: z.enum(["on", "off"]).default("on"),
-  /** How long a reading of a site's official status page is reused (every instance shares it); at least 120. */
-  OFFICIAL_STATUS_TTL_SECONDS: z.coerce.number().int().min(OFFICIAL_MIN_TTL_SECONDS).max(86_400).default(OFFICIAL_DEFAULT_TTL_SECONDS),
-  /** Requests to official status pages per hour and instance, discovery included. */
-  OFFICIAL_STATUS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(100_000).default(OFFICIAL_DEFAULT_HOURLY_BUDGET),
-  /** "off": no site is read for its owner's accounts and news (server/owner); imported content still shows. */
-  OWNER_DISCOVERY: z.enum(["on", "off"]).default("on"),
-  /** Wikidata's SPARQL endpoint, asked for well-known sites' accounts during discovery; "off" asks nothing. */
-  WIKIDATA_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).default("https://query.wikidata.org/sparql"),
-  /** Wikidata queries per hour, for all instances together with REDIS_URL (else per instance). */
-  WIKIDATA_HOURLY_BUDGET: z.coerce.number().int().min(1).max(100_000).default(300),
-  /** The sites `npm run content` asks to show an import at once: one when they share REDIS_URL, else every instance. */
-  CONTENT_SITE_URLS: z
-    .string()
-    .default("http://127.0.0.1:3000")
-    .refine((value) => commaList(value).every(isHttpUrl), "use http(s) addresses of the site's instances, comma-separated"),
-  /** Where `npm run geo:update` keeps current visitor network data, which the app then prefers to the npm copies; unset: data/geo. */
-  GEO_DATA_DIR: z.string().trim().min(1).optional(),
-  /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
-}).superRefine((env, context) => {
-  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
-    context.addIssue({ code: "custom", path: ["VAPID_PRIVATE_KEY"], message: "set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (npx web-push generate-vapid-keys)" });
-  }
-  // The forms web-push signs with; anything else would fail at the first notification, not at start.
-  if (env.VAPID_PUBLIC_KEY && !/^[A-Za-z0-9_-]{87}$/.test(env.VAPID_PUBLIC_KEY)) {
-    context.addIssue({ code: "custom", path: ["VAPID_PUBLIC_KEY"], message: "use the base64url public key (87 characters) of npx web-push generate-vapid-keys" });
-  }
-  if (env.VAPID_PRIVATE_KEY && !/^[A-Za-z0-9_-]{43}$/.test(env.VAPID_PRIVATE_KEY)) {
-    context.addIssue({ code: "custom", path: ["VAPID_PRIVATE_KEY"], message: "use the base64url private key (43 characters) of npx web-push generate-vapid-keys" });
-  }
-  // Push services (and web-push) take only https: and mailto: subjects.
-  if (env.VAPID_SUBJECT?.startsWith("http://")) {
-    context.addIssue({ code: "custom", path: ["VAPID_SUBJECT"], message: "push services accept only mailto: or https:// subjects" });
-  }
-  // Generated keys are a file beside the SQLite database; instances on a server database need one
-  // shared pair, or a subscription made through one could not be sent by another.
-  if (!env.VAPID_PUBLIC_KEY && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {
-    context.addIssue({
-      code: "custom",
-      path: ["VAPID_PUBLIC_KEY"],
-      message: "required with a PostgreSQL DATABASE_URL, with VAPID_PRIVATE_KEY: the same pair on every instance (npx web-push generate-vapid-keys)",
-    });
-  }
-  // The generated secret is a file beside the SQLite database. A server database has no such
-  // folder, and several instances must hash visitors alike: they share one secret.
-  if (!env.VISITOR_SECRET && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {
-    context.addIssue({
-      code: "custom",
-      path: ["VISITOR_SECRET"],
-      message: "required with a PostgreSQL DATABASE_URL: set the same secret (32+ characters) on every instance",
-    });
-  }
-});
+const EnvSchema = z
+  .object({
+    DATABASE_URL: z.string().min(1).refine(isDatabaseUrl, `use ${DATABASE_URL_FORMS}`).default("file:./data/downcheck.db"),
+    /** Next's own (read by `npm start`); here only for PUBLIC_BASE_URL's default. */
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    /** Unset: http://localhost:<PORT>, so the canonical, feed and Atom links name the port the site answers on. */
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    TESTERS_FILE: z.string().min(1).optional(),
+    /** "City, CC"; unset: the city of the machine's time zone, or "This server" (geo/this-server.ts). */
+    TESTER_LOCATION: z.string().trim().min(1).optional(),
+    TESTER_SECRET: optionalSecret(16),
+    VISITOR_SECRET: optionalSecret(32),
+    TESTER_HOST: z.string().min(1).default("127.0.0.1"),
+    TESTER_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    /** On SIGTERM/SIGINT, how long requests in flight may take before the process exits anyway. */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+    PROBE_ALLOW_CIDRS: z.string().default(""),
+    PROBE_CONNECT_TO: z.string().default(""),
+    PROBE_DENY_DOMAINS: z.string().default(""),
+    PROBE_RESOLVER: z.string().trim().refine(isResolverAddress, "use an IP address, optionally with :port (IPv6 in brackets)").optional(),
+    CHECK_TTL_SECONDS: seconds(60),
+    CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
+    CHECK_MAX_ROUNDS: z.coerce.number().int().positive().default(16),
+    GLOBALPING_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).default("https://api.globalping.io"),
+    GLOBALPING_TOKEN: z.string().trim().min(1).optional(),
+    GLOBALPING_PROBES: z.coerce.number().int().min(1).max(50).default(DEFAULT_WORLD_PROBES),
+    GLOBALPING_LOCATIONS: z.string().trim().min(1).default("Europe,North America,Asia,South America,Oceania,Africa"),
+    GLOBALPING_TTL_SECONDS: seconds(600),
+    /** Tests (probes) an hour; unset: Globalping's free limit, 250 anonymous or 500 with a token. */
+    GLOBALPING_HOURLY_BUDGET: z.coerce.number().int().positive().optional(),
+    /** How often a watched domain without an open incident is re-checked in the background (server/watch). */
+    WATCH_INTERVAL_SECONDS: seconds(300),
+    /** Background rounds one instance runs at once (visitors' rounds keep the rest of CHECK_MAX_ROUNDS). */
+    WATCH_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(4),
+    /** Raw checks (every tester's row) are kept this long; incidents' evidence is kept for good. */
+    KEEP_CHECKS_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** Hourly and daily roll-ups behind the history: at least 400 days, so a year compares with the last. */
+    KEEP_ROLLUPS_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
+    /** Web Push (VAPID) keys, base64url; unset: generated once and kept beside the database (server/push). */
+    VAPID_PUBLIC_KEY: z.string().trim().min(80).optional(),
+    VAPID_PRIVATE_KEY: z.string().trim().min(40).optional(),
+    /** Who push services may contact about our notifications: mailto: or https: (default PUBLIC_BASE_URL). */
+    VAPID_SUBJECT: z
+      .string()
+      .trim()
+      .regex(/^(mailto:|https?:\/\/)/, "use mailto:you@example.com or an https:// URL")
+      .optional(),
+    /** Where subscriptions may point (lib/push-origins.ts): comma-separated origins, "*." for any subdomain. */
+    PUSH_SERVICE_ORIGINS: z
+      .string()
+      .default(DEFAULT_PUSH_SERVICE_ORIGINS)
+      .superRefine((text, context) => {
+        const parsed = parsePushOrigins(text);
+        if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.message });
+      }),
+    /** Live subscriptions one address (an IPv6 /64) may hold, all days together. */
+    PUSH_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(200),
+    /** Names under one registrable domain that may have subscribers (a.example.com, b.example.com, …). */
+    PUSH_MAX_SUBDOMAINS: z.coerce.number().int().min(1).max(100_000).default(50),
+    /** "off": the home page lists no checked sites (the names visitors typed are never shown there). */
+    LIST_CHECKED_SITES: z.enum(["on", "off"]).default("on"),
+    /** "off": no official status page is looked for or read (tests that must stay on loopback). */
+    OFFICIAL_STATUS: z.enum(["on", "off"]).default("on"),
+    /** How long a reading of a site's official status page is reused (every instance shares it); at least 120. */
+    OFFICIAL_STATUS_TTL_SECONDS: z.coerce.number().int().min(OFFICIAL_MIN_TTL_SECONDS).max(86_400).default(OFFICIAL_DEFAULT_TTL_SECONDS),
+    /** Requests to official status pages per hour and instance, discovery included. */
+    OFFICIAL_STATUS_HOURLY_BUDGET: z.coerce.number().int().min(1).max(100_000).default(OFFICIAL_DEFAULT_HOURLY_BUDGET),
+    /** "off": no site is read for its owner's accounts and news (server/owner); imported content still shows. */
+    OWNER_DISCOVERY: z.enum(["on", "off"]).default("on"),
+    /** Wikidata's SPARQL endpoint, asked for well-known sites' accounts during discovery; "off" asks nothing. */
+    WIKIDATA_URL: z.union([z.literal("off"), z.url({ protocol: /^https?$/ })]).default("https://query.wikidata.org/sparql"),
+    /** Wikidata queries per hour, for all instances together with REDIS_URL (else per instance). */
+    WIKIDATA_HOURLY_BUDGET: z.coerce.number().int().min(1).max(100_000).default(300),
+    /** The sites `npm run content` asks to show an import at once: one when they share REDIS_URL, else every instance. */
+    CONTENT_SITE_URLS: z
+      .string()
+      .default("http://127.0.0.1:3000")
+      .refine((value) => commaList(value).every(isHttpUrl), "use http(s) addresses of the site's instances, comma-separated"),
+    /** Where `npm run geo:update` keeps current visitor network data, which the app then prefers to the npm copies; unset: data/geo. */
+    GEO_DATA_DIR: z.string().trim().min(1).optional(),
+    /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
+  })
+  .superRefine((env, context) => {
+    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+      context.addIssue({
+        code: "custom",
+        path: ["VAPID_PRIVATE_KEY"],
+        message: "set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (npx web-push generate-vapid-keys)",
+      });
+    }
+    // The forms web-push signs with; anything else would fail at the first notification, not at start.
+    if (env.VAPID_PUBLIC_KEY && !/^[A-Za-z0-9_-]{87}$/.test(env.VAPID_PUBLIC_KEY)) {
+      context.addIssue({
+        code: "custom",
+        path: ["VAPID_PUBLIC_KEY"],
+        message: "use the base64url public key (87 characters) of npx web-push generate-vapid-keys",
+      });
+    }
+    if (env.VAPID_PRIVATE_KEY && !/^[A-Za-z0-9_-]{43}$/.test(env.VAPID_PRIVATE_KEY)) {
+      context.addIssue({
+        code: "custom",
+        path: ["VAPID_PRIVATE_KEY"],
+        message: "use the base64url private key (43 characters) of npx web-push generate-vapid-keys",
+      });
+    }
+    // Push services (and web-push) take only https: and mailto: subjects.
+    if (env.VAPID_SUBJECT?.startsWith("http://")) {
+      context.addIssue({ code: "custom", path: ["VAPID_SUBJECT"], message: "push services accept only mailto: or https:// subjects" });
+    }
+    // Generated keys are a file beside the SQLite database; instances on a server database need one
+    // shared pair, or a subscription made through one could not be sent by another.
+    if (!env.VAPID_PUBLIC_KEY && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {
+      context.addIssue({
+        code: "custom",
+        path: ["VAPID_PUBLIC_KEY"],
+        message:
+          "required with a PostgreSQL DATABASE_URL, with VAPID_PRIVATE_KEY: the same pair on every instance (npx web-push generate-vapid-keys)",
+      });
+    }
+    // The generated secret is a file beside the SQLite database. A server database has no such
+    // folder, and several instances must hash visitors alike: they share one secret.
+    if (!env.VISITOR_SECRET && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {
+      context.addIssue({
+        code: "custom",
+        path: ["VISITOR_SECRET"],
+        message: "required with a PostgreSQL DATABASE_URL: set the same secret (32+ characters) on every instance",
+      });
+    }
+  });
 
 export type AppConfig = Omit<z.infer<typeof EnvSchema>, "PUBLIC_BASE_URL"> & { PUBLIC_BASE_URL: string };
 

@@ -49,7 +49,12 @@ async function main(): Promise<void> {
   const authority = await withTrustedAuthority();
   if (!authority) return;
   const run = randomBytes(3).toString("hex");
-  const [site, dns, sink, counter] = await Promise.all([startInstantSite({ delayMs: 60_000 }), startNoNamesDns(), startPushSink(authority), startConnectionCounter()]);
+  const [site, dns, sink, counter] = await Promise.all([
+    startInstantSite({ delayMs: 60_000 }),
+    startNoNamesDns(),
+    startPushSink(authority),
+    startConnectionCounter(),
+  ]);
   // The app trusts the test sites' CA and the push sink's: one file with both.
   const caFile = join(tmpdir(), `fair-shares-ca-${process.pid}.pem`);
   writeFileSync(caFile, `${readFileSync(site.caFile, "utf8")}\n${authority.cert}`);

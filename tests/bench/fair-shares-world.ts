@@ -59,21 +59,37 @@ async function startStatuspages() {
   writeFileSync(caFile, authority.cert);
   const contexts = new Map<string, Promise<SecureContext>>();
   const contextFor = (name: string) => {
-    if (!contexts.has(name)) contexts.set(name, makeCertificate({ hostname: name, authority }).then((pems) => createSecureContext(pems)));
+    if (!contexts.has(name))
+      contexts.set(
+        name,
+        makeCertificate({ hostname: name, authority }).then((pems) => createSecureContext(pems)),
+      );
     return contexts.get(name)!;
   };
   const fallback = await makeCertificate({ hostname: "fairbench.invalid", authority });
   const hits = new Map<string, number>();
-  const server = https.createServer({ ...fallback, SNICallback: (name, done) => void contextFor(name).then((c) => done(null, c), done) }, (req, res) => {
-    const host = (req.headers.host ?? "").replace(/:\d+$/, "");
-    hits.set(host, (hits.get(host) ?? 0) + 1);
-    const found = req.url === "/api/v2/summary.json";
-    res.writeHead(found ? 200 : 404, { "content-type": "application/json" });
-    res.end(JSON.stringify(found ? statuspageSummary({ page: { id: "fairbench0001", name: host, url: `https://${host}` } }) : { error: "not found" }));
-  });
+  const server = https.createServer(
+    { ...fallback, SNICallback: (name, done) => void contextFor(name).then((c) => done(null, c), done) },
+    (req, res) => {
+      const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+      hits.set(host, (hits.get(host) ?? 0) + 1);
+      const found = req.url === "/api/v2/summary.json";
+      res.writeHead(found ? 200 : 404, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify(
+          found ? statuspageSummary({ page: { id: "fairbench0001", name: host, url: `https://${host}` } }) : { error: "not found" },
+        ),
+      );
+    },
+  );
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const port = (server.address() as { port: number }).port;
-  return { port, caFile, total: () => [...hits.values()].reduce((a, b) => a + b, 0), close: () => new Promise((done) => server.close(done)) };
+  return {
+    port,
+    caFile,
+    total: () => [...hits.values()].reduce((a, b) => a + b, 0),
+    close: () => new Promise((done) => server.close(done)),
+  };
 }
 
 type World = Awaited<ReturnType<typeof startGlobalpingStandIn>>;
@@ -141,7 +157,11 @@ async function check(app: App, domain: string, address: string): Promise<{ statu
     }
     const body = (await response.json()) as { testers?: { source?: string; location?: { city?: string }; message?: string | null }[] };
     const world = (body.testers ?? []).filter((t) => t.source === "world");
-    return { status: response.status, worldProbes: world.filter((t) => t.location?.city).length, line: world.find((t) => !t.location?.city)?.message ?? null };
+    return {
+      status: response.status,
+      worldProbes: world.filter((t) => t.location?.city).length,
+      line: world.find((t) => !t.location?.city)?.message ?? null,
+    };
   }
 }
 
@@ -166,10 +186,17 @@ async function phaseB({ target, env }: Parts) {
     db.pragma("busy_timeout = 5000");
     const now = new Date();
     const site = db.prepare(`INSERT INTO "Site" (domain, displayName, createdAt, lastCheckedAt) VALUES (?, ?, ?, ?)`);
-    const subscription = db.prepare(`INSERT INTO "PushSubscription" (siteId, endpoint, p256dh, auth, visitorHash, token, createdAt) VALUES (?, ?, 'key', 'auth', 'one address', ?, ?)`);
+    const subscription = db.prepare(
+      `INSERT INTO "PushSubscription" (siteId, endpoint, p256dh, auth, visitorHash, token, createdAt) VALUES (?, ?, 'key', 'auth', 'one address', ?, ?)`,
+    );
     db.transaction(() => {
       for (const domain of [...VICTIMS, OTHERS[1]]) {
-        const { lastInsertRowid } = site.run(domain, domain, asStored(new Date(now.getTime() - 600_000)), asStored(new Date(now.getTime() - 120_000)));
+        const { lastInsertRowid } = site.run(
+          domain,
+          domain,
+          asStored(new Date(now.getTime() - 600_000)),
+          asStored(new Date(now.getTime() - 120_000)),
+        );
         subscription.run(lastInsertRowid, `https://push.example.net/${domain}`, `token-${domain}`, asStored(now));
       }
     })();
@@ -196,9 +223,16 @@ async function phaseB({ target, env }: Parts) {
 async function cookieForm(app: App): Promise<FormData> {
   const html = await (await fetch(`${app.baseUrl}/cookies`)).text();
   const form = html.slice(html.indexOf('aria-label="Cookie notice"')).split("</form>")[0];
-  const decode = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const decode = (text: string) =>
+    text
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
   const data = new FormData();
-  for (const [input] of form.matchAll(/<input\b[^>]*>/g)) data.append(decode(/name="([^"]*)"/.exec(input)?.[1] ?? ""), decode(/value="([^"]*)"/.exec(input)?.[1] ?? ""));
+  for (const [input] of form.matchAll(/<input\b[^>]*>/g))
+    data.append(decode(/name="([^"]*)"/.exec(input)?.[1] ?? ""), decode(/value="([^"]*)"/.exec(input)?.[1] ?? ""));
   return data;
 }
 
@@ -212,7 +246,11 @@ async function phaseC({ pages, env }: Parts) {
     say(`(c) ${UNPAID.length} cookie-notice posts past the round limit from ${attacker}…`);
     const statuses = new Map<number, number>();
     for (const domain of UNPAID) {
-      const response = await fetch(`${app.baseUrl}/${domain}`, { method: "POST", headers: from(attacker, { origin: app.baseUrl }), body: form });
+      const response = await fetch(`${app.baseUrl}/${domain}`, {
+        method: "POST",
+        headers: from(attacker, { origin: app.baseUrl }),
+        body: form,
+      });
       await response.text();
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     }
@@ -234,7 +272,13 @@ async function phaseC({ pages, env }: Parts) {
 }
 
 async function main() {
-  const [world, target, pages, refused, dns] = await Promise.all([startGlobalpingStandIn(), startLoggingTarget(), startStatuspages(), closedPort(), startDnsServer({})]);
+  const [world, target, pages, refused, dns] = await Promise.all([
+    startGlobalpingStandIn(),
+    startLoggingTarget(),
+    startStatuspages(),
+    closedPort(),
+    startDnsServer({}),
+  ]);
   const names = [...FIRST_CHECKS, ...VICTIMS, ...UNPAID, ...FILLERS, ...OTHERS];
   const routes = [
     ...names.flatMap((name) => [`${name}:80:127.0.0.1:${target.port}`, `${name}:443:127.0.0.1:${refused.port}`]),

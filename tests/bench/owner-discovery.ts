@@ -29,7 +29,11 @@ async function timings() {
   const { createGuard } = await import("@/server/checking/probe/guard");
   const { createSiteClient } = await import("@/server/owner/discovery/site-fetch");
   const { discoverOwner } = await import("@/server/owner/discovery/discover");
-  const client = createSiteClient({ guard: createGuard({ connectTo: world.connectTo, resolver: world.dns.address }), userAgentUrl: "https://downcheck.example.net", ca: world.ca });
+  const client = createSiteClient({
+    guard: createGuard({ connectTo: world.connectTo, resolver: world.dns.address }),
+    userAgentUrl: "https://downcheck.example.net",
+    ca: world.ca,
+  });
   const rows: { domain: string; ms: number[]; bytes: number; outcome: string }[] = [];
   const domains = Object.keys(world.sites).filter((host) => host !== "127.0.0.1" && !host.startsWith("blog."));
   for (const domain of domains) {
@@ -46,9 +50,20 @@ async function timings() {
   await client.close();
   await world.close();
   const all = rows.flatMap((row) => row.ms).sort((a, b) => a - b);
-  const answering = rows.filter((row) => row.domain !== "slow-drip.test").flatMap((row) => row.ms).sort((a, b) => a - b);
+  const answering = rows
+    .filter((row) => row.domain !== "slow-drip.test")
+    .flatMap((row) => row.ms)
+    .sort((a, b) => a - b);
   console.log("\n1. Discovery over the test sites (ms: each run's wall time; bytes: decoded, the most of its runs)");
-  for (const row of rows) console.log(`   ${row.domain.padEnd(22)} ${row.outcome.padEnd(8)} median ${String(percentile([...row.ms].sort((a, b) => a - b), 50)).padStart(6)} ms  ${String(row.bytes).padStart(7)} bytes`);
+  for (const row of rows)
+    console.log(
+      `   ${row.domain.padEnd(22)} ${row.outcome.padEnd(8)} median ${String(
+        percentile(
+          [...row.ms].sort((a, b) => a - b),
+          50,
+        ),
+      ).padStart(6)} ms  ${String(row.bytes).padStart(7)} bytes`,
+    );
   console.log(`   all runs (${all.length}): p50 ${percentile(all, 50)} ms, p95 ${percentile(all, 95)} ms`);
   console.log(`   without the slow drip (${answering.length}): p50 ${percentile(answering, 50)} ms, p95 ${percentile(answering, 95)} ms`);
   console.log(`   most bytes read from one site: ${Math.max(...rows.map((row) => row.bytes))} (cap ${512 * 1024})`);
@@ -61,14 +76,25 @@ async function startManySites() {
     const host = String(req.headers.host).replace(/:\d+$/, "");
     const slug = host.split(".")[0]!.replaceAll("-", "");
     if (req.url === "/feed.xml") {
-      const items = Array.from({ length: 20 }, (_, i) => ({ title: `${host} news ${i}`, link: `http://${host}/news/${i}`, date: daysAgo(i + 1), html: `<p>${"What happened and what we did about it. ".repeat(20)}</p>` }));
+      const items = Array.from({ length: 20 }, (_, i) => ({
+        title: `${host} news ${i}`,
+        link: `http://${host}/news/${i}`,
+        date: daysAgo(i + 1),
+        html: `<p>${"What happened and what we did about it. ".repeat(20)}</p>`,
+      }));
       res.writeHead(200, { "content-type": "application/rss+xml" });
       return res.end(rssFeed(items));
     }
     const page = homePage({
       siteName: host,
       twitterSite: `@${slug.slice(0, 15)}`,
-      jsonLd: [{ "@context": "https://schema.org", "@type": "Organization", sameAs: [`https://github.com/${slug.slice(0, 39)}`, `https://www.linkedin.com/company/${slug}`] }],
+      jsonLd: [
+        {
+          "@context": "https://schema.org",
+          "@type": "Organization",
+          sameAs: [`https://github.com/${slug.slice(0, 39)}`, `https://www.linkedin.com/company/${slug}`],
+        },
+      ],
       feeds: [["application/rss+xml", "/feed.xml"]],
       footerLinks: [`https://www.facebook.com/${slug}`, `https://www.instagram.com/${slug.slice(0, 30)}`],
     }).replace("<main>", `<main>${filler}`);
@@ -113,9 +139,13 @@ async function memory() {
   const seconds = (performance.now() - started) / 1000;
   const after = measure();
   const [accounts, pages] = await Promise.all([getDb().socialLink.count(), getDb().relatedPage.count()]);
-  console.log(`\n2. Memory of this process around ${DOMAINS} domains discovered (${seconds.toFixed(1)} s, ${(DOMAINS / seconds).toFixed(0)} a second, ${DISCOVERIES_AT_ONCE} at once)`);
+  console.log(
+    `\n2. Memory of this process around ${DOMAINS} domains discovered (${seconds.toFixed(1)} s, ${(DOMAINS / seconds).toFixed(0)} a second, ${DISCOVERIES_AT_ONCE} at once)`,
+  );
   console.log(`   RSS before ${before.rss.toFixed(1)} MB, after ${after.rss.toFixed(1)} MB (+${(after.rss - before.rss).toFixed(1)})`);
-  console.log(`   heap used before ${before.heap.toFixed(1)} MB, after ${after.heap.toFixed(1)} MB (+${(after.heap - before.heap).toFixed(1)}); external ${before.external.toFixed(1)} → ${after.external.toFixed(1)} MB`);
+  console.log(
+    `   heap used before ${before.heap.toFixed(1)} MB, after ${after.heap.toFixed(1)} MB (+${(after.heap - before.heap).toFixed(1)}); external ${before.external.toFixed(1)} → ${after.external.toFixed(1)} MB`,
+  );
   console.log(`   stored: ${accounts} accounts, ${pages} related pages`);
   if (!globalThis.gc) console.log("   (no --expose-gc: read without a full collection)");
   await owner.close();
@@ -126,16 +156,20 @@ async function memory() {
 
 function asTheServerRuns(): void {
   const flags = [...serverNodeFlags(process.versions.node), "--expose-gc", "--conditions=react-server", "--import", "tsx"];
-  const child = spawnSync(process.execPath, [...flags, __filename], { stdio: "inherit", env: { ...process.env, MALLOC_ARENA_MAX: "2", OWNER_BENCH_CHILD: "1" } });
+  const child = spawnSync(process.execPath, [...flags, __filename], {
+    stdio: "inherit",
+    env: { ...process.env, MALLOC_ARENA_MAX: "2", OWNER_BENCH_CHILD: "1" },
+  });
   process.exitCode = child.status ?? 1;
 }
 
 // No top-level await: without "type": "module", tsx runs this file as CommonJS.
 if (!process.env.OWNER_BENCH_CHILD) asTheServerRuns();
-else void (async () => {
-  if (process.env.OWNER_BENCH_PARTS !== "memory") await timings();
-  await memory();
-})().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+else
+  void (async () => {
+    if (process.env.OWNER_BENCH_PARTS !== "memory") await timings();
+    await memory();
+  })().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

@@ -41,7 +41,13 @@ const SETTINGS = {
   ttlSeconds: 120,
 };
 /** The caches' bounds for the distinct-domains group: full after 100 pages, long before its first checkpoint. */
-const SMALL_CACHES = { PAGE_CACHE_MAX_ENTRIES: "100", PAGE_CACHE_MAX_MB: "8", DATA_CACHE_MAX_ENTRIES: "400", DATA_CACHE_MAX_MB: "4", CHECK_MAX_ROUNDS: "64" };
+const SMALL_CACHES = {
+  PAGE_CACHE_MAX_ENTRIES: "100",
+  PAGE_CACHE_MAX_MB: "8",
+  DATA_CACHE_MAX_ENTRIES: "400",
+  DATA_CACHE_MAX_MB: "4",
+  CHECK_MAX_ROUNDS: "64",
+};
 
 async function main(report: Report, closers: (() => Promise<unknown>)[]): Promise<void> {
   // Names unique to this run, each its own registrable domain (admission limits per site).
@@ -68,9 +74,17 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   // First, while nothing else runs. Loaded only now: they bring Prisma.
   await group("9 database", async () => (await import("./groups/database")).databaseGroup(report, { saves: 50, queries: 50 }));
   await group("13 history", async () => (await import("./groups/history")).historyGroup(report, { queries: quick ? 100 : 400 }));
-  await group("16 crowd", async () => (await import("./groups/crowd")).crowdGroup(report, { domains: quick ? 2000 : 10_000, runs: quick ? 3 : 9 }));
+  await group("16 crowd", async () =>
+    (await import("./groups/crowd")).crowdGroup(report, { domains: quick ? 2000 : 10_000, runs: quick ? 3 : 9 }),
+  );
   await group("6 agents", async () =>
-    (await import("./groups/agents")).agentsGroup(report, { site, agents: 8, answerAfterMs: 200, samples: 9, name: (i) => name(`agent${i}`) }),
+    (await import("./groups/agents")).agentsGroup(report, {
+      site,
+      agents: 8,
+      answerAfterMs: 200,
+      samples: 9,
+      name: (i) => name(`agent${i}`),
+    }),
   );
 
   await group("11 push", async () => (await import("./groups/push")).pushGroup(report, { subscribers: quick ? 1000 : 10_000 }));
@@ -80,7 +94,12 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   const herd = { alone: { lone: name("lone"), herd: name("herd") }, nginx: { lone: name("nlone"), herd: name("nherd") } };
   const herdRoutes = [herd.alone.lone, herd.alone.herd, herd.nginx.lone, herd.nginx.herd].map((domain) => herdSite.routes(domain));
   const routes = [...blackholed.map((domain) => hole.routes(domain)), ...herdRoutes, site.routes()];
-  const base = { ...probeEnv(routes, dns, site.caFile), TRUST_PROXY_HOPS: "1", CHECK_DEADLINE_MS: String(SETTINGS.deadlineMs), CHECK_TTL_SECONDS: String(SETTINGS.ttlSeconds) };
+  const base = {
+    ...probeEnv(routes, dns, site.caFile),
+    TRUST_PROXY_HOPS: "1",
+    CHECK_DEADLINE_MS: String(SETTINGS.deadlineMs),
+    CHECK_TTL_SECONDS: String(SETTINGS.ttlSeconds),
+  };
   const hot = names("hot", SETTINGS.throughput.repeats);
 
   report.section("Next alone (npm start)");
@@ -90,28 +109,56 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
     closers.push(async () => twins.remove());
     await withApp(report, "alone", base, async (app) => {
       // Target 1 is read with wrk: without it, its rows say why they are missing.
-      await group("1 throughput", () => (findWrk() ? throughputGroup(app, report, { ...SETTINGS.throughput, domains: hot, twins }) : Promise.reject(new Error(WRK_MISSING))));
+      await group("1 throughput", () =>
+        findWrk() ? throughputGroup(app, report, { ...SETTINGS.throughput, domains: hot, twins }) : Promise.reject(new Error(WRK_MISSING)),
+      );
       const cachedDomain = hot[hot.length - 1];
       await group("2 headers", () =>
-        headersGroup(app, report, { ttlSeconds: SETTINGS.ttlSeconds, deadlineMs: SETTINGS.deadlineMs, cachedDomain, coldDomain: name("cold"), limitDomains: names("limit", 12) }),
+        headersGroup(app, report, {
+          ttlSeconds: SETTINGS.ttlSeconds,
+          deadlineMs: SETTINGS.deadlineMs,
+          cachedDomain,
+          coldDomain: name("cold"),
+          limitDomains: names("limit", 12),
+        }),
       );
-      await group("3/8 cold and blackholed", () => coldGroup(app, report, { deadlineMs: SETTINGS.deadlineMs, cachedDomain, blackholed, cachedSamples: 15, staggerMs: 300 }));
-      await group("7 herd", () => herdGroup(report, { app, site: herdSite, loneDomain: herd.alone.lone, herdDomain: herd.alone.herd, concurrency: SETTINGS.herd.alone, visitorBase: 31_000 }));
+      await group("3/8 cold and blackholed", () =>
+        coldGroup(app, report, { deadlineMs: SETTINGS.deadlineMs, cachedDomain, blackholed, cachedSamples: 15, staggerMs: 300 }),
+      );
+      await group("7 herd", () =>
+        herdGroup(report, {
+          app,
+          site: herdSite,
+          loneDomain: herd.alone.lone,
+          herdDomain: herd.alone.herd,
+          concurrency: SETTINGS.herd.alone,
+          visitorBase: 31_000,
+        }),
+      );
     });
   }
 
   // Memory on instances of their own: what their requests leave, not what the groups above did.
   await group("5 mixed memory", () =>
     withApp(report, "memory", base, (app) =>
-      mixedMemoryGroup(app, report, { hotDomains: names("mixhot", 10), coldName: (i) => name(`mix${i}`), requests: SETTINGS.mixedRequests, concurrency: 16 }),
+      mixedMemoryGroup(app, report, {
+        hotDomains: names("mixhot", 10),
+        coldName: (i) => name(`mix${i}`),
+        requests: SETTINGS.mixedRequests,
+        concurrency: 16,
+      }),
     ),
   );
   await group("5 distinct domains", () =>
-    withApp(report, "distinct", { ...base, ...SMALL_CACHES }, (app) => distinctDomainsGroup(app, report, { ...SETTINGS.distinct, name: (i) => name(`d${i}`) })),
+    withApp(report, "distinct", { ...base, ...SMALL_CACHES }, (app) =>
+      distinctDomainsGroup(app, report, { ...SETTINGS.distinct, name: (i) => name(`d${i}`) }),
+    ),
   );
   const { ttlSeconds, ...freshness } = SETTINGS.freshness;
   await group("4 freshness", () =>
-    withApp(report, "fresh", { ...base, CHECK_TTL_SECONDS: String(ttlSeconds) }, (app) => freshnessGroup(app, report, { ttlSeconds, domain: name("fresh"), ...freshness })),
+    withApp(report, "fresh", { ...base, CHECK_TTL_SECONDS: String(ttlSeconds) }, (app) =>
+      freshnessGroup(app, report, { ttlSeconds, domain: name("fresh"), ...freshness }),
+    ),
   );
   await group("12 watch", async () => (await import("./groups/watch")).watchBench(report, { base, names, quick }));
   await group("15 reports", async () => (await import("./groups/reports")).reportsBench(report, { base, name, quick }));
@@ -144,7 +191,16 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
       const nginx = await startNginx([`127.0.0.1:${app.port}`], { limits: CROWD_FROM_ONE_ADDRESS });
       closers.push(() => nginx.stop());
       await group("nginx 7 herd", () =>
-        herdGroup(report, { app, nginx, site: herdSite, loneDomain: herd.nginx.lone, herdDomain: herd.nginx.herd, concurrency: SETTINGS.herd.nginx, p99SlackMs: SETTINGS.herd.nginxSlackMs, visitorBase: 33_000 }),
+        herdGroup(report, {
+          app,
+          nginx,
+          site: herdSite,
+          loneDomain: herd.nginx.lone,
+          herdDomain: herd.nginx.herd,
+          concurrency: SETTINGS.herd.nginx,
+          p99SlackMs: SETTINGS.herd.nginxSlackMs,
+          visitorBase: 33_000,
+        }),
       );
     });
   }
@@ -166,10 +222,14 @@ async function bench(): Promise<number> {
   // The machine's other work shows in every number: say how busy it was.
   const load = `load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`;
   const appNode = process.env.BENCH_APP_NODE ? execFileSync(process.env.BENCH_APP_NODE, ["--version"]).toString().trim() : process.version;
-  console.log(`\ndowncheck bench${quick ? " (BENCH_QUICK)" : ""}: app on Node ${appNode} (bench ${process.version}), ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${load}, ${minutes.toFixed(1)} min`);
+  console.log(
+    `\ndowncheck bench${quick ? " (BENCH_QUICK)" : ""}: app on Node ${appNode} (bench ${process.version}), ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${load}, ${minutes.toFixed(1)} min`,
+  );
   report.print();
   const missed = report.missed;
-  console.log(missed.length === 0 ? "\nAll goals met." : `\n${missed.length} goal(s) missed: ${missed.map((row) => row.target).join("; ")}`);
+  console.log(
+    missed.length === 0 ? "\nAll goals met." : `\n${missed.length} goal(s) missed: ${missed.map((row) => row.target).join("; ")}`,
+  );
   if (only) console.log(`BENCH_ONLY=${only.join(",")}: a partial run, so it does not pass.`);
   return missed.length === 0 && !only ? 0 : 1;
 }

@@ -38,7 +38,14 @@ async function trial(burner?: { burstMs: number; gapMs: number; nice: number }):
 async function main() {
   console.log(`no burner: ${await trial()}`);
   // The same 42 % of the core in every row: what differs is the burst and the weight.
-  for (const [burstMs, nice] of [[2.5, 0], [2.5, 8], [2.5, 19], [0.5, 8], [1, 8], [5, 8]]) {
+  for (const [burstMs, nice] of [
+    [2.5, 0],
+    [2.5, 8],
+    [2.5, 19],
+    [0.5, 8],
+    [1, 8],
+    [5, 8],
+  ]) {
     console.log(`bursts of ${burstMs} ms at nice ${nice}: ${await trial({ burstMs, gapMs: burstMs * 1.4, nice })}`);
   }
 }

@@ -13,24 +13,90 @@ import { root, startApp, type RunningApp } from "./support/app";
 
 const HOSTILE_INPUTS = [
   // loopback and private addresses, in every notation
-  "127.0.0.1", "127.1", "0x7f.0.0.1", "0x7f000001", "2130706433", "017700000001", "0177.0.0.1", "127.000.000.001",
-  "[::1]", "::1", "[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "0.0.0.0", "0", "[::]",
-  "10.0.0.1", "172.16.0.1", "192.168.0.1", "169.254.169.254", "100.64.0.1", "224.0.0.1", "255.255.255.255",
-  "[fc00::1]", "[fe80::1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]", "127。0。0。1", "①②⑦.0.0.1",
+  "127.0.0.1",
+  "127.1",
+  "0x7f.0.0.1",
+  "0x7f000001",
+  "2130706433",
+  "017700000001",
+  "0177.0.0.1",
+  "127.000.000.001",
+  "[::1]",
+  "::1",
+  "[0:0:0:0:0:0:0:1]",
+  "[::ffff:127.0.0.1]",
+  "[::ffff:7f00:1]",
+  "0.0.0.0",
+  "0",
+  "[::]",
+  "10.0.0.1",
+  "172.16.0.1",
+  "192.168.0.1",
+  "169.254.169.254",
+  "100.64.0.1",
+  "224.0.0.1",
+  "255.255.255.255",
+  "[fc00::1]",
+  "[fe80::1]",
+  "[64:ff9b::7f00:1]",
+  "[2002:7f00:1::]",
+  "127。0。0。1",
+  "①②⑦.0.0.1",
   // special-use and internal names
-  "localhost", "localhost.", "LOCALHOST", "foo.localhost", "metadata.google.internal", "printer.local", "router.home.arpa",
-  "x.internal", "example.test", "example.invalid", "thing.example", "facebookcorewwwi.onion", "instance-data",
+  "localhost",
+  "localhost.",
+  "LOCALHOST",
+  "foo.localhost",
+  "metadata.google.internal",
+  "printer.local",
+  "router.home.arpa",
+  "x.internal",
+  "example.test",
+  "example.invalid",
+  "thing.example",
+  "facebookcorewwwi.onion",
+  "instance-data",
   // names whose DNS answers are private (from the test resolver)
-  "intranet.example.com", "loop.example.com", "loop6.example.com", "mapped.example.com", "metadata.example.com",
-  "nat64.example.com", "mixed.example.com",
+  "intranet.example.com",
+  "loop.example.com",
+  "loop6.example.com",
+  "mapped.example.com",
+  "metadata.example.com",
+  "nat64.example.com",
+  "mixed.example.com",
   // credentials, ports and other schemes
-  "user:pass@example.com", "user@127.0.0.1", "example.com:8080", "example.com:22", "127.0.0.1:80", "https://example.com:8443/",
-  "http://127.0.0.1:8080/", "file:///etc/passwd", "gopher://127.0.0.1:70/", "javascript:alert(1)", "data:text/html,hi",
-  "ftp://example.com/", "dict://127.0.0.1:11211/",
+  "user:pass@example.com",
+  "user@127.0.0.1",
+  "example.com:8080",
+  "example.com:22",
+  "127.0.0.1:80",
+  "https://example.com:8443/",
+  "http://127.0.0.1:8080/",
+  "file:///etc/passwd",
+  "gopher://127.0.0.1:70/",
+  "javascript:alert(1)",
+  "data:text/html,hi",
+  "ftp://example.com/",
+  "dict://127.0.0.1:11211/",
   // bad labels, overlong names, encoded tricks
-  "-example.com", "example-.com", "exa_mple.com", "ex..com", ".example.com", `${"a".repeat(64)}.com`, `${"a.".repeat(127)}com`,
-  "example.com..", "%2e%2e%2f", "..%2f..%2fetc%2fpasswd", "example.com%00.evil.com", "example.com%2f@127.0.0.1",
-  "127.0.0.1%23.example.com", "\u202eexample.com", "exa\u200bmple.com", "xn--zz.com", "xn--.com", "<script>x</script>.com",
+  "-example.com",
+  "example-.com",
+  "exa_mple.com",
+  "ex..com",
+  ".example.com",
+  `${"a".repeat(64)}.com`,
+  `${"a.".repeat(127)}com`,
+  "example.com..",
+  "%2e%2e%2f",
+  "..%2f..%2fetc%2fpasswd",
+  "example.com%00.evil.com",
+  "example.com%2f@127.0.0.1",
+  "127.0.0.1%23.example.com",
+  "\u202eexample.com",
+  "exa\u200bmple.com",
+  "xn--zz.com",
+  "xn--.com",
+  "<script>x</script>.com",
 ];
 
 const appEnvWith = (dns: TestDnsServer) => ({
@@ -54,22 +120,27 @@ async function canaryOn(host: string, port: number) {
     socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(new Error(`the canary cannot listen on ${host}:${port} (${error.message}); this spec needs root, as in CI`)));
+    server.once("error", (error) =>
+      reject(new Error(`the canary cannot listen on ${host}:${port} (${error.message}); this spec needs root, as in CI`)),
+    );
     server.listen(port, host, resolve);
   });
   canaries.push(server);
 }
 
 test.beforeAll(async () => {
-  dns = await startDnsServer({
-    "intranet.example.com": { A: ["10.1.2.3"] },
-    "loop.example.com": { A: ["127.0.0.1"] },
-    "loop6.example.com": { AAAA: ["::1"] },
-    "mapped.example.com": { AAAA: ["::ffff:127.0.0.1"] },
-    "metadata.example.com": { A: ["169.254.169.254"] },
-    "nat64.example.com": { AAAA: ["64:ff9b::7f00:1"] },
-    "mixed.example.com": { A: ["10.9.9.9", "127.0.0.1"] },
-  }, { ttl: 0 });
+  dns = await startDnsServer(
+    {
+      "intranet.example.com": { A: ["10.1.2.3"] },
+      "loop.example.com": { A: ["127.0.0.1"] },
+      "loop6.example.com": { AAAA: ["::1"] },
+      "mapped.example.com": { AAAA: ["::ffff:127.0.0.1"] },
+      "metadata.example.com": { A: ["169.254.169.254"] },
+      "nat64.example.com": { AAAA: ["64:ff9b::7f00:1"] },
+      "mixed.example.com": { A: ["10.9.9.9", "127.0.0.1"] },
+    },
+    { ttl: 0 },
+  );
   for (const host of ["127.0.0.1", "::1"]) for (const port of [80, 443]) await canaryOn(host, port);
   app = await startApp(appEnvWith(dns), { name: "adversarial", captureLogs: true });
 });
@@ -87,7 +158,9 @@ const get = async (path: string, n: number) => {
   return { status: response.statusCode, text: await response.body.text() };
 };
 
-const actions = JSON.parse(readFileSync(`${root}/.next/server/server-reference-manifest.json`, "utf8")) as { node: Record<string, { exportedName: string }> };
+const actions = JSON.parse(readFileSync(`${root}/.next/server/server-reference-manifest.json`, "utf8")) as {
+  node: Record<string, { exportedName: string }>;
+};
 const CHECK_AGAIN = Object.entries(actions.node).find(([, entry]) => entry.exportedName === "checkAgain")![0];
 
 async function checkAgainWith(domain: string, n: number) {
@@ -129,7 +202,10 @@ test("10,000 generated paths through the page route and the API: no 5xx", async 
   test.setTimeout(300_000);
   const segment = fc.oneof(
     fc.string({ unit: "grapheme", maxLength: 40 }),
-    fc.string({ unit: fc.constantFrom("%", "2", "e", "f", "F", "0", ".", "/", "\\", "?", "#", ":", "@", "[", "]", "a", "-", "~"), maxLength: 30 }),
+    fc.string({
+      unit: fc.constantFrom("%", "2", "e", "f", "F", "0", ".", "/", "\\", "?", "#", ":", "@", "[", "]", "a", "-", "~"),
+      maxLength: 30,
+    }),
     fc.webUrl().map((url) => encodeURIComponent(url)),
     fc.domain(),
   );
@@ -156,7 +232,15 @@ test("10,000 generated paths through the page route and the API: no 5xx", async 
     }),
   );
   // The app's own account of a failure is the first thing to read when this fails.
-  const errorLog = failures.length > 0 ? app.logs().split("\n").filter((line) => /error/i.test(line)).slice(-20).join("\n") : "";
+  const errorLog =
+    failures.length > 0
+      ? app
+          .logs()
+          .split("\n")
+          .filter((line) => /error/i.test(line))
+          .slice(-20)
+          .join("\n")
+      : "";
   expect(failures.slice(0, 20), errorLog).toEqual([]);
   expect(canaryConnections).toBe(0);
 });

@@ -111,10 +111,13 @@ test.describe("writes under concurrency", () => {
   test("100 concurrent rounds for distinct domains are all stored, none refused for a busy database", async () => {
     test.setTimeout(120_000);
     // Distinct registrable domains, so no site's own limit applies.
-  const domains = Array.from({ length: 100 }, (_, i) => `round-${i}.net`);
+    const domains = Array.from({ length: 100 }, (_, i) => `round-${i}.net`);
     const answers = await Promise.all(
       domains.map(async (domain, i) => {
-        const response = await request(`${app.baseUrl}/api/v1/status/${domain}`, { headers: { "x-forwarded-for": visitorAddress(1000 + i) }, dispatcher: pool });
+        const response = await request(`${app.baseUrl}/api/v1/status/${domain}`, {
+          headers: { "x-forwarded-for": visitorAddress(1000 + i) },
+          dispatcher: pool,
+        });
         return { status: response.statusCode, body: (await response.body.json()) as { stored?: boolean; verdict?: string } };
       }),
     );
@@ -122,7 +125,11 @@ test.describe("writes under concurrency", () => {
     expect(answers.every((a) => a.body.stored === true && a.body.verdict === "online")).toBe(true);
     const db = new Database(app.databaseFile, { readonly: true });
     try {
-      const stored = db.prepare("SELECT COUNT(DISTINCT Site.domain) AS n FROM \"Check\" JOIN Site ON Site.id = \"Check\".siteId WHERE Site.domain LIKE 'round-%.net'").get() as { n: number };
+      const stored = db
+        .prepare(
+          'SELECT COUNT(DISTINCT Site.domain) AS n FROM "Check" JOIN Site ON Site.id = "Check".siteId WHERE Site.domain LIKE \'round-%.net\'',
+        )
+        .get() as { n: number };
       expect(stored.n).toBe(100);
     } finally {
       db.close();

@@ -35,7 +35,13 @@ const caFile = join(root, `tests/.tmp/official-ca-${process.pid}.pem`);
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   const summary = statuspageSummary({
-    page: { id: "b7k2x9m4p1qz", name: "Broken", url: `https://${STATUS_HOST}`, time_zone: "Etc/UTC", updated_at: new Date(Date.now() - 3 * 60_000).toISOString() },
+    page: {
+      id: "b7k2x9m4p1qz",
+      name: "Broken",
+      url: `https://${STATUS_HOST}`,
+      time_zone: "Etc/UTC",
+      updated_at: new Date(Date.now() - 3 * 60_000).toISOString(),
+    },
   });
   official = await startOfficialWorld({ [STATUS_HOST]: serving("/api/v2/summary.json", summary) });
   mkdirSync(join(root, "tests/.tmp"), { recursive: true });
@@ -45,11 +51,15 @@ test.beforeAll(async () => {
     { ...sharedAppEnv(`${official.connectTo},${connectTo}`, worldUrl), NODE_EXTRA_CA_CERTS: caFile, TRUST_PROXY_HOPS: "1" },
     { name: "crowd", quiet: true },
   );
-  const output = execFileSync(join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "tests/e2e/support/seed-crowd.ts", SPIKED], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: `file:${app.databaseFile}`, PROBE_CONNECT_TO: connectTo },
-    encoding: "utf8",
-  });
+  const output = execFileSync(
+    join(root, "node_modules/.bin/tsx"),
+    ["--conditions=react-server", "tests/e2e/support/seed-crowd.ts", SPIKED],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: `file:${app.databaseFile}`, PROBE_CONNECT_TO: connectTo },
+      encoding: "utf8",
+    },
+  );
   seeded = JSON.parse(output.trim().split("\n").at(-1)!);
 });
 test.afterAll(async () => {
@@ -72,16 +82,25 @@ async function openSpiked(page: Page) {
 
 /** Each row of the network table as its cells' text. */
 const tableRows = (page: Page) =>
-  page.locator(".crowd-table tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => cell.textContent?.trim())));
+  page
+    .locator(".crowd-table tbody tr")
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => cell.textContent?.trim())));
 
-test("a crowd spike: problems against the usual, the top problems, the network that stands out and where reports come from", async ({ page }) => {
+test("a crowd spike: problems against the usual, the top problems, the network that stands out and where reports come from", async ({
+  page,
+}) => {
   await openSpiked(page);
   const crowd = page.locator(".reports .crowd");
   await expect(crowd).toHaveAttribute("data-state", "problems");
   await expect(crowd.locator(".crowd-state")).toHaveText(`Problems: ${seeded.reports} reports in the last hour; usually 2 at this hour.`);
   await expect(crowd.locator(".crowd-problems li")).toHaveText(["The site won't load 59 % (20)", "Logging in 26 % (9)", "The app 9 % (3)"]);
-  await expect(crowd.locator(".crowd-dominant")).toHaveText("62 % of reports come from AS7922 Comcast Cable Communications, LLC: likely that network.");
-  await expect(page.getByRole("img", { name: /in the last 24 hours/ })).toHaveAttribute("aria-label", new RegExp(`${seeded.reports} problem reports from visitors$`));
+  await expect(crowd.locator(".crowd-dominant")).toHaveText(
+    "62 % of reports come from AS7922 Comcast Cable Communications, LLC: likely that network.",
+  );
+  await expect(page.getByRole("img", { name: /in the last 24 hours/ })).toHaveAttribute(
+    "aria-label",
+    new RegExp(`${seeded.reports} problem reports from visitors$`),
+  );
   expect(await tableRows(page)).toEqual([
     ["United States", "AS7922 Comcast Cable Communications, LLC", "21", "62 %"],
     ["United States", "AS7018 AT&T Services, Inc.", "6", "18 %"],
@@ -89,11 +108,15 @@ test("a crowd spike: problems against the usual, the top problems, the network t
     ["Unknown", "Unknown network", "3", "9 %"],
   ]);
   const credit = page.locator(".crowd-networks .crowd-credit");
-  await expect(credit).toHaveText("Networks and countries from ip-location-db (data by Route Views, IP Geolocation by DB-IP and the NRO, CC BY 4.0).");
+  await expect(credit).toHaveText(
+    "Networks and countries from ip-location-db (data by Route Views, IP Geolocation by DB-IP and the NRO, CC BY 4.0).",
+  );
   await expect(credit.getByRole("link", { name: "IP Geolocation by DB-IP" })).toHaveAttribute("href", "https://db-ip.com");
 });
 
-test("an official page that says all is well while our probes fail: its state, its age and the disagreement", async ({ page }, testInfo) => {
+test("an official page that says all is well while our probes fail: its state, its age and the disagreement", async ({
+  page,
+}, testInfo) => {
   await openSpiked(page);
   const card = page.locator("section.official-status");
   await expect(card).toHaveAttribute("data-official", "operational");
@@ -108,7 +131,9 @@ test("an official page that says all is well while our probes fail: its state, i
   expect(hits[1]).toMatch(/^\/downcheck-[0-9a-f]{16}\.json$/);
   // Down for everyone: the owner's word is part of what to do now, after the result and before the evidence.
   await expect(page.locator(".what-now section.official-status")).toHaveCount(1);
-  const [result, card0, sources] = await Promise.all([".result", "section.official-status", "#sources"].map(async (s) => (await page.locator(s).boundingBox())!.y));
+  const [result, card0, sources] = await Promise.all(
+    [".result", "section.official-status", "#sources"].map(async (s) => (await page.locator(s).boundingBox())!.y),
+  );
   expect(result).toBeLessThan(card0);
   expect(card0).toBeLessThan(sources);
   await checkPageAndScreenshot(page, "crowd-spike", testInfo.project.outputDir, ["light", "dark"]);
@@ -125,7 +150,9 @@ function storedReports(domain: string) {
   const db = new Database(app.databaseFile, { readonly: true });
   try {
     return db
-      .prepare("SELECT problem, country, asn FROM VisitorReport JOIN Site ON Site.id = VisitorReport.siteId WHERE Site.domain = ? ORDER BY VisitorReport.id")
+      .prepare(
+        "SELECT problem, country, asn FROM VisitorReport JOIN Site ON Site.id = VisitorReport.siteId WHERE Site.domain = ? ORDER BY VisitorReport.id",
+      )
       .all(domain) as { problem: string; country: string | null; asn: number | null }[];
   } finally {
     db.close();
@@ -134,7 +161,9 @@ function storedReports(domain: string) {
 
 const PROVIDER_LINE = /^It also fails from 2 of 3 other connections on AS7922 \(.+\): likely your provider\.$/;
 
-test("reported from AS7922 while our probes reach the site: 2 of 3 other Comcast connections fail, likely the provider", async ({ browser }, testInfo) => {
+test("reported from AS7922 while our probes reach the site: 2 of 3 other Comcast connections fail, likely the provider", async ({
+  browser,
+}, testInfo) => {
   test.setTimeout(60_000);
   const context = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": COMCAST_VISITOR } });
   const page = await context.newPage();
@@ -153,7 +182,9 @@ test("reported from AS7922 while our probes reach the site: 2 of 3 other Comcast
   const answer = form.locator(".network-answer");
   await expect(answer).toHaveAttribute("data-likely", "provider");
   await expect(answer.locator(".network-answer-line")).toHaveText(PROVIDER_LINE);
-  await expect(answer.locator(".network-answer-source")).toContainText(`Our own probes reach ${TROUBLED}. We asked 3 Globalping probes on AS7922`);
+  await expect(answer.locator(".network-answer-source")).toContainText(
+    `Our own probes reach ${TROUBLED}. We asked 3 Globalping probes on AS7922`,
+  );
   await expect(answer.locator("h4")).toHaveText("What to try on your provider's network");
   await expect(answer.locator("ol > li strong")).toHaveText(["Try another network", "Check your provider's status", "Tell your provider"]);
   expect(storedReports(TROUBLED).filter((report) => report.problem === "app")).toEqual([{ problem: "app", country: "US", asn: 7922 }]);
@@ -162,7 +193,9 @@ test("reported from AS7922 while our probes reach the site: 2 of 3 other Comcast
   await context.close();
 });
 
-test("without JavaScript, a report with its problem is a form post, stored with the reporter's country and network", async ({ browser }) => {
+test("without JavaScript, a report with its problem is a form post, stored with the reporter's country and network", async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   // A second Comcast address: one report per visitor and site in 15 minutes.
   const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": "73.0.0.2" } });
@@ -179,10 +212,14 @@ test("without JavaScript, a report with its problem is a form post, stored with 
   await context.close();
 });
 
-test("/methodology explains the crowd's rule, 'only your network?', the official word and the data's sources", async ({ page }, testInfo) => {
+test("/methodology explains the crowd's rule, 'only your network?', the official word and the data's sources", async ({
+  page,
+}, testInfo) => {
   expect((await page.goto(`${app.baseUrl}/methodology`))?.status()).toBe(200);
   const headings = await page.getByRole("heading", { level: 2 }).allTextContents();
-  expect(headings).toEqual(expect.arrayContaining(["Reports from visitors", "Only your network?", "The official word", "Data sources and licences"]));
+  expect(headings).toEqual(
+    expect.arrayContaining(["Reports from visitors", "Only your network?", "The official word", "Data sources and licences"]),
+  );
   for (const named of ["Statuspage", "Globalping", "ip-location-db", "CC BY 4.0"]) await expect(page.locator("main")).toContainText(named);
   await checkPageAndScreenshot(page, "methodology", testInfo.project.outputDir);
 });

@@ -29,13 +29,20 @@ const caFile = join(root, `tests/.tmp/fair-shares-ca-${process.pid}.pem`);
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   world = await startGlobalpingStandIn();
-  official = await startOfficialWorld(Object.fromEntries(UNPAID.map((domain) => [`status.${domain}`, serving("/api/v2/summary.json", statuspageSummary())])));
+  official = await startOfficialWorld(
+    Object.fromEntries(UNPAID.map((domain) => [`status.${domain}`, serving("/api/v2/summary.json", statuspageSummary())])),
+  );
   mkdirSync(join(root, "tests/.tmp"), { recursive: true });
   writeFileSync(caFile, official.ca);
   // Routes match in order: the stand-ins' before the shared list, which ends in a catch-all.
   app = await startApp(
     // Globalping's free hour, as a site runs by default: each visitor's share of it is three measurements.
-    { ...sharedAppEnv(`${official.connectTo},${connectTo}`, world.url), GLOBALPING_HOURLY_BUDGET: "250", NODE_EXTRA_CA_CERTS: caFile, TRUST_PROXY_HOPS: "1" },
+    {
+      ...sharedAppEnv(`${official.connectTo},${connectTo}`, world.url),
+      GLOBALPING_HOURLY_BUDGET: "250",
+      NODE_EXTRA_CA_CERTS: caFile,
+      TRUST_PROXY_HOPS: "1",
+    },
     { name: "fair-shares", quiet: true },
   );
 });
@@ -48,7 +55,9 @@ const officialHits = (domain: string) => official.standIns[`status.${domain}`].h
 function siteRows(domains: string[]): number {
   const db = new Database(app.databaseFile, { readonly: true });
   try {
-    return (db.prepare(`SELECT COUNT(*) AS n FROM "Site" WHERE domain IN (${domains.map(() => "?").join(",")})`).get(...domains) as { n: number }).n;
+    return (
+      db.prepare(`SELECT COUNT(*) AS n FROM "Site" WHERE domain IN (${domains.map(() => "?").join(",")})`).get(...domains) as { n: number }
+    ).n;
   } finally {
     db.close();
   }
@@ -58,15 +67,28 @@ function siteRows(domains: string[]): number {
 async function cookieNoticeForm(request: APIRequestContext): Promise<Record<string, string>> {
   const html = await (await request.get(`${app.baseUrl}/cookies`)).text();
   const form = html.slice(html.indexOf('aria-label="Cookie notice"')).split("</form>")[0];
-  const decode = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-  const fields = [...form.matchAll(/<input\b[^>]*>/g)].map(([input]) => [decode(/name="([^"]*)"/.exec(input)?.[1] ?? ""), decode(/value="([^"]*)"/.exec(input)?.[1] ?? "")]);
+  const decode = (text: string) =>
+    text
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
+  const fields = [...form.matchAll(/<input\b[^>]*>/g)].map(([input]) => [
+    decode(/name="([^"]*)"/.exec(input)?.[1] ?? ""),
+    decode(/value="([^"]*)"/.exec(input)?.[1] ?? ""),
+  ]);
   expect(fields.some(([name]) => name.startsWith("$ACTION"))).toBe(true);
   return Object.fromEntries(fields);
 }
 
-test("a form posted past the round limit reads only what is stored, and another visitor's view still reads the official page", async ({ request, page }) => {
+test("a form posted past the round limit reads only what is stored, and another visitor's view still reads the official page", async ({
+  request,
+  page,
+}) => {
   // Ten new checks a minute per visitor: spent through the API first.
-  for (let i = 0; i < 10; i++) expect((await request.get(`${app.baseUrl}/api/v1/status/filler-${i}-fairshare.com`, { headers: ATTACKER })).status()).toBe(200);
+  for (let i = 0; i < 10; i++)
+    expect((await request.get(`${app.baseUrl}/api/v1/status/filler-${i}-fairshare.com`, { headers: ATTACKER })).status()).toBe(200);
   expect((await request.get(`${app.baseUrl}/api/v1/status/filler-10-fairshare.com`, { headers: ATTACKER })).status()).toBe(429);
 
   // The cookie notice's OK without JavaScript: a form post any page takes, answered with the page.
@@ -99,7 +121,9 @@ async function viewAs(page: Page, address: string, domain: string) {
   await expect(page.locator(".result[data-verdict]")).toBeVisible({ timeout: 15_000 });
 }
 
-test("a visitor past their share of the world check gets our own testers' answer, and the page says why for everyone", async ({ page }, testInfo) => {
+test("a visitor past their share of the world check gets our own testers' answer, and the page says why for everyone", async ({
+  page,
+}, testInfo) => {
   const visitor = "2001:db8:66:66::1";
   for (let i = 0; i < 3; i++) {
     await viewAs(page, visitor, `world-${i}-fairshare.com`);

@@ -14,9 +14,15 @@ let app: RunningApp;
 
 test.beforeAll(async () => {
   site = createServer((_req, res) => res.end("ok"));
-  const sitePort = await new Promise<number>((resolve) => site.listen(0, "127.0.0.1", () => resolve((site.address() as { port: number }).port)));
+  const sitePort = await new Promise<number>((resolve) =>
+    site.listen(0, "127.0.0.1", () => resolve((site.address() as { port: number }).port)),
+  );
   app = await startApp(
-    { GLOBALPING_URL: "off", PROBE_CONNECT_TO: `:443:127.0.0.1:${await refusedPort()},:80:127.0.0.1:${sitePort}`, CHECK_DEADLINE_MS: "3000" },
+    {
+      GLOBALPING_URL: "off",
+      PROBE_CONNECT_TO: `:443:127.0.0.1:${await refusedPort()},:80:127.0.0.1:${sitePort}`,
+      CHECK_DEADLINE_MS: "3000",
+    },
     { name: "faults", captureLogs: true },
   );
 });
@@ -35,7 +41,9 @@ test("a database write-locked by another process: the page serves what it measur
     const result = page.locator(".result-line");
     await result.waitFor({ timeout: 120_000 });
     // When the page says it could not check, the app's log says why.
-    expect(await result.textContent(), (await page.locator(".result").textContent()) + "\n" + app.logs().slice(-4000)).toBe("locked.example.com is up from our location");
+    expect(await result.textContent(), (await page.locator(".result").textContent()) + "\n" + app.logs().slice(-4000)).toBe(
+      "locked.example.com is up from our location",
+    );
     await expect(page.getByText("Our database could not store it, so it is kept in memory for now.")).toBeVisible();
     await page.locator(".rating label").nth(3).click();
     await page.getByRole("button", { name: "Rate", exact: true }).click();

@@ -87,7 +87,10 @@ for (const width of [320, 375]) {
     await page.setViewportSize({ width, height: 800 });
     for (const path of ["/cookies", "/localhost", `/search?q=${encodeURIComponent("http://10.0.0.1/")}`]) {
       await page.goto(`${baseUrl}${path}`);
-      const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        clientWidth: document.documentElement.clientWidth,
+      }));
       expect(scrollWidth, path).toBeLessThanOrEqual(clientWidth);
     }
   });

@@ -13,7 +13,10 @@ const { connectTo, targets } = e2eEnv();
 let app: RunningApp;
 
 test.beforeAll(async () => {
-  app = await startApp({ PROBE_CONNECT_TO: connectTo, CHECK_DEADLINE_MS: "2000", GLOBALPING_URL: "off" }, { name: "hostile", captureLogs: true });
+  app = await startApp(
+    { PROBE_CONNECT_TO: connectTo, CHECK_DEADLINE_MS: "2000", GLOBALPING_URL: "off" },
+    { name: "hostile", captureLogs: true },
+  );
 });
 test.afterAll(async () => app.stop());
 
@@ -28,7 +31,11 @@ test.describe("malformed percent-encoding", () => {
     test(`${path} is a 404 page with the security headers`, async ({ request }) => {
       const response = await request.get(`${app.baseUrl}${path}`);
       expect(response.status()).toBe(404);
-      expect(securityHeadersOf(response.headers())).toMatchObject({ csp: expect.stringContaining("default-src 'self'"), nosniff: "nosniff", hsts: expect.stringContaining("max-age=") });
+      expect(securityHeadersOf(response.headers())).toMatchObject({
+        csp: expect.stringContaining("default-src 'self'"),
+        nosniff: "nosniff",
+        hsts: expect.stringContaining("max-age="),
+      });
     });
   }
 
@@ -107,7 +114,9 @@ test.describe("server actions", () => {
   const pageOf = (entry: { workers: Record<string, unknown> }) => ("app/[domain]/page" in entry.workers ? "/example.com" : "/unsubscribe");
   const references = Object.entries(manifest.node);
   // Next registers 'use cache' functions as server references too; only src/server/serving/actions/ is callable.
-  const actions = references.filter(([, entry]) => entry.filename.startsWith("src/server/serving/actions/") && entry.exportedName !== "dismissCookieNotice");
+  const actions = references.filter(
+    ([, entry]) => entry.filename.startsWith("src/server/serving/actions/") && entry.exportedName !== "dismissCookieNotice",
+  );
   const cachedReads = references.filter(([, entry]) => entry.exportedName.startsWith("$$RSC_SERVER_CACHE"));
 
   test("a 'use cache' read called as an action is 404 unknown_action and checks nothing", async ({ request }) => {
@@ -124,7 +133,7 @@ test.describe("server actions", () => {
     const [id] = cachedReads[0];
     const response = await request.post(`${app.baseUrl}/example.com`, {
       headers: { origin: app.baseUrl },
-      multipart: { "$ACTION_REF_1": "", "$ACTION_1:0": JSON.stringify({ id, bound: null }), "$ACTION_1:1": "[]" },
+      multipart: { $ACTION_REF_1: "", "$ACTION_1:0": JSON.stringify({ id, bound: null }), "$ACTION_1:1": "[]" },
     });
     expect(response.status()).toBe(404);
     const status = await request.get(`${app.baseUrl}/api/v1/status/unadmitted.example.com`, { headers: { accept: "application/json" } });
@@ -161,10 +170,13 @@ test.describe("server actions", () => {
     const [id] = actions.find(([, entry]) => entry.exportedName === "rateAction")!;
     const response = await request.post(`${app.baseUrl}/example.com`, {
       headers: { "next-action": id, origin: app.baseUrl, "x-forwarded-proto": "https" },
-      multipart: { "_1_domain": "example.com", "_1_stars": "4", "0": '[{"status":"idle","message":""},"$K1"]' },
+      multipart: { _1_domain: "example.com", _1_stars: "4", "0": '[{"status":"idle","message":""},"$K1"]' },
     });
     expect(response.status()).toBe(200);
-    const cookies = response.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie").map((h) => h.value);
+    const cookies = response
+      .headersArray()
+      .filter((h) => h.name.toLowerCase() === "set-cookie")
+      .map((h) => h.value);
     expect(cookies.join("\n")).toMatch(/downcheck_visitor=/);
     expect(cookies.join("\n")).not.toMatch(/Secure/i);
   });

@@ -19,11 +19,15 @@ let seeded: { ended: { incidentId: number; checkIds: number[] }; ongoing: { inci
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   app = await startApp(sharedAppEnv(connectTo, worldUrl), { name: "incidents", quiet: true });
-  const output = execFileSync(join(root, "node_modules/.bin/tsx"), ["--conditions=react-server", "tests/e2e/support/seed-incident.ts", DOMAIN], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: `file:${app.databaseFile}`, PROBE_CONNECT_TO: connectTo },
-    encoding: "utf8",
-  });
+  const output = execFileSync(
+    join(root, "node_modules/.bin/tsx"),
+    ["--conditions=react-server", "tests/e2e/support/seed-incident.ts", DOMAIN],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: `file:${app.databaseFile}`, PROBE_CONNECT_TO: connectTo },
+      encoding: "utf8",
+    },
+  );
   seeded = JSON.parse(output.trim().split("\n").at(-1)!);
 });
 test.afterAll(async () => app?.stop());
@@ -38,7 +42,11 @@ async function noOverflow(page: Page, width: number) {
     const outside = [...document.body.querySelectorAll("*")].filter(
       (element) => element.getBoundingClientRect().right > edge + 0.5 && !element.parentElement?.closest(".table-scroll"),
     );
-    return { scrollWidth: document.documentElement.scrollWidth, edge, outside: outside.slice(0, 5).map((element) => `${element.tagName.toLowerCase()}.${String(element.className)}`) };
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      edge,
+      outside: outside.slice(0, 5).map((element) => `${element.tagName.toLowerCase()}.${String(element.className)}`),
+    };
   });
   expect(overflow, `${width} px`).toEqual({ scrollWidth: overflow.edge, edge: overflow.edge, outside: [] });
 }
@@ -58,8 +66,16 @@ async function evidenceInView(page: Page, width: number) {
 
 async function qualityAndScreenshots(page: Page, name: string, outputDir: string) {
   // The evidence is in closed <details>: the screenshots show one of each kind open.
-  await page.locator("details").filter({ hasText: "Headers we saw" }).first().evaluate((details) => ((details as HTMLDetailsElement).open = true));
-  await page.locator("details").filter({ hasText: "Globalping's result as received" }).first().evaluate((details) => ((details as HTMLDetailsElement).open = true));
+  await page
+    .locator("details")
+    .filter({ hasText: "Headers we saw" })
+    .first()
+    .evaluate((details) => ((details as HTMLDetailsElement).open = true));
+  await page
+    .locator("details")
+    .filter({ hasText: "Globalping's result as received" })
+    .first()
+    .evaluate((details) => ((details as HTMLDetailsElement).open = true));
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     for (const width of [320, 375, 1280]) {
@@ -68,9 +84,13 @@ async function qualityAndScreenshots(page: Page, name: string, outputDir: string
       await evidenceInView(page, width);
       if (width === 375) {
         const { violations } = await new AxeBuilder({ page }).analyze();
-        expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${colorScheme}, ${width} px`).toEqual([]);
+        expect(
+          violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+          `${colorScheme}, ${width} px`,
+        ).toEqual([]);
       }
-      if (width !== 320) await page.screenshot({ path: join(outputDir, "screenshots", `${name}-${width}-${colorScheme}.png`), fullPage: true });
+      if (width !== 320)
+        await page.screenshot({ path: join(outputDir, "screenshots", `${name}-${width}-${colorScheme}.png`), fullPage: true });
     }
   }
 }
@@ -78,11 +98,18 @@ async function qualityAndScreenshots(page: Page, name: string, outputDir: string
 test("an incident's permalink: what happened, each frozen round with its rule and every tester's evidence", async ({ page }, testInfo) => {
   const response = await page.goto(incidentUrl());
   expect(response?.status()).toBe(200);
-  await expect(page.locator("h1")).toHaveText(new RegExp(`^Incident on ${DOMAIN.replace(/\./g, "\\.")}: down for everyone, .+ UTC \\(\\d+ minutes\\)$`));
+  await expect(page.locator("h1")).toHaveText(
+    new RegExp(`^Incident on ${DOMAIN.replace(/\./g, "\\.")}: down for everyone, .+ UTC \\(\\d+ minutes\\)$`),
+  );
   await expect(page).toHaveTitle(/^Incident on .+ · downcheck$/);
   expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toBe(incidentUrl());
   expect(await page.locator('meta[property="og:title"]').getAttribute("content")).toMatch(/^Incident on /);
-  await expect(page.getByRole("heading", { level: 2 })).toHaveText(["What happened", "First failing round", "Worst round", "Recovering round"]);
+  await expect(page.getByRole("heading", { level: 2 })).toHaveText([
+    "What happened",
+    "First failing round",
+    "Worst round",
+    "Recovering round",
+  ]);
   await expect(page.locator(".evidence-rule").first()).toContainText("down for everyone");
   await expect(page.locator(".incident-facts")).toContainText("Tokyo, Japan");
   // Every tester row of each round, with the headers we saw and Globalping's raw result.
@@ -107,7 +134,9 @@ test("the domain's history: 90 days with the seeded incidents, their links and t
   expect(response?.status()).toBe(200);
   await expect(page.locator("h1")).toHaveText(`History of ${DOMAIN}: the last 90 days`);
   await expect(page.locator(".history-incidents li a")).toHaveCount(2);
-  expect(await page.locator(".history-incidents li a").first().getAttribute("href")).toBe(`/${DOMAIN}/incidents/${seeded.ongoing.incidentId}`);
+  expect(await page.locator(".history-incidents li a").first().getAttribute("href")).toBe(
+    `/${DOMAIN}/incidents/${seeded.ongoing.incidentId}`,
+  );
   await expect(page.locator(".history svg").first()).toBeVisible();
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
@@ -116,9 +145,16 @@ test("the domain's history: 90 days with the seeded incidents, their links and t
       await noOverflow(page, width);
       if (width === 375) {
         const { violations } = await new AxeBuilder({ page }).analyze();
-        expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${colorScheme}, ${width} px`).toEqual([]);
+        expect(
+          violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+          `${colorScheme}, ${width} px`,
+        ).toEqual([]);
       }
-      if (width !== 320) await page.screenshot({ path: join(testInfo.project.outputDir, "screenshots", `history-${width}-${colorScheme}.png`), fullPage: true });
+      if (width !== 320)
+        await page.screenshot({
+          path: join(testInfo.project.outputDir, "screenshots", `history-${width}-${colorScheme}.png`),
+          fullPage: true,
+        });
     }
   }
 });
@@ -162,7 +198,9 @@ test("the domain page says the current incident in one line, the history in anot
   // The recent ones are on the history page, which the history's own line links.
   await expect(section.locator(".history-line a")).toHaveAttribute("href", `/${DOMAIN}/history`);
   await expect(section.locator(".history-line")).toContainText(/^(Not enough data yet: checked for .+ of these 30 days\.|Online .+)/);
-  expect(await page.locator('link[rel="alternate"][type="application/atom+xml"]').getAttribute("href")).toBe(`${app.baseUrl}/${DOMAIN}/feed.xml`);
+  expect(await page.locator('link[rel="alternate"][type="application/atom+xml"]').getAttribute("href")).toBe(
+    `${app.baseUrl}/${DOMAIN}/feed.xml`,
+  );
   const feed = await fetch(`${app.baseUrl}/${DOMAIN}/feed.xml`);
   expect(feed.headers.get("content-type")).toBe("application/atom+xml; charset=utf-8");
   expect((await feed.text()).match(/<entry>/g)).toHaveLength(2);

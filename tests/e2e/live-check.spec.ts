@@ -23,7 +23,10 @@ test.beforeAll(async () => {
   const closed = await refusedPort();
   app = await startApp(
     {
-      PROBE_CONNECT_TO: [NAME, NO_SCRIPT, IDLE, SHIFT(375), SHIFT(1280)].map((name) => `${name}:80:127.0.0.1:${port}`).concat(`::127.0.0.1:${closed}`).join(","),
+      PROBE_CONNECT_TO: [NAME, NO_SCRIPT, IDLE, SHIFT(375), SHIFT(1280)]
+        .map((name) => `${name}:80:127.0.0.1:${port}`)
+        .concat(`::127.0.0.1:${closed}`)
+        .join(","),
       // Long enough that the held page, not the deadline, decides when the round ends.
       CHECK_DEADLINE_MS: "12000",
       TESTER_LOCATION: "Test lab, ZZ",
@@ -47,7 +50,9 @@ test("a first visit shows each tester's answer as it comes, then the result", as
   await expect(live.locator(".live-rows li").first()).toBeVisible({ timeout: 20_000 });
   await expect.poll(() => held.length, { timeout: 20_000 }).toBeGreaterThan(0);
   // Counted in the answers shown under it: dns, tcp and tls so far, http still out.
-  await expect(live.locator(".live-progress")).toHaveText(/^[1-3] answers? so far, waiting for [1-3] more testers?; the result comes within \d+ s\.$/);
+  await expect(live.locator(".live-progress")).toHaveText(
+    /^[1-3] answers? so far, waiting for [1-3] more testers?; the result comes within \d+ s\.$/,
+  );
   await expect(live.locator(".live-rows li[data-status=up]").first()).toContainText("Test lab");
   await expect(page.locator(".result[data-verdict]")).toHaveCount(0);
 
@@ -63,9 +68,15 @@ test("the live feed answers 204 when no round of the domain runs, and 400 for a 
   const html = await request.get(`${app.baseUrl}/api/v1/status/${IDLE}/live?view=html`, { timeout: 10_000 });
   expect(html.status()).toBe(200);
   expect(await html.text()).toContain(`No check of ${IDLE} is running here right now.`);
-  expect(html.headers()).toMatchObject({ "x-frame-options": "SAMEORIGIN", "content-security-policy": expect.stringContaining("frame-ancestors 'self'") });
+  expect(html.headers()).toMatchObject({
+    "x-frame-options": "SAMEORIGIN",
+    "content-security-policy": expect.stringContaining("frame-ancestors 'self'"),
+  });
   const page = await request.get(`${app.baseUrl}/`);
-  expect(page.headers()).toMatchObject({ "x-frame-options": "DENY", "content-security-policy": expect.stringContaining("frame-ancestors 'none'") });
+  expect(page.headers()).toMatchObject({
+    "x-frame-options": "DENY",
+    "content-security-policy": expect.stringContaining("frame-ancestors 'none'"),
+  });
   const bad = await request.get(`${app.baseUrl}/api/v1/status/not_a_domain/live`);
   expect(bad.status()).toBe(400);
   expect(await bad.json()).toMatchObject({ error: { code: "invalid_domain" } });
@@ -86,10 +97,18 @@ async function watchLayoutShifts(page: Page) {
 const layoutShift = (page: Page) =>
   page.evaluate(
     // After two frames every shift of the last layout has been reported.
-    () => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve((window as unknown as { layoutShift: { value: number } }).layoutShift.value)))),
+    () =>
+      new Promise<number>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => resolve((window as unknown as { layoutShift: { value: number } }).layoutShift.value)),
+        ),
+      ),
   );
 
-for (const [width, height] of [[375, 812], [1280, 800]]) {
+for (const [width, height] of [
+  [375, 812],
+  [1280, 800],
+]) {
   test(`at ${width} px neither a first visit nor a cached one shifts what the visitor sees (CLS < 0.05)`, async ({ page }) => {
     test.setTimeout(60_000);
     const name = SHIFT(width);
@@ -118,7 +137,9 @@ test.describe("without JavaScript", () => {
     await expect(page.locator(".no-script-live .live-line")).toHaveText(`Checking ${NO_SCRIPT}…`);
     await expect(page.locator(".live-check")).toBeHidden();
     // Playwright's text selectors skip <noscript>; the page's rendered text does not.
-    await expect.poll(() => page.locator("main").innerText()).toContain("The result appears here when every tester has answered, within 14 seconds.");
+    await expect
+      .poll(() => page.locator("main").innerText())
+      .toContain("The result appears here when every tester has answered, within 14 seconds.");
     // The frame is a plain page streamed in order: this server's quick answers while http waits.
     const frame = page.frameLocator("iframe.live-frame");
     await expect(frame.locator("li").first()).toContainText("Test lab", { timeout: 20_000 });

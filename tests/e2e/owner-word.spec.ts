@@ -40,25 +40,49 @@ function sites(): Record<string, SiteHandler> {
   const up = homePage({
     siteName: "Up Owner",
     twitterSite: "@upowner",
-    jsonLd: [{ "@context": "https://schema.org", "@graph": [{ "@type": "Organization", sameAs: ["https://github.com/upowner", "https://www.linkedin.com/company/upowner"] }] }],
+    jsonLd: [
+      {
+        "@context": "https://schema.org",
+        "@graph": [{ "@type": "Organization", sameAs: ["https://github.com/upowner", "https://www.linkedin.com/company/upowner"] }],
+      },
+    ],
     relMe: ["https://mastodon.social/@upowner"],
     feeds: [["application/rss+xml", `https://blog.${UP}/feed.xml`]],
     footerLinks: ["https://www.facebook.com/sharer/sharer.php?u=x", "https://x.com/intent/tweet?text=x"],
   });
-  const down = homePage({ twitterSite: "@downowner", feeds: [["application/rss+xml", "/feed.xml"]], footerLinks: ["https://www.facebook.com/downowner"] });
+  const down = homePage({
+    twitterSite: "@downowner",
+    feeds: [["application/rss+xml", "/feed.xml"]],
+    footerLinks: ["https://www.facebook.com/downowner"],
+  });
   const summary = statuspageSummary({
     indicator: "major",
     description: "Major outage",
-    page: { id: "d0wn0wner001", name: "Down Owner", url: `https://status.${DOWN}`, time_zone: "Etc/UTC", updated_at: new Date().toISOString() },
+    page: {
+      id: "d0wn0wner001",
+      name: "Down Owner",
+      url: `https://status.${DOWN}`,
+      time_zone: "Etc/UTC",
+      updated_at: new Date().toISOString(),
+    },
   });
-  const page = (body: string): SiteHandler => (_req, res) => void res.writeHead(200, { "content-type": "text/html" }).end(body);
-  const feed = (body: string): SiteHandler => (_req, res) => void res.writeHead(200, { "content-type": "application/rss+xml" }).end(body);
+  const page =
+    (body: string): SiteHandler =>
+    (_req, res) =>
+      void res.writeHead(200, { "content-type": "text/html" }).end(body);
+  const feed =
+    (body: string): SiteHandler =>
+    (_req, res) =>
+      void res.writeHead(200, { "content-type": "application/rss+xml" }).end(body);
   const downWhileUp = paths({ "/": page(down), "/feed.xml": feed(rssFeed(posts(`https://${DOWN}`, 2))) });
   return {
     [UP]: paths({ "/": page(up) }),
     [`blog.${UP}`]: paths({ "/feed.xml": feed(rssFeed(posts(`https://blog.${UP}`, 7))) }),
-    [DOWN]: (req, res, site) => (downIsDown ? void res.writeHead(503, { "content-type": "text/html" }).end("maintenance") : downWhileUp(req, res, site)),
-    [`status.${DOWN}`]: paths({ "/api/v2/summary.json": (_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(summary)) }),
+    [DOWN]: (req, res, site) =>
+      downIsDown ? void res.writeHead(503, { "content-type": "text/html" }).end("maintenance") : downWhileUp(req, res, site),
+    [`status.${DOWN}`]: paths({
+      "/api/v2/summary.json": (_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(summary)),
+    }),
   };
 }
 
@@ -102,7 +126,8 @@ async function openWithOwnerWord(page: Page, domain: string) {
   }).toPass({ timeout: 60_000, intervals: [2000] });
 }
 
-const hrefsIn = (page: Page, selector: string) => page.locator(`${selector} a`).evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+const hrefsIn = (page: Page, selector: string) =>
+  page.locator(`${selector} a`).evaluateAll((links) => links.map((link) => link.getAttribute("href")));
 
 test("an up site: its own news and its owner's accounts, each saying where it came from", async ({ page }, testInfo) => {
   test.setTimeout(120_000);
@@ -142,7 +167,10 @@ test("a site down for everyone: 'Hear it from the owner' links its status page a
   }).toPass({ timeout: 60_000, intervals: [2000] });
 
   const step = page.locator("#troubleshooting li").filter({ has: page.getByRole("heading", { name: "Hear it from the owner" }) });
-  await expect(step.getByRole("link", { name: `Official status page (status.${DOWN}) (opens in a new tab)` })).toHaveAttribute("href", `https://status.${DOWN}/`);
+  await expect(step.getByRole("link", { name: `Official status page (status.${DOWN}) (opens in a new tab)` })).toHaveAttribute(
+    "href",
+    `https://status.${DOWN}/`,
+  );
   await expect(step.getByRole("link", { name: `${DOWN} on X (opens in a new tab)` })).toHaveAttribute("href", "https://x.com/downowner");
   await expect(step.getByText(`listed on ${DOWN}'s own page`).first()).toBeVisible();
   await expect(page.locator("section.related-pages li")).toHaveCount(2);
@@ -153,12 +181,28 @@ test("content imported while the site runs shows on the next view", async ({ pag
   test.setTimeout(120_000);
   await openWithOwnerWord(page, UP);
   const file = join(dir, "content.json");
-  writeFileSync(file, JSON.stringify({ sites: [{ domain: UP, pages: [{ title: "A word from our editors", url: "https://news.example.com/up-owner", publishedAt: "2026-11-01", excerpt: "Imported." }] }] }));
-  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "src/scripts/content.ts", "import", file], {
-    cwd: root,
-    // The app's routes: a routed name is one its pages (and so its content) may be for.
-    env: { ...process.env, DATABASE_URL: `file:${app.databaseFile}`, CONTENT_SITE_URLS: app.baseUrl, PROBE_CONNECT_TO: world.connectTo },
-  });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      sites: [
+        {
+          domain: UP,
+          pages: [
+            { title: "A word from our editors", url: "https://news.example.com/up-owner", publishedAt: "2026-11-01", excerpt: "Imported." },
+          ],
+        },
+      ],
+    }),
+  );
+  const { stdout } = await run(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "src/scripts/content.ts", "import", file],
+    {
+      cwd: root,
+      // The app's routes: a routed name is one its pages (and so its content) may be for.
+      env: { ...process.env, DATABASE_URL: `file:${app.databaseFile}`, CONTENT_SITE_URLS: app.baseUrl, PROBE_CONNECT_TO: world.connectTo },
+    },
+  );
   expect(stdout).toContain(`${app.baseUrl} shows it now.`);
   await page.reload();
   await expect(page.locator("section.related-pages li").first()).toContainText("A word from our editors");

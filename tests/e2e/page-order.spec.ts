@@ -19,7 +19,12 @@ let app: RunningApp;
 
 const SCREEN = { width: 375, height: 812 };
 const MAX_HEIGHT = 3200;
-const FOUR_STEPS = ["Use another browser", "Use the site's IP address", "Check that your DNS cache is valid", "Check whether the site is blocked for you"];
+const FOUR_STEPS = [
+  "Use another browser",
+  "Use the site's IP address",
+  "Check that your DNS cache is valid",
+  "Check whether the site is blocked for you",
+];
 
 interface Case {
   name: string;
@@ -32,7 +37,13 @@ interface Case {
 
 const CASES: Case[] = [
   { name: "up", domain: targets.world, verdict: "online", reaches: true, line: /is up from 9 of 10 locations; Sydney/ },
-  { name: "down for everyone", domain: targets.outage, verdict: "global_outage", reaches: false, line: /is down for everyone: server error 503 \(down from all 11 locations\)/ },
+  {
+    name: "down for everyone",
+    domain: targets.outage,
+    verdict: "global_outage",
+    reaches: false,
+    line: /is down for everyone: server error 503 \(down from all 11 locations\)/,
+  },
   { name: "regional", domain: targets.regional, verdict: "regional", reaches: true, line: /has problems in some regions: it fails from/ },
   { name: "only you", domain: targets.world, verdict: "online", reaches: false, line: /is up from 9 of 10 locations/ },
 ];
@@ -55,7 +66,9 @@ test.afterAll(async () => app?.stop());
 /** The visitor's own browser check asks the site over either scheme: answered, or refused. */
 async function browserReaches(page: Page, domain: string, reaches: boolean) {
   for (const scheme of ["https", "http"]) {
-    await page.route(`${scheme}://${domain}/`, (route) => (reaches ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused")));
+    await page.route(`${scheme}://${domain}/`, (route) =>
+      reaches ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused"),
+    );
   }
 }
 
@@ -82,7 +95,9 @@ const bottomOf = async (page: Page, selector: ReturnType<Page["locator"]>) => {
 };
 
 for (const c of CASES) {
-  test(`${c.name}: the answer on the first screen, the next step on the first two, at most ${MAX_HEIGHT} px, every part of the page`, async ({ page }) => {
+  test(`${c.name}: the answer on the first screen, the next step on the first two, at most ${MAX_HEIGHT} px, every part of the page`, async ({
+    page,
+  }) => {
     await openOnPhone(page, c);
 
     // Is it down, and how old is that answer: on the first screen, the age in words.
@@ -116,24 +131,38 @@ for (const c of CASES) {
     expect(height).toBeLessThanOrEqual(MAX_HEIGHT);
 
     // Every element of the specification, whatever is folded.
-    await expect(page.locator(".intro")).toHaveText(`We check the status of ${c.domain} from server locations in many parts of the world, so you can tell whether it is down only for you or there is a global outage.`);
+    await expect(page.locator(".intro")).toHaveText(
+      `We check the status of ${c.domain} from server locations in many parts of the world, so you can tell whether it is down only for you or there is a global outage.`,
+    );
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Is ${c.domain} down or not?`);
     await expect(page.locator("#sources tbody tr[data-status]")).toHaveCount(14);
     await expect(page.getByRole("heading", { name: "Checks and reports for the last 24 hours" })).toBeVisible();
     await expect(page.getByRole("img", { name: new RegExp(`^${c.domain.replace(/\./g, "\\.")} in the last 24 hours`) })).toBeVisible();
     await expect(page.locator(".related-pages li")).toHaveCount(3);
     await expect(page.locator(".related-pages time").first()).toHaveText(/^\d{1,2} November 2026$/);
-    for (const step of FOUR_STEPS) await expect(page.locator(".troubleshooting li h3").filter({ hasText: new RegExp(`^${step}$`) })).toHaveCount(1);
-    await expect(page.getByRole("radiogroup", { name: `Rate the functionality and service quality of ${c.domain}` }).getByRole("radio")).toHaveCount(5);
+    for (const step of FOUR_STEPS)
+      await expect(page.locator(".troubleshooting li h3").filter({ hasText: new RegExp(`^${step}$`) })).toHaveCount(1);
+    await expect(
+      page.getByRole("radiogroup", { name: `Rate the functionality and service quality of ${c.domain}` }).getByRole("radio"),
+    ).toHaveCount(5);
     // The owner's accounts: among what to do now when it is down for everyone, else folded with the evidence.
-    for (const network of ["X", "Facebook"]) await expect(page.locator(".social-links a").filter({ hasText: `${c.domain} on ${network}` })).toHaveCount(1);
-    await expect(page.locator(c.verdict === "global_outage" ? ".what-now .social-links" : ".evidence details.owner-fold .social-links")).toHaveCount(1);
+    for (const network of ["X", "Facebook"])
+      await expect(page.locator(".social-links a").filter({ hasText: `${c.domain} on ${network}` })).toHaveCount(1);
+    await expect(
+      page.locator(c.verdict === "global_outage" ? ".what-now .social-links" : ".evidence details.owner-fold .social-links"),
+    ).toHaveCount(1);
 
     await page.setViewportSize({ width: 320, height: SCREEN.height });
     const overflow = await page.evaluate(() => {
       const edge = document.documentElement.clientWidth;
-      const outside = [...document.body.querySelectorAll("*")].filter((element) => element.getBoundingClientRect().right > edge + 0.5 && !element.parentElement?.closest(".table-scroll"));
-      return { scrollWidth: document.documentElement.scrollWidth, edge, outside: outside.slice(0, 5).map((element) => element.tagName.toLowerCase()) };
+      const outside = [...document.body.querySelectorAll("*")].filter(
+        (element) => element.getBoundingClientRect().right > edge + 0.5 && !element.parentElement?.closest(".table-scroll"),
+      );
+      return {
+        scrollWidth: document.documentElement.scrollWidth,
+        edge,
+        outside: outside.slice(0, 5).map((element) => element.tagName.toLowerCase()),
+      };
     });
     expect(overflow).toEqual({ scrollWidth: overflow.edge, edge: overflow.edge, outside: [] });
   });
@@ -204,7 +233,16 @@ test("no public page names an operator setting", async ({ page }) => {
   expect(settings).toEqual(expect.arrayContaining(["PROBE_CONNECT_TO", "CHECK_TTL_SECONDS", "LIST_CHECKED_SITES"]));
   const id = (await (await fetch(`${app.baseUrl}/api/v1/status/${targets.world}`)).json()) as { testers: { message: string | null }[] };
   expect(JSON.stringify(id.testers)).not.toContain("PROBE_CONNECT_TO");
-  for (const path of ["/", `/${targets.world}`, `/${targets.outage}`, `/${targets.world}/history`, "/cookies", "/methodology", "/not_a_domain", `/${targets.world}/checks/999999`]) {
+  for (const path of [
+    "/",
+    `/${targets.world}`,
+    `/${targets.outage}`,
+    `/${targets.world}/history`,
+    "/cookies",
+    "/methodology",
+    "/not_a_domain",
+    `/${targets.world}/checks/999999`,
+  ]) {
     await page.goto(`${app.baseUrl}${path}`);
     // Folded parts too: the text of the whole document, not only what is shown.
     const text = await page.evaluate(() => document.body.textContent ?? "");

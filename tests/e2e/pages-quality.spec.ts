@@ -79,7 +79,9 @@ test.afterAll(async () => {
 async function open(page: Page, target: QualityPage) {
   if (target.domain) {
     for (const scheme of ["https", "http"]) {
-      await page.route(`${scheme}://${target.domain}/`, (route) => (target.reaches ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused")));
+      await page.route(`${scheme}://${target.domain}/`, (route) =>
+        target.reaches ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused"),
+      );
     }
   }
   const response = await page.goto(target.url());
@@ -125,20 +127,25 @@ test("up: an empty rating star stands out 3:1 from the card, light and dark", as
   await open(page, VERDICTS[0]);
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
-    const ratio = await page.locator(".rating-star").first().evaluate((star) => {
-      const rgb = (color: string) => color.match(/[\d.]+/g)!.map(Number);
-      const luminance = (color: string) => {
-        const [r, g, b] = rgb(color).slice(0, 3).map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-      };
-      const style = getComputedStyle(star);
-      const visible = (color: string) => (rgb(color)[3] ?? 1) > 0;
-      const outlined = parseFloat(style.webkitTextStrokeWidth) > 0 && visible(style.webkitTextStrokeColor);
-      const drawn = visible(style.color) ? style.color : outlined ? style.webkitTextStrokeColor : null;
-      if (!drawn) return 0; // not drawn at all
-      const [a, b] = [luminance(drawn), luminance(getComputedStyle(star.closest(".card")!).backgroundColor)];
-      return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    });
+    const ratio = await page
+      .locator(".rating-star")
+      .first()
+      .evaluate((star) => {
+        const rgb = (color: string) => color.match(/[\d.]+/g)!.map(Number);
+        const luminance = (color: string) => {
+          const [r, g, b] = rgb(color)
+            .slice(0, 3)
+            .map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const style = getComputedStyle(star);
+        const visible = (color: string) => (rgb(color)[3] ?? 1) > 0;
+        const outlined = parseFloat(style.webkitTextStrokeWidth) > 0 && visible(style.webkitTextStrokeColor);
+        const drawn = visible(style.color) ? style.color : outlined ? style.webkitTextStrokeColor : null;
+        if (!drawn) return 0; // not drawn at all
+        const [a, b] = [luminance(drawn), luminance(getComputedStyle(star.closest(".card")!).backgroundColor)];
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      });
     expect(ratio, colorScheme).toBeGreaterThanOrEqual(3);
   }
 });
@@ -147,7 +154,10 @@ test.describe("as first painted (without JavaScript the streamed parts stay unpl
   test.use({ javaScriptEnabled: false });
 
   // The recent-checks lists stream in after the shell; whatever is in view then must not move.
-  for (const [width, height] of [[375, 812], [1280, 800]]) {
+  for (const [width, height] of [
+    [375, 812],
+    [1280, 800],
+  ]) {
     test(`home at ${width} px: the footer starts below the fold while the lists load`, async ({ page }) => {
       await page.setViewportSize({ width, height });
       await page.goto(HOME.url());
@@ -168,7 +178,8 @@ for (const target of [HOME, ...VERDICTS, ...OTHERS]) {
         const outside = [...document.body.querySelectorAll("*")].filter(
           (element) => element.getBoundingClientRect().right > edge + 0.5 && !element.parentElement?.closest(".table-scroll"),
         );
-        const name = (element: Element) => `${element.tagName.toLowerCase()}${element.className && typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).join(".")}` : ""}`;
+        const name = (element: Element) =>
+          `${element.tagName.toLowerCase()}${element.className && typeof element.className === "string" ? `.${element.className.trim().split(/\s+/).join(".")}` : ""}`;
         return { scrollWidth: document.documentElement.scrollWidth, edge, outside: outside.slice(0, 5).map(name) };
       });
       expect(overflow, `${width} px`).toEqual({ scrollWidth: overflow.edge, edge: overflow.edge, outside: [] });
@@ -190,7 +201,9 @@ for (const target of VERDICTS.filter((page) => page.name !== "unknown")) {
         .locator(".sources .table-scroll")
         .first()
         .locator("td.result-cell .badge")
-        .evaluateAll((spans) => spans.map((span) => ({ left: span.getBoundingClientRect().left, right: span.getBoundingClientRect().right })));
+        .evaluateAll((spans) =>
+          spans.map((span) => ({ left: span.getBoundingClientRect().left, right: span.getBoundingClientRect().right })),
+        );
       expect(badges.length).toBeGreaterThan(4);
       for (const { left, right } of badges) {
         expect(left, `${width} px`).toBeGreaterThanOrEqual(Math.max(region.x, 0) - 0.5);

@@ -56,7 +56,9 @@ function standInPushManager() {
     return (kept ? wrap(JSON.parse(kept)) : null) as unknown as PushSubscription;
   };
   PushManager.prototype.subscribe = async function () {
-    const made = await (window as unknown as { e2eNewPushSubscription: () => Promise<{ endpoint: string; keys: { p256dh: string; auth: string } }> }).e2eNewPushSubscription();
+    const made = await (
+      window as unknown as { e2eNewPushSubscription: () => Promise<{ endpoint: string; keys: { p256dh: string; auth: string } }> }
+    ).e2eNewPushSubscription();
     const json = { endpoint: made.endpoint, expirationTime: null, keys: made.keys };
     localStorage.setItem(KEY, JSON.stringify(json));
     return wrap(json) as unknown as PushSubscription;
@@ -89,9 +91,15 @@ test("subscribe on a down page and an up page, seen again on a second visit, the
   await section(page).getByRole("button", { name: "Tell me when it's back" }).click();
   await expect(section(page).getByRole("button", { name: "Stop notifications" })).toBeVisible();
   await expect(section(page).getByRole("status")).toHaveText(`We will tell you when ${targets.down} goes down or comes back.`);
-  expect(await page.evaluate(() => navigator.serviceWorker.getRegistration("/").then((r) => r?.active?.scriptURL ?? r?.installing?.scriptURL ?? null))).toMatch(/\/sw\.js$/);
+  expect(
+    await page.evaluate(() =>
+      navigator.serviceWorker.getRegistration("/").then((r) => r?.active?.scriptURL ?? r?.installing?.scriptURL ?? null),
+    ),
+  ).toMatch(/\/sw\.js$/);
   // The push service took the first message, which this browser could decrypt.
-  const clientHash = JSON.parse((await keptSubscription(page))!).endpoint.split("/").pop() as string;
+  const clientHash = JSON.parse((await keptSubscription(page))!)
+    .endpoint.split("/")
+    .pop() as string;
   expect((await pushService.messages(clientHash)).map((text) => JSON.parse(text).title)).toEqual([`Notifications on for ${targets.down}`]);
 
   // The up page offers the other promise; the same browser follows it as a second domain.
@@ -118,7 +126,11 @@ test("subscribe on a down page and an up page, seen again on a second visit, the
 });
 
 for (const javaScriptEnabled of [false, true]) {
-  test(`the unsubscribe link changes nothing when opened; its one button stops notifications (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({ browser, context, page }) => {
+  test(`the unsubscribe link changes nothing when opened; its one button stops notifications (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async ({
+    browser,
+    context,
+    page,
+  }) => {
     await preparedContext(context);
     await visit(page, targets.down);
     await section(page).getByRole("button", { name: "Tell me when it's back" }).click();
@@ -155,7 +167,9 @@ test("without JavaScript the section says notifications need it and links the do
   const page = await plain.newPage();
   await page.goto(`${app.baseUrl}/${targets.down}`);
   // Playwright's text selectors skip <noscript>; the rendered text and CSS selectors do not.
-  await expect.poll(() => section(page).innerText()).toContain(`Notifications need JavaScript. Without it, follow ${targets.down}'s incident feed (Atom) in a feed reader.`);
+  await expect
+    .poll(() => section(page).innerText())
+    .toContain(`Notifications need JavaScript. Without it, follow ${targets.down}'s incident feed (Atom) in a feed reader.`);
   await expect(section(page).locator("noscript a, a[href$='/feed.xml']").first()).toHaveAttribute("href", `/${targets.down}/feed.xml`);
   await plain.close();
 });
@@ -170,7 +184,10 @@ test("where the browser has no Push API, the section says so plainly", async ({ 
 });
 
 test("an iPhone's Safari outside the Home Screen is told to add the site first", async ({ browser }) => {
-  const iphone = await browser.newContext({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1" });
+  const iphone = await browser.newContext({
+    userAgent:
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+  });
   const page = await iphone.newPage();
   await visit(page, targets.down);
   await expect(section(page)).toContainText("On iPhone and iPad, add this site to your Home Screen first (Share → Add to Home Screen)");

@@ -8,7 +8,9 @@ const { baseUrl, targets } = e2eEnv();
 /** Route the visitor's own browser check, over either scheme: the site answers it, or the network fails. */
 async function browserReaches(page: Page, domain: string, reachable: boolean) {
   for (const scheme of ["https", "http"]) {
-    await page.route(`${scheme}://${domain}/`, (route) => (reachable ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused")));
+    await page.route(`${scheme}://${domain}/`, (route) =>
+      reachable ? route.fulfill({ status: 200, body: "ok" }) : route.abort("connectionrefused"),
+    );
   }
 }
 
@@ -40,7 +42,12 @@ test("a site that is down: down from our location with the server error in words
   await expect(page.locator("#troubleshooting")).not.toContainText("Use another browser");
   // The four "only for you" steps stay on the page, folded further down.
   await expect(page.locator("details#only-for-you-steps")).not.toHaveAttribute("open", "");
-  await expect(page.locator("details#only-for-you-steps h3")).toHaveText(["Use another browser", "Use the site's IP address", "Check that your DNS cache is valid", "Check whether the site is blocked for you"]);
+  await expect(page.locator("details#only-for-you-steps h3")).toHaveText([
+    "Use another browser",
+    "Use the site's IP address",
+    "Check that your DNS cache is valid",
+    "Check whether the site is blocked for you",
+  ]);
 });
 
 test("a site whose certificate is self-signed: down for everyone, the reason in the result line", async ({ page }) => {
@@ -139,13 +146,20 @@ test.describe("without JavaScript", () => {
 
 test("a forged X-Forwarded-For and fresh cookies still give one vote per address and day", async ({ browser }) => {
   // Label indexes: 1 = two stars, 4 = five stars.
-  for (const [forged, starsLabel] of [["198.51.100.7", 1], ["198.51.100.8", 4]] as const) {
+  for (const [forged, starsLabel] of [
+    ["198.51.100.7", 1],
+    ["198.51.100.8", 4],
+  ] as const) {
     const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "X-Forwarded-For": forged } });
     const page = await context.newPage();
     await page.goto(`${baseUrl}/${targets.voted}`);
     // A first visit without JavaScript: the streamed form may stand apart from its card (React
     // outlines a form whose action it encodes), so it is found by its name, not its place.
-    await page.getByRole("radiogroup", { name: `Rate the functionality and service quality of ${targets.voted}` }).locator("label").nth(starsLabel).click();
+    await page
+      .getByRole("radiogroup", { name: `Rate the functionality and service quality of ${targets.voted}` })
+      .locator("label")
+      .nth(starsLabel)
+      .click();
     await page.getByRole("button", { name: "Rate", exact: true }).click();
     await expect(page.locator(".rating")).toContainText("from 1 rating");
     await context.close();
@@ -170,7 +184,12 @@ test("the first streamed bytes hold the heading and 'Checking…' before the res
       .end();
   });
   // What a reader sees by each chunk: the markup left out (a name in a heading is a box of its own).
-  const textBy = (index: number) => chunks.slice(0, index + 1).map((c) => c.text).join("").replace(/<[^>]*>/g, "");
+  const textBy = (index: number) =>
+    chunks
+      .slice(0, index + 1)
+      .map((c) => c.text)
+      .join("")
+      .replace(/<[^>]*>/g, "");
   const firstWith = (text: string) => chunks.findIndex((_, index) => textBy(index).includes(text));
   const firstWithChecking = firstWith(`Checking ${targets.slow}…`);
   const firstWithResult = firstWith(`${targets.slow} is up`);
@@ -187,9 +206,7 @@ test("the JSON API answers a status, a 400 for bad input, and 200 calls cost one
   expect(await invalid.json()).toMatchObject({ error: { code: "invalid_domain", message: expect.any(String) } });
 
   const before = await targetHits(targets.cold);
-  const answers = await Promise.all(
-    Array.from({ length: 200 }, () => request.get(`${baseUrl}/api/v1/status/${targets.cold}`)),
-  );
+  const answers = await Promise.all(Array.from({ length: 200 }, () => request.get(`${baseUrl}/api/v1/status/${targets.cold}`)));
   expect(answers.map((a) => a.status())).toEqual(Array(200).fill(200));
   expect((await targetHits(targets.cold)) - before).toBe(1);
   const body = await answers[0].json();
@@ -200,15 +217,27 @@ test("the JSON API answers a status, a 400 for bad input, and 200 calls cost one
     cause: null,
     warnings: [],
     testers: expect.arrayContaining([
-      expect.objectContaining({ kind: "http", source: "local", status: "up", statusCode: 200, location: expect.objectContaining({ city: "Test lab", country: "ZZ" }) }),
+      expect.objectContaining({
+        kind: "http",
+        source: "local",
+        status: "up",
+        statusCode: 200,
+        location: expect.objectContaining({ city: "Test lab", country: "ZZ" }),
+      }),
     ]),
   });
   expect(typeof body.durationMs).toBe("number");
   expect(Date.parse(body.checkedAt)).not.toBeNaN();
 });
 
-for (const [width, colorScheme] of [[375, "light"], [1280, "light"], [375, "dark"]] as const) {
-  test(`home, a status page and /cookies have no serious accessibility violations at ${width} px, ${colorScheme}`, async ({ page }, testInfo) => {
+for (const [width, colorScheme] of [
+  [375, "light"],
+  [1280, "light"],
+  [375, "dark"],
+] as const) {
+  test(`home, a status page and /cookies have no serious accessibility violations at ${width} px, ${colorScheme}`, async ({
+    page,
+  }, testInfo) => {
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme });
     await browserReaches(page, targets.up, true);

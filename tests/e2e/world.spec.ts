@@ -21,12 +21,19 @@ test.afterAll(async () => {
 });
 
 test("many locations: the verdict notes the one that failed, the map and the grouped sources show them all", async ({ page }, testInfo) => {
-  for (const scheme of ["https", "http"]) await page.route(`${scheme}://${targets.world}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
-  for (const [width, colorScheme] of [[1280, "light"], [375, "light"], [375, "dark"]] as const) {
+  for (const scheme of ["https", "http"])
+    await page.route(`${scheme}://${targets.world}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
+  for (const [width, colorScheme] of [
+    [1280, "light"],
+    [375, "light"],
+    [375, "dark"],
+  ] as const) {
     await page.setViewportSize({ width, height: 900 });
     await page.emulateMedia({ colorScheme });
     await page.goto(`${baseUrl}/${targets.world}`);
-    await expect(page.locator(".result-line")).toHaveText(`${targets.world} is up from 9 of 10 locations; Sydney, Australia could not reach it`);
+    await expect(page.locator(".result-line")).toHaveText(
+      `${targets.world} is up from 9 of 10 locations; Sydney, Australia could not reach it`,
+    );
 
     const map = page.getByRole("img", { name: `Where we checked ${targets.world} from` });
     await expect(map).toBeVisible();
@@ -91,8 +98,11 @@ test("the JSON API sums up locations, where it fails and whether the world was a
 });
 
 test("when the world has no probes the page answers from our location and says why", async ({ page }) => {
-  for (const scheme of ["https", "http"]) await page.route(`${scheme}://${targets.noProbes}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
+  for (const scheme of ["https", "http"])
+    await page.route(`${scheme}://${targets.noProbes}/`, (route) => route.fulfill({ status: 200, body: "ok" }));
   await page.goto(`${baseUrl}/${targets.noProbes}`);
   await expect(page.locator(".result-line")).toHaveText(`${targets.noProbes} is up from our location`);
-  await expect(page.locator(".world-status")).toContainText("World check unavailable: Globalping, which runs them, has no probes in the places we ask for right now.");
+  await expect(page.locator(".world-status")).toContainText(
+    "World check unavailable: Globalping, which runs them, has no probes in the places we ask for right now.",
+  );
 });

@@ -30,7 +30,15 @@ beforeAll(async () => {
   const refused = await closedPort();
   // http and tcp only: a dns tester would ask the machine's resolver about the test name.
   const testersFile = join(folder, "testers.json");
-  writeFileSync(testersFile, JSON.stringify({ testers: [{ kind: "http", id: "local-http" }, { kind: "tcp", id: "local-tcp" }] }));
+  writeFileSync(
+    testersFile,
+    JSON.stringify({
+      testers: [
+        { kind: "http", id: "local-http" },
+        { kind: "tcp", id: "local-tcp" },
+      ],
+    }),
+  );
   agent = spawn(process.execPath, [bundle], {
     cwd: folder,
     env: {

@@ -29,9 +29,7 @@ beforeAll(async () => {
   }, certificate);
   refused = await closedPort();
   connectTo = `${HOST}:443:127.0.0.1:${target.port},${HOST}:80:127.0.0.1:${refused.port}`;
-  agents = await Promise.all(
-    LOCATIONS.map((location) => startAgent({ location, secret: SECRET, connectTo, ca: certificate.ca })),
-  );
+  agents = await Promise.all(LOCATIONS.map((location) => startAgent({ location, secret: SECRET, connectTo, ca: certificate.ca })));
   cleanups.push(target.close, ...agents.map((agent) => agent.close));
 });
 
@@ -44,8 +42,7 @@ const remoteTester = (url: string, { id = "agent", location = "Frankfurt, DE", s
 const probeWith = (tester: ReturnType<typeof remoteTester>, deadlineMs = 8000) =>
   tester.probe(TARGET, { signal: AbortSignal.timeout(deadlineMs), guard: createGuard() });
 const probeBody = (domain: string = HOST) => JSON.stringify({ domain });
-const signedCall = (url: string, body: string, now?: number) =>
-  callAgent(url, { body, headers: signRequest(SECRET, body, now) });
+const signedCall = (url: string, body: string, now?: number) => callAgent(url, { body, headers: signRequest(SECRET, body, now) });
 const errorCode = (json: unknown) => (json as { error?: { code?: string } } | null)?.error?.code;
 const label = (result: ProbeResult) => `${result.location.city}, ${result.location.country}`;
 
@@ -68,9 +65,7 @@ describe("remote testers fanning out to agents", () => {
   it("is one inconclusive error row when the agent is down, never a down vote", async () => {
     const down = await closedPort();
     const results = await probeWith(remoteTester(down.url, { id: "agent-gone", location: "Sydney, AU" }));
-    expect(results).toEqual([
-      expect.objectContaining({ testerId: "agent-gone", kind: "http", status: "error", cause: "tester_error" }),
-    ]);
+    expect(results).toEqual([expect.objectContaining({ testerId: "agent-gone", kind: "http", status: "error", cause: "tester_error" })]);
     expect(results[0].location).toEqual({ city: "Sydney", country: "AU" });
     expect(results[0].message).toMatch(/unreachable.*ECONNREFUSED/);
   });
@@ -129,7 +124,11 @@ describe("the agent's door", () => {
   });
 
   it.each([
-    { name: "a request signed 40 s ago", call: (url: string) => signedCall(url, probeBody(), Date.now() - 40_000), code: "stale_timestamp" },
+    {
+      name: "a request signed 40 s ago",
+      call: (url: string) => signedCall(url, probeBody(), Date.now() - 40_000),
+      code: "stale_timestamp",
+    },
     { name: "an unsigned request", call: (url: string) => callAgent(url, { body: probeBody() }), code: "missing_signature" },
   ])("refuses $name with 401 $code", async ({ call, code }) => {
     const answer = await call(agents[2].url);

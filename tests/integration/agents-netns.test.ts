@@ -138,8 +138,12 @@ function startTarget({ namespace, address }: Topology["target"]): Promise<void> 
   const script = `require("node:http").createServer((req, res) => res.end("open"))
     .listen(Number(process.env.PORT), process.env.HOST, () => console.log("listening"));`;
   const env = { ...baseEnv(), HOST: address, PORT: String(TARGET_HTTP_PORT) };
-  return startIn(namespace, process.execPath, ["-e", script], env, (child) =>
-    new Promise((resolve) => child.stdout?.on("data", (chunk: Buffer) => chunk.toString().includes("listening") && resolve())),
+  return startIn(
+    namespace,
+    process.execPath,
+    ["-e", script],
+    env,
+    (child) => new Promise((resolve) => child.stdout?.on("data", (chunk: Buffer) => chunk.toString().includes("listening") && resolve())),
   );
 }
 
@@ -181,7 +185,10 @@ function startAgent(r: NetRegion, location: string, testersFile: string, routes:
 
 async function stopProcesses(): Promise<void> {
   const exits = processes.map(
-    (child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve()))),
+    (child) =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve()),
+      ),
   );
   const signalGroup = (signal: NodeJS.Signals) => {
     for (const child of processes) {
@@ -215,7 +222,12 @@ beforeAll(async () => {
   await startTarget(topology.target);
 
   // http and tcp only: a dns tester would ask a resolver, and the names are routed anyway.
-  const agentTesters = writeJson("netns-agent-testers", { testers: [{ kind: "http", id: "http" }, { kind: "tcp", id: "tcp" }] });
+  const agentTesters = writeJson("netns-agent-testers", {
+    testers: [
+      { kind: "http", id: "http" },
+      { kind: "tcp", id: "tcp" },
+    ],
+  });
   await Promise.all(REGIONS.map((r) => startAgent(region(r.name), r.location, agentTesters, routes)));
 
   const siteTesters = writeJson("netns-site-testers", {

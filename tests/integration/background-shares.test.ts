@@ -34,7 +34,10 @@ beforeAll(async () => {
     rounds.set(host, (rounds.get(host) ?? 0) + 1);
     res.end("ok");
   });
-  const up = [...VICTIMS, "other.test", "first-visit.test"].flatMap((name) => [`${name}:80:127.0.0.1:${site.port}`, `${name}:443:127.0.0.1:${refused.port}`]);
+  const up = [...VICTIMS, "other.test", "first-visit.test"].flatMap((name) => [
+    `${name}:80:127.0.0.1:${site.port}`,
+    `${name}:443:127.0.0.1:${refused.port}`,
+  ]);
   const down = DOWN.flatMap((name) => [`${name}:80:127.0.0.1:${refused.port}`, `${name}:443:127.0.0.1:${refused.port}`]);
   Object.assign(process.env, {
     DATABASE_URL: (await createTestDatabase()).url,
@@ -62,8 +65,24 @@ afterAll(async () => {
 async function subscribed(domains: string[], checked: boolean) {
   const now = Date.now();
   for (const domain of domains) {
-    const row = await db.site.create({ data: { domain, displayName: domain, createdAt: new Date(now - 10 * MINUTE), lastCheckedAt: checked ? new Date(now - 2 * MINUTE) : null } });
-    await db.pushSubscription.create({ data: { siteId: row.id, endpoint: `https://push.example.net/${domain}`, p256dh: "key", auth: "auth", visitorHash: "one visitor", token: `token-${domain}` } });
+    const row = await db.site.create({
+      data: {
+        domain,
+        displayName: domain,
+        createdAt: new Date(now - 10 * MINUTE),
+        lastCheckedAt: checked ? new Date(now - 2 * MINUTE) : null,
+      },
+    });
+    await db.pushSubscription.create({
+      data: {
+        siteId: row.id,
+        endpoint: `https://push.example.net/${domain}`,
+        p256dh: "key",
+        auth: "auth",
+        visitorHash: "one visitor",
+        token: `token-${domain}`,
+      },
+    });
   }
 }
 
@@ -96,7 +115,10 @@ describe("the background watch's fair shares", () => {
     expect(checked).toBe(DOWN.length);
 
     const { visitorBucket } = await import("@/server/crowd/visitor/address");
-    const visit = await app.checks.statusForVisitor({ ascii: "first-visit.test", unicode: "first-visit.test" }, visitorBucket("2001:db8:5:5::1"));
+    const visit = await app.checks.statusForVisitor(
+      { ascii: "first-visit.test", unicode: "first-visit.test" },
+      visitorBucket("2001:db8:5:5::1"),
+    );
     expect(visit.ok).toBe(true);
     const world = visit.ok ? visit.record.results.filter((r) => r.source === "world" && r.location.city !== "") : [];
     expect(world).toHaveLength(PROBES);

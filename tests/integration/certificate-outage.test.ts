@@ -39,7 +39,11 @@ let certs: Record<"good" | "selfSigned" | "expired" | "otherName" | "untrusted" 
 const refusedByWorld = (error: string, expiresAt?: string) => finished(200, { tls: { authorized: false, error, expiresAt } });
 const SITES: Record<string, Site> = {
   good: { cert: () => certs.good, trusted: true, world: finished(200) },
-  expired: { cert: () => certs.expired, trusted: true, world: refusedByWorld("CERT_HAS_EXPIRED", new Date(Date.now() - 3 * DAY_MS).toISOString()) },
+  expired: {
+    cert: () => certs.expired,
+    trusted: true,
+    world: refusedByWorld("CERT_HAS_EXPIRED", new Date(Date.now() - 3 * DAY_MS).toISOString()),
+  },
   "self-signed": { cert: () => certs.selfSigned, trusted: false, world: refusedByWorld("DEPTH_ZERO_SELF_SIGNED_CERT") },
   "wrong-name": { cert: () => certs.otherName, trusted: true, world: refusedByWorld("ERR_TLS_CERT_ALTNAME_INVALID") },
   untrusted: { cert: () => certs.untrusted, trusted: false, world: refusedByWorld("UNABLE_TO_VERIFY_LEAF_SIGNATURE") },
@@ -127,8 +131,14 @@ describe("a certificate browsers refuse, end to end", () => {
   it.each([
     ["expired", "expired.example.test is down for everyone: its certificate expired 3 days ago (down from all 4 locations)"],
     ["self-signed", "self-signed.example.test is down for everyone: its certificate is self-signed (down from all 4 locations)"],
-    ["wrong-name", "wrong-name.example.test is down for everyone: its certificate is for other.example.test, not this name (down from all 4 locations)"],
-    ["untrusted", "untrusted.example.test is down for everyone: its certificate is not from an authority browsers trust (down from all 4 locations)"],
+    [
+      "wrong-name",
+      "wrong-name.example.test is down for everyone: its certificate is for other.example.test, not this name (down from all 4 locations)",
+    ],
+    [
+      "untrusted",
+      "untrusted.example.test is down for everyone: its certificate is not from an authority browsers trust (down from all 4 locations)",
+    ],
     [
       "plain",
       "plain.example.test is down for everyone: its certificate is self-signed (down from all 4 locations); it answers plain HTTP (http://plain.example.test/)",

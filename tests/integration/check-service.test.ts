@@ -33,7 +33,9 @@ async function site(name: string, handler: Handler) {
   sites[name] = entry;
 }
 
-function makeService(overrides: { deadlineMs?: number; ttlMs?: number; admission?: ReturnType<typeof roomyAdmission>; storeIsShared?: boolean } = {}) {
+function makeService(
+  overrides: { deadlineMs?: number; ttlMs?: number; admission?: ReturnType<typeof roomyAdmission>; storeIsShared?: boolean } = {},
+) {
   const admission = overrides.admission ?? roomyAdmission(16);
   return modules.createCheckService({
     store: modules.store.prismaCheckStore,
@@ -119,7 +121,9 @@ describe("check service", () => {
       deadlineMs: 3000,
       admission: { ...admission, claim: (...args) => (newRounds++, admission.claim(...args)) },
     });
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => cold.status(target("cold.example.test"), { visitor: `198.51.100.${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => cold.status(target("cold.example.test"), { visitor: `198.51.100.${i}` })),
+    );
     expect(newRounds).toBe(1);
     expect(sites["cold.example.test"].hits).toBe(1);
     expect(new Set(answers.map((a) => a.record.id)).size).toBe(1);
@@ -154,7 +158,8 @@ describe("check service", () => {
   });
 
   describe("a page view", () => {
-    const oneRoundEach = () => makeService({ admission: roomyAdmission(16, { visitorRounds: memoryLimiter({ points: 1, durationSeconds: 60 }) }), ttlMs: 60_000 });
+    const oneRoundEach = () =>
+      makeService({ admission: roomyAdmission(16, { visitorRounds: memoryLimiter({ points: 1, durationSeconds: 60 }) }), ttlMs: 60_000 });
 
     it("whose result another instance stored a moment ago is admitted as fresh and costs nothing", async () => {
       await makeService().status(target("up.example.test"), ANY_VISITOR);
@@ -162,7 +167,10 @@ describe("check service", () => {
       expect(await service.admitView(target("up.example.test"), "visitor-a")).toEqual({ ok: true, fresh: true });
       // The visitor's one round is still there, and then spent.
       expect(await service.admitView(target("never-checked-1.example.test"), "visitor-a")).toEqual({ ok: true, fresh: false });
-      expect(await service.admitView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({ ok: false, refusal: { status: 429 } });
+      expect(await service.admitView(target("never-checked-2.example.test"), "visitor-a")).toMatchObject({
+        ok: false,
+        refusal: { status: 429 },
+      });
     });
 
     it("that needs a round pays for it once: the views that follow while it is paid for are free", async () => {
@@ -187,7 +195,9 @@ describe("check service", () => {
     it("that nobody paid for starts no round: its render is refused as not admitted", async () => {
       const service = makeService({ ttlMs: 0 });
       const before = sites["up.example.test"].hits;
-      await expect(service.status(target("up.example.test"), { view: true })).rejects.toMatchObject({ refusal: { status: 409, code: "not_admitted" } });
+      await expect(service.status(target("up.example.test"), { view: true })).rejects.toMatchObject({
+        refusal: { status: 409, code: "not_admitted" },
+      });
       expect(sites["up.example.test"].hits).toBe(before);
     });
 
@@ -204,7 +214,13 @@ describe("check service", () => {
     const site = await db.site.findUniqueOrThrow({ where: { domain: "up.example.test" } });
     const old = new Date(Date.now() - modules.store.KEEP_CHECKS_MS() - 60_000);
     await db.check.create({
-      data: { siteId: site.id, startedAt: old, durationMs: 5, verdict: "online", results: { create: [{ testerId: "x", kind: "http", city: "", country: "", server: "local", status: "up", totalMs: 5 }] } },
+      data: {
+        siteId: site.id,
+        startedAt: old,
+        durationMs: 5,
+        verdict: "online",
+        results: { create: [{ testerId: "x", kind: "http", city: "", country: "", server: "local", status: "up", totalMs: 5 }] },
+      },
     });
     const before = await db.check.count();
     expect(await modules.store.pruneOldChecks(Date.now(), true)).toBe(1);
@@ -228,7 +244,9 @@ describe("check service", () => {
     const visit = async () => {
       const request = { render: new Uint8Array(256 * 1024) };
       // A visitor not seen before: counting it starts the limiter's timer for this key.
-      const { record, cached } = await requests.run(request, () => fresh.status(target("up.example.test"), { visitor: "first-time-visitor" }));
+      const { record, cached } = await requests.run(request, () =>
+        fresh.status(target("up.example.test"), { visitor: "first-time-visitor" }),
+      );
       expect(cached).toBe(false);
       expect(record.stored).toBe(true);
       return new WeakRef(request);
@@ -251,7 +269,18 @@ describe("check service and the world tester's question", () => {
         seen.push({ questionOpen: context.round!.questionOpen, previous: context.round!.previous.length });
         const timings = { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 0 };
         return [
-          { testerId: "world", kind: "http", source: "world", location: { city: "", country: "" }, server: "recorder", status: "error", cause: "rate_limited", statusCode: null, message: "recorded", timings },
+          {
+            testerId: "world",
+            kind: "http",
+            source: "world",
+            location: { city: "", country: "" },
+            server: "recorder",
+            status: "error",
+            cause: "rate_limited",
+            statusCode: null,
+            message: "recorded",
+            timings,
+          },
           {
             testerId: "world:1",
             kind: "http",
@@ -310,8 +339,17 @@ describe("check service and the world tester's question", () => {
     const { record } = await serviceWith(recordingWorld(), async () => false).status(target("up.example.test"), ANY_VISITOR);
     const stored = await modules.store.prismaCheckStore.latest("up.example.test");
     expect(stored?.results).toEqual(record.results);
-    expect(stored?.results.find((r) => r.testerId === "world:1")).toMatchObject({ network: { asn: 1221 }, stale: true, measuredAt: "2026-11-23T11:35:00.000Z" });
-    expect(stored?.world).toMatchObject({ state: "unavailable", reason: "rate_limited", message: "recorded", measuredAt: "2026-11-23T11:35:00.000Z", probes: 1 });
+    expect(stored?.results.find((r) => r.testerId === "world:1")).toMatchObject({
+      network: { asn: 1221 },
+      stale: true,
+      measuredAt: "2026-11-23T11:35:00.000Z",
+    });
+    expect(stored?.world).toMatchObject({
+      state: "unavailable",
+      reason: "rate_limited",
+      message: "recorded",
+      measuredAt: "2026-11-23T11:35:00.000Z",
+      probes: 1,
+    });
   });
 });
-

@@ -106,7 +106,9 @@ describe("importContent", () => {
   it("replaces the network's earlier import, and leaves the accounts discovery found", async () => {
     await importText(fileText(site("replace-example.com", { social: { x: "https://x.com/old" } })));
     const { id } = await getDb().site.findUniqueOrThrow({ where: { domain: "replace-example.com" } });
-    await getDb().socialLink.create({ data: { siteId: id, network: "x", url: "https://x.com/found", source: "site", sourceUrl: "https://replace-example.com/" } });
+    await getDb().socialLink.create({
+      data: { siteId: id, network: "x", url: "https://x.com/found", source: "site", sourceUrl: "https://replace-example.com/" },
+    });
     await importText(fileText(site("replace-example.com", { social: { x: "https://x.com/new" } })));
     const stored = await getDb().socialLink.findMany({ where: { siteId: id }, orderBy: { url: "asc" } });
     expect(stored.map(({ url, source }) => [url, source])).toEqual([
@@ -119,7 +121,15 @@ describe("importContent", () => {
     await importText(fileText(site("feed-example.com", { pages: [] })));
     const { id } = await getDb().site.findUniqueOrThrow({ where: { domain: "feed-example.com" } });
     await getDb().relatedPage.create({
-      data: { siteId: id, title: "From the feed", url: "https://blog.example.org/status", publishedAt: new Date(), excerpt: "", source: "feed", sourceUrl: "https://feed-example.com/feed.xml" },
+      data: {
+        siteId: id,
+        title: "From the feed",
+        url: "https://blog.example.org/status",
+        publishedAt: new Date(),
+        excerpt: "",
+        source: "feed",
+        sourceUrl: "https://feed-example.com/feed.xml",
+      },
     });
     await importText(fileText(site("feed-example.com")));
     expect(await getDb().relatedPage.findMany({ where: { siteId: id }, select: { title: true, source: true, sourceUrl: true } })).toEqual([

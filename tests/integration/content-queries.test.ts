@@ -4,7 +4,10 @@ import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./hel
 
 // sitemap and robots wait for a request (connection()) so a build never renders them; called
 // directly here, there is no request to wait for.
-vi.mock("next/server", async (importOriginal) => ({ ...(await importOriginal<typeof import("next/server")>()), connection: async () => undefined }));
+vi.mock("next/server", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next/server")>()),
+  connection: async () => undefined,
+}));
 
 // Modules that read DATABASE_URL and PUBLIC_BASE_URL are imported after both are set.
 let database: TestDatabase;
@@ -48,7 +51,8 @@ const addSite = (domain: string, fields: SiteFields = {}) =>
 /** A site as its last round left it; a round down for everyone is stored with `cause`, as the check store does. */
 async function addCheckedSite(domain: string, checkedOn: number, checkCount = 1, lastVerdict = "online", cause = "timeout") {
   const site = await addSite(domain, { lastCheckedAt: day(checkedOn), checkCount, lastVerdict });
-  if (lastVerdict === "global_outage") await db.check.create({ data: { siteId: site.id, startedAt: day(checkedOn), durationMs: 900, verdict: lastVerdict, cause } });
+  if (lastVerdict === "global_outage")
+    await db.check.create({ data: { siteId: site.id, startedAt: day(checkedOn), durationMs: 900, verdict: lastVerdict, cause } });
   return site;
 }
 
@@ -62,8 +66,12 @@ const PROFILES: Record<string, string> = {
   myspace: "https://myspace.com/shop",
 };
 
-const addSocial = (siteId: number, network: string, handle: string | null = null, fields: { url?: string; source?: string; sourceUrl?: string } = {}) =>
-  db.socialLink.create({ data: { siteId, network, url: PROFILES[network], handle, ...fields } });
+const addSocial = (
+  siteId: number,
+  network: string,
+  handle: string | null = null,
+  fields: { url?: string; source?: string; sourceUrl?: string } = {},
+) => db.socialLink.create({ data: { siteId, network, url: PROFILES[network], handle, ...fields } });
 
 describe("getRelatedPages", () => {
   it("lists a site's pages newest first with their dates and excerpts", async () => {
@@ -107,7 +115,15 @@ describe("getRelatedPages", () => {
     const site = await addSite("shop.example");
     await addPage(site.id, "Imported, old", 2);
     await db.relatedPage.create({
-      data: { siteId: site.id, title: "From the feed", url: "https://shop.example/news/1", publishedAt: day(20), excerpt: "", source: "feed", sourceUrl: "https://shop.example/feed.xml" },
+      data: {
+        siteId: site.id,
+        title: "From the feed",
+        url: "https://shop.example/news/1",
+        publishedAt: day(20),
+        excerpt: "",
+        source: "feed",
+        sourceUrl: "https://shop.example/feed.xml",
+      },
     });
     const pages = await content.getRelatedPages("shop.example");
     expect(pages.map(({ title, source, sourceUrl }) => [title, source, sourceUrl])).toEqual([

@@ -35,7 +35,9 @@ beforeAll(async () => {
     posts++;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers(Object.entries(req.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : [])));
+    const headers = new Headers(
+      Object.entries(req.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : [])),
+    );
     const response = await POST(new Request(`http://127.0.0.1${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) }));
     res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
     res.end(Buffer.from(await response.arrayBuffer()));
@@ -62,16 +64,31 @@ const withToken = (token = internalToken(purpose, SECRET)) => ({ authorization: 
 
 describe("POST /api/internal/content-refresh", () => {
   it("expires each named domain's content, in its ASCII form", async () => {
-    expect(await post(JSON.stringify({ domains: ["shop.example.com", "Bücher.de", "shop.example.com"] }), withToken())).toEqual({ status: 204, json: null });
+    expect(await post(JSON.stringify({ domains: ["shop.example.com", "Bücher.de", "shop.example.com"] }), withToken())).toEqual({
+      status: 204,
+      json: null,
+    });
     expect(cache.revalidated).toEqual(["content:shop.example.com", "content:xn--bcher-kva.de"]);
   });
 
   it.each([
     ["no token", {}, JSON.stringify({ domains: ["a.example"] }), 401, "unauthorized"],
-    ["the report intake's token", withToken(internalToken("downcheck report intake: refresh", SECRET)), JSON.stringify({ domains: ["a.example"] }), 401, "unauthorized"],
+    [
+      "the report intake's token",
+      withToken(internalToken("downcheck report intake: refresh", SECRET)),
+      JSON.stringify({ domains: ["a.example"] }),
+      401,
+      "unauthorized",
+    ],
     ["a body that is no JSON", withToken(), "{", 400, "invalid_json"],
     ["no list", withToken(), JSON.stringify({ domain: "a.example" }), 400, "invalid_domains"],
-    ["too long a list", withToken(), JSON.stringify({ domains: Array.from({ length: 501 }, (_, i) => `d${i}.example`) }), 400, "invalid_domains"],
+    [
+      "too long a list",
+      withToken(),
+      JSON.stringify({ domains: Array.from({ length: 501 }, (_, i) => `d${i}.example`) }),
+      400,
+      "invalid_domains",
+    ],
     ["a name that is no domain", withToken(), JSON.stringify({ domains: ["a.example", "../etc"] }), 400, "invalid_domain"],
   ])("refuses %s", async (_what, headers, body, status, code) => {
     expect(await post(body, headers as Record<string, string>)).toEqual({ status, json: { error: { code, message: expect.any(String) } } });
@@ -94,11 +111,18 @@ describe("asking the sites", () => {
 describe("npm run content -- import", () => {
   it("imports the file, then has the running site show it at once", async () => {
     const file = join(tmpDir, `content-refresh-${process.pid}.json`);
-    writeFileSync(file, JSON.stringify({ sites: [{ domain: "refreshed.example.com", social: { github: "https://github.com/refreshed" } }] }));
-    const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "src/scripts/content.ts", "import", file], {
-      env: { ...process.env, CONTENT_SITE_URLS: siteUrl },
-      timeout: 60_000,
-    });
+    writeFileSync(
+      file,
+      JSON.stringify({ sites: [{ domain: "refreshed.example.com", social: { github: "https://github.com/refreshed" } }] }),
+    );
+    const { stdout } = await run(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "src/scripts/content.ts", "import", file],
+      {
+        env: { ...process.env, CONTENT_SITE_URLS: siteUrl },
+        timeout: 60_000,
+      },
+    );
     expect(stdout).toContain("1 sites, 0 related pages, 1 social links");
     expect(stdout).toContain(`${siteUrl} shows it now.`);
     expect(cache.revalidated).toEqual(["content:refreshed.example.com"]);

@@ -63,7 +63,10 @@ describe("crowdStates", () => {
     const now = nextMoment();
     const quiet = await createSite();
     const busy = await createSite();
-    await addReports(quiet.id, now, [{ minutesAgo: 2, count: 6 }, { minutesAgo: 17, count: 6 }]);
+    await addReports(quiet.id, now, [
+      { minutesAgo: 2, count: 6 },
+      { minutesAgo: 17, count: 6 },
+    ]);
     await addReports(busy.id, now, [{ minutesAgo: 2, count: 6 }, { minutesAgo: 17, count: 6 }, ...usualWindows(3)]);
 
     const readings = await crowd.crowdStates(now);
@@ -73,7 +76,11 @@ describe("crowdStates", () => {
   });
 
   it.each<[string, { verdict: string; minutesAgo: number }, CrowdState]>([
-    ["lifts possible problems to problems while the latest round finds the site down somewhere", { verdict: "regional", minutesAgo: 4 }, "problems"],
+    [
+      "lifts possible problems to problems while the latest round finds the site down somewhere",
+      { verdict: "regional", minutesAgo: 4 },
+      "problems",
+    ],
     ["lifts them too when the latest round found it down for everyone", { verdict: "global_outage", minutesAgo: 25 }, "problems"],
     ["leaves them possible when the latest round found the site up", { verdict: "online", minutesAgo: 4 }, "possible"],
     ["leaves them possible when no tester could tell", { verdict: "unknown", minutesAgo: 4 }, "possible"],
@@ -81,7 +88,10 @@ describe("crowdStates", () => {
   ])("%s", async (_, probes, expected) => {
     const now = nextMoment();
     const site = await createSite({ ...probes, now });
-    await addReports(site.id, now, [{ minutesAgo: 2, count: 6 }, { minutesAgo: 17, count: 6 }]);
+    await addReports(site.id, now, [
+      { minutesAgo: 2, count: 6 },
+      { minutesAgo: 17, count: 6 },
+    ]);
 
     expect((await crowd.crowdStates(now)).get(site.domain)?.state).toBe(expected);
   });

@@ -65,7 +65,8 @@ afterAll(async () => {
   ]);
 });
 
-const tcp = (): Tester => tcpTesterKind.create(tcpTesterKind.optionsSchema.parse({ ports: [port] }), { id: "tcp", location: { city: "Lab", country: "ZZ" } });
+const tcp = (): Tester =>
+  tcpTesterKind.create(tcpTesterKind.optionsSchema.parse({ ports: [port] }), { id: "tcp", location: { city: "Lab", country: "ZZ" } });
 const probe = async (tester: Tester, name: string, withGuard = guard): Promise<ProbeResult> =>
   (await tester.probe({ ascii: name, unicode: name }, { guard: withGuard, signal: AbortSignal.timeout(3000) }))[0];
 

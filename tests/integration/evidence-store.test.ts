@@ -40,14 +40,27 @@ afterAll(async () => {
 
 const target = { ascii: HOST, unicode: HOST };
 const worldRow = (raw: unknown): ProbeResult => ({
-  testerId: "world:1", kind: "http", source: "world", location: { city: "Tokyo", country: "JP", continent: "AS" }, network: { asn: 2516, name: "KDDI" },
-  server: "Globalping probe", status: "down", cause: "timeout", statusCode: null, message: "Request timeout.",
-  timings: { dnsMs: 12, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 5000 }, measuredAt: new Date().toISOString(), detail: { raw },
+  testerId: "world:1",
+  kind: "http",
+  source: "world",
+  location: { city: "Tokyo", country: "JP", continent: "AS" },
+  network: { asn: 2516, name: "KDDI" },
+  server: "Globalping probe",
+  status: "down",
+  cause: "timeout",
+  statusCode: null,
+  message: "Request timeout.",
+  timings: { dnsMs: 12, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 5000 },
+  measuredAt: new Date().toISOString(),
+  detail: { raw },
 });
 
 async function probedRound(): Promise<ProbeResult[]> {
   const { httpTesterKind } = modules.http;
-  const tester = httpTesterKind.create(httpTesterKind.optionsSchema.parse({ userAgentUrl: "https://downcheck.test/" }), { id: "local-http", location: { city: "Testville", country: "TT" } });
+  const tester = httpTesterKind.create(httpTesterKind.optionsSchema.parse({ userAgentUrl: "https://downcheck.test/" }), {
+    id: "local-http",
+    location: { city: "Testville", country: "TT" },
+  });
   const guard = modules.guard.createGuard({ connectTo: `${HOST}:443:127.0.0.1:${refused.port},${HOST}:80:127.0.0.1:${site.port}` });
   return tester.probe(target, { guard, signal: AbortSignal.timeout(3000) });
 }
@@ -56,23 +69,38 @@ describe("evidence in the check store", () => {
   it("stores the headers a real probe saw and a world probe's raw result, and reads both back by the round's id", async () => {
     const raw = { probe: { city: "Tokyo", tags: ["eyeball-network"] }, result: { status: "failed", rawOutput: "Request timeout." } };
     const results = [...(await probedRound()), worldRow(raw)];
-    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 40, results }, decideVerdict(results));
+    const saved = await modules.store.prismaCheckStore.save(
+      target,
+      { startedAt: new Date(), durationMs: 40, results },
+      decideVerdict(results),
+    );
     const read = await modules.checks.storedCheck(HOST, saved.id);
-    expect(read?.results.find((r) => r.testerId === "local-http")?.detail?.headers).toMatchObject({ "x-served-by": "edge-3", "set-cookie": "(1 cookie, values not kept)" });
+    expect(read?.results.find((r) => r.testerId === "local-http")?.detail?.headers).toMatchObject({
+      "x-served-by": "edge-3",
+      "set-cookie": "(1 cookie, values not kept)",
+    });
     expect(read?.results.find((r) => r.testerId === "world:1")?.detail).toEqual({ raw });
     expect((await modules.store.prismaCheckStore.latest(HOST))?.results.map((r) => r.detail)).toEqual(read?.results.map((r) => r.detail));
   });
 
   it("reads a round with no evidence as rows without detail", async () => {
     const row = { ...worldRow(null), detail: undefined };
-    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [row] }, decideVerdict([row]));
+    const saved = await modules.store.prismaCheckStore.save(
+      target,
+      { startedAt: new Date(), durationMs: 5, results: [row] },
+      decideVerdict([row]),
+    );
     const read = await modules.checks.storedCheck(HOST, saved.id);
     expect(read?.results).toHaveLength(1);
     expect(read?.results[0]).not.toHaveProperty("detail");
   });
 
   it("finds no round under another domain, an id never stored, or one older than KEEP_CHECKS_DAYS", async () => {
-    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [worldRow({})] }, decideVerdict([worldRow({})]));
+    const saved = await modules.store.prismaCheckStore.save(
+      target,
+      { startedAt: new Date(), durationMs: 5, results: [worldRow({})] },
+      decideVerdict([worldRow({})]),
+    );
     expect(await modules.checks.storedCheck("other.example.test", saved.id)).toBeNull();
     expect(await modules.checks.storedCheck(HOST, saved.id + 1000)).toBeNull();
     expect(await modules.checks.storedCheck(HOST, 0)).toBeNull();
@@ -82,10 +110,16 @@ describe("evidence in the check store", () => {
   });
 
   it("tells the gate whether a check page has something to show, by domain, id and age", async () => {
-    const saved = await modules.store.prismaCheckStore.save(target, { startedAt: new Date(), durationMs: 5, results: [worldRow({})] }, decideVerdict([worldRow({})]));
+    const saved = await modules.store.prismaCheckStore.save(
+      target,
+      { startedAt: new Date(), durationMs: 5, results: [worldRow({})] },
+      decideVerdict([worldRow({})]),
+    );
     expect(await modules.checks.permalinkExists(HOST, "checks", saved.id)).toBe(true);
     expect(await modules.checks.permalinkExists("other.example.test", "checks", saved.id)).toBe(false);
-    expect(await modules.checks.permalinkExists(HOST, "checks", saved.id, Date.now() + modules.store.KEEP_CHECKS_MS() + 60_000)).toBe(false);
+    expect(await modules.checks.permalinkExists(HOST, "checks", saved.id, Date.now() + modules.store.KEEP_CHECKS_MS() + 60_000)).toBe(
+      false,
+    );
     expect(await modules.checks.permalinkExists(HOST, "incidents", saved.id)).toBe(false);
     expect(await modules.checks.permalinkExists(HOST, "checks", -1)).toBe(false);
   });

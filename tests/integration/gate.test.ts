@@ -20,12 +20,22 @@ let statusForPage: (target: { ascii: string; unicode: string }) => ReturnType<im
 const domain = (i: number) => `site${i}-${process.pid}.test`;
 const names = Array.from({ length: 80 }, (_, i) => domain(i));
 
-const visit = (path: string, { from = "198.51.100.7", method = "GET", headers = {} as Record<string, string>, body = undefined as BodyInit | undefined } = {}) =>
-  gate(new NextRequest(`http://127.0.0.1:3000${path}`, { method, body, headers: { "x-forwarded-for": from, ...headers } }), { callable: new Set([ACTION]) });
+const visit = (
+  path: string,
+  { from = "198.51.100.7", method = "GET", headers = {} as Record<string, string>, body = undefined as BodyInit | undefined } = {},
+) =>
+  gate(new NextRequest(`http://127.0.0.1:3000${path}`, { method, body, headers: { "x-forwarded-for": from, ...headers } }), {
+    callable: new Set([ACTION]),
+  });
 
 /** A server action call as the page's JavaScript sends one. */
 const actionCall = (path: string, from: string) =>
-  visit(path, { from, method: "POST", body: "[null,null]", headers: { "next-action": ACTION, "content-type": "text/plain;charset=UTF-8", "content-length": "11" } });
+  visit(path, {
+    from,
+    method: "POST",
+    body: "[null,null]",
+    headers: { "next-action": ACTION, "content-type": "text/plain;charset=UTF-8", "content-length": "11" },
+  });
 
 beforeAll(async () => {
   site = await startHttpServer((_req, res) => {
@@ -52,18 +62,24 @@ afterAll(async () => {
 const passes = (response: Response) => response.headers.get("x-middleware-next") === "1";
 
 describe("the page proxy", () => {
-  it.each(["/", "/cookies", "/search", "/favicon.svg", "/robots.txt", "/sitemap.xml", "/consent.css", "/world-map.svg"])("lets %s through untouched", async (path) => {
-    expect(passes(await visit(path))).toBe(true);
-  });
+  it.each(["/", "/cookies", "/search", "/favicon.svg", "/robots.txt", "/sitemap.xml", "/consent.css", "/world-map.svg"])(
+    "lets %s through untouched",
+    async (path) => {
+      expect(passes(await visit(path))).toBe(true);
+    },
+  );
 
-  it.each(["/not_a_domain", "/localhost", "/192.168.0.1", "/a..b.com", "/-.com"])("answers %s itself with a 404 page that is never stored", async (path) => {
-    const response = await visit(path);
-    expect(response.status).toBe(404);
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(passes(response)).toBe(false);
-    expect(response.headers.get("x-middleware-rewrite")).toBeNull();
-    expect(await response.text()).toContain("That is not a site we can check");
-  });
+  it.each(["/not_a_domain", "/localhost", "/192.168.0.1", "/a..b.com", "/-.com"])(
+    "answers %s itself with a 404 page that is never stored",
+    async (path) => {
+      const response = await visit(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(passes(response)).toBe(false);
+      expect(response.headers.get("x-middleware-rewrite")).toBeNull();
+      expect(await response.text()).toContain("That is not a site we can check");
+    },
+  );
 
   it("keeps what was typed in the 404's search box, escaped", async () => {
     const text = await (await visit("/my_intranet%3Cb%3E")).text();
@@ -87,12 +103,17 @@ describe("the page proxy", () => {
     expect(new URL(response.headers.get("location") ?? "", "http://x").pathname).toBe(canonical);
   });
 
-  it.each(["/example.com/history", "/example.com/history/90d", "/example.com/feed.xml", "/example.com/badge.svg", "/sw.js", "/manifest.webmanifest", "/methodology"])(
-    "lets a domain's own page or file %s through to Next, charging no round",
-    async (path) => {
-      expect(passes(await visit(path, { from: "198.51.100.90" }))).toBe(true);
-    },
-  );
+  it.each([
+    "/example.com/history",
+    "/example.com/history/90d",
+    "/example.com/feed.xml",
+    "/example.com/badge.svg",
+    "/sw.js",
+    "/manifest.webmanifest",
+    "/methodology",
+  ])("lets a domain's own page or file %s through to Next, charging no round", async (path) => {
+    expect(passes(await visit(path, { from: "198.51.100.90" }))).toBe(true);
+  });
 
   it("passes a permalink of a stored record, and answers one that names none itself with a 404", async () => {
     const name = names[77];
@@ -144,9 +165,12 @@ describe("the page proxy", () => {
     expect(new URL(response.headers.get("location") ?? "", "http://x").pathname).toBe(location);
   });
 
-  it.each(["/cookies/extra", "/bench/page-size.html", "/.well-known/security.txt"])("leaves %s, which names no site, to Next", async (path) => {
-    expect(passes(await visit(path))).toBe(true);
-  });
+  it.each(["/cookies/extra", "/bench/page-size.html", "/.well-known/security.txt"])(
+    "leaves %s, which names no site, to Next",
+    async (path) => {
+      expect(passes(await visit(path))).toBe(true);
+    },
+  );
 
   it("counts cold domains per visitor: the eleventh within a minute is a private 429 page", async () => {
     const visitor = "198.51.100.20";
@@ -203,12 +227,15 @@ describe("the gate's own answers", () => {
     expect(response.status).toBe(405);
   });
 
-  it.each(["/api/v1/status/%", "/api/v1/status/%zz", "/api/v1/status/a%E0%A4%A.com"])("answers the undecodable API path %s with a 400 invalid_domain", async (path) => {
-    const response = await visit(path);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: "invalid_domain" } });
-    expect(response.headers.get("cache-control")).toBe("no-store");
-  });
+  it.each(["/api/v1/status/%", "/api/v1/status/%zz", "/api/v1/status/a%E0%A4%A.com"])(
+    "answers the undecodable API path %s with a 400 invalid_domain",
+    async (path) => {
+      const response = await visit(path);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: "invalid_domain" } });
+      expect(response.headers.get("cache-control")).toBe("no-store");
+    },
+  );
 
   it("lets a decodable API path through", async () => {
     expect(passes(await visit("/api/v1/status/b%C3%BCcher.de"))).toBe(true);
@@ -218,13 +245,16 @@ describe("the gate's own answers", () => {
 describe("what Next gets to see", () => {
   const overridden = (response: Response) => (response.headers.get("x-middleware-override-headers") ?? "").split(",").filter(Boolean);
 
-  it.each(["content-security-policy", "content-security-policy-report-only", "x-middleware-prefetch", "x-action-forwarded"])("is the request without a client's %s header", async (name) => {
-    const response = await visit("/cookies", { headers: { [name]: "script-src 'nonce-attacker'" } });
-    expect(passes(response)).toBe(true);
-    // Next replaces the request's headers with the listed ones: the forged one is not among them.
-    expect(overridden(response)).toContain("x-forwarded-for");
-    expect(overridden(response)).not.toContain(name);
-  });
+  it.each(["content-security-policy", "content-security-policy-report-only", "x-middleware-prefetch", "x-action-forwarded"])(
+    "is the request without a client's %s header",
+    async (name) => {
+      const response = await visit("/cookies", { headers: { [name]: "script-src 'nonce-attacker'" } });
+      expect(passes(response)).toBe(true);
+      // Next replaces the request's headers with the listed ones: the forged one is not among them.
+      expect(overridden(response)).toContain("x-forwarded-for");
+      expect(overridden(response)).not.toContain(name);
+    },
+  );
 
   it("is the request as it came when it carries nothing to drop", async () => {
     expect(overridden(await visit("/cookies"))).toEqual([]);

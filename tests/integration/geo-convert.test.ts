@@ -19,9 +19,9 @@ function csvFile(name: string, text: string): string {
 }
 
 const IPV4 = [
-  "1.0.0.0,1.0.0.255,13335,\"Cloudflare, Inc.\"",
+  '1.0.0.0,1.0.0.255,13335,"Cloudflare, Inc."',
   "1.0.4.0,1.0.7.255,38803,Gtelecom Pty Ltd",
-  "2.26.200.0,2.26.215.255,201907,\"LLC \"\"SPUTNIK\"\"\"",
+  '2.26.200.0,2.26.215.255,201907,"LLC ""SPUTNIK"""',
   "8.8.8.0,8.8.8.255,15169,Google LLC",
   "8.34.208.0,8.34.223.255,15169,Google LLC",
   "214.94.0.0,215.0.255.255,749,United States Department of Defense (DoD)",
@@ -68,11 +68,15 @@ describe("convertAsnCsv", () => {
 
   it("keeps rows whole across the reader's 64 KB chunks", async () => {
     // 4,000 /24s, one AS each: ~200 KB, so many lines straddle a chunk boundary.
-    const lines = Array.from({ length: 4000 }, (_, i) => `${formatIpv4(0x0b000000 + i * 256)},${formatIpv4(0x0b000000 + i * 256 + 255)},${64_512 + i},"Network ${i}, Example"`);
+    const lines = Array.from(
+      { length: 4000 },
+      (_, i) => `${formatIpv4(0x0b000000 + i * 256)},${formatIpv4(0x0b000000 + i * 256 + 255)},${64_512 + i},"Network ${i}, Example"`,
+    );
     const result = await convertAsnCsv([csvFile("many.csv", lines.join("\n"))]);
     expect(result).toMatchObject({ ipv4Ranges: 4000, rejected: 0 });
     const table = new AsnTable(result.bytes);
-    for (let i = 0; i < 4000; i += 37) expect(table.find({ family: 4, value: 0x0b000000 + i * 256 + 7 })).toEqual({ asn: 64_512 + i, name: `Network ${i}, Example` });
+    for (let i = 0; i < 4000; i += 37)
+      expect(table.find({ family: 4, value: 0x0b000000 + i * 256 + 7 })).toEqual({ asn: 64_512 + i, name: `Network ${i}, Example` });
   });
 
   it("fails on a file that is not there", async () => {

@@ -46,15 +46,40 @@ describe("on the npm copies", () => {
     expect(data.lookup(address)).toMatchObject(expected);
   });
 
-  it.each(["192.0.2.1", "198.51.100.7", "203.0.113.9", "2001:db8::1", "10.1.2.3", "172.16.5.4", "192.168.1.1", "100.64.0.1", "127.0.0.1", "::1", "169.254.1.1", "fe80::1", "fd00::1", "::ffff:192.168.1.1", "224.0.0.1"])(
-    "%s (documentation, private, loopback, link-local or multicast) is unknown in every part",
-    (address) => {
-      // The country database itself places 2001:db8::/32 in JP: the filter, not a gap, decides.
-      expect(data.lookup(address)).toEqual(UNKNOWN_NETWORK);
-    },
-  );
+  it.each([
+    "192.0.2.1",
+    "198.51.100.7",
+    "203.0.113.9",
+    "2001:db8::1",
+    "10.1.2.3",
+    "172.16.5.4",
+    "192.168.1.1",
+    "100.64.0.1",
+    "127.0.0.1",
+    "::1",
+    "169.254.1.1",
+    "fe80::1",
+    "fd00::1",
+    "::ffff:192.168.1.1",
+    "224.0.0.1",
+  ])("%s (documentation, private, loopback, link-local or multicast) is unknown in every part", (address) => {
+    // The country database itself places 2001:db8::/32 in JP: the filter, not a gap, decides.
+    expect(data.lookup(address)).toEqual(UNKNOWN_NETWORK);
+  });
 
-  it.each(["", "unknown", "8.8.8.8.8", "999.1.1.1", "8.8.8", "::ffff:999.1.1.1", "1:2:3", " 8.8.8.8", "8.8.8.8\n", "%00", "x".repeat(100_000)])("%j is unknown, without throwing", (address) => {
+  it.each([
+    "",
+    "unknown",
+    "8.8.8.8.8",
+    "999.1.1.1",
+    "8.8.8",
+    "::ffff:999.1.1.1",
+    "1:2:3",
+    " 8.8.8.8",
+    "8.8.8.8\n",
+    "%00",
+    "x".repeat(100_000),
+  ])("%j is unknown, without throwing", (address) => {
     expect(data.lookup(address)).toEqual(UNKNOWN_NETWORK);
   });
 
@@ -95,7 +120,10 @@ describe("when the data is damaged or missing", () => {
     const loaded = await loadNetworkData({ dataDir: empty, packagesDir: empty, warn: (message) => said.push(message) });
     expect(loaded.sources).toEqual({ country: null, asn: null });
     expect(loaded.lookup("8.8.8.8")).toEqual(UNKNOWN_NETWORK);
-    expect(said.filter((message) => message.startsWith("no ")).sort()).toEqual(["no country data: visitors' countries stay unknown", "no network data: visitors' networks stay unknown"]);
+    expect(said.filter((message) => message.startsWith("no ")).sort()).toEqual([
+      "no country data: visitors' countries stay unknown",
+      "no network data: visitors' networks stay unknown",
+    ]);
   });
 
   it("falls back to the npm copies when the update pointer names no release", async () => {
@@ -104,7 +132,11 @@ describe("when the data is damaged or missing", () => {
     copyFileSync(path.join(dataDir, cached), path.join(folder, cached));
     writeFileSync(path.join(folder, "current"), "../../etc\n");
     const said: string[] = [];
-    const loaded = await loadNetworkData({ dataDir: folder, packagesDir: path.resolve("node_modules"), warn: (message) => said.push(message) });
+    const loaded = await loadNetworkData({
+      dataDir: folder,
+      packagesDir: path.resolve("node_modules"),
+      warn: (message) => said.push(message),
+    });
     expect(loaded.sources.country).toBe("npm");
     expect(loaded.lookup("8.8.8.8")).toMatchObject({ country: "US" });
     expect(said[0]).toMatch(/names no release/);
@@ -118,7 +150,9 @@ describe("lookupVisitorNetwork (one load per process)", () => {
     const first = loadVisitorNetworks();
     expect(loadVisitorNetworks()).toBe(first);
     const answers = await Promise.all(Array.from({ length: 20 }, () => lookupVisitorNetwork("8.8.8.8")));
-    expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(new Set([JSON.stringify({ country: "US", asn: 15169, asnName: "Google LLC" })]));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(
+      new Set([JSON.stringify({ country: "US", asn: 15169, asnName: "Google LLC" })]),
+    );
     expect(loadVisitorNetworks()).toBe(first);
     expect(lookupVisitorNetworkNow("1.1.1.1")).toMatchObject({ asn: 13335 });
   });

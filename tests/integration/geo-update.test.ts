@@ -93,17 +93,35 @@ describe("updateGeoData", () => {
   });
 
   it.each([
-    ["an ASN file cut short", { [DOWNLOADS.asnIpv4]: cutShort(csv("New Google")[DOWNLOADS.asnIpv4]) }, /origin-asn-ipv4\.csv could not be downloaded whole: terminated/],
-    ["a country database cut short (its metadata is at the end)", { [DOWNLOADS.country]: COUNTRY_MMDB.subarray(0, COUNTRY_MMDB.length >> 1) }, /no readable MMDB/],
+    [
+      "an ASN file cut short",
+      { [DOWNLOADS.asnIpv4]: cutShort(csv("New Google")[DOWNLOADS.asnIpv4]) },
+      /origin-asn-ipv4\.csv could not be downloaded whole: terminated/,
+    ],
+    [
+      "a country database cut short (its metadata is at the end)",
+      { [DOWNLOADS.country]: COUNTRY_MMDB.subarray(0, COUNTRY_MMDB.length >> 1) },
+      /no readable MMDB/,
+    ],
     ["a missing file", { [DOWNLOADS.asnIpv6]: undefined }, /origin-asn-ipv6\.csv could not be downloaded whole: answered 404/],
     ["an empty file", { [DOWNLOADS.asnIpv6]: "" }, /was empty/],
-    ["ASN data that puts 8.8.8.8 in another network", { [DOWNLOADS.asnIpv4]: "1.1.1.0,1.1.1.255,13335,Cloudflare\n8.8.8.0,8.8.8.255,64500,Elsewhere\n" }, /8\.8\.8\.8 in AS64500/],
-    ["an HTML page instead of a CSV", { [DOWNLOADS.asnIpv4]: "<html>\n<body>Rate limited</body>\n</html>\n".repeat(5) }, /too few networks \(0 IPv4/],
+    [
+      "ASN data that puts 8.8.8.8 in another network",
+      { [DOWNLOADS.asnIpv4]: "1.1.1.0,1.1.1.255,13335,Cloudflare\n8.8.8.0,8.8.8.255,64500,Elsewhere\n" },
+      /8\.8\.8\.8 in AS64500/,
+    ],
+    [
+      "an HTML page instead of a CSV",
+      { [DOWNLOADS.asnIpv4]: "<html>\n<body>Rate limited</body>\n</html>\n".repeat(5) },
+      /too few networks \(0 IPv4/,
+    ],
   ])("refuses %s and keeps the data in use", async (_case, override, error) => {
     const dataDir = newDataDir();
     const before = await updatedOnce(dataDir);
     const files: Record<string, Answer | undefined> = { ...csv("New Google"), [DOWNLOADS.country]: COUNTRY_MMDB, ...override };
-    const { baseUrl } = await release(Object.fromEntries(Object.entries(files).filter((entry): entry is [string, Answer] => entry[1] !== undefined)));
+    const { baseUrl } = await release(
+      Object.fromEntries(Object.entries(files).filter((entry): entry is [string, Answer] => entry[1] !== undefined)),
+    );
     await expect(updateGeoData({ dataDir, baseUrl, minRows: FEW_ROWS })).rejects.toThrow(error);
     expectUnchanged(dataDir, before.release);
     const data = await loadNetworkData({ dataDir, warn: (message) => expect.fail(message) });
@@ -116,10 +134,17 @@ describe("npm run geo:update", () => {
     const dataDir = newDataDir();
     const before = await updatedOnce(dataDir);
     const { baseUrl } = await release({ ...csv("New Google"), [DOWNLOADS.country]: COUNTRY_MMDB });
-    const run = promisify(execFile)(process.execPath, ["src/scripts/geo-update.mjs"], { env: { ...process.env, GEO_DATA_DIR: dataDir, GEO_UPDATE_URL: baseUrl } });
-    const failure = await run.then(() => null, (error: { code: number; stderr: string }) => error);
+    const run = promisify(execFile)(process.execPath, ["src/scripts/geo-update.mjs"], {
+      env: { ...process.env, GEO_DATA_DIR: dataDir, GEO_UPDATE_URL: baseUrl },
+    });
+    const failure = await run.then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toMatch(/geo:update failed; the data in use is unchanged\. too few networks \(2 IPv4 and 1 IPv6 ranges; at least 200000 and 40000 expected\)/);
+    expect(failure?.stderr).toMatch(
+      /geo:update failed; the data in use is unchanged\. too few networks \(2 IPv4 and 1 IPv6 ranges; at least 200000 and 40000 expected\)/,
+    );
     expectUnchanged(dataDir, before.release);
     expect(existsSync(path.join(dataDir, "releases", before.release, "asn.bin"))).toBe(true);
   });

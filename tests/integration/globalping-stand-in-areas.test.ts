@@ -51,7 +51,13 @@ describe("the Globalping stand-in's asn and country filters", () => {
   });
 
   it("still takes the scenario's probes in order for locations naming neither", async () => {
-    const body = measurementBody({ domain: "shop.example.test", probes: 2, locations: ["Asia", "Oceania"], protocol: "HTTPS", timeoutSeconds: 5 });
+    const body = measurementBody({
+      domain: "shop.example.test",
+      probes: 2,
+      locations: ["Asia", "Oceania"],
+      protocol: "HTTPS",
+      timeoutSeconds: 5,
+    });
     const { created } = await client().create(body, AbortSignal.timeout(5000));
     expect(created.probesCount).toBe(2);
   });

@@ -58,51 +58,75 @@ const probes: StandInProbe[] = [
   { ...TEN_PROBES[2], city: "Zürich".repeat(40), network: "東京インターネット株式会社 👍🏽 ".repeat(30) },
 ];
 const body = (options: { protocol?: "HTTP" | "HTTPS"; method?: string } = {}) => {
-  const sent = measurementBody({ domain: TARGET, probes: 3, locations: ["Europe"], protocol: options.protocol ?? "HTTPS", timeoutSeconds: 10 });
-  return options.method ? { ...sent, measurementOptions: { ...sent.measurementOptions, request: { method: options.method, path: "/" } } } : sent;
+  const sent = measurementBody({
+    domain: TARGET,
+    probes: 3,
+    locations: ["Europe"],
+    protocol: options.protocol ?? "HTTPS",
+    timeoutSeconds: 10,
+  });
+  return options.method
+    ? { ...sent, measurementOptions: { ...sent.measurementOptions, request: { method: options.method, path: "/" } } }
+    : sent;
 };
 
-describe.skipIf(!spec)(specAvailable ? "the Globalping stand-in, against Globalping's spec" : `Globalping stand-in vs spec (skipped: ${SPEC_MISSING})`, () => {
-  it.each<[string, StandInTest, ReturnType<typeof body>]>([
-    ["a 200 over HTTPS", finished(200), body()],
-    ["a 503", finished(503), body()],
-    ["plain HTTP, so no certificate", finished(200), body({ protocol: "HTTP" })],
-    ["a GET, so a body", finished(200), body({ method: "GET" })],
-    ["a refused certificate", finished(200, { tls: { authorized: false, error: "CERT_HAS_EXPIRED", expiresAt: "2026-01-01T00:00:00.000Z" } }), body()],
-    ["a long reason phrase and no timings", finished(200, {
-      statusCodeName: "Fine ".repeat(200), timings: { total: null, dns: null, tcp: null, tls: null, firstByte: null, download: null },
-    }), body()],
-    ["a failure of the target", { status: "failed", rawOutput: "connect ECONNREFUSED 203.0.113.10:443", failureSource: "target" }, body()],
-    ["a failure with no source", { status: "failed", rawOutput: "socket hang up" }, body()],
-    ["an offline probe", { status: "offline" }, body()],
-    ["a test still running", { status: "in-progress" }, body()],
-  ])("%s: every answer is one the spec allows, and our client reads it", async (_name, test, sent) => {
-    api.setScenario(everyProbe(test, 20, probes));
-    const created = await call(CREATE, "/v1/measurements", sent);
-    expect(created.status).toBe(202);
-    const id = String(created.json.id);
-    await call(READ, `/v1/measurements/${id}`);
-    pass(500);
-    const final = await call(READ, `/v1/measurements/${id}`);
-    expect(final.json.status).toBe(test.status === "in-progress" ? "in-progress" : "finished");
+describe.skipIf(!spec)(
+  specAvailable ? "the Globalping stand-in, against Globalping's spec" : `Globalping stand-in vs spec (skipped: ${SPEC_MISSING})`,
+  () => {
+    it.each<[string, StandInTest, ReturnType<typeof body>]>([
+      ["a 200 over HTTPS", finished(200), body()],
+      ["a 503", finished(503), body()],
+      ["plain HTTP, so no certificate", finished(200), body({ protocol: "HTTP" })],
+      ["a GET, so a body", finished(200), body({ method: "GET" })],
+      [
+        "a refused certificate",
+        finished(200, { tls: { authorized: false, error: "CERT_HAS_EXPIRED", expiresAt: "2026-01-01T00:00:00.000Z" } }),
+        body(),
+      ],
+      [
+        "a long reason phrase and no timings",
+        finished(200, {
+          statusCodeName: "Fine ".repeat(200),
+          timings: { total: null, dns: null, tcp: null, tls: null, firstByte: null, download: null },
+        }),
+        body(),
+      ],
+      [
+        "a failure of the target",
+        { status: "failed", rawOutput: "connect ECONNREFUSED 203.0.113.10:443", failureSource: "target" },
+        body(),
+      ],
+      ["a failure with no source", { status: "failed", rawOutput: "socket hang up" }, body()],
+      ["an offline probe", { status: "offline" }, body()],
+      ["a test still running", { status: "in-progress" }, body()],
+    ])("%s: every answer is one the spec allows, and our client reads it", async (_name, test, sent) => {
+      api.setScenario(everyProbe(test, 20, probes));
+      const created = await call(CREATE, "/v1/measurements", sent);
+      expect(created.status).toBe(202);
+      const id = String(created.json.id);
+      await call(READ, `/v1/measurements/${id}`);
+      pass(500);
+      const final = await call(READ, `/v1/measurements/${id}`);
+      expect(final.json.status).toBe(test.status === "in-progress" ? "in-progress" : "finished");
 
-    pass(500);
-    const client = createGlobalpingClient({ baseUrl: api.url, userAgent: "downcheck-test" });
-    const read = await client.read(id, null, AbortSignal.timeout(5_000));
-    expect(read?.measurement.results).toHaveLength(probes.length);
-  });
+      pass(500);
+      const client = createGlobalpingClient({ baseUrl: api.url, userAgent: "downcheck-test" });
+      const read = await client.read(id, null, AbortSignal.timeout(5_000));
+      expect(read?.measurement.results).toHaveLength(probes.length);
+    });
 
-  it("its refusals are the spec's: 400, 422, 429 on create; 404 and 429 on read", async () => {
-    expect((await call(CREATE, "/v1/measurements", { type: "http", target: "not a host name" })).status).toBe(400);
-    api.setScenario(noProbes);
-    expect((await call(CREATE, "/v1/measurements", body())).status).toBe(422);
-    api.setRateLimit({ remaining: 0, resetSeconds: 600 });
-    expect((await call(CREATE, "/v1/measurements", body())).status).toBe(429);
-    expect((await call(READ, "/v1/measurements/2unknownmeasurement000")).status).toBe(404);
+    it("its refusals are the spec's: 400, 422, 429 on create; 404 and 429 on read", async () => {
+      expect((await call(CREATE, "/v1/measurements", { type: "http", target: "not a host name" })).status).toBe(400);
+      api.setScenario(noProbes);
+      expect((await call(CREATE, "/v1/measurements", body())).status).toBe(422);
+      api.setRateLimit({ remaining: 0, resetSeconds: 600 });
+      expect((await call(CREATE, "/v1/measurements", body())).status).toBe(429);
+      expect((await call(READ, "/v1/measurements/2unknownmeasurement000")).status).toBe(404);
 
-    api.reset();
-    const id = String((await call(CREATE, "/v1/measurements", body())).json.id);
-    await call(READ, `/v1/measurements/${id}`);
-    expect((await call(READ, `/v1/measurements/${id}`)).status).toBe(429);
-  });
-});
+      api.reset();
+      const id = String((await call(CREATE, "/v1/measurements", body())).json.id);
+      await call(READ, `/v1/measurements/${id}`);
+      expect((await call(READ, `/v1/measurements/${id}`)).status).toBe(429);
+    });
+  },
+);

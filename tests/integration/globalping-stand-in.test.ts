@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterEach(() => api.reset());
 afterAll(() => api.close());
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> | null }
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: Record<string, unknown> | null;
+}
 
 async function call(method: "GET" | "POST", path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   const response = await request(`${api.url}${path}`, {
@@ -49,7 +53,10 @@ describe("POST /v1/measurements", () => {
     expect(reply.json).toEqual({ id: expect.stringMatching(/^2[a-zA-Z0-9]{19,}$/), probesCount: 4 });
     expect(reply.headers.location).toBe(`${api.url}/v1/measurements/${String(reply.json?.id)}`);
     expect(reply.headers).toMatchObject({
-      "x-ratelimit-limit": "250", "x-ratelimit-consumed": "4", "x-ratelimit-remaining": "246", "x-ratelimit-reset": "3600",
+      "x-ratelimit-limit": "250",
+      "x-ratelimit-consumed": "4",
+      "x-ratelimit-remaining": "246",
+      "x-ratelimit-reset": "3600",
     });
     expect(api.measurementsCreated()).toBe(1);
     expect(api.requests[0]).toMatchObject({ method: "POST", path: "/v1/measurements", body: { type: "http", target: TARGET, limit: 4 } });
@@ -74,30 +81,52 @@ describe("POST /v1/measurements", () => {
     ["a limit of 0", { limit: 0 }, "limit", '"limit" must be greater than or equal to 1'],
     ["an anonymous limit over 50", { limit: 51 }, "limit", '"limit" must be less than or equal to 50'],
     [
-      "a per-location limit beside a global one", { limit: 2, locations: [{ country: "DE", limit: 2 }] },
-      "locations.0.limit", '"locations[0].limit" is not allowed when a global limit is set',
+      "a per-location limit beside a global one",
+      { limit: 2, locations: [{ country: "DE", limit: 2 }] },
+      "locations.0.limit",
+      '"locations[0].limit" is not allowed when a global limit is set',
     ],
     [
-      "per-location limits adding up to more than 50", { locations: [{ country: "DE", limit: 30 }, { country: "US", limit: 30 }] },
-      "locations", "the sum of limits must be less than or equal to 50",
+      "per-location limits adding up to more than 50",
+      {
+        locations: [
+          { country: "DE", limit: 30 },
+          { country: "US", limit: 30 },
+        ],
+      },
+      "locations",
+      "the sum of limits must be less than or equal to 50",
     ],
     [
-      "a location without a location key", { locations: [{ limit: 2 }] },
-      "locations.0", '"locations[0]" must contain at least one of [continent, region, country, state, city, network, asn, magic, tags]',
+      "a location without a location key",
+      { locations: [{ limit: 2 }] },
+      "locations.0",
+      '"locations[0]" must contain at least one of [continent, region, country, state, city, network, asn, magic, tags]',
     ],
     [
-      "an unknown country", { locations: [{ country: "XX" }] },
-      "locations.0.country", '"locations[0].country" must be a valid two-letter ISO code',
+      "an unknown country",
+      { locations: [{ country: "XX" }] },
+      "locations.0.country",
+      '"locations[0].country" must be a valid two-letter ISO code',
     ],
     [
-      "a POST method", { measurementOptions: { request: { method: "POST" } } },
-      "measurementOptions.request.method", '"measurementOptions.request.method" must be one of [GET, HEAD, OPTIONS]',
+      "a POST method",
+      { measurementOptions: { request: { method: "POST" } } },
+      "measurementOptions.request.method",
+      '"measurementOptions.request.method" must be one of [GET, HEAD, OPTIONS]',
     ],
-    ["a port out of range", { measurementOptions: { port: 70000 } }, "measurementOptions.port", '"measurementOptions.port" must be a valid port'],
+    [
+      "a port out of range",
+      { measurementOptions: { port: 70000 } },
+      "measurementOptions.port",
+      '"measurementOptions.port" must be a valid port',
+    ],
     ["a timeout over 30 s", { timeout: 31 }, "timeout", '"timeout" must be less than or equal to 30'],
     [
-      "an unknown key", { measurementOptions: { followRedirects: true } },
-      "measurementOptions.followRedirects", '"measurementOptions.followRedirects" is not allowed',
+      "an unknown key",
+      { measurementOptions: { followRedirects: true } },
+      "measurementOptions.followRedirects",
+      '"measurementOptions.followRedirects" is not allowed',
     ],
     ["a target that is no hostname", { target: "not a host" }, "target", '"target" does not match any of the allowed types'],
     ["a missing target", { target: undefined }, "target", '"target" is required'],
@@ -139,10 +168,14 @@ describe("POST /v1/measurements", () => {
 
     expect(reply.status).toBe(429);
     expect(reply.json?.error).toEqual({
-      type: "rate_limit_exceeded", message: "This measurement exceeds the remaining hourly rate limit for your IP address.",
+      type: "rate_limit_exceeded",
+      message: "This measurement exceeds the remaining hourly rate limit for your IP address.",
     });
     expect(reply.headers).toMatchObject({
-      "x-ratelimit-limit": "250", "x-ratelimit-consumed": "0", "x-ratelimit-remaining": "2", "x-ratelimit-reset": "1200",
+      "x-ratelimit-limit": "250",
+      "x-ratelimit-consumed": "0",
+      "x-ratelimit-remaining": "2",
+      "x-ratelimit-reset": "1200",
     });
     expect((await post({ type: "http", target: TARGET, limit: 2 })).status).toBe(202);
   });
@@ -163,8 +196,15 @@ describe("GET /v1/measurements/:id", () => {
     expect(late.json?.status).toBe("finished");
     expect(results(late)[0].probe).toEqual({ ...TEN_PROBES[0], tags: ["datacenter-network"], resolvers: ["private"] });
     expect(results(late)[0].result).toMatchObject({
-      status: "finished", statusCode: 200, statusCodeName: "OK", rawBody: null, truncated: false, resolvedAddress: expect.any(String),
-      headers: expect.any(Object), rawHeaders: expect.any(String), rawOutput: expect.stringMatching(/^HTTP\/1\.1 200\n/),
+      status: "finished",
+      statusCode: 200,
+      statusCodeName: "OK",
+      rawBody: null,
+      truncated: false,
+      resolvedAddress: expect.any(String),
+      headers: expect.any(Object),
+      rawHeaders: expect.any(String),
+      rawOutput: expect.stringMatching(/^HTTP\/1\.1 200\n/),
       timings: { total: 81, dns: 8, tcp: 14, tls: 22, firstByte: 35, download: 2 },
       tls: expect.objectContaining({ authorized: true, protocol: "TLSv1.3", subject: { CN: TARGET, alt: `DNS:${TARGET}` } }),
     });
@@ -184,19 +224,40 @@ describe("GET /v1/measurements/:id", () => {
     expect(reply.json?.measurementOptions).toEqual({ request: { method: "GET" } });
     const [failed, offline, unavailable] = results(reply).map((r) => r.result);
     expect(failed).toEqual({
-      status: "failed", failureSource: "target", resolvedAddress: null, headers: {}, rawHeaders: null, rawBody: null,
-      rawOutput: "connect ECONNREFUSED", truncated: false, statusCode: null, statusCodeName: null,
-      timings: { total: null, dns: null, tcp: null, tls: null, firstByte: null, download: null }, tls: null,
+      status: "failed",
+      failureSource: "target",
+      resolvedAddress: null,
+      headers: {},
+      rawHeaders: null,
+      rawBody: null,
+      rawOutput: "connect ECONNREFUSED",
+      truncated: false,
+      statusCode: null,
+      statusCodeName: null,
+      timings: { total: null, dns: null, tcp: null, tls: null, firstByte: null, download: null },
+      tls: null,
     });
     expect(offline).toEqual({ status: "offline", rawOutput: "This probe is currently offline. Please try again later." });
     expect(unavailable).toMatchObject({
-      statusCode: 503, statusCodeName: "Service Unavailable", rawBody: expect.any(String), timings: { total: 73, dns: null }, tls: expired,
+      statusCode: 503,
+      statusCodeName: "Service Unavailable",
+      rawBody: expect.any(String),
+      timings: { total: 73, dns: null },
+      tls: expired,
     });
   });
 
   it("keeps a promise-driven test in progress until its promise resolves", async () => {
     let answer: (test: StandInTest) => void = () => undefined;
-    api.setScenario(everyProbe(new Promise<StandInTest>((resolve) => { answer = resolve; }), 0, TEN_PROBES.slice(0, 1)));
+    api.setScenario(
+      everyProbe(
+        new Promise<StandInTest>((resolve) => {
+          answer = resolve;
+        }),
+        0,
+        TEN_PROBES.slice(0, 1),
+      ),
+    );
     const id = await created({ limit: 1 });
 
     expect((await poll(id)).json?.status).toBe("in-progress");
@@ -249,7 +310,8 @@ describe("GET /v1/measurements/:id", () => {
     expect(tooSoon.status).toBe(429);
     expect(tooSoon.headers["retry-after"]).toBe("5");
     expect(tooSoon.json?.error).toEqual({
-      type: "too_many_requests", message: "Too many requests. Please retry in 5 seconds.",
+      type: "too_many_requests",
+      message: "Too many requests. Please retry in 5 seconds.",
     });
     expect(api.pollViolations()).toBe(1);
   });

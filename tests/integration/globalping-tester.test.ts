@@ -22,7 +22,12 @@ let guard: ReturnType<typeof createGuard>;
 
 beforeAll(async () => {
   [standIn, site, refused] = await Promise.all([startGlobalpingStandIn(), startHttpServer((_req, res) => res.end("ok")), closedPort()]);
-  const routes = [`${UP}:80:127.0.0.1:${site.port}`, `${UP}:443:127.0.0.1:${refused.port}`, `${DOWN}:80:127.0.0.1:${refused.port}`, `${DOWN}:443:127.0.0.1:${refused.port}`];
+  const routes = [
+    `${UP}:80:127.0.0.1:${site.port}`,
+    `${UP}:443:127.0.0.1:${refused.port}`,
+    `${DOWN}:80:127.0.0.1:${refused.port}`,
+    `${DOWN}:443:127.0.0.1:${refused.port}`,
+  ];
   guard = createGuard({ connectTo: routes.join(",") });
 });
 afterAll(async () => Promise.all([standIn.close(), site.close(), refused.close()]));
@@ -43,7 +48,11 @@ function world(options: Partial<GlobalpingTesterOptions> = {}): Tester {
   return globalpingTesterKind.create(parsed, { id: "world", location: { city: "", country: "" } });
 }
 
-const local = () => httpTesterKind.create(httpTesterKind.optionsSchema.parse({ userAgentUrl: "https://downcheck.test/" }), { id: "local-http", location: { city: "Frankfurt", country: "DE" } });
+const local = () =>
+  httpTesterKind.create(httpTesterKind.optionsSchema.parse({ userAgentUrl: "https://downcheck.test/" }), {
+    id: "local-http",
+    location: { city: "Frankfurt", country: "DE" },
+  });
 const target = (name: string) => ({ ascii: name, unicode: name });
 const round = (testers: Tester[], name = UP, extra: { previous?: ProbeResult[]; questionOpen?: boolean; deadlineMs?: number } = {}) =>
   runRound(testers, target(name), guard, { deadlineMs: extra.deadlineMs ?? 4000, ...extra });
@@ -55,12 +64,18 @@ describe("globalping tester: one measurement per round", () => {
     standIn.setScenario(everyProbe(finished(200), 700));
     const { results } = await round([world()]);
     expect(posts()).toHaveLength(1);
-    expect(posts()[0].body).toMatchObject({ type: "http", target: UP, measurementOptions: { request: { method: "HEAD", path: "/" }, protocol: "HTTPS" } });
+    expect(posts()[0].body).toMatchObject({
+      type: "http",
+      target: UP,
+      measurementOptions: { request: { method: "HEAD", path: "/" }, protocol: "HTTPS" },
+    });
     const rows = worldRows(results);
     expect(rows).toHaveLength(10);
     expect(new Set(rows.map((r) => r.location.continent))).toEqual(new Set(["EU", "NA", "SA", "AS", "OC", "AF"]));
     expect(rows.every((r) => r.status === "up" && r.measuredAt)).toBe(true);
-    expect(rows.find((r) => r.location.city === "Chicago")).toMatchObject({ network: { asn: 7922, name: "Comcast Cable Communications, LLC" } });
+    expect(rows.find((r) => r.location.city === "Chicago")).toMatchObject({
+      network: { asn: 7922, name: "Comcast Cable Communications, LLC" },
+    });
   });
 
   it("shortens what the spec leaves unbounded (a network's name, a reason phrase) instead of refusing the measurement", async () => {
@@ -110,7 +125,9 @@ describe("globalping tester: one measurement per round", () => {
   });
 
   it("calls probes still running at the deadline inconclusive and answers by the deadline", async () => {
-    const slow: Scenario = () => ({ tests: TEN_PROBES.map((probe, i) => ({ probe, test: i < 7 ? finished(200) : { status: "in-progress" }, afterMs: 20 })) });
+    const slow: Scenario = () => ({
+      tests: TEN_PROBES.map((probe, i) => ({ probe, test: i < 7 ? finished(200) : { status: "in-progress" }, afterMs: 20 })),
+    });
     standIn.setScenario(slow);
     const started = Date.now();
     const { results } = await round([world()], UP, { deadlineMs: 2500 });
@@ -147,9 +164,24 @@ describe("globalping tester: when the world is unavailable", () => {
   });
 
   it.each<[name: string, scenario: Scenario, cause: string, message: RegExp]>([
-    ["a 422 as no probes", () => ({ tests: [] }), "no_probes", /^World check unavailable: Globalping, which runs them, has no probes in the places we ask for right now$/],
-    ["a 400 as a refused request", () => ({ error: { status: 400, type: "validation_error", message: "Parameter validation failed." } }), "tester_error", /^World check unavailable: Globalping, which runs them, refused our request$/],
-    ["a 500 as unavailable", () => ({ error: { status: 500, type: "api_error", message: "Internal Server Error" } }), "tester_error", /^World check unavailable: Globalping, which runs them, cannot be reached right now$/],
+    [
+      "a 422 as no probes",
+      () => ({ tests: [] }),
+      "no_probes",
+      /^World check unavailable: Globalping, which runs them, has no probes in the places we ask for right now$/,
+    ],
+    [
+      "a 400 as a refused request",
+      () => ({ error: { status: 400, type: "validation_error", message: "Parameter validation failed." } }),
+      "tester_error",
+      /^World check unavailable: Globalping, which runs them, refused our request$/,
+    ],
+    [
+      "a 500 as unavailable",
+      () => ({ error: { status: 500, type: "api_error", message: "Internal Server Error" } }),
+      "tester_error",
+      /^World check unavailable: Globalping, which runs them, cannot be reached right now$/,
+    ],
   ])("reports %s, never as down", async (_name, scenario, cause, message) => {
     standIn.setScenario(scenario);
     const [row] = worldRows((await round([world()])).results);
@@ -158,7 +190,10 @@ describe("globalping tester: when the world is unavailable", () => {
   });
 
   it("reports an unreachable API and carries the last world results as stale", async () => {
-    const earlier = worldRows((await round([world()])).results).map((r) => ({ ...r, measuredAt: new Date(Date.now() - 3_600_000).toISOString() }));
+    const earlier = worldRows((await round([world()])).results).map((r) => ({
+      ...r,
+      measuredAt: new Date(Date.now() - 3_600_000).toISOString(),
+    }));
     const offline = world({ url: `http://127.0.0.1:${refused.port}` });
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const rows = worldRows((await round([offline], UP, { previous: earlier })).results);
@@ -220,7 +255,10 @@ describe("globalping tester: spending the budget", () => {
     const tester = world({ hourlyBudget: 30, freshForSeconds: 1 });
     // Spend most of the routine half (15) on another, healthy domain first.
     await round([local(), tester], UP);
-    const previousWorld = TEN_PROBES.map((_, i): ProbeResult => ({ ...fakeWorldRow(i), measuredAt: new Date(Date.now() - 5000).toISOString() }));
+    const previousWorld = TEN_PROBES.map((_, i): ProbeResult => ({
+      ...fakeWorldRow(i),
+      measuredAt: new Date(Date.now() - 5000).toISOString(),
+    }));
     const { results } = await round([local(), tester], DOWN, { previous: previousWorld, questionOpen: false });
     expect(posts()).toHaveLength(2);
     expect(worldRows(results).filter((r) => r.status === "down")).toHaveLength(10);
@@ -229,8 +267,16 @@ describe("globalping tester: spending the budget", () => {
   it("asks over plain HTTP when our own tester found the site there, and excuses port 443 refused meanwhile", async () => {
     standIn.setScenario(everyProbe({ status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED 1.2.3.4:443" }));
     const first = await round([local(), world()]);
-    expect(worldRows(first.results).every((r) => r.status === "error" && r.message === "it asked over HTTPS, which the site refuses; the site serves plain HTTP, which this probe did not try")).toBe(true);
-    const stale = first.results.map((r) => (r.source === "world" ? { ...r, measuredAt: new Date(Date.now() - 3_600_000).toISOString() } : r));
+    expect(
+      worldRows(first.results).every(
+        (r) =>
+          r.status === "error" &&
+          r.message === "it asked over HTTPS, which the site refuses; the site serves plain HTTP, which this probe did not try",
+      ),
+    ).toBe(true);
+    const stale = first.results.map((r) =>
+      r.source === "world" ? { ...r, measuredAt: new Date(Date.now() - 3_600_000).toISOString() } : r,
+    );
     await round([local(), world()], UP, { previous: stale });
     expect((posts()[1].body as { measurementOptions: { protocol: string } }).measurementOptions.protocol).toBe("HTTP");
   });

@@ -52,9 +52,25 @@ const http = (status: "up" | "down", totalMs: number): ProbeResult => ({
 });
 
 /** Stores a round that ended at `endedAt` with the given verdict, and rolls it up after `previous`. */
-async function round(domain: string, endedAt: number, verdict: Verdict, results: ProbeResult[], previous: CheckRecord | null): Promise<CheckRecord> {
-  const summary = { verdict, cause: verdict === "online" ? null : ("timeout" as const), warnings: [], locations: { up: 1, down: 0, inconclusive: 0, total: 1 }, failing: null };
-  const record = await modules.store.prismaCheckStore.save({ ascii: domain, unicode: domain }, { startedAt: new Date(endedAt - 250), durationMs: 250, results }, summary);
+async function round(
+  domain: string,
+  endedAt: number,
+  verdict: Verdict,
+  results: ProbeResult[],
+  previous: CheckRecord | null,
+): Promise<CheckRecord> {
+  const summary = {
+    verdict,
+    cause: verdict === "online" ? null : ("timeout" as const),
+    warnings: [],
+    locations: { up: 1, down: 0, inconclusive: 0, total: 1 },
+    failing: null,
+  };
+  const record = await modules.store.prismaCheckStore.save(
+    { ascii: domain, unicode: domain },
+    { startedAt: new Date(endedAt - 250), durationMs: 250, results },
+    summary,
+  );
   await modules.rollups.recordRollup(record, previous?.checkedAt ?? null);
   return record;
 }
@@ -118,9 +134,15 @@ describe("history from recorded rounds", () => {
     const db = modules.db.getDb();
     const site = await db.site.findUniqueOrThrow({ where: { domain: DOMAIN } });
     const incident = (startedAt: number, endedAt: number | null) => ({
-      siteId: site.id, startedAt: new Date(startedAt), detectedAt: new Date(startedAt + MIN), endedAt: endedAt === null ? null : new Date(endedAt), worstVerdict: "global_outage",
+      siteId: site.id,
+      startedAt: new Date(startedAt),
+      detectedAt: new Date(startedAt + MIN),
+      endedAt: endedAt === null ? null : new Date(endedAt),
+      worstVerdict: "global_outage",
     });
-    await db.incident.createMany({ data: [incident(T0 - 40 * DAY, T0 - 39 * DAY), incident(T0 - 31 * DAY, T0 - 28.5 * DAY), incident(T0 + 3 * MIN, null)] });
+    await db.incident.createMany({
+      data: [incident(T0 - 40 * DAY, T0 - 39 * DAY), incident(T0 - 31 * DAY, T0 - 28.5 * DAY), incident(T0 + 3 * MIN, null)],
+    });
 
     const view = await modules.query.historyOf(DOMAIN, "30d", new Date(T0 + 2 * HOUR));
     expect(view.incidents.map((i) => [i.startedAt, i.endedAt])).toEqual([
@@ -142,12 +164,20 @@ describe("pruning roll-ups", () => {
     const db = modules.db.getDb();
     const site = await db.site.create({ data: { domain: "old.example.com", displayName: "old.example.com" } });
     const now = Date.now();
-    const row = (period: string, daysAgo: number) => ({ siteId: site.id, period, start: new Date(Math.floor((now - daysAgo * DAY) / HOUR) * HOUR) });
+    const row = (period: string, daysAgo: number) => ({
+      siteId: site.id,
+      period,
+      start: new Date(Math.floor((now - daysAgo * DAY) / HOUR) * HOUR),
+    });
     await db.rollup.createMany({ data: [row("hour", 31), row("hour", 29), row("day", 31), row("day", 399), row("day", 401)] });
 
     await modules.rollups.pruneOldRollups(now, true);
 
-    const left = await db.rollup.findMany({ where: { siteId: site.id }, orderBy: [{ period: "asc" }, { start: "asc" }], select: { period: true, start: true } });
+    const left = await db.rollup.findMany({
+      where: { siteId: site.id },
+      orderBy: [{ period: "asc" }, { start: "asc" }],
+      select: { period: true, start: true },
+    });
     expect(left).toEqual([
       { period: "day", start: row("day", 399).start },
       { period: "day", start: row("day", 31).start },

@@ -52,7 +52,9 @@ async function probe({ routes, ca, deadlineMs = 5000 }: Setup): Promise<ProbeRes
   ]);
   const guard = createGuard({ connectTo: connectTo.join(",") });
   const options = httpTesterKind.optionsSchema.parse({ userAgentUrl: "https://downcheck.test/", ca });
-  const [result] = await httpTesterKind.create(options, settings).probe({ ascii: HOST, unicode: HOST }, { guard, signal: AbortSignal.timeout(deadlineMs) });
+  const [result] = await httpTesterKind
+    .create(options, settings)
+    .probe({ ascii: HOST, unicode: HOST }, { guard, signal: AbortSignal.timeout(deadlineMs) });
   return result;
 }
 
@@ -61,10 +63,38 @@ const https = (cert: CertificatePems, handler: http.RequestListener) => track(st
 describe("http tester shown a certificate browsers refuse", () => {
   // `trust`: whose CA the tester is given. Untrusted: the leaf is signed by a CA nobody gave it.
   it.each<{ problem: string; cert: keyof typeof certs; trust: boolean; code: string; reason: string; names: string[] }>([
-    { problem: "a self-signed certificate", cert: "selfSigned", trust: false, code: "DEPTH_ZERO_SELF_SIGNED_CERT", reason: "its certificate is self-signed", names: [HOST] },
-    { problem: "an expired certificate", cert: "expired", trust: true, code: "CERT_HAS_EXPIRED", reason: "its certificate expired 3 days ago", names: [HOST] },
-    { problem: "a certificate for another name", cert: "otherName", trust: true, code: "ERR_TLS_CERT_ALTNAME_INVALID", reason: `its certificate is for ${OTHER}, not this name`, names: [OTHER] },
-    { problem: "a certificate from a CA it does not trust", cert: "trusted", trust: false, code: "UNABLE_TO_VERIFY_LEAF_SIGNATURE", reason: "its certificate is not from an authority browsers trust", names: [HOST] },
+    {
+      problem: "a self-signed certificate",
+      cert: "selfSigned",
+      trust: false,
+      code: "DEPTH_ZERO_SELF_SIGNED_CERT",
+      reason: "its certificate is self-signed",
+      names: [HOST],
+    },
+    {
+      problem: "an expired certificate",
+      cert: "expired",
+      trust: true,
+      code: "CERT_HAS_EXPIRED",
+      reason: "its certificate expired 3 days ago",
+      names: [HOST],
+    },
+    {
+      problem: "a certificate for another name",
+      cert: "otherName",
+      trust: true,
+      code: "ERR_TLS_CERT_ALTNAME_INVALID",
+      reason: `its certificate is for ${OTHER}, not this name`,
+      names: [OTHER],
+    },
+    {
+      problem: "a certificate from a CA it does not trust",
+      cert: "trusted",
+      trust: false,
+      code: "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      reason: "its certificate is not from an authority browsers trust",
+      names: [HOST],
+    },
   ])("is down tls on $problem, and sends nothing over it", async ({ cert, trust, code, reason, names }) => {
     const site = counting();
     const server = await https(certs[cert], site.handler);
@@ -85,7 +115,11 @@ describe("http tester shown a certificate browsers refuse", () => {
     const wrong = await https(certs.selfSigned, counting().handler);
     const start = await https(certs.trusted, (_req, res) => res.writeHead(301, { location: `https://${www}/` }).end());
     const result = await probe({ routes: { [HOST]: [start.port, null], [www]: [wrong.port, null] }, ca: certs.trusted.ca });
-    expect(result).toMatchObject({ status: "down", cause: "tls", message: `its certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT, ${www})` });
+    expect(result).toMatchObject({
+      status: "down",
+      cause: "tls",
+      message: `its certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT, ${www})`,
+    });
   });
 
   it("stays up on a certificate from the CA it is told to trust", async () => {
@@ -101,7 +135,9 @@ describe("plain HTTP beside a refused certificate", () => {
     const plain = await track(startHttpServer((_req, res) => res.end("plain page")));
     const result = await probe({ routes: { [HOST]: [server.port, plain.port] } });
     expect(result).toMatchObject({ status: "down", cause: "tls", tls: { plainHttp: `http://${HOST}/` } });
-    expect(result.message).toBe(`its certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT, ${HOST}); it answers plain HTTP (http://${HOST}/)`);
+    expect(result.message).toBe(
+      `its certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT, ${HOST}); it answers plain HTTP (http://${HOST}/)`,
+    );
   });
 
   it.each<[string, http.RequestListener]>([

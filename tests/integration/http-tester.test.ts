@@ -38,9 +38,11 @@ async function probe({ https, http, options = {}, deadlineMs = 5000 }: ProbeSetu
   return results[0];
 }
 
-const answering = (statusCode: number): http.RequestListener => (_req, res) => {
-  res.writeHead(statusCode, { "content-type": "text/plain" }).end(`status ${statusCode}`);
-};
+const answering =
+  (statusCode: number): http.RequestListener =>
+  (_req, res) => {
+    res.writeHead(statusCode, { "content-type": "text/plain" }).end(`status ${statusCode}`);
+  };
 
 /** A site that answers "/" after exactly `redirects` redirects: / → /hop/N-1 → … → /hop/0. */
 const redirectChain =
@@ -51,9 +53,11 @@ const redirectChain =
     else res.writeHead(302, { location: `/hop/${left - 1}` }).end();
   };
 
-const redirectingTo = (location: string): http.RequestListener => (_req, res) => {
-  res.writeHead(301, { location }).end();
-};
+const redirectingTo =
+  (location: string): http.RequestListener =>
+  (_req, res) => {
+    res.writeHead(301, { location }).end();
+  };
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; elapsedMs: number }> {
   const started = performance.now();
@@ -170,7 +174,9 @@ describe("http tester redirects", () => {
   });
 
   it("is down redirect_loop when redirects come back to a page already visited", async () => {
-    const result = await probe({ http: await serveHttp((req, res) => res.writeHead(302, { location: req.url === "/" ? "/a" : "/" }).end()) });
+    const result = await probe({
+      http: await serveHttp((req, res) => res.writeHead(302, { location: req.url === "/" ? "/a" : "/" }).end()),
+    });
     expect(result).toMatchObject({ status: "down", cause: "redirect_loop", message: `redirects back to http://${HOST}/` });
   });
 
@@ -245,7 +251,11 @@ describe("http tester evidence", () => {
     });
     const result = await probe({ http: site });
     expect(result).toMatchObject({ status: "down", statusCode: 503 });
-    expect(result.detail?.headers).toMatchObject({ "x-served-by": "edge-7", "retry-after": "120", "set-cookie": "(2 cookies, values not kept)" });
+    expect(result.detail?.headers).toMatchObject({
+      "x-served-by": "edge-7",
+      "retry-after": "120",
+      "set-cookie": "(2 cookies, values not kept)",
+    });
     expect(JSON.stringify(result.detail)).not.toContain("secret-token");
   });
 

@@ -31,7 +31,11 @@ beforeAll(async () => {
   const { prismaCheckStore } = await import("@/server/data/check-store");
   const { roundResults } = await import("./helpers/incident-seed");
   const { decideVerdict } = await import("@/lib/verdict");
-  await prismaCheckStore.save({ ascii: QUIET, unicode: QUIET }, { startedAt: new Date(), durationMs: 10, results: roundResults("up") }, decideVerdict(roundResults("up")));
+  await prismaCheckStore.save(
+    { ascii: QUIET, unicode: QUIET },
+    { startedAt: new Date(), durationMs: 10, results: roundResults("up") },
+    decideVerdict(roundResults("up")),
+  );
   routes = {
     feed: (await import("@/app/[domain]/feed.xml/route")).GET,
     badge: (await import("@/app/[domain]/badge.svg/route")).GET,
@@ -49,14 +53,26 @@ const badge = (domain: string, query = "") => routes.badge(new Request(`${BASE}/
 const api = (domain: string, query = "") => routes.api(new Request(`${BASE}/api/v1/status/${domain}/incidents${query}`), context(domain));
 
 // Parsed back with xml-js (the feed package's own XML library), which refuses text that is not well-formed.
-interface Node { name: string; attributes: Record<string, string>; text: string; children: Node[] }
+interface Node {
+  name: string;
+  attributes: Record<string, string>;
+  text: string;
+  children: Node[];
+}
 function toNode(element: XmlElement): Node {
   const children = (element.elements ?? []).filter((child) => child.type === "element").map(toNode);
-  const text = (element.elements ?? []).filter((child) => child.type === "text" || child.type === "cdata").map((child) => String(child.text ?? child.cdata ?? "")).join("");
+  const text = (element.elements ?? [])
+    .filter((child) => child.type === "text" || child.type === "cdata")
+    .map((child) => String(child.text ?? child.cdata ?? ""))
+    .join("");
   return { name: element.name ?? "", attributes: (element.attributes ?? {}) as Record<string, string>, text, children };
 }
-const xml = (text: string): Node => toNode((xml2js(text, { compact: false }) as XmlElement).elements!.find((element) => element.type === "element")!);
-const all = (node: Node, name: string): Node[] => [...(node.name === name ? [node] : []), ...node.children.flatMap((child) => all(child, name))];
+const xml = (text: string): Node =>
+  toNode((xml2js(text, { compact: false }) as XmlElement).elements!.find((element) => element.type === "element")!);
+const all = (node: Node, name: string): Node[] => [
+  ...(node.name === name ? [node] : []),
+  ...node.children.flatMap((child) => all(child, name)),
+];
 const first = (node: Node, name: string): Node => all(node, name)[0];
 
 describe("the incidents' Atom feed", () => {
@@ -80,14 +96,20 @@ describe("the incidents' Atom feed", () => {
     }));
     const endedRecovery = ended.rounds.at(-2)!;
     const endedStart = ended.rounds[1];
-    expect(oldest.id).toBe(`tag:downcheck.test,${new Date(endedStart.checkedAt.getTime() - endedStart.durationMs).toISOString().slice(0, 10)}:/${DOMAIN}/incidents/${ended.incidentId}`);
+    expect(oldest.id).toBe(
+      `tag:downcheck.test,${new Date(endedStart.checkedAt.getTime() - endedStart.durationMs).toISOString().slice(0, 10)}:/${DOMAIN}/incidents/${ended.incidentId}`,
+    );
     expect(oldest.link).toBe(`${BASE}/${DOMAIN}/incidents/${ended.incidentId}`);
-    expect(oldest.title).toMatch(new RegExp(`^Incident on ${DOMAIN}: down for everyone, .*\\d\\d:\\d\\d–\\d\\d:\\d\\d UTC \\(\\d+ minutes\\)$`));
+    expect(oldest.title).toMatch(
+      new RegExp(`^Incident on ${DOMAIN}: down for everyone, .*\\d\\d:\\d\\d–\\d\\d:\\d\\d UTC \\(\\d+ minutes\\)$`),
+    );
     // updated: the first of the two online rounds that closed it; an open one: its detection.
     expect(oldest.updated).toBe(new Date(endedRecovery.checkedAt.getTime() - endedRecovery.durationMs).toISOString());
     expect(newest.title).toMatch(/\(ongoing\)$/);
     expect(newest.updated).toBe(ongoing.rounds[2].checkedAt.toISOString());
-    expect(feedElement.children.find((el) => el.name === "updated")?.text).toBe(newest.updated > oldest.updated ? newest.updated : oldest.updated);
+    expect(feedElement.children.find((el) => el.name === "updated")?.text).toBe(
+      newest.updated > oldest.updated ? newest.updated : oldest.updated,
+    );
   });
 
   it("keeps an entry's id when the incident ends", async () => {
@@ -145,7 +167,11 @@ describe("the status badge", () => {
     expect(rects).toContain("#6e7781");
   });
 
-  it.each([["?share=1y", 400], ["?share=", 400], ["?label=<script>", 400]])("answers %s with %i and a sentence", async (query, status) => {
+  it.each([
+    ["?share=1y", 400],
+    ["?share=", 400],
+    ["?label=<script>", 400],
+  ])("answers %s with %i and a sentence", async (query, status) => {
     const response = await badge(DOMAIN, query);
     expect(response.status).toBe(status);
     expect(await response.text()).toMatch(/must be one of/);
@@ -177,11 +203,14 @@ describe("GET /api/v1/status/<domain>/incidents", () => {
     expect(await (await api(QUIET)).json()).toEqual({ domain: QUIET, incidents: [] });
   });
 
-  it.each(["?limit=0", "?limit=101", "?limit=abc", "?limit=1.5", "?limit=-1", "?limit="])("refuses %s with 400 invalid_limit", async (query) => {
-    const response = await api(DOMAIN, query);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: "invalid_limit", message: expect.any(String) } });
-  });
+  it.each(["?limit=0", "?limit=101", "?limit=abc", "?limit=1.5", "?limit=-1", "?limit="])(
+    "refuses %s with 400 invalid_limit",
+    async (query) => {
+      const response = await api(DOMAIN, query);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: "invalid_limit", message: expect.any(String) } });
+    },
+  );
 
   it("refuses a bad domain with 400 invalid_domain", async () => {
     const response = await api("not_a_domain!");

@@ -63,8 +63,18 @@ beforeAll(async () => {
   const { createGuard } = await import("@/server/checking/probe/guard");
   const { testersFromJson } = await import("@/server/checking/testers/config");
   const { createCheckService } = await import("@/server/checking/check-service");
-  [track, data, store, db] = await Promise.all([import("@/server/watching/incidents/track"), import("@/server/data/incidents"), import("@/server/data/check-store"), import("@/server/db")]);
-  const testers = Object.entries(CITIES).map(([id, location]) => ({ kind: "http", id: `${id}-http`, location, userAgentUrl: `http://${id}.lab.test/` }));
+  [track, data, store, db] = await Promise.all([
+    import("@/server/watching/incidents/track"),
+    import("@/server/data/incidents"),
+    import("@/server/data/check-store"),
+    import("@/server/db"),
+  ]);
+  const testers = Object.entries(CITIES).map(([id, location]) => ({
+    kind: "http",
+    id: `${id}-http`,
+    location,
+    userAgentUrl: `http://${id}.lab.test/`,
+  }));
   service = createCheckService({
     store: store.prismaCheckStore,
     testers: testersFromJson({ testers }, getConfig({ PROBE_CONNECT_TO: connectTo })),
@@ -117,7 +127,13 @@ describe("incidents from real rounds", () => {
     expect(both.filter((change) => change === null)).toHaveLength(1);
 
     const current = await data.currentIncident(DOMAIN);
-    expect(current).toMatchObject({ startedAt: at(180), detectedAt: opening.checkedAt.toISOString(), endedAt: null, worstVerdict: "regional", causes: ["http_5xx"] });
+    expect(current).toMatchObject({
+      startedAt: at(180),
+      detectedAt: opening.checkedAt.toISOString(),
+      endedAt: null,
+      worstVerdict: "regional",
+      causes: ["http_5xx"],
+    });
     expect(current!.places).toEqual({ continents: [], countries: [], cities: ["Tokyo, Japan", "Sydney, Australia"], networks: [] });
     expect(await db.getDb().incident.count()).toBe(1);
   });
@@ -181,7 +197,11 @@ describe("incidents from real rounds", () => {
     expect(pruned).toBe(rounds.length);
     expect(await db.getDb().check.count()).toBe(0);
     expect(await data.incidentDetail(DOMAIN, incident.id)).toEqual(before);
-    expect(before!.evidence.map((piece) => [piece.role, piece.results.length])).toEqual([["first", 4], ["worst", 4], ["recovery", 4]]);
+    expect(before!.evidence.map((piece) => [piece.role, piece.results.length])).toEqual([
+      ["first", 4],
+      ["worst", 4],
+      ["recovery", 4],
+    ]);
   });
 
   it("lists the incident for the timeline and the feed, and only under its own domain", async () => {

@@ -17,7 +17,12 @@ let prefixes = 0;
 const freshPrefix = () => `jobs-test-${process.pid}-${++prefixes}`;
 
 /** What one instance's worker ran: the handler of these tests records instead of checking. */
-function instance(name: string, prefix: string, ran: { instance: string; job: Job }[], options: { lockDurationMs?: number; stalledIntervalMs?: number; hang?: boolean } = {}) {
+function instance(
+  name: string,
+  prefix: string,
+  ran: { instance: string; job: Job }[],
+  options: { lockDurationMs?: number; stalledIntervalMs?: number; hang?: boolean } = {},
+) {
   const queue = bull.createBullQueue({ url: redis.url, prefix });
   const worker = bull.startBullWorker({
     url: redis.url,
@@ -31,7 +36,10 @@ function instance(name: string, prefix: string, ran: { instance: string; job: Jo
       if (options.hang) await new Promise(() => undefined);
     },
   });
-  closers.push(() => worker.close(), () => queue.close());
+  closers.push(
+    () => worker.close(),
+    () => queue.close(),
+  );
   return { queue, worker };
 }
 

@@ -47,12 +47,18 @@ const running = (domain: string) => live.begin(domain, { startedAt: Date.now(), 
 async function feed(domain: string, from: string, path = `/api/v1/status/${domain}/live`): Promise<number> {
   const controller = new AbortController();
   held.push(controller);
-  const response = await request(`${baseUrl}${path}`, { headers: { "x-forwarded-for": from }, signal: controller.signal, dispatcher: agent });
+  const response = await request(`${baseUrl}${path}`, {
+    headers: { "x-forwarded-for": from },
+    signal: controller.signal,
+    dispatcher: agent,
+  });
   if (response.statusCode !== 200) {
     await response.body.dump();
     return response.statusCode;
   }
-  const first = await new Promise<string>((resolve, reject) => response.body.once("data", (chunk: Buffer) => resolve(chunk.toString())).once("error", reject));
+  const first = await new Promise<string>((resolve, reject) =>
+    response.body.once("data", (chunk: Buffer) => resolve(chunk.toString())).once("error", reject),
+  );
   expect(first).toMatch(path.endsWith("view=html") ? /^<!doctype html>/ : /^event: round\n/);
   response.body.on("error", () => undefined);
   return 200;
@@ -101,7 +107,8 @@ describe("live feeds", () => {
   it("takes a place for the plain HTML view too, and answers what it cannot follow plainly", async () => {
     const round = running("feeds-html.example.com");
     const views = [];
-    for (let i = 0; i < PER_VISITOR + 1; i++) views.push(await feed("feeds-html.example.com", "198.51.100.30", "/api/v1/status/feeds-html.example.com/live?view=html"));
+    for (let i = 0; i < PER_VISITOR + 1; i++)
+      views.push(await feed("feeds-html.example.com", "198.51.100.30", "/api/v1/status/feeds-html.example.com/live?view=html"));
     // The last one is the page that says no check runs here: the frame still shows something.
     expect(views).toEqual([...Array(PER_VISITOR).fill(200), 200]);
     expect(await feed("feeds-html.example.com", "198.51.100.30")).toBe(204);

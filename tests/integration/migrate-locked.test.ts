@@ -100,9 +100,11 @@ function readTransaction(file: string): Database.Database {
 
 function migrationsOf(file: string): string[] {
   const db = open(file);
-  return (db.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL").all() as {
-    migration_name: string;
-  }[]).map((row) => row.migration_name);
+  return (
+    db.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL").all() as {
+      migration_name: string;
+    }[]
+  ).map((row) => row.migration_name);
 }
 
 function expectLockedMessage(output: string, file: string) {
@@ -112,82 +114,114 @@ function expectLockedMessage(output: string, file: string) {
 }
 
 describe("prisma migrate deploy while others use the database", () => {
-  it("succeeds while another connection has the database open (the app serving)", async () => {
-    const file = await databaseInUse();
-    open(file).prepare("SELECT COUNT(*) FROM Site").get();
-    const result = await deploy(file);
-    expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
-    expect(result.stdout).toContain("No pending migrations to apply.");
-  }, RUN_TIMEOUT_MS);
+  it(
+    "succeeds while another connection has the database open (the app serving)",
+    async () => {
+      const file = await databaseInUse();
+      open(file).prepare("SELECT COUNT(*) FROM Site").get();
+      const result = await deploy(file);
+      expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
+      expect(result.stdout).toContain("No pending migrations to apply.");
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("succeeds while a reader holds an open read transaction", async () => {
-    const file = await databaseInUse();
-    readTransaction(file);
-    const result = await deploy(file);
-    expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
-    expect(result.stdout).toContain("No pending migrations to apply.");
-  }, RUN_TIMEOUT_MS);
+  it(
+    "succeeds while a reader holds an open read transaction",
+    async () => {
+      const file = await databaseInUse();
+      readTransaction(file);
+      const result = await deploy(file);
+      expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
+      expect(result.stdout).toContain("No pending migrations to apply.");
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("succeeds while a backup of the database is being taken", async () => {
-    const file = await databaseInUse();
-    const source = open(file);
-    const copy = freshDatabaseFile("backup");
-    files.push(copy);
-    // One page per step, pausing between steps as a backup of a large file would.
-    const backup = source.backup(copy, { progress: () => 1 });
-    const result = await deploy(file);
-    await backup;
-    expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
-  }, RUN_TIMEOUT_MS);
+  it(
+    "succeeds while a backup of the database is being taken",
+    async () => {
+      const file = await databaseInUse();
+      const source = open(file);
+      const copy = freshDatabaseFile("backup");
+      files.push(copy);
+      // One page per step, pausing between steps as a backup of a large file would.
+      const backup = source.backup(copy, { progress: () => 1 });
+      const result = await deploy(file);
+      await backup;
+      expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("applies pending migrations while a reader holds an open read transaction", async () => {
-    const file = databaseToMigrate();
-    readTransaction(file);
-    const result = await deploy(file);
-    expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
-    expect(migrationsOf(file)).toEqual(migrationNames());
-  }, RUN_TIMEOUT_MS);
+  it(
+    "applies pending migrations while a reader holds an open read transaction",
+    async () => {
+      const file = databaseToMigrate();
+      readTransaction(file);
+      const result = await deploy(file);
+      expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
+      expect(migrationsOf(file)).toEqual(migrationNames());
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("runs two deploys started together one after the other, applying each migration once", async () => {
-    // Two instances started at once: without a lock between them both would apply the same
-    // migration, and the loser would leave it recorded as failed (P3009 on every later start).
-    const file = databaseToMigrate();
-    // A writer holds the database until both deploys have come to the migration lock (one holds
-    // it and waits for the writer, the other waits for it): that is when they would collide.
-    const writer = open(file);
-    writer.exec("BEGIN IMMEDIATE");
-    const deploys = [start([prismaCli, "migrate", "deploy"], file), start([prismaCli, "migrate", "deploy"], file)];
-    const running = Promise.all(deploys.map(({ done }) => done));
-    await vi.waitFor(
-      () => expect(deploys.map(({ pid }) => holdsOpen(pid, `${file}-migrate-lock`)), "both deploys at the migration lock").toEqual([true, true]),
-      { timeout: RUN_TIMEOUT_MS / 2, interval: 50 },
-    );
-    writer.exec("ROLLBACK");
-    const results = await running;
-    for (const result of results) expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
-    const db = open(file);
-    const rows = db.prepare("SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations").all();
-    expect(rows).toHaveLength(migrationNames().length);
-    expect(migrationsOf(file)).toEqual(migrationNames());
-  }, RUN_TIMEOUT_MS);
+  it(
+    "runs two deploys started together one after the other, applying each migration once",
+    async () => {
+      // Two instances started at once: without a lock between them both would apply the same
+      // migration, and the loser would leave it recorded as failed (P3009 on every later start).
+      const file = databaseToMigrate();
+      // A writer holds the database until both deploys have come to the migration lock (one holds
+      // it and waits for the writer, the other waits for it): that is when they would collide.
+      const writer = open(file);
+      writer.exec("BEGIN IMMEDIATE");
+      const deploys = [start([prismaCli, "migrate", "deploy"], file), start([prismaCli, "migrate", "deploy"], file)];
+      const running = Promise.all(deploys.map(({ done }) => done));
+      await vi.waitFor(
+        () =>
+          expect(
+            deploys.map(({ pid }) => holdsOpen(pid, `${file}-migrate-lock`)),
+            "both deploys at the migration lock",
+          ).toEqual([true, true]),
+        { timeout: RUN_TIMEOUT_MS / 2, interval: 50 },
+      );
+      writer.exec("ROLLBACK");
+      const results = await running;
+      for (const result of results) expect(result, `${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
+      const db = open(file);
+      const rows = db.prepare("SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations").all();
+      expect(rows).toHaveLength(migrationNames().length);
+      expect(migrationsOf(file)).toEqual(migrationNames());
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("fails with a message naming the file when another process holds an exclusive lock", async () => {
-    // A database in rollback-journal mode, as the CLI creates it: EXCLUSIVE keeps readers out too.
-    const { file } = await createSqliteTestDatabase();
-    files.push(file);
-    open(file).exec("BEGIN EXCLUSIVE");
-    const result = await deploy(file);
-    expect(result.code).not.toBe(0);
-    expectLockedMessage(`${result.stdout}\n${result.stderr}`, file);
-  }, RUN_TIMEOUT_MS);
+  it(
+    "fails with a message naming the file when another process holds an exclusive lock",
+    async () => {
+      // A database in rollback-journal mode, as the CLI creates it: EXCLUSIVE keeps readers out too.
+      const { file } = await createSqliteTestDatabase();
+      files.push(file);
+      open(file).exec("BEGIN EXCLUSIVE");
+      const result = await deploy(file);
+      expect(result.code).not.toBe(0);
+      expectLockedMessage(`${result.stdout}\n${result.stderr}`, file);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it("npm start stops with the same message when a writer keeps the database locked", async () => {
-    // WAL: readers pass, but applying the migrations needs the write lock another process holds.
-    const file = databaseToMigrate();
-    open(file).exec("BEGIN IMMEDIATE");
-    const result = await run([startScript], file);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("downcheck could not start");
-    expectLockedMessage(`${result.stdout}\n${result.stderr}`, file);
-  }, RUN_TIMEOUT_MS);
+  it(
+    "npm start stops with the same message when a writer keeps the database locked",
+    async () => {
+      // WAL: readers pass, but applying the migrations needs the write lock another process holds.
+      const file = databaseToMigrate();
+      open(file).exec("BEGIN IMMEDIATE");
+      const result = await run([startScript], file);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("downcheck could not start");
+      expectLockedMessage(`${result.stdout}\n${result.stderr}`, file);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

@@ -33,7 +33,9 @@ describe("the rating_per_address migration", () => {
         { addressHash: "addrA", cookieHash: "cookie2", day: "2026-11-23", stars: 3 },
         { addressHash: "addrB", cookieHash: null, day: "2026-11-22", stars: 5 },
       ]);
-      expect(() => db.prepare("INSERT INTO Rating (siteId, addressHash, day, stars, updatedAt) VALUES (1, 'addrB', '2026-11-22', 1, 0)").run()).toThrow(/UNIQUE/);
+      expect(() =>
+        db.prepare("INSERT INTO Rating (siteId, addressHash, day, stars, updatedAt) VALUES (1, 'addrB', '2026-11-22', 1, 0)").run(),
+      ).toThrow(/UNIQUE/);
     } finally {
       db.close();
     }

@@ -50,9 +50,11 @@ function readSchema(file: string) {
           .map((index) => index.name),
       ]),
     );
-    const migrations = db
-      .prepare("SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations")
-      .all() as { migration_name: string; finished_at: string | null; rolled_back_at: string | null }[];
+    const migrations = db.prepare("SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations").all() as {
+      migration_name: string;
+      finished_at: string | null;
+      rolled_back_at: string | null;
+    }[];
     return {
       tables,
       indexes: objects.filter((o) => o.type === "index").map((o) => o.name),
@@ -102,34 +104,50 @@ describe("prisma migrate through the offline schema engine", () => {
     expect(migrations.every((m) => m.finished_at !== null && m.rolled_back_at === null)).toBe(true);
   });
 
-  it("a second deploy applies nothing", async () => {
-    const run = expectSuccess(await runPrisma(["migrate", "deploy"], file));
-    expect(run.stdout).toContain("No pending migrations to apply.");
-    expect(readSchema(file).migrations).toHaveLength(migrationNames().length);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "a second deploy applies nothing",
+    async () => {
+      const run = expectSuccess(await runPrisma(["migrate", "deploy"], file));
+      expect(run.stdout).toContain("No pending migrations to apply.");
+      expect(readSchema(file).migrations).toHaveLength(migrationNames().length);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("status reports the database up to date", async () => {
-    const run = expectSuccess(await runPrisma(["migrate", "status"], file));
-    expect(run.stdout).toContain("Database schema is up to date!");
-  }, CLI_TIMEOUT_MS);
+  it(
+    "status reports the database up to date",
+    async () => {
+      const run = expectSuccess(await runPrisma(["migrate", "status"], file));
+      expect(run.stdout).toContain("Database schema is up to date!");
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("diff from the migrations to the schema is empty", async () => {
-    const args = ["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema", "prisma/schema.prisma"];
-    const run = expectSuccess(await runPrisma([...args, "--exit-code"], file));
-    expect(run.stdout).toContain("No difference detected.");
-  }, CLI_TIMEOUT_MS);
+  it(
+    "diff from the migrations to the schema is empty",
+    async () => {
+      const args = ["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema", "prisma/schema.prisma"];
+      const run = expectSuccess(await runPrisma([...args, "--exit-code"], file));
+      expect(run.stdout).toContain("No difference detected.");
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("reset empties the database and applies the migrations again", async () => {
-    const db = new Database(file);
-    db.prepare("INSERT INTO Site (domain, displayName) VALUES (?, ?)").run("example.com", "example.com");
-    db.close();
-    expectSuccess(await runPrisma(["migrate", "reset", "--force"], file));
-    const after = new Database(file, { readonly: true });
-    const sites = after.prepare("SELECT COUNT(*) AS count FROM Site").get() as { count: number };
-    after.close();
-    expect(sites.count).toBe(0);
-    expect(readSchema(file).migrations).toHaveLength(migrationNames().length);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "reset empties the database and applies the migrations again",
+    async () => {
+      const db = new Database(file);
+      db.prepare("INSERT INTO Site (domain, displayName) VALUES (?, ?)").run("example.com", "example.com");
+      db.close();
+      expectSuccess(await runPrisma(["migrate", "reset", "--force"], file));
+      const after = new Database(file, { readonly: true });
+      const sites = after.prepare("SELECT COUNT(*) AS count FROM Site").get() as { count: number };
+      after.close();
+      expect(sites.count).toBe(0);
+      expect(readSchema(file).migrations).toHaveLength(migrationNames().length);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
 
 describe("the schema engine stand-in", () => {

@@ -53,7 +53,11 @@ async function checkedDomain(status: "up" | "down" = "up", minutesAgo = 1): Prom
   const domain = `shop-${++domains}.example.test`;
   const { prismaCheckStore } = await import("@/server/data/check-store");
   const results = roundResults(status);
-  await prismaCheckStore.save({ ascii: domain, unicode: domain }, { startedAt: new Date(Date.now() - minutesAgo * MINUTE), durationMs: 900, results }, decideVerdict(results));
+  await prismaCheckStore.save(
+    { ascii: domain, unicode: domain },
+    { startedAt: new Date(Date.now() - minutesAgo * MINUTE), durationMs: 900, results },
+    decideVerdict(results),
+  );
   return domain;
 }
 
@@ -61,7 +65,10 @@ async function checkedDomain(status: "up" | "down" = "up", minutesAgo = 1): Prom
 const answering = (byCity: Record<string, keyof typeof sites>) =>
   standIn.setScenario(probesAsking(NETWORK_PROBES, (probe: StandInProbe) => sites[byCity[probe.city] ?? "ok"].url));
 const ask = async (domain: string, network: VisitorNetwork = COMCAST, visitor = "73.0.0.1") => {
-  const [{ createWorldAccess }, { getConfig }] = await Promise.all([import("@/server/checking/world/world-access"), import("@/server/config")]);
+  const [{ createWorldAccess }, { getConfig }] = await Promise.all([
+    import("@/server/checking/world/world-access"),
+    import("@/server/config"),
+  ]);
   return networkCheck.answerForVisitorNetwork({ domain, network, visitor }, createWorldAccess(getConfig()));
 };
 const posts = () => standIn.requests.filter((r) => r.method === "POST");
@@ -77,8 +84,12 @@ describe("answerForVisitorNetwork", () => {
     answering({ Chicago: "broken", Denver: "refused", Philadelphia: "ok" });
     const answer = await ask(domain);
     expect(answer).toMatchObject({ scope: "asn:7922", failing: 2, working: 1, total: 3, likely: "provider" });
-    expect(networkAnswerLine(answer!)).toBe("It also fails from 2 of 3 other connections on AS7922 (Comcast Cable Communications): likely your provider.");
-    expect(posts().map((p) => p.body)).toMatchObject([{ target: domain, locations: [{ asn: 7922, limit: 3 }], measurementOptions: { protocol: "HTTPS" } }]);
+    expect(networkAnswerLine(answer!)).toBe(
+      "It also fails from 2 of 3 other connections on AS7922 (Comcast Cable Communications): likely your provider.",
+    );
+    expect(posts().map((p) => p.body)).toMatchObject([
+      { target: domain, locations: [{ asn: 7922, limit: 3 }], measurementOptions: { protocol: "HTTPS" } },
+    ]);
   });
 
   it("says 'likely your device' when it works from 3 of 3 (a 404 is an answer)", async () => {
@@ -86,7 +97,9 @@ describe("answerForVisitorNetwork", () => {
     answering({ Chicago: "ok", Denver: "notFound", Philadelphia: "ok" });
     const answer = await ask(domain);
     expect(answer).toMatchObject({ failing: 0, working: 3, likely: "device" });
-    expect(networkAnswerLine(answer!)).toBe("It works from 3 of 3 other connections on AS7922 (Comcast Cable Communications): likely your device, browser or local DNS.");
+    expect(networkAnswerLine(answer!)).toBe(
+      "It works from 3 of 3 other connections on AS7922 (Comcast Cable Communications): likely your device, browser or local DNS.",
+    );
   });
 
   it("asks in the visitor's country when their network has no probes, and remembers that it has none", async () => {
@@ -95,18 +108,28 @@ describe("answerForVisitorNetwork", () => {
     const answer = await ask(domain, TELEKOM);
     expect(answer).toMatchObject({ scope: "country:DE", scopeLabel: "Germany", failing: 1, working: 2, likely: "device" });
     expect(networkAnswerLine(answer!)).toBe("It works from 2 of 3 other connections in Germany: likely your device, browser or local DNS.");
-    expect(posts().map((p) => (p.body as { locations: unknown }).locations)).toEqual([[{ asn: 3320, limit: 3 }], [{ country: "DE", limit: 3 }]]);
+    expect(posts().map((p) => (p.body as { locations: unknown }).locations)).toEqual([
+      [{ asn: 3320, limit: 3 }],
+      [{ country: "DE", limit: 3 }],
+    ]);
     expect(standIn.measurementsCreated()).toBe(1);
     // The next Telekom visitor is answered from both rows, without asking Globalping again.
     expect(await ask(domain, TELEKOM)).toEqual(answer);
     expect(posts()).toHaveLength(2);
-    expect((await storedRow(domain)).map((row) => [row.scope, JSON.parse(row.answer!).kind]).sort()).toEqual([["asn:3320", "no_probes"], ["country:DE", "answer"]]);
+    expect((await storedRow(domain)).map((row) => [row.scope, JSON.parse(row.answer!).kind]).sort()).toEqual([
+      ["asn:3320", "no_probes"],
+      ["country:DE", "answer"],
+    ]);
   });
 
   it("asks in the country when the visitor's network is unknown", async () => {
     const domain = await checkedDomain();
     answering({});
-    expect(await ask(domain, { country: "US", asn: null, asnName: null })).toMatchObject({ scope: "country:US", scopeLabel: "the United States", total: 3 });
+    expect(await ask(domain, { country: "US", asn: null, asnName: null })).toMatchObject({
+      scope: "country:US",
+      scopeLabel: "the United States",
+      total: 3,
+    });
     expect(posts().map((p) => (p.body as { locations: unknown }).locations)).toEqual([[{ country: "US", limit: 3 }]]);
   });
 

@@ -42,7 +42,10 @@ describe("claimNetworkCheck", () => {
     if (!first?.claimed) throw new Error("unreachable");
     expect(await data.storeNetworkCheck(first.siteId, "asn:7922", first.startedAt, '{"kind":"no_probes"}')).toBe(true);
     expect(await claim(domain, 9.9)).toMatchObject({ claimed: false, stored: '{"kind":"no_probes"}' });
-    expect(await data.networkCheckState(first.siteId, "asn:7922", first.startedAt)).toEqual({ state: "answered", stored: '{"kind":"no_probes"}' });
+    expect(await data.networkCheckState(first.siteId, "asn:7922", first.startedAt)).toEqual({
+      state: "answered",
+      stored: '{"kind":"no_probes"}',
+    });
   });
 
   it("lets a claim older than the reuse window be taken again, and the old holder can no longer store", async () => {

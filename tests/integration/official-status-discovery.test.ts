@@ -40,13 +40,20 @@ afterAll(async () => {
   if (database) await removeTestDatabase(database);
 });
 
-const read = async (domain: string) => (await officialServiceFor(world)).service.refresh({ ascii: domain, unicode: domain }, { kind: "background" });
+const read = async (domain: string) =>
+  (await officialServiceFor(world)).service.refresh({ ascii: domain, unicode: domain }, { kind: "background" });
 const storedKind = async (domain: string) => (await db.getDb().officialPage.findFirst({ where: { site: { domain } } }))?.kind;
 
 describe("finding an official status page", () => {
   it("accepts a Statuspage at status.<domain> that has page.id and page.name and answers 404 elsewhere", async () => {
     const view = await read("shop.example.test");
-    expect(view).toMatchObject({ found: true, kind: "statuspage", url: "https://status.shop.example.test/", problem: null, summary: { overall: "operational" } });
+    expect(view).toMatchObject({
+      found: true,
+      kind: "statuspage",
+      url: "https://status.shop.example.test/",
+      problem: null,
+      summary: { overall: "operational" },
+    });
     expect(await storedKind("shop.example.test")).toBe("statuspage");
     expect(world.standIns["status.shop.example.test"].hits.some((path) => path.startsWith("/downcheck-"))).toBe(true);
   });
@@ -64,9 +71,24 @@ describe("finding an official status page", () => {
   });
 
   it("finds a seed-listed page and tells its kind by the JSON it publishes", async () => {
-    expect(await read("api.github.com")).toMatchObject({ found: true, kind: "statuspage", url: "https://www.githubstatus.com", summary: { overall: "degraded" } });
-    expect(await read("gitlab.com")).toMatchObject({ found: true, kind: "instatus", url: "https://status.gitlab.com/", summary: { overall: "operational" } });
-    expect(await read("render.com")).toMatchObject({ found: true, kind: "betterstack", url: "https://status.render.com/", summary: { overall: "operational" } });
+    expect(await read("api.github.com")).toMatchObject({
+      found: true,
+      kind: "statuspage",
+      url: "https://www.githubstatus.com",
+      summary: { overall: "degraded" },
+    });
+    expect(await read("gitlab.com")).toMatchObject({
+      found: true,
+      kind: "instatus",
+      url: "https://status.gitlab.com/",
+      summary: { overall: "operational" },
+    });
+    expect(await read("render.com")).toMatchObject({
+      found: true,
+      kind: "betterstack",
+      url: "https://status.render.com/",
+      summary: { overall: "operational" },
+    });
     // Instatus was found after Statuspage's path answered 404, its answer kept as the first reading;
     // nothing was guessed at status.github.com.
     expect(world.standIns["status.gitlab.com"].hits).toEqual([SUMMARY, "/summary.json"]);
@@ -95,7 +117,10 @@ describe("the guarded client in front of official pages", () => {
 
   it("stops reading an answer past the body cap, and finds no page there", async () => {
     const { fetcher } = await officialServiceFor(world);
-    expect(await fetcher.get(`https://status.huge.example.test${SUMMARY}`)).toMatchObject({ ok: false, reason: expect.stringContaining(`over ${OFFICIAL_MAX_BODY_BYTES}`) });
+    expect(await fetcher.get(`https://status.huge.example.test${SUMMARY}`)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining(`over ${OFFICIAL_MAX_BODY_BYTES}`),
+    });
     expect(await read("huge.example.test")).toEqual({ found: false });
   });
 

@@ -14,7 +14,10 @@ const SUMMARY = "/api/v2/summary.json";
 const TTL_MS = 120_000;
 const T0 = Date.parse("2026-11-26T14:00:00.000Z");
 const CALM = serving(SUMMARY, statuspageSummary());
-const OUTAGE = serving(SUMMARY, statuspageSummary({ indicator: "critical", description: "Major System Outage", incidents: [{ name: "Checkout fails" }] }));
+const OUTAGE = serving(
+  SUMMARY,
+  statuspageSummary({ indicator: "critical", description: "Major System Outage", incidents: [{ name: "Checkout fails" }] }),
+);
 const HOSTS = ["cached", "budget", "garbage", "broken", "slow", "ack"];
 
 let world: OfficialWorld;
@@ -76,7 +79,12 @@ describe("reading an official page", () => {
     expect(fresh).toMatchObject({ problem: null, fetchedAt: new Date(clock.now).toISOString() });
     const hits = standIn("budget").hits.length;
     clock.now += TTL_MS + 1000;
-    expect(await service.refresh(target("budget"), VISITOR)).toMatchObject({ found: true, problem: "budget", summary: fresh.found ? fresh.summary : null, fetchedAt: new Date(T0 + 10 * TTL_MS).toISOString() });
+    expect(await service.refresh(target("budget"), VISITOR)).toMatchObject({
+      found: true,
+      problem: "budget",
+      summary: fresh.found ? fresh.summary : null,
+      fetchedAt: new Date(T0 + 10 * TTL_MS).toISOString(),
+    });
     expect(standIn("budget").hits.length).toBe(hits);
   });
 
@@ -91,7 +99,14 @@ describe("reading an official page", () => {
     expect(await service.refresh(target(name), VISITOR)).toMatchObject({ found: true, problem: null });
     standIn(name).answer(handler);
     clock.now += TTL_MS + 1000;
-    expect(await service.refresh(target(name), VISITOR)).toEqual({ found: true, kind: "statuspage", url: `https://status.${name}.example.test/`, summary: null, fetchedAt: null, problem: "unavailable" });
+    expect(await service.refresh(target(name), VISITOR)).toEqual({
+      found: true,
+      kind: "statuspage",
+      url: `https://status.${name}.example.test/`,
+      summary: null,
+      fetchedAt: null,
+      problem: "unavailable",
+    });
   });
 });
 
@@ -117,7 +132,12 @@ describe("when the official page admitted an incident", () => {
     expect((await ackOf())?.toISOString()).toBe(new Date(T0 + TTL_MS + 60_000).toISOString());
 
     const incident = await modules.db.getDb().incident.findUniqueOrThrow({ where: { id: incidentId } });
-    const words = officialLagWords({ startedAt: incident.startedAt.toISOString(), endedAt: null, officialAckAt: incident.officialAckAt!.toISOString(), hasOfficialPage: true });
+    const words = officialLagWords({
+      startedAt: incident.startedAt.toISOString(),
+      endedAt: null,
+      officialAckAt: incident.officialAckAt!.toISOString(),
+      hasOfficialPage: true,
+    });
     // First failing round one minute after `start`; the page admitted it at T0 + 3 minutes.
     expect(words).toBe("The official page was 7 minutes behind our probes.");
   });

@@ -21,7 +21,11 @@ beforeAll(async () => {
   const { createMemoryBudget } = await import("@/server/checking/world/budget");
   const guard = createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
   client = createSiteClient({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, connectTimeoutMs: 3000 });
-  wikidata = createWikidataClient({ url: world.wikidata.url, userAgentUrl: "https://downcheck.example.net", budget: createMemoryBudget({ hourlyTests: 100, hourShares: { open: 1, crowd: 1, routine: 1 } }) });
+  wikidata = createWikidataClient({
+    url: world.wikidata.url,
+    userAgentUrl: "https://downcheck.example.net",
+    budget: createMemoryBudget({ hourlyTests: 100, hourShares: { open: 1, crowd: 1, routine: 1 } }),
+  });
 });
 
 afterAll(async () => {
@@ -58,7 +62,10 @@ describe("a well-made site", () => {
 
   it("reads the feed one hop away on its subdomain into plain pages", () => {
     expect(found.feedUrl).toBe("https://blog.owner.test/feed.xml");
-    expect(found.pages.map((page) => page.url)).toEqual(["https://blog.owner.test/posts/maintenance", "https://blog.owner.test/posts/outage"]);
+    expect(found.pages.map((page) => page.url)).toEqual([
+      "https://blog.owner.test/posts/maintenance",
+      "https://blog.owner.test/posts/outage",
+    ]);
     expect(found.pages[0]).toMatchObject({ title: "Scheduled maintenance tonight", excerpt: "We will upgrade the database." });
     expect(world.sites["blog.owner.test"]!.hits).toEqual(["/feed.xml"]);
   });
@@ -147,8 +154,14 @@ describe("Wikidata", () => {
   it("gives the one item's accounts, a Mastodon address on any host included", async () => {
     const before = world.wikidata.queries.length;
     const found = await discover("wikidata-site.test", { withWikidata: true });
-    expect(found.wikidata?.map((account) => account.url)).toEqual(["https://x.com/wdsite", "https://github.com/wdsite", "https://social.example.org/@wdsite"]);
-    expect(found.wikidata?.every((account) => account.source === "wikidata" && account.sourceUrl === "https://www.wikidata.org/wiki/Q4242")).toBe(true);
+    expect(found.wikidata?.map((account) => account.url)).toEqual([
+      "https://x.com/wdsite",
+      "https://github.com/wdsite",
+      "https://social.example.org/@wdsite",
+    ]);
+    expect(
+      found.wikidata?.every((account) => account.source === "wikidata" && account.sourceUrl === "https://www.wikidata.org/wiki/Q4242"),
+    ).toBe(true);
     expect(world.wikidata.queries.slice(before)).toHaveLength(1);
     expect(world.wikidata.queries.at(-1)).toContain("<https://www.wikidata-site.test/>");
   });
@@ -160,7 +173,10 @@ describe("Wikidata", () => {
     spent.reserve(1, "open");
     const client2 = createWikidataClient({ url: world.wikidata.url, userAgentUrl: "https://downcheck.example.net", budget: spent });
     const before = world.wikidata.queries.length;
-    expect(await client2.accountsOf("wikidata-site.test", AbortSignal.timeout(2000))).toEqual({ ok: false, reason: "the hour's Wikidata budget is spent" });
+    expect(await client2.accountsOf("wikidata-site.test", AbortSignal.timeout(2000))).toEqual({
+      ok: false,
+      reason: "the hour's Wikidata budget is spent",
+    });
     expect(world.wikidata.queries.length).toBe(before);
     await client2.close();
   });

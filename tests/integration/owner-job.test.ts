@@ -82,7 +82,13 @@ describe("after a stored round", () => {
       { network: "x", url: "https://x.com/jobsite", handle: "jobsite", source: "site", sourceUrl: "http://jobsite.test/" },
     ]);
     expect(await content.getRelatedPages("jobsite.test")).toMatchObject([
-      { title: "Hello", url: "http://jobsite.test/hello", excerpt: "First post", source: "feed", sourceUrl: "http://jobsite.test/feed.xml" },
+      {
+        title: "Hello",
+        url: "http://jobsite.test/hello",
+        excerpt: "First post",
+        source: "feed",
+        sourceUrl: "http://jobsite.test/feed.xml",
+      },
     ]);
     const row = await db.ownerDiscovery.findFirstOrThrow({ where: { site: { domain: "jobsite.test" } } });
     expect(row).toMatchObject({ outcome: "found", problem: null });
@@ -131,20 +137,47 @@ describe("the claim", () => {
 });
 
 function discovery(fields: Partial<Discovery> = {}): Discovery {
-  return { outcome: "found", problem: null, siteName: null, accounts: [], pages: [], feedUrl: null, wikidata: null, bytesRead: 100, durationMs: 5, ...fields };
+  return {
+    outcome: "found",
+    problem: null,
+    siteName: null,
+    accounts: [],
+    pages: [],
+    feedUrl: null,
+    wikidata: null,
+    bytesRead: 100,
+    durationMs: 5,
+    ...fields,
+  };
 }
 
 describe("what a run stores", () => {
-  const account = (url: string, source: "site" | "wikidata" = "site") => ({ network: "x" as const, url, handle: url.split("/").pop()!, source, sourceUrl: "https://kept.test/" });
+  const account = (url: string, source: "site" | "wikidata" = "site") => ({
+    network: "x" as const,
+    url,
+    handle: url.split("/").pop()!,
+    source,
+    sourceUrl: "https://kept.test/",
+  });
 
   it("replaces the site's earlier finds, keeps Wikidata's when not asked, and leaves the operator's alone", async () => {
     const now = new Date();
     const claim = (await store.claimDiscovery("kept.test", "kept.test", now))!;
     await db.socialLink.create({ data: { siteId: claim.siteId, network: "facebook", url: "https://www.facebook.com/operator" } });
-    await db.relatedPage.create({ data: { siteId: claim.siteId, title: "Operator's", url: "https://kept.test/same", publishedAt: now, excerpt: "" } });
-    await store.saveDiscovery(claim.siteId, discovery({ accounts: [account("https://x.com/first")], wikidata: [account("https://x.com/fromwd", "wikidata")] }), now);
+    await db.relatedPage.create({
+      data: { siteId: claim.siteId, title: "Operator's", url: "https://kept.test/same", publishedAt: now, excerpt: "" },
+    });
+    await store.saveDiscovery(
+      claim.siteId,
+      discovery({ accounts: [account("https://x.com/first")], wikidata: [account("https://x.com/fromwd", "wikidata")] }),
+      now,
+    );
     const feedPage = { title: "From the feed", url: "https://kept.test/same", publishedAt: now, excerpt: "" };
-    await store.saveDiscovery(claim.siteId, discovery({ accounts: [account("https://x.com/second")], pages: [feedPage], feedUrl: "https://kept.test/feed.xml" }), now);
+    await store.saveDiscovery(
+      claim.siteId,
+      discovery({ accounts: [account("https://x.com/second")], pages: [feedPage], feedUrl: "https://kept.test/feed.xml" }),
+      now,
+    );
     expect((await content.getSocialLinks("kept.test")).map(({ url, source }) => [url, source])).toEqual([
       ["https://www.facebook.com/operator", "import"],
       ["https://x.com/second", "site"],

@@ -54,7 +54,10 @@ const fromNewAddress = () => request.headers.set("x-forwarded-for", `198.51.100.
 
 /** What redirect() throws: Next's signal, with the target in its digest. */
 async function redirectOf(call: Promise<unknown>): Promise<string> {
-  const error = await call.then(() => null, (thrown: { digest?: string }) => thrown);
+  const error = await call.then(
+    () => null,
+    (thrown: { digest?: string }) => thrown,
+  );
   expect(error?.digest).toMatch(/^NEXT_REDIRECT;/);
   return error!.digest!.split(";")[2];
 }
@@ -83,9 +86,21 @@ describe("push actions", () => {
 
   it.each([
     ["an endpoint over 2,000 characters", () => ({ ...madeUp(`${service.origin}/${"a".repeat(2000)}`) }), "over 2000 characters"],
-    ["a short p256dh key", () => ({ ...madeUp(service.origin), keys: { ...madeUp("").keys, p256dh: "BAAA" } }), "p256dh key is not a 65-byte"],
-    ["a p256dh that is no P-256 point", () => ({ ...madeUp(service.origin), keys: { ...madeUp("").keys, p256dh: Buffer.alloc(65, 7).toString("base64url") } }), "not a P-256"],
-    ["an auth secret of 15 bytes", () => ({ ...madeUp(service.origin), keys: { ...madeUp("").keys, auth: randomBytes(15).toString("base64url") } }), "auth secret is not a 16-byte"],
+    [
+      "a short p256dh key",
+      () => ({ ...madeUp(service.origin), keys: { ...madeUp("").keys, p256dh: "BAAA" } }),
+      "p256dh key is not a 65-byte",
+    ],
+    [
+      "a p256dh that is no P-256 point",
+      () => ({ ...madeUp(service.origin), keys: { ...madeUp("").keys, p256dh: Buffer.alloc(65, 7).toString("base64url") } }),
+      "not a P-256",
+    ],
+    [
+      "an auth secret of 15 bytes",
+      () => ({ ...madeUp(service.origin), keys: { ...madeUp("").keys, auth: randomBytes(15).toString("base64url") } }),
+      "auth secret is not a 16-byte",
+    ],
     ["no keys", () => ({ endpoint: service.origin }), "has no keys"],
     ["a string", () => "not json", "expected object"],
   ])("refuses %s with a message", async (_what, subscription, message) => {
@@ -143,7 +158,12 @@ describe("push actions", () => {
     fromNewAddress();
     const form = new FormData();
     form.set("token", "<script>");
-    expect(await actions.unsubscribeTokenAction({ status: "idle", message: "" }, form)).toMatchObject({ status: "error", message: "This link's token is not one we issue." });
-    expect(await actions.unsubscribeTokenAction({ status: "idle", message: "" }, "x" as unknown as FormData)).toMatchObject({ status: "error" });
+    expect(await actions.unsubscribeTokenAction({ status: "idle", message: "" }, form)).toMatchObject({
+      status: "error",
+      message: "This link's token is not one we issue.",
+    });
+    expect(await actions.unsubscribeTokenAction({ status: "idle", message: "" }, "x" as unknown as FormData)).toMatchObject({
+      status: "error",
+    });
   });
 });

@@ -3,7 +3,13 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
-import { startFlakyPushService, startPushService, type BrowserSubscription, type FlakyPushService, type PushService } from "./push-testing-service";
+import {
+  startFlakyPushService,
+  startPushService,
+  type BrowserSubscription,
+  type FlakyPushService,
+  type PushService,
+} from "./push-testing-service";
 
 // "Tell me when it's back", end to end against a real push service on loopback
 // (web-push-testing): a subscription stored through the data layer, incidents as rows, and
@@ -69,9 +75,12 @@ async function stored(domain: string, endpoint: string) {
 
 const siteId = async (domain: string) => (await db.site.findUniqueOrThrow({ where: { domain } })).id;
 const openIncident = async (domain: string, startedAt: Date) =>
-  db.incident.create({ data: { siteId: await siteId(domain), startedAt, detectedAt: new Date(startedAt.getTime() + 60_000), worstVerdict: "global_outage" } });
+  db.incident.create({
+    data: { siteId: await siteId(domain), startedAt, detectedAt: new Date(startedAt.getTime() + 60_000), worstVerdict: "global_outage" },
+  });
 const closeIncident = (id: number, endedAt: Date) => db.incident.update({ where: { id }, data: { endedAt } });
-const has = (domain: string, browser: { endpoint: string; keys: { auth: string } }) => data.hasPushSubscription(domain, browser.endpoint, browser.keys.auth);
+const has = (domain: string, browser: { endpoint: string; keys: { auth: string } }) =>
+  data.hasPushSubscription(domain, browser.endpoint, browser.keys.auth);
 const received = async (browser: BrowserSubscription) => (await service.messages(browser.clientHash)).map((text) => JSON.parse(text));
 
 describe("deliverNotifications against a local push service", () => {
@@ -88,22 +97,35 @@ describe("deliverNotifications against a local push service", () => {
     const browser = await subscribe(domain);
     const incident = await openIncident(domain, at("14:02"));
 
-    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("14:04") })).toMatchObject({ sent: 1, deferredUntil: null });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("14:04") })).toMatchObject({
+      sent: 1,
+      deferredUntil: null,
+    });
     const [down] = await received(browser);
-    expect(down).toMatchObject({ title: `${domain} is down`, body: `${domain} is down for everyone since 14:02 UTC`, url: `${BASE_URL}/${domain}` });
+    expect(down).toMatchObject({
+      title: `${domain} is down`,
+      body: `${domain} is down for everyone since 14:02 UTC`,
+      url: `${BASE_URL}/${domain}`,
+    });
     const token = new URL(down.unsubscribeUrl).searchParams.get("token");
     expect(await data.findSubscriptionByToken(token!)).toMatchObject({ domain });
 
     await closeIncident(incident.id, at("14:25"));
     expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("14:26") })).toMatchObject({ sent: 1 });
     const messages = await received(browser);
-    expect(messages.map((message) => message.body)).toEqual([`${domain} is down for everyone since 14:02 UTC`, `${domain} is back (down 23 minutes)`]);
+    expect(messages.map((message) => message.body)).toEqual([
+      `${domain} is down for everyone since 14:02 UTC`,
+      `${domain} is back (down 23 minutes)`,
+    ]);
   });
 
   it("sends nothing when the subscribers already know the state", async () => {
     const domain = newDomain();
     const browser = await subscribe(domain);
-    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("09:00") })).toMatchObject({ sent: 0, deferredUntil: null });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("09:00") })).toMatchObject({
+      sent: 0,
+      deferredUntil: null,
+    });
     expect(await service.messages(browser.clientHash)).toEqual([]);
   });
 
@@ -121,7 +143,10 @@ describe("deliverNotifications against a local push service", () => {
 
     // The delayed job runs at 10:12, here on an instance whose clock is 2 s behind: it sends
     // (holding again would reuse the running job's id), and the state then (up) is what arrives.
-    expect(await deliver.deliverNotifications(id, { queue, now: new Date(at("10:12").getTime() - 2000) })).toMatchObject({ sent: 1, deferredUntil: null });
+    expect(await deliver.deliverNotifications(id, { queue, now: new Date(at("10:12").getTime() - 2000) })).toMatchObject({
+      sent: 1,
+      deferredUntil: null,
+    });
     expect((await received(browser)).map((message) => message.title)).toEqual([`${domain} is down`, `${domain} is back`]);
   });
 
@@ -149,7 +174,11 @@ describe("deliverNotifications against a local push service", () => {
     await service.expire(expired.clientHash);
     await openIncident(domain, at("12:00"));
 
-    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("12:01") })).toMatchObject({ sent: 1, gone: 1, failed: 0 });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("12:01") })).toMatchObject({
+      sent: 1,
+      gone: 1,
+      failed: 0,
+    });
     expect(await has(domain, expired)).toBe(false);
     expect(await has(domain, live)).toBe(true);
   });
@@ -160,12 +189,19 @@ describe("deliverNotifications against a local push service", () => {
     await openIncident(domain, at("13:00"));
     process.env.PROBE_ALLOW_CIDRS = "";
     try {
-      expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("13:01") })).toMatchObject({ sent: 0, failed: 1, gone: 0, dropped: 0 });
+      expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("13:01") })).toMatchObject({
+        sent: 0,
+        failed: 1,
+        gone: 0,
+        dropped: 0,
+      });
     } finally {
       process.env.PROBE_ALLOW_CIDRS = "127.0.0.0/8";
     }
     expect(await service.messages(browser.clientHash)).toEqual([]);
-    expect(await db.pushSubscription.findFirstOrThrow({ where: { endpoint: browser.endpoint }, select: { failedSends: true } })).toEqual({ failedSends: 1 });
+    expect(await db.pushSubscription.findFirstOrThrow({ where: { endpoint: browser.endpoint }, select: { failedSends: true } })).toEqual({
+      failedSends: 1,
+    });
   });
 
   it("forgets a subscription after three failed sends in a row (5xx, reset), not before; a send taken starts the count again", async () => {
@@ -187,7 +223,8 @@ describe("deliverNotifications against a local push service", () => {
       }
       return deliver.deliverNotifications(id, { queue, now: new Date(now.getTime() + 1000) });
     };
-    const failures = async () => (await db.pushSubscription.findFirst({ where: { siteId: id }, select: { failedSends: true } }))?.failedSends ?? null;
+    const failures = async () =>
+      (await db.pushSubscription.findFirst({ where: { siteId: id }, select: { failedSends: true } }))?.failedSends ?? null;
 
     flaky.setMode("error");
     expect(await change()).toMatchObject({ sent: 0, failed: 1, dropped: 0 });
@@ -216,7 +253,11 @@ describe("deliverNotifications against a local push service", () => {
     const domain = newDomain();
     const stray = await stored(domain, "https://push.example.test/send/old");
     await openIncident(domain, at("16:00"));
-    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("16:01") })).toMatchObject({ sent: 0, gone: 1, failed: 0 });
+    expect(await deliver.deliverNotifications(await siteId(domain), { queue, now: at("16:01") })).toMatchObject({
+      sent: 0,
+      gone: 1,
+      failed: 0,
+    });
     expect(await db.pushSubscription.count({ where: { endpoint: stray.endpoint } })).toBe(0);
   });
 });

@@ -36,10 +36,14 @@ it("notifies subscribers once through the job queue when an incident opens, howe
 
   const domain = "queued.example.test";
   const browser = await service.subscribe(getVapidKeys().publicKey);
-  expect(await addPushSubscription({ domain, displayName: domain, subscription: browser, visitorHash: "queue-test" })).toMatchObject({ ok: true });
+  expect(await addPushSubscription({ domain, displayName: domain, subscription: browser, visitorHash: "queue-test" })).toMatchObject({
+    ok: true,
+  });
   const site = await getDb().site.findUniqueOrThrow({ where: { domain } });
   const startedAt = new Date(Date.now() - 120_000);
-  const incident = await getDb().incident.create({ data: { siteId: site.id, startedAt, detectedAt: new Date(), worstVerdict: "global_outage" } });
+  const incident = await getDb().incident.create({
+    data: { siteId: site.id, startedAt, detectedAt: new Date(), worstVerdict: "global_outage" },
+  });
 
   const change = { type: "opened" as const, incidentId: incident.id, siteId: site.id, domain, at: new Date() };
   await queueIncidentNotice(app.jobs, change);

@@ -42,7 +42,11 @@ beforeAll(async () => {
     socket.destroy();
   });
   await new Promise<void>((resolve) => tcp.listen(0, "127.0.0.1", resolve));
-  elsewhere = { origin: `https://127.0.0.1:${(tcp.address() as AddressInfo).port}`, connections: () => connections, close: () => new Promise((done) => tcp.close(() => done())) };
+  elsewhere = {
+    origin: `https://127.0.0.1:${(tcp.address() as AddressInfo).port}`,
+    connections: () => connections,
+    close: () => new Promise((done) => tcp.close(() => done())),
+  };
   actions = await import("@/server/serving/actions/push");
   db = (await import("@/server/db")).getDb();
   publicKey = (await import("@/server/watching/push/vapid")).getVapidKeys().publicKey;
@@ -61,7 +65,10 @@ afterAll(async () => {
 const subscribed = (): Promise<BrowserSubscription> => service.subscribe(publicKey);
 const json = (browser: BrowserSubscription) => ({ endpoint: browser.endpoint, expirationTime: null, keys: browser.keys });
 const owner = (browser: BrowserSubscription, auth = browser.keys.auth) => ({ endpoint: browser.endpoint, auth });
-const randomKeys = () => ({ p256dh: Buffer.concat([Buffer.from([4]), randomBytes(64)]).toString("base64url"), auth: randomBytes(16).toString("base64url") });
+const randomKeys = () => ({
+  p256dh: Buffer.concat([Buffer.from([4]), randomBytes(64)]).toString("base64url"),
+  auth: randomBytes(16).toString("base64url"),
+});
 const from = (address: string) => request.headers.set("x-forwarded-for", address);
 let sites = 0;
 /** Each its own registrable domain, so only the bound under test applies. */
@@ -71,10 +78,17 @@ const rowsFor = (domain: string) => db.pushSubscription.count({ where: { site: {
 describe("where a subscription may point", () => {
   it("refuses an endpoint at no listed push service, and never connects to it", async () => {
     from("198.51.100.10");
-    for (const endpoint of [`${elsewhere.origin}/push/x`, "https://push.example.test/send/abc", `${service.origin.replace("127.0.0.1", "localhost")}/notify/x`]) {
+    for (const endpoint of [
+      `${elsewhere.origin}/push/x`,
+      "https://push.example.test/send/abc",
+      `${service.origin.replace("127.0.0.1", "localhost")}/notify/x`,
+    ]) {
       const domain = newDomain();
       const answer = await actions.subscribeAction(domain, { endpoint, keys: randomKeys() });
-      expect(answer, endpoint).toMatchObject({ status: "error", message: "This browser's push service is not one we send notifications through." });
+      expect(answer, endpoint).toMatchObject({
+        status: "error",
+        message: "This browser's push service is not one we send notifications through.",
+      });
       expect(await rowsFor(domain)).toBe(0);
       // Nor a row for the site.
       expect(await db.site.count({ where: { domain } })).toBe(0);
@@ -90,7 +104,9 @@ describe("where a subscription may point", () => {
     const [first] = (await service.messages(browser.clientHash)).map((text) => JSON.parse(text));
     expect(first).toMatchObject({ title: `Notifications on for ${domain}`, url: expect.stringMatching(new RegExp(`/${domain}$`)) });
     const token = new URL(first.unsubscribeUrl).searchParams.get("token");
-    expect(await db.pushSubscription.findUnique({ where: { token: token! }, select: { endpoint: true } })).toEqual({ endpoint: browser.endpoint });
+    expect(await db.pushSubscription.findUnique({ where: { token: token! }, select: { endpoint: true } })).toEqual({
+      endpoint: browser.endpoint,
+    });
   });
 
   it("keeps nothing when the push service does not take the first message", async () => {
@@ -115,13 +131,18 @@ describe("one visitor's share", () => {
     vi.setSystemTime(new Date("2026-11-28T23:58:00Z"));
     for (let i = 0; i < PER_ADDRESS; i++) {
       from(`2001:db8:77:1::${i + 1}`); // one /64, a new address each time
-      expect(await actions.subscribeAction(newDomain(), json(await subscribed())), `subscription ${i + 1}`).toMatchObject({ status: "success" });
+      expect(await actions.subscribeAction(newDomain(), json(await subscribed())), `subscription ${i + 1}`).toMatchObject({
+        status: "success",
+      });
     }
     // The next UTC day, from yet another address of the same /64: still full.
     vi.setSystemTime(new Date("2026-11-29T00:05:00Z"));
     from("2001:db8:77:1:ffff::9");
     const refused = await actions.subscribeAction(newDomain(), json(await subscribed()));
-    expect(refused).toMatchObject({ status: "error", message: `Your network already gets notifications for ${PER_ADDRESS} sites; stop some of them first.` });
+    expect(refused).toMatchObject({
+      status: "error",
+      message: `Your network already gets notifications for ${PER_ADDRESS} sites; stop some of them first.`,
+    });
     // Another /64 is another visitor.
     from("2001:db8:77:2::1");
     expect(await actions.subscribeAction(newDomain(), json(await subscribed()))).toMatchObject({ status: "success" });
@@ -131,7 +152,8 @@ describe("one visitor's share", () => {
     from("198.51.100.20");
     const browsers = await Promise.all(Array.from({ length: PER_ADDRESS + 1 }, subscribed));
     const domains = browsers.map(newDomain);
-    for (let i = 0; i < PER_ADDRESS; i++) expect(await actions.subscribeAction(domains[i], json(browsers[i]))).toMatchObject({ status: "success" });
+    for (let i = 0; i < PER_ADDRESS; i++)
+      expect(await actions.subscribeAction(domains[i], json(browsers[i]))).toMatchObject({ status: "success" });
     expect(await actions.subscribeAction(domains[PER_ADDRESS], json(browsers[PER_ADDRESS]))).toMatchObject({ status: "error" });
     expect(await actions.unsubscribeAction(domains[0], owner(browsers[0]))).toMatchObject({ status: "success" });
     expect(await actions.subscribeAction(domains[PER_ADDRESS], json(browsers[PER_ADDRESS]))).toMatchObject({ status: "success" });
@@ -197,7 +219,14 @@ describe("every push action is rate-limited per visitor", () => {
     const answers = [];
     for (let i = 0; i < 25; i++) {
       from(`2001:db8:89:1::${i + 1}`);
-      answers.push(await (i % 2 ? actions.unsubscribeAction("b.example.com", { endpoint: "https://fcm.googleapis.com/x", auth: randomBytes(16).toString("base64url") }) : actions.unsubscribeTokenAction({ status: "idle", message: "" }, form).catch(() => ({ status: "redirected", message: "" }))));
+      answers.push(
+        await (i % 2
+          ? actions.unsubscribeAction("b.example.com", {
+              endpoint: "https://fcm.googleapis.com/x",
+              auth: randomBytes(16).toString("base64url"),
+            })
+          : actions.unsubscribeTokenAction({ status: "idle", message: "" }, form).catch(() => ({ status: "redirected", message: "" }))),
+      );
     }
     expect(answers.filter((answer) => answer.message.startsWith("Too many requests"))).toHaveLength(5);
   });

@@ -135,7 +135,12 @@ describe("upsertRating and getRatingSummary", () => {
 
   it("creates the site with its Unicode display name", async () => {
     const { getDb } = await import("@/server/db");
-    await ratings.upsertRating({ domain: "xn--bcher-kva.example.test", displayName: "bücher.example.test", stars: 4, ...visitor("192.0.2.99", "b") });
+    await ratings.upsertRating({
+      domain: "xn--bcher-kva.example.test",
+      displayName: "bücher.example.test",
+      stars: 4,
+      ...visitor("192.0.2.99", "b"),
+    });
     const site = await getDb().site.findUnique({ where: { domain: "xn--bcher-kva.example.test" } });
     expect(site?.displayName).toBe("bücher.example.test");
   });

@@ -53,7 +53,14 @@ const redisStats = (connection: RedisConnection, namespace: string) =>
 
 /** A store of strings, as the handlers keep their records. */
 const stringStore = (connection: RedisConnection, namespace: string, maxEntries: number) =>
-  createRedisStore<string>({ redis: connection, namespace, maxEntries, maxBytes: 1024 * 1024, tagTimes: new TagTimes(), timestampOf: () => 0 });
+  createRedisStore<string>({
+    redis: connection,
+    namespace,
+    maxEntries,
+    maxBytes: 1024 * 1024,
+    tagTimes: new TagTimes(),
+    timestampOf: () => 0,
+  });
 
 const freshNamespace = () => `test${++namespaceCount}:`;
 
@@ -116,7 +123,8 @@ describe("page cache through Redis", () => {
     const ns = freshNamespace();
     const [a, b] = [await pageInstance(ns, time), await pageInstance(ns, time)];
     const key = (domain: string) => `/route-cache/APP_PAGE/x/$/${domain}`;
-    for (const domain of ["down.example.test", "other.example.test"]) await a.cache.set(key(domain), page("<p>up</p>", { tags: [`status:${domain}`] }), lifetime);
+    for (const domain of ["down.example.test", "other.example.test"])
+      await a.cache.set(key(domain), page("<p>up</p>", { tags: [`status:${domain}`] }), lifetime);
     expect(await b.cache.get(key("down.example.test"), readPage)).not.toBeNull();
     time.advance(1);
     await a.cache.revalidateTag("status:down.example.test");
@@ -197,7 +205,7 @@ describe("'use cache' store through Redis", () => {
   });
 });
 
-describe("a stale mark through Redis (revalidateTag(tag, \"max\"))", () => {
+describe('a stale mark through Redis (revalidateTag(tag, "max"))', () => {
   it("serves the entry as stale on the other instance, then expires it when the mark's expiry comes", async () => {
     const time = clock();
     const ns = freshNamespace();

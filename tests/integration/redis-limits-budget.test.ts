@@ -24,7 +24,11 @@ describe("limits through Redis", () => {
   it("counts one visitor's events on every instance together, and gives back on any", async () => {
     const spec = { name: fresh("rounds"), points: 3, durationSeconds: 60 };
     const [a, b] = [redisLimiter(await open.open(redis.url), spec), redisLimiter(await open.open(redis.url), spec)];
-    expect([await a.take("198.51.100.7"), await b.take("198.51.100.7"), await a.take("198.51.100.7")]).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect([await a.take("198.51.100.7"), await b.take("198.51.100.7"), await a.take("198.51.100.7")]).toEqual([
+      { ok: true },
+      { ok: true },
+      { ok: true },
+    ]);
     await a.giveBack("198.51.100.7");
     expect(await b.take("198.51.100.7")).toEqual({ ok: true });
     const refused = await b.take("198.51.100.7");

@@ -104,14 +104,18 @@ describe("round leases through Redis", () => {
     const before = hits;
     let answer: () => void = () => undefined;
     siteMayAnswer = new Promise((resolve) => (answer = resolve));
-    const asked = Promise.all(services.flatMap((service) => [service.status(target(NAMES[0]), ANY_VISITOR), service.status(target(NAMES[0]), ANY_VISITOR)]));
+    const asked = Promise.all(
+      services.flatMap((service) => [service.status(target(NAMES[0]), ANY_VISITOR), service.status(target(NAMES[0]), ANY_VISITOR)]),
+    );
     // The site holds the round's answer until the four instances without the lease wait for it.
     await vi.waitFor(() => expect(waiting.size).toBe(4), { timeout: 2000 });
     answer();
     const answers = await asked;
     expect(saved).toHaveLength(1);
     expect(hits - before).toBe(1);
-    expect(answers.every(({ record }) => record.verdict === "online" && record.checkedAt.getTime() === saved[0].checkedAt.getTime())).toBe(true);
+    expect(answers.every(({ record }) => record.verdict === "online" && record.checkedAt.getTime() === saved[0].checkedAt.getTime())).toBe(
+      true,
+    );
     // Within the TTL, an instance that never ran it answers from the shared result.
     const later = await services[4].status(target(NAMES[0]), ANY_VISITOR);
     expect(later.cached).toBe(true);

@@ -22,11 +22,17 @@ vi.mock("next/cache", () => ({
   updateTag: (tag: string) => void request.updatedTags.push(tag),
   revalidateTag: (tag: string, profile: unknown) => void request.revalidated.push({ tag, profile }),
 }));
-vi.mock("next/server", async (original) => ({ ...(await original()), after: (task: () => Promise<void>) => void request.later.push(task) }));
+vi.mock("next/server", async (original) => ({
+  ...(await original()),
+  after: (task: () => Promise<void>) => void request.later.push(task),
+}));
 // The network-check part answers for real unless a test stands in a failure or an answer.
 vi.mock("@/server/crowd/network-check/answer", async (original) => {
   const real = await original<typeof import("@/server/crowd/network-check/answer")>();
-  return { answerForVisitorNetwork: (...args: Parameters<typeof real.answerForVisitorNetwork>) => (request.answer ?? real.answerForVisitorNetwork)(...args) };
+  return {
+    answerForVisitorNetwork: (...args: Parameters<typeof real.answerForVisitorNetwork>) =>
+      (request.answer ?? real.answerForVisitorNetwork)(...args),
+  };
 });
 request.scope = new AsyncLocalStorage<Headers>();
 
@@ -43,7 +49,12 @@ let siteCounter = 0;
 const newDomain = () => `crowd-${++siteCounter}.example.com`;
 
 /** Posts the form for `domain` from `address`, which came through one proxy (TRUST_PROXY_HOPS=1). */
-function report(address: string, domain: string | undefined, problem?: string | Blob, forwardedBefore: string[] = []): Promise<ReportDownState> {
+function report(
+  address: string,
+  domain: string | undefined,
+  problem?: string | Blob,
+  forwardedBefore: string[] = [],
+): Promise<ReportDownState> {
   const form = new FormData();
   if (domain !== undefined) form.set("domain", domain);
   if (problem !== undefined) form.set("problem", problem);
@@ -52,7 +63,11 @@ function report(address: string, domain: string | undefined, problem?: string | 
 }
 
 const rowsOf = (domain: string) =>
-  db.visitorReport.findMany({ where: { site: { domain } }, select: { problem: true, country: true, asn: true, asnName: true }, orderBy: { id: "asc" } });
+  db.visitorReport.findMany({
+    where: { site: { domain } },
+    select: { problem: true, country: true, asn: true, asnName: true },
+    orderBy: { id: "asc" },
+  });
 
 describe("reportDownAction: what a report stores", () => {
   it("stores the chosen problem, and a form without one as 'won't load'", async () => {
@@ -74,7 +89,11 @@ describe("reportDownAction: what a report stores", () => {
   ])("refuses %s with a field error and stores nothing", async (_name, problem) => {
     const domain = newDomain();
     const answer = await report("192.0.2.12", domain, problem);
-    expect(answer).toEqual({ status: "error", message: "Choose what fails from the list.", fieldErrors: { problem: ["Choose what fails from the list."] } });
+    expect(answer).toEqual({
+      status: "error",
+      message: "Choose what fails from the list.",
+      fieldErrors: { problem: ["Choose what fails from the list."] },
+    });
     expect(await rowsOf(domain)).toEqual([]);
   });
 
@@ -182,7 +201,15 @@ describe("reportDownAction: the page's reports during a rush", () => {
 describe("reportDownAction: 'only your network?'", () => {
   it("asks about the reporter's network and puts the answer in the state", async () => {
     const domain = newDomain();
-    const answer = { scope: "asn:15169", scopeLabel: "AS15169 (Google)", failing: 2, working: 1, total: 3, likely: "provider", measuredAt: new Date().toISOString() };
+    const answer = {
+      scope: "asn:15169",
+      scopeLabel: "AS15169 (Google)",
+      failing: 2,
+      working: 1,
+      total: 3,
+      likely: "provider",
+      measuredAt: new Date().toISOString(),
+    };
     const questions: unknown[] = [];
     request.answer = async (question) => (questions.push(question), answer);
     try {

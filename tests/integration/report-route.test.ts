@@ -46,12 +46,20 @@ async function send(address: string, body: string, extra: Record<string, string>
     ...extra,
   });
   for (const [name, value] of Object.entries(extra)) if (value === "") headers.delete(name);
-  const response = await scope.headers.run(headers, () => POST(new Request(`https://${HOST}/api/v1/reports`, { method: "POST", headers, body })));
+  const response = await scope.headers.run(headers, () =>
+    POST(new Request(`https://${HOST}/api/v1/reports`, { method: "POST", headers, body })),
+  );
   const retryAfter = response.headers.get("retry-after");
-  return { status: response.status, cache: response.headers.get("cache-control"), ...(retryAfter ? { retryAfter } : {}), json: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    cache: response.headers.get("cache-control"),
+    ...(retryAfter ? { retryAfter } : {}),
+    json: (await response.json()) as Record<string, unknown>,
+  };
 }
 const report = (address: string, domain: string, problem?: string) => send(address, JSON.stringify({ domain, problem }));
-const rowsOf = (domain: string) => db.visitorReport.findMany({ where: { site: { domain } }, select: { problem: true, country: true, asn: true } });
+const rowsOf = (domain: string) =>
+  db.visitorReport.findMany({ where: { site: { domain } }, select: { problem: true, country: true, asn: true } });
 
 describe("POST /api/v1/reports", () => {
   it("stores the report with its problem and network, answers the form's state, and refreshes the page's reports", async () => {
@@ -60,7 +68,11 @@ describe("POST /api/v1/reports", () => {
     expect(answer).toEqual({
       status: 200,
       cache: "no-store",
-      json: { status: "success", message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.", problem: "slow" },
+      json: {
+        status: "success",
+        message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.",
+        problem: "slow",
+      },
     });
     expect(await rowsOf(domain)).toEqual([{ problem: "slow", country: "US", asn: 15169 }]);
     expect(scope.revalidated).toContainEqual({ tag: `reports:${domain}`, profile: { expire: 0 } });
@@ -71,7 +83,13 @@ describe("POST /api/v1/reports", () => {
   it.each([
     ["an unknown problem", { domain: "shop.example.com", problem: "down" }, 400, "invalid_problem", "Choose what fails from the list."],
     ["no domain", { problem: "load" }, 400, "invalid_domain", "The form lost its website; reload the page."],
-    ["an address for a domain", { domain: "127.0.0.1" }, 400, "invalid_domain", "That is an IP address; enter a domain name such as example.com."],
+    [
+      "an address for a domain",
+      { domain: "127.0.0.1" },
+      400,
+      "invalid_domain",
+      "That is an IP address; enter a domain name such as example.com.",
+    ],
     ["a number for a domain", { domain: 42 }, 400, "invalid_domain", "The form lost its website; reload the page."],
   ])("refuses %s with %i %s and stores nothing", async (_name, body, status, code, message) => {
     const answer = await send("192.0.2.40", JSON.stringify(body));
@@ -100,7 +118,13 @@ describe("POST /api/v1/reports", () => {
   const body = JSON.stringify({ domain: "shop.example.com", problem: "load" });
   it.each([
     ["another site's origin", 403, "foreign_origin", body, { origin: "https://evil.example" }],
-    ["a form instead of JSON", 415, "unsupported_media_type", "domain=shop.example.com", { "content-type": "application/x-www-form-urlencoded" }],
+    [
+      "a form instead of JSON",
+      415,
+      "unsupported_media_type",
+      "domain=shop.example.com",
+      { "content-type": "application/x-www-form-urlencoded" },
+    ],
     ["no Content-Length", 411, "length_required", body, { "content-length": "" }],
     ["a Content-Length that is no number", 413, "body_too_large", body, { "content-length": "12abc" }],
     ["a body over the limit", 413, "body_too_large", JSON.stringify({ domain: "a".repeat(9000) }), {}],

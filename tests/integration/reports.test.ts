@@ -47,9 +47,7 @@ async function addReports(siteId: number, isoTimes: string[]): Promise<void> {
 /** Only the hours that have something, keyed "2026-11-22T13:00", so expectations read as a table. */
 function nonEmptyHours(buckets: HourBucket[]): Record<string, Omit<HourBucket, "start">> {
   return Object.fromEntries(
-    buckets
-      .filter((b) => b.up + b.down + b.reports > 0)
-      .map(({ start, ...counts }) => [start.toISOString().slice(0, 16), counts]),
+    buckets.filter((b) => b.up + b.down + b.reports > 0).map(({ start, ...counts }) => [start.toISOString().slice(0, 16), counts]),
   );
 }
 

@@ -8,7 +8,9 @@ import { makeCertificateAuthority } from "./helpers/certificates";
 
 describe("probeSecureContext", () => {
   it("makes one context for the public roots and one per extra CA, each once", async () => {
-    const [one, other] = (await Promise.all([makeCertificateAuthority("one"), makeCertificateAuthority("other")])).map((authority) => ({ ca: authority.cert }));
+    const [one, other] = (await Promise.all([makeCertificateAuthority("one"), makeCertificateAuthority("other")])).map((authority) => ({
+      ca: authority.cert,
+    }));
     expect(probeSecureContext()).toBe(probeSecureContext());
     expect(probeSecureContext(one.ca)).toBe(probeSecureContext(one.ca));
     expect(probeSecureContext([one.ca])).toBe(probeSecureContext(one.ca));

@@ -11,7 +11,11 @@ import { closedPort, startHttpsServer, type RunningServer } from "./helpers/serv
 
 // Outside Next there is no page cache: the tags the route marks stale are what it promises.
 const staleTags = vi.hoisted(() => [] as string[]);
-vi.mock("next/cache", () => ({ revalidateTag: (tag: string) => void staleTags.push(tag), cacheLife: () => undefined, cacheTag: () => undefined }));
+vi.mock("next/cache", () => ({
+  revalidateTag: (tag: string) => void staleTags.push(tag),
+  cacheLife: () => undefined,
+  cacheTag: () => undefined,
+}));
 
 const SECRET = "status-api-secret-0123456789";
 const HOST = "shop.example.test";
@@ -21,8 +25,7 @@ let target: RunningServer;
 let agents: RunningAgent[];
 let GET: typeof import("@/app/api/v1/status/[domain]/route").GET;
 
-const call = (domain: string) =>
-  GET(new Request(`http://localhost/api/v1/status/${domain}`), { params: Promise.resolve({ domain }) });
+const call = (domain: string) => GET(new Request(`http://localhost/api/v1/status/${domain}`), { params: Promise.resolve({ domain }) });
 
 beforeAll(async () => {
   const certificate = await makeCertificate({ hostname: HOST });
@@ -30,7 +33,10 @@ beforeAll(async () => {
   const refused = await closedPort();
   const connectTo = `${HOST}:443:127.0.0.1:${target.port},${HOST}:80:127.0.0.1:${refused.port}`;
   // The opted-out names are routed too, so even a bug that probed them would stay on loopback.
-  const optedOutRoutes = ["example.org", "www.example.org"].flatMap((name) => [`${name}:443:127.0.0.1:${refused.port}`, `${name}:80:127.0.0.1:${refused.port}`]);
+  const optedOutRoutes = ["example.org", "www.example.org"].flatMap((name) => [
+    `${name}:443:127.0.0.1:${refused.port}`,
+    `${name}:80:127.0.0.1:${refused.port}`,
+  ]);
   agents = await Promise.all(LOCATIONS.map((location) => startAgent({ location, secret: SECRET, connectTo, ca: certificate.ca })));
 
   mkdirSync(tmpDir, { recursive: true });
@@ -59,7 +65,9 @@ describe("GET /api/v1/status/<domain>", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body).toMatchObject({ domain: HOST, displayName: HOST, verdict: "online", cause: null, cached: false });
-    const locations = new Set(body.testers.map((t: { location: { city: string; country: string } }) => `${t.location.city}, ${t.location.country}`));
+    const locations = new Set(
+      body.testers.map((t: { location: { city: string; country: string } }) => `${t.location.city}, ${t.location.country}`),
+    );
     expect(locations).toEqual(new Set(LOCATIONS));
     expect(staleTags).toContain(`status:${HOST}`); // a new round: the cached page is stale
     expect(body.testers.filter((t: { kind: string }) => t.kind === "http")).toHaveLength(3);
@@ -79,7 +87,9 @@ describe("GET /api/v1/status/<domain>", () => {
     const response = await call(domain);
     expect(response.status).toBe(403);
     expect(response.headers.get("retry-after")).toBeNull();
-    expect(await response.json()).toMatchObject({ error: { code: "opted_out", message: expect.stringContaining("asked us not to check it") } });
+    expect(await response.json()).toMatchObject({
+      error: { code: "opted_out", message: expect.stringContaining("asked us not to check it") },
+    });
     const { getDb } = await import("@/server/db");
     expect(await getDb().check.count({ where: { site: { domain } } })).toBe(0);
   });
@@ -112,7 +122,15 @@ describe("the owner's word, the official word and the crowd beside the round", (
       ],
     });
     await getDb().relatedPage.create({
-      data: { siteId, title: "We are back", url: `https://${HOST}/news/back`, publishedAt: new Date("2026-11-24T10:00:00Z"), excerpt: "All good.", source: "feed", sourceUrl: `https://${HOST}/feed.xml` },
+      data: {
+        siteId,
+        title: "We are back",
+        url: `https://${HOST}/news/back`,
+        publishedAt: new Date("2026-11-24T10:00:00Z"),
+        excerpt: "All good.",
+        source: "feed",
+        sourceUrl: `https://${HOST}/feed.xml`,
+      },
     });
     const body = await (await call(HOST)).json();
     expect(body.owner).toEqual({
@@ -123,10 +141,25 @@ describe("the owner's word, the official word and the crowd beside the round", (
         { network: "x", url: "https://x.com/shop", handle: "shop", source: "import", sourceUrl: null },
         { network: "github", url: "https://github.com/shop", handle: "shop", source: "site", sourceUrl: `https://${HOST}/` },
       ],
-      relatedPages: [{ title: "We are back", url: `https://${HOST}/news/back`, publishedAt: "2026-11-24T10:00:00.000Z", excerpt: "All good.", source: "feed", sourceUrl: `https://${HOST}/feed.xml` }],
+      relatedPages: [
+        {
+          title: "We are back",
+          url: `https://${HOST}/news/back`,
+          publishedAt: "2026-11-24T10:00:00.000Z",
+          excerpt: "All good.",
+          source: "feed",
+          sourceUrl: `https://${HOST}/feed.xml`,
+        },
+      ],
     });
     expect(body.official).toBeNull();
-    expect(body.crowd).toEqual({ state: "none", headline: "No problems reported beyond the usual", reportsLast24h: 0, topProblems: [], dominantNetwork: null });
+    expect(body.crowd).toEqual({
+      state: "none",
+      headline: "No problems reported beyond the usual",
+      reportsLast24h: 0,
+      topProblems: [],
+      dominantNetwork: null,
+    });
   });
 
   it("carries the official page's last reading, how old it is, and how far behind our probes it admitted the incident", async () => {
@@ -138,11 +171,30 @@ describe("the owner's word, the official word and the crowd beside the round", (
       description: "Major outage",
       updatedAt: "2026-11-28T09:00:00.000Z",
       affected: [{ name: "API", status: "major_outage" }],
-      incidents: [{ name: "API errors", status: "investigating", startedAt: "2026-11-28T08:55:00.000Z", latestUpdate: "Looking into it.", link: null }],
+      incidents: [
+        {
+          name: "API errors",
+          status: "investigating",
+          startedAt: "2026-11-28T08:55:00.000Z",
+          latestUpdate: "Looking into it.",
+          link: null,
+        },
+      ],
     };
-    await getDb().officialPage.create({ data: { siteId, kind: "statuspage", url: "https://status.shop.example.test/", foundAt: new Date(), snapshot: JSON.stringify(summary), fetchedAt } });
+    await getDb().officialPage.create({
+      data: {
+        siteId,
+        kind: "statuspage",
+        url: "https://status.shop.example.test/",
+        foundAt: new Date(),
+        snapshot: JSON.stringify(summary),
+        fetchedAt,
+      },
+    });
     const startedAt = new Date("2026-11-28T08:40:00Z");
-    await getDb().incident.create({ data: { siteId, startedAt, detectedAt: startedAt, worstVerdict: "global_outage", officialAckAt: new Date("2026-11-28T08:54:00Z") } });
+    await getDb().incident.create({
+      data: { siteId, startedAt, detectedAt: startedAt, worstVerdict: "global_outage", officialAckAt: new Date("2026-11-28T08:54:00Z") },
+    });
     const { official } = await (await call(HOST)).json();
     expect(official).toMatchObject({
       url: "https://status.shop.example.test/",

@@ -7,13 +7,7 @@ import { tcpTesterKind } from "@/server/checking/testers/tcp";
 import { tlsTesterKind } from "@/server/checking/testers/tls";
 import type { AddressGuard } from "@/server/checking/probe/types";
 import { makeCertificate, type CertificatePems } from "./helpers/certificates";
-import {
-  closedPort,
-  startHttpServer,
-  startHttpsServer,
-  startSilentTcpServer,
-  type RunningServer,
-} from "./helpers/servers";
+import { closedPort, startHttpServer, startHttpsServer, startSilentTcpServer, type RunningServer } from "./helpers/servers";
 
 const HOST = "shop.example.test";
 const DAY_MS = 86_400_000;
@@ -155,8 +149,20 @@ describe("tls tester", () => {
 
   // `trust`: whose CA the tester is given; a self-signed leaf fails even beside a trusted CA.
   it.each<{ problem: string; server: string; trust: CertName | null; error: string | RegExp; reason?: string }>([
-    { problem: "a self-signed certificate", server: "selfSigned", trust: "valid", error: "DEPTH_ZERO_SELF_SIGNED_CERT", reason: "its certificate is self-signed" },
-    { problem: "an expired certificate", server: "expired", trust: "expired", error: "CERT_HAS_EXPIRED", reason: "its certificate expired 1 day ago" },
+    {
+      problem: "a self-signed certificate",
+      server: "selfSigned",
+      trust: "valid",
+      error: "DEPTH_ZERO_SELF_SIGNED_CERT",
+      reason: "its certificate is self-signed",
+    },
+    {
+      problem: "an expired certificate",
+      server: "expired",
+      trust: "expired",
+      error: "CERT_HAS_EXPIRED",
+      reason: "its certificate expired 1 day ago",
+    },
     {
       problem: "a certificate for another name",
       server: "otherHost",
@@ -164,7 +170,13 @@ describe("tls tester", () => {
       error: "ERR_TLS_CERT_ALTNAME_INVALID",
       reason: "its certificate is for other.example.test, not this name",
     },
-    { problem: "a CA it does not trust", server: "valid", trust: null, error: "UNABLE_TO_VERIFY_LEAF_SIGNATURE", reason: "its certificate is not from an authority browsers trust" },
+    {
+      problem: "a CA it does not trust",
+      server: "valid",
+      trust: null,
+      error: "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      reason: "its certificate is not from an authority browsers trust",
+    },
     { problem: "a server that does not speak TLS", server: "plainHttp", trust: null, error: /^ERR_SSL_/ },
   ])("is down (tls) and names the error for $problem", async ({ server, trust, error, reason }) => {
     const result = await probeWith("tls", { 443: port[server] }, trust ? { ca: certs[trust].ca } : {});

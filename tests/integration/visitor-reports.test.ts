@@ -100,7 +100,14 @@ describe("addVisitorReport: what a report holds", () => {
     const network = { country: "US", asn: 15169, asnName: "Google LLC" };
     await reports.addVisitorReport({ domain, displayName: domain, visitorHash: "hash-a", problem: "login", network, now: at(0) });
     const [row] = await storedReports(domain);
-    expect(row).toMatchObject({ visitorHash: "hash-a", problem: "login", country: "US", asn: 15169, asnName: "Google LLC", createdAt: at(0) });
+    expect(row).toMatchObject({
+      visitorHash: "hash-a",
+      problem: "login",
+      country: "US",
+      asn: 15169,
+      asnName: "Google LLC",
+      createdAt: at(0),
+    });
     expect(Object.keys(row).sort()).toEqual(["asn", "asnName", "country", "createdAt", "id", "problem", "siteId", "visitorHash"]);
   });
 
@@ -112,7 +119,8 @@ describe("addVisitorReport: what a report holds", () => {
 
   it("keeps one report per visitor and site in 15 minutes whatever problem the second names", async () => {
     const domain = newDomain();
-    const add = (problem: "slow" | "app", minutes: number) => reports.addVisitorReport({ domain, displayName: domain, visitorHash: "hash-c", problem, now: at(minutes) });
+    const add = (problem: "slow" | "app", minutes: number) =>
+      reports.addVisitorReport({ domain, displayName: domain, visitorHash: "hash-c", problem, now: at(minutes) });
     expect(await add("slow", 0)).toEqual({ ok: true });
     expect(await add("app", 5)).toMatchObject({ ok: false, retryAfterSeconds: 10 * 60 });
     expect(await add("app", 15)).toEqual({ ok: true });
@@ -141,7 +149,12 @@ describe("pruneOldReports", () => {
   async function seed(domain: string, visitorHash: string, createdAt: Date) {
     const { getDb } = await import("@/server/db");
     const db = getDb();
-    const { id: siteId } = await db.site.upsert({ where: { domain }, create: { domain, displayName: domain }, update: {}, select: { id: true } });
+    const { id: siteId } = await db.site.upsert({
+      where: { domain },
+      create: { domain, displayName: domain },
+      update: {},
+      select: { id: true },
+    });
     await db.reportGate.create({ data: { siteId, visitorHash, lastAt: createdAt } });
     await db.visitorReport.create({ data: { siteId, visitorHash, createdAt } });
   }

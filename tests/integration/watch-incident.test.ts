@@ -64,14 +64,24 @@ async function tickAt(seconds: number) {
   await jobs.quiet();
 }
 
-const rounds = () => db.check.findMany({ where: { site: { domain: DOMAIN } }, orderBy: { startedAt: "asc" }, select: { startedAt: true, verdict: true } });
-const incidents = () => db.incident.findMany({ where: { site: { domain: DOMAIN } }, include: { evidence: { select: { role: true }, orderBy: { role: "asc" } } } });
+const rounds = () =>
+  db.check.findMany({ where: { site: { domain: DOMAIN } }, orderBy: { startedAt: "asc" }, select: { startedAt: true, verdict: true } });
+const incidents = () =>
+  db.incident.findMany({
+    where: { site: { domain: DOMAIN } },
+    include: { evidence: { select: { role: true }, orderBy: { role: "asc" } } },
+  });
 
 async function subscriber(): Promise<BrowserSubscription> {
   const { getVapidKeys } = await import("@/server/watching/push/vapid");
   const { addPushSubscription } = await import("@/server/data/push-subscriptions");
   const browser = await service.subscribe(getVapidKeys().publicKey);
-  const added = await addPushSubscription({ domain: DOMAIN, displayName: DOMAIN, subscription: browser, visitorHash: "watch-incident-visitor" });
+  const added = await addPushSubscription({
+    domain: DOMAIN,
+    displayName: DOMAIN,
+    subscription: browser,
+    visitorHash: "watch-incident-visitor",
+  });
   expect(added.ok).toBe(true);
   return browser;
 }
@@ -107,7 +117,10 @@ describe("a watched site that goes down and comes back, with nobody looking", ()
     await tickAt(180);
     await tickAt(240);
     const [closed] = await incidents();
-    expect({ endedAt: closed.endedAt, evidence: closed.evidence.map((e) => e.role) }).toEqual({ endedAt: at(180), evidence: ["first", "recovery", "worst"] });
+    expect({ endedAt: closed.endedAt, evidence: closed.evidence.map((e) => e.role) }).toEqual({
+      endedAt: at(180),
+      evidence: ["first", "recovery", "worst"],
+    });
     expect((await rounds()).map((round) => round.verdict)).toEqual(["global_outage", "global_outage", "online", "online"]);
     // "It is back" waits for the one-per-10-minutes rule, as the one job still delayed: the
     // subscriber heard once so far.

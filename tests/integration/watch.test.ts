@@ -38,7 +38,11 @@ let jobs: import("@/server/watching/jobs/memory-queue").MemoryQueue;
 
 /** An app built from the environment as it is now, with an in-process queue the test can wait for. */
 async function newApp() {
-  const [{ createApp }, { createMemoryQueue }, { getConfig }] = await Promise.all([import("@/server/app"), import("@/server/watching/jobs/memory-queue"), import("@/server/config")]);
+  const [{ createApp }, { createMemoryQueue }, { getConfig }] = await Promise.all([
+    import("@/server/app"),
+    import("@/server/watching/jobs/memory-queue"),
+    import("@/server/config"),
+  ]);
   const config = getConfig();
   await app?.stop();
   app = createApp(config, { localQueue: (run) => (jobs = createMemoryQueue({ concurrency: config.WATCH_CONCURRENCY, run })) });
@@ -55,14 +59,31 @@ async function seed() {
   await db.site.deleteMany();
   for (const name of NAMES) {
     const { created, viewed, checked, ...rest } = SITES[name];
-    const data = { domain: name, displayName: name, createdAt: ago(created), lastViewedAt: agoOrNull(viewed), lastCheckedAt: agoOrNull(checked) };
+    const data = {
+      domain: name,
+      displayName: name,
+      createdAt: ago(created),
+      lastViewedAt: agoOrNull(viewed),
+      lastCheckedAt: agoOrNull(checked),
+    };
     const site = await db.site.create({ data });
     if ("incident" in rest) {
       const endedAt = rest.incident === "closed" ? ago(30 * MINUTE) : null;
-      await db.incident.create({ data: { siteId: site.id, startedAt: ago(5 * MINUTE), detectedAt: ago(4 * MINUTE), endedAt, worstVerdict: "down" } });
+      await db.incident.create({
+        data: { siteId: site.id, startedAt: ago(5 * MINUTE), detectedAt: ago(4 * MINUTE), endedAt, worstVerdict: "down" },
+      });
     }
     if ("subscribed" in rest) {
-      await db.pushSubscription.create({ data: { siteId: site.id, endpoint: "https://push.test/1", p256dh: "key", auth: "auth", visitorHash: "visitor", token: `token-${site.id}` } });
+      await db.pushSubscription.create({
+        data: {
+          siteId: site.id,
+          endpoint: "https://push.test/1",
+          p256dh: "key",
+          auth: "auth",
+          visitorHash: "visitor",
+          token: `token-${site.id}`,
+        },
+      });
     }
   }
   hits.clear();
@@ -123,18 +144,31 @@ describe("watching in the background", () => {
   it("a domain due before the next tick is added at once, delayed until its due time", async () => {
     await seed();
     const soon = "viewed-soon.test";
-    await db.site.create({ data: { domain: soon, displayName: soon, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(290_000) } });
+    await db.site.create({
+      data: { domain: soon, displayName: soon, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(290_000) },
+    });
     const added: { job: Job; options?: JobOptions }[] = [];
     const { addDueChecks } = await import("@/server/watching/schedule/due-checks");
     await addDueChecks({ add: async (job, options) => void added.push({ job, options }), close: async () => undefined }, T0);
-    expect(added.find(({ job }) => job.name === "check" && job.domain === soon)?.options).toEqual({ id: `check-${later(10_000).getTime()}-${soon}`, delayMs: 10_000 });
+    expect(added.find(({ job }) => job.name === "check" && job.domain === soon)?.options).toEqual({
+      id: `check-${later(10_000).getTime()}-${soon}`,
+      delayMs: 10_000,
+    });
     expect(added.map(({ job }) => (job.name === "check" ? job.domain : job.name)).sort()).toEqual([...DUE, soon].sort());
   });
 
   it("finds every due domain among thousands watched (more than SQLite takes parameters in one query)", async () => {
     await seed();
     const many = Array.from({ length: 1500 }, (_, i) => `many-${i}.test`);
-    await db.site.createMany({ data: many.map((domain) => ({ domain, displayName: domain, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(10 * MINUTE) })) });
+    await db.site.createMany({
+      data: many.map((domain) => ({
+        domain,
+        displayName: domain,
+        createdAt: ago(60 * MINUTE),
+        lastViewedAt: ago(MINUTE),
+        lastCheckedAt: ago(10 * MINUTE),
+      })),
+    });
     const { addDueChecks } = await import("@/server/watching/schedule/due-checks");
     const added: string[] = [];
     await addDueChecks({ add: async (job) => void (job.name === "check" && added.push(job.domain)), close: async () => undefined }, T0);

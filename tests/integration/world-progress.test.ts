@@ -30,7 +30,10 @@ it("reports each probe's answer while the others are still out, then the whole a
     ],
   }));
   const updates: TesterUpdate[] = [];
-  const round = runRound([world()], { ascii: NAME, unicode: NAME }, createGuard(), { deadlineMs: 10_000, onResults: (update) => updates.push(update) });
+  const round = runRound([world()], { ascii: NAME, unicode: NAME }, createGuard(), {
+    deadlineMs: 10_000,
+    onResults: (update) => updates.push(update),
+  });
 
   await vi.waitFor(() => expect(updates.length).toBeGreaterThan(0), { timeout: 8000, interval: 20 });
   expect(updates[0]).toMatchObject({ testerId: "world", final: false });

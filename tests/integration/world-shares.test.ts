@@ -77,7 +77,9 @@ async function serviceFor(kind: Kind): Promise<CheckService> {
     redisUrl,
   });
   const world = globalpingTesterKind.create(options, { id: `world-${kind}-${++services}`, location: { city: "", country: "" } });
-  const local: Tester[] = defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }).filter((tester) => tester.kind === "http");
+  const local: Tester[] = defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }).filter(
+    (tester) => tester.kind === "http",
+  );
   return createCheckService({
     store: prismaCheckStore,
     admission: roomyAdmission(64),
@@ -135,7 +137,9 @@ describe.each(KINDS)("the world budget's shares (%s)", (kind) => {
     expect(measured((await ask(names(kind, "other", 2)[1], "2001:db8:7:8::1")).record.results)).toBe(10);
     if (kind === "redis") {
       const { sharedRedis } = await import("@/server/redis/client.mjs");
-      const keys = await sharedRedis(redis.url)!.client.keys(`downcheck:world:world-redis-*:share:visitor:${visitorBucket("2001:db8:7:7::1")}`);
+      const keys = await sharedRedis(redis.url)!.client.keys(
+        `downcheck:world:world-redis-*:share:visitor:${visitorBucket("2001:db8:7:7::1")}`,
+      );
       expect(keys).toHaveLength(1);
     }
   });
@@ -144,7 +148,11 @@ describe.each(KINDS)("the world budget's shares (%s)", (kind) => {
     const answers = [];
     for (const [i, name] of SUBDOMAINS(kind).entries()) answers.push(await ask(name, `192.0.2.${100 + i}`));
     expect(standIn.measurementsCreated()).toBe(6);
-    expect(worldLine(answers[6].record.results)).toMatch(new RegExp(`^World check unavailable: this hour's world checks of ${kind}-victim\\.test and its subdomains are used up \\(until \\d\\d:\\d\\d UTC\\)$`));
+    expect(worldLine(answers[6].record.results)).toMatch(
+      new RegExp(
+        `^World check unavailable: this hour's world checks of ${kind}-victim\\.test and its subdomains are used up \\(until \\d\\d:\\d\\d UTC\\)$`,
+      ),
+    );
   });
 
   it("keeps the last quarter of the hour for a domain three visitors ask about, which questions fewer people ask cannot take", async () => {
@@ -153,7 +161,9 @@ describe.each(KINDS)("the world budget's shares (%s)", (kind) => {
     await Promise.all(lonely.slice(0, 18).map((name, i) => ask(name, `198.51.100.${30 + Math.floor(i / 3)}`)));
     expect(standIn.measurementsCreated()).toBe(18);
     const refused = await ask(lonely[18], "198.51.100.40");
-    expect(worldLine(refused.record.results)).toMatch(/^World check unavailable: this hour's Globalping budget is used up \(until \d\d:\d\d UTC\)$/);
+    expect(worldLine(refused.record.results)).toMatch(
+      /^World check unavailable: this hour's Globalping budget is used up \(until \d\d:\d\d UTC\)$/,
+    );
     const [crowded] = names(kind, "crowd", 1);
     // Two others view it first (the first pays, the second joins): then a third visitor asks too.
     expect(await service.admitView(target(crowded), visitorBucket("203.0.113.41"))).toMatchObject({ ok: true });

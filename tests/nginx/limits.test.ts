@@ -26,7 +26,11 @@ beforeAll(async () => {
   [site, dns] = await Promise.all([startInstantSite(), startNoNamesDns()]);
   app = await startApp("nginx-limits", { ...probeEnv([site.routes()], dns, site.caFile), TRUST_PROXY_HOPS: "2" }, { nodeOptions: "" });
   const upstream = [`127.0.0.1:${app.port}`];
-  byRate = await startNginx(upstream, { realIpFrom: ["127.0.0.1"], limits: { rate: "1r/m", burst: BURST, connections: 1000 }, exposeVisitorKey: true });
+  byRate = await startNginx(upstream, {
+    realIpFrom: ["127.0.0.1"],
+    limits: { rate: "1r/m", burst: BURST, connections: 1000 },
+    exposeVisitorKey: true,
+  });
   byConnections = await startNginx(upstream, { realIpFrom: ["127.0.0.1"], limits: { rate: "1000r/s", burst: 1000, connections: AT_ONCE } });
 });
 afterAll(async () => {
@@ -70,7 +74,9 @@ describe("whom the limits count", () => {
   it("counts every IPv6 address as the app does (its /64), however nginx writes it", async () => {
     // Addresses with runs of zero groups anywhere, so every way of writing "::" comes up.
     const group = fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: 1, max: 0xffff }));
-    const addresses = fc.sample(fc.array(group, { minLength: 8, maxLength: 8 }), { numRuns: 150, seed: 20261128 }).map((groups) => groups.map((g) => g.toString(16)).join(":"));
+    const addresses = fc
+      .sample(fc.array(group, { minLength: 8, maxLength: 8 }), { numRuns: 150, seed: 20261128 })
+      .map((groups) => groups.map((g) => g.toString(16)).join(":"));
     const mismatches: string[] = [];
     for (const address of addresses) {
       const { visitor } = await get(byRate, "/favicon.svg", address);
@@ -107,7 +113,9 @@ function held(nginx: RunningNginx, from: string): Promise<Socket> {
   const { port } = new URL(nginx.baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), "127.0.0.1", () => {
-      socket.write(`POST /api/v1/reports HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Forwarded-For: ${from}\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{"domain":`);
+      socket.write(
+        `POST /api/v1/reports HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Forwarded-For: ${from}\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{"domain":`,
+      );
       resolve(socket);
     }).on("error", reject);
   });

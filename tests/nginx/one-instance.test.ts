@@ -148,14 +148,20 @@ describe("the hosts it answers for", () => {
   function rawAsk(host: string | null, version = "1.1"): Promise<string> {
     const { port } = new URL(base);
     return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), "127.0.0.1", () => socket.write(`GET / HTTP/${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}Connection: close\r\n\r\n`));
+      const socket = connect(Number(port), "127.0.0.1", () =>
+        socket.write(`GET / HTTP/${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}Connection: close\r\n\r\n`),
+      );
       let text = "";
-      socket.on("data", (chunk: Buffer) => (text += chunk.toString())).on("close", () => resolve(text)).on("error", reject);
+      socket
+        .on("data", (chunk: Buffer) => (text += chunk.toString()))
+        .on("close", () => resolve(text))
+        .on("error", reject);
     });
   }
 
   it("closes the connection without a word for a host that is not the site's", async () => {
-    for (const host of ["evil.example", "127.0.0.2", "localhost.evil.example", `xn--80ak6aa92e.com`]) expect(await rawAsk(host), host).toBe("");
+    for (const host of ["evil.example", "127.0.0.2", "localhost.evil.example", `xn--80ak6aa92e.com`])
+      expect(await rawAsk(host), host).toBe("");
     expect(await rawAsk(null, "1.0")).toBe("");
   });
 
@@ -187,7 +193,11 @@ describe("what is never kept", () => {
   it("a server action's answer", async () => {
     const domain = name("action");
     await visit(base, `/${domain}`);
-    const response = await fetch(`${base}/${domain}`, { method: "POST", headers: { "content-type": "text/plain;charset=UTF-8", origin: base, "next-action": "0".repeat(42) }, body: "[]" });
+    const response = await fetch(`${base}/${domain}`, {
+      method: "POST",
+      headers: { "content-type": "text/plain;charset=UTF-8", origin: base, "next-action": "0".repeat(42) },
+      body: "[]",
+    });
     expect(response.status).toBe(404);
     expect(response.headers.get("x-cache-status")).not.toBe("HIT");
     const page = await visit(base, `/${domain}`);

@@ -32,11 +32,15 @@ afterAll(async () => {
 /** A POST with the path exactly as written (fetch would resolve `..` and decode nothing): status, headers and body. */
 function rawPost(base: string, path: string, headers: Record<string, string>, body: string) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    request(`${base}${path}`, { method: "POST", path, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (response) => {
-      let text = "";
-      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-    })
+    request(
+      `${base}${path}`,
+      { method: "POST", path, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+      },
+    )
       .on("error", reject)
       .end(body);
   });
@@ -44,7 +48,12 @@ function rawPost(base: string, path: string, headers: Record<string, string>, bo
 
 /** "It's down for me" as the page's script sends it, through nginx, from `address`. */
 const report = (domain: string, address: string, body = JSON.stringify({ domain, problem: "slow" })) =>
-  rawPost(nginx.baseUrl, "/api/v1/reports", { "content-type": "application/json", origin: nginx.baseUrl, "x-forwarded-for": address }, body);
+  rawPost(
+    nginx.baseUrl,
+    "/api/v1/reports",
+    { "content-type": "application/json", origin: nginx.baseUrl, "x-forwarded-for": address },
+    body,
+  );
 
 /** Polls `read` every 200 ms until `done(value)` or `ms` pass; returns the last value. */
 async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, ms: number): Promise<T> {
@@ -68,7 +77,11 @@ const upstreamsOf = (uri: string) =>
 function storedReports(domain: string) {
   const db = new Database(app.databaseFile, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare(`SELECT problem, country, asn FROM "VisitorReport" JOIN "Site" ON "Site".id = "VisitorReport".siteId WHERE "Site".domain = ?`).all(domain);
+    return db
+      .prepare(
+        `SELECT problem, country, asn FROM "VisitorReport" JOIN "Site" ON "Site".id = "VisitorReport".siteId WHERE "Site".domain = ?`,
+      )
+      .all(domain);
   } finally {
     db.close();
   }
@@ -93,7 +106,11 @@ describe("a report through nginx", () => {
     const second = await report(domain, "1.1.1.1");
     expect(JSON.parse(second.body)).toMatchObject({ status: "success" });
     // nginx logs a request once it has answered it: both were asked of the app.
-    const logged = await until(() => upstreamsOf("/api/v1/reports").slice(before), (all) => all.length >= 2, 5_000);
+    const logged = await until(
+      () => upstreamsOf("/api/v1/reports").slice(before),
+      (all) => all.length >= 2,
+      5_000,
+    );
     expect(logged).toEqual([`127.0.0.1:${app.port}`, `127.0.0.1:${app.port}`]);
     expect(storedReports(domain)).toHaveLength(2);
     expect(storedReports(domain)).toContainEqual({ problem: "slow", country: "US", asn: 15169 });
@@ -104,7 +121,13 @@ describe("a report through nginx", () => {
     expect(await appPage(domain)).toContain(`${domain} is up`);
     expect(await appPage(domain)).toContain("No reports in the last hour");
     expect((await report(domain, "8.8.4.4")).status).toBe(200);
-    expect(await until(() => appPage(domain), (page) => page.includes("1 report in the last hour"), 15_000)).toContain("1 report in the last hour");
+    expect(
+      await until(
+        () => appPage(domain),
+        (page) => page.includes("1 report in the last hour"),
+        15_000,
+      ),
+    ).toContain("1 report in the last hour");
   });
 
   it("over the sites' size limit gets the sites' own JSON answer, not nginx's page", async () => {
@@ -119,16 +142,25 @@ describe("a report through nginx", () => {
 describe("/api/internal/", () => {
   const INTERNAL = "/api/internal/content-refresh";
 
-  it.each([INTERNAL, "/api/%69nternal/content-refresh", "/api//internal/content-refresh", "/api/v1/../internal/content-refresh", `${INTERNAL}?x=1`])(
-    "POST %s through nginx is nginx's own 404; the site itself has the route",
-    async (path) => {
-      const body = JSON.stringify({ domains: [name("internal")] });
-      const headers = { "content-type": "application/json" };
-      // Asked directly, the site's route answers (no token: refused with its own JSON).
-      expect((await rawPost(app.baseUrl, INTERNAL, headers, body)).status).toBe(401);
-      const before = upstreamsOf(path).length;
-      expect((await rawPost(nginx.baseUrl, path, headers, body)).status).toBe(404);
-      expect(await until(() => upstreamsOf(path).slice(before), (all) => all.length > 0, 5_000)).toEqual(["-"]);
-    },
-  );
+  it.each([
+    INTERNAL,
+    "/api/%69nternal/content-refresh",
+    "/api//internal/content-refresh",
+    "/api/v1/../internal/content-refresh",
+    `${INTERNAL}?x=1`,
+  ])("POST %s through nginx is nginx's own 404; the site itself has the route", async (path) => {
+    const body = JSON.stringify({ domains: [name("internal")] });
+    const headers = { "content-type": "application/json" };
+    // Asked directly, the site's route answers (no token: refused with its own JSON).
+    expect((await rawPost(app.baseUrl, INTERNAL, headers, body)).status).toBe(401);
+    const before = upstreamsOf(path).length;
+    expect((await rawPost(nginx.baseUrl, path, headers, body)).status).toBe(404);
+    expect(
+      await until(
+        () => upstreamsOf(path).slice(before),
+        (all) => all.length > 0,
+        5_000,
+      ),
+    ).toEqual(["-"]);
+  });
 });

@@ -11,7 +11,9 @@ const found = candidates.find((bin) => bin && !spawnSync(bin, ["-v"]).error);
 if (!found) {
   // CI installs it (.ci/run sets NGINX_REQUIRED=1): there a missing one is a failure.
   const required = process.env.NGINX_REQUIRED === "1";
-  console.log(`nginx (deploy/nginx.conf in front of the built app): ${required ? "FAILED" : "SKIPPED"}, nginx is not installed (Debian: apt-get install -y --no-install-recommends nginx-light; or set NGINX_BIN)`);
+  console.log(
+    `nginx (deploy/nginx.conf in front of the built app): ${required ? "FAILED" : "SKIPPED"}, nginx is not installed (Debian: apt-get install -y --no-install-recommends nginx-light; or set NGINX_BIN)`,
+  );
   process.exit(required ? 1 : 0);
 }
 const started = Date.now();

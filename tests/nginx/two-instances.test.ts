@@ -15,7 +15,9 @@ afterAll(async () => layer?.stop());
 
 it("answers a rush of first visits of one page with one round and one render between them", async () => {
   const domain = name("rush");
-  const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => visit(layer.nginx.baseUrl, `/${domain}`, { from: visitorAddress(2000 + i) })));
+  const answers = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => visit(layer.nginx.baseUrl, `/${domain}`, { from: visitorAddress(2000 + i) })),
+  );
   expect(answers.map((answer) => answer.status)).toEqual(Array(200).fill(200));
   for (const answer of answers) expect(pageText(answer.body)).toContain(`${domain} is up`);
   expect(layer.rounds(domain)).toBe(1);
@@ -26,7 +28,12 @@ it("spreads different pages over both instances", async () => {
   // A domain's requests all go to one instance (its hash): fixed names, so which goes where is the
   // same on every run, and ten of them are not all on one side.
   for (let i = 0; i < 10; i++) await visit(layer.nginx.baseUrl, `/spread${i}.org`, { from: visitorAddress(3000 + i) });
-  const upstreams = new Set(layer.nginx.accessLog().filter((line) => line.includes("spread")).map((line) => line.split(" ")[3]));
+  const upstreams = new Set(
+    layer.nginx
+      .accessLog()
+      .filter((line) => line.includes("spread"))
+      .map((line) => line.split(" ")[3]),
+  );
   expect(upstreams).toEqual(new Set(layer.apps.map((app) => `127.0.0.1:${app.port}`)));
 });
 
@@ -37,7 +44,9 @@ it("sends a first visit's live feed to the instance running its round, to every 
   const page = await fetch(`${layer.nginx.baseUrl}/${domain}`, { headers: from });
   // Two visitors' feeds, side by side: neither may wait behind the other (nginx's cache lock).
   const feeds = await Promise.all(
-    [4001, 4002].map((i) => fetch(`${layer.nginx.baseUrl}/api/v1/status/${domain}/live`, { headers: { "x-forwarded-for": visitorAddress(i) } })),
+    [4001, 4002].map((i) =>
+      fetch(`${layer.nginx.baseUrl}/api/v1/status/${domain}/live`, { headers: { "x-forwarded-for": visitorAddress(i) } }),
+    ),
   );
   for (const feed of feeds) {
     expect(feed.status).toBe(200);

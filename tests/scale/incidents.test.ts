@@ -102,7 +102,11 @@ describe("three instances watching a site that goes down and comes back", () => 
     const opened = await until(incidents, (rows) => rows.length > 0, 150_000);
     expect(opened).toHaveLength(1);
     expect(opened[0].endedAt).toBeNull();
-    const told = await until(async () => subscribers.map((path) => delivered.get(path) ?? 0), (counts) => counts.every((n) => n >= 1), 60_000);
+    const told = await until(
+      async () => subscribers.map((path) => delivered.get(path) ?? 0),
+      (counts) => counts.every((n) => n >= 1),
+      60_000,
+    );
     expect(told).toEqual(Array(SUBSCRIBERS).fill(1));
 
     cluster.site.failing.delete(DOMAIN);

@@ -33,8 +33,14 @@ const baseUrls = () => cluster.apps.map((app) => app.baseUrl);
  * load decides how fast votes go.
  */
 async function loseOneMidLoad(victim: number, signal: "SIGTERM" | "SIGKILL", label: string, firstVisitor: number) {
-  const load = keepVoting(baseUrls(), () => alive, (loop) => `scale-${label}-${loop}.net`, { voters: 24, firstVisitor });
-  const storedBy = (i: number, after = 0) => load.cast.filter((vote) => vote.instance === i && vote.answer === "stored" && vote.at > after).length;
+  const load = keepVoting(
+    baseUrls(),
+    () => alive,
+    (loop) => `scale-${label}-${loop}.net`,
+    { voters: 24, firstVisitor },
+  );
+  const storedBy = (i: number, after = 0) =>
+    load.cast.filter((vote) => vote.instance === i && vote.answer === "stored" && vote.at > after).length;
   let stoppedAt = Infinity;
   try {
     await until(() => storedBy(victim) >= 10, "the victim to store 10 votes", 30_000);

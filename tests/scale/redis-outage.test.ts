@@ -40,7 +40,11 @@ function keepReading() {
     for (let n = 0; running; n++) {
       const path = paths[n % paths.length];
       try {
-        const answer = await get(`${instance(loop + n).baseUrl}${path}`, { headers: { "x-forwarded-for": visitor(20_000 + loop) }, keepBytes: 0, timeoutMs: 15_000 });
+        const answer = await get(`${instance(loop + n).baseUrl}${path}`, {
+          headers: { "x-forwarded-for": visitor(20_000 + loop) },
+          keepBytes: 0,
+          timeoutMs: 15_000,
+        });
         answers.push(answer.status);
       } catch (error) {
         answers.push(`${path}: ${(error as Error).message}`);
@@ -54,7 +58,9 @@ function keepReading() {
 async function newRoundsOfOneVisitor(address: string, label: string, count = 15): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < count; i++) {
-    statuses.push((await get(`${instance(i).baseUrl}/api/v1/status/${label}-${i}.net`, { headers: { "x-forwarded-for": address } })).status);
+    statuses.push(
+      (await get(`${instance(i).baseUrl}/api/v1/status/${label}-${i}.net`, { headers: { "x-forwarded-for": address } })).status,
+    );
   }
   return statuses;
 }
@@ -62,7 +68,13 @@ async function newRoundsOfOneVisitor(address: string, label: string, count = 15)
 /** `count` concurrent first visits of `domain` spread over the instances. */
 async function herd(domain: string, count: number, firstVisitor: number): Promise<Timed[]> {
   return Promise.all(
-    Array.from({ length: count }, (_, i) => get(`${instance(i).baseUrl}/${domain}`, { headers: { "x-forwarded-for": visitor(firstVisitor + i) }, keepBytes: 0, timeoutMs: 30_000 })),
+    Array.from({ length: count }, (_, i) =>
+      get(`${instance(i).baseUrl}/${domain}`, {
+        headers: { "x-forwarded-for": visitor(firstVisitor + i) },
+        keepBytes: 0,
+        timeoutMs: 30_000,
+      }),
+    ),
   );
 }
 

@@ -40,7 +40,10 @@ const footprint = (name: string) => ({
 describe("three instances on one PostgreSQL and one Redis", () => {
   test("300 concurrent first visits of one cold domain over three instances make one round and store one check", async () => {
     // One round's footprint at the site, measured on a name nobody else asks for.
-    const calibration = await get(`${instance(0).baseUrl}/scale-calibration.net`, { headers: { "x-forwarded-for": visitor(1) }, keepBytes: 0 });
+    const calibration = await get(`${instance(0).baseUrl}/scale-calibration.net`, {
+      headers: { "x-forwarded-for": visitor(1) },
+      keepBytes: 0,
+    });
     expect(calibration.status).toBe(200);
     await untilStored("scale-calibration.net");
     const oneRound = footprint("scale-calibration.net");
@@ -49,7 +52,11 @@ describe("three instances on one PostgreSQL and one Redis", () => {
     resetCounts(cluster.site.counts);
     const answers = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
-        get(`${instance(i).baseUrl}/scale-herd.net`, { headers: { "x-forwarded-for": visitor(1000 + i) }, keepBytes: 0, timeoutMs: 150_000 }),
+        get(`${instance(i).baseUrl}/scale-herd.net`, {
+          headers: { "x-forwarded-for": visitor(1000 + i) },
+          keepBytes: 0,
+          timeoutMs: 150_000,
+        }),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(300).fill(200));

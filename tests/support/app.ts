@@ -94,7 +94,11 @@ function profileOptions(name: string): string {
  * Starts one instance. `env` must keep every probe on loopback (see targets.ts `probeEnv`):
  * this function refuses to start an app without GLOBALPING_URL=off and PROBE_CONNECT_TO.
  */
-export async function startApp(name: string, env: Record<string, string>, { nodeOptions = profileOptions(name) }: { nodeOptions?: string } = {}): Promise<BenchApp> {
+export async function startApp(
+  name: string,
+  env: Record<string, string>,
+  { nodeOptions = profileOptions(name) }: { nodeOptions?: string } = {},
+): Promise<BenchApp> {
   if (env.GLOBALPING_URL !== "off" || !env.PROBE_CONNECT_TO || !env.PROBE_RESOLVER) {
     throw new Error(`${name}: refusing to start an app whose probes could leave loopback`);
   }

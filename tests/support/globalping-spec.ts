@@ -23,9 +23,21 @@ export const SPEC_MISSING = `Globalping's spec is not at ${SPEC_DIR} (set GLOBAL
 const BASE = "https://globalping-spec.test/v1/";
 
 type Json = Record<string, unknown>;
-export interface SpecExample { name: string; value: unknown }
-export interface SpecBody { where: string; schema: string; examples: SpecExample[]; headers: SpecHeader[] }
-export interface SpecHeader { name: string; required: boolean; schema: string }
+export interface SpecExample {
+  name: string;
+  value: unknown;
+}
+export interface SpecBody {
+  where: string;
+  schema: string;
+  examples: SpecExample[];
+  headers: SpecHeader[];
+}
+export interface SpecHeader {
+  name: string;
+  required: boolean;
+  schema: string;
+}
 
 export interface GlobalpingSpec {
   /** The compiled schema at `ref`, an address relative to spec.yaml ("components/schemas.yaml#/…"). */
@@ -36,7 +48,10 @@ export interface GlobalpingSpec {
 
 const pointer = (ref: string) => ref.split("#")[1] ?? "";
 const at = (doc: unknown, jsonPointer: string): unknown =>
-  jsonPointer.split("/").slice(1).map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+  jsonPointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
     .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], doc);
 
 export function loadGlobalpingSpec(dir = SPEC_DIR): GlobalpingSpec {
@@ -84,19 +99,26 @@ export function loadGlobalpingSpec(dir = SPEC_DIR): GlobalpingSpec {
     bodies() {
       const paths = (files.get("spec.yaml") as Json).paths as Json;
       return Object.entries(paths).flatMap(([route, item]) =>
-        Object.entries(item as Json).filter(([method]) => method !== "parameters").flatMap(([method, operation]) => {
-          const op = operation as Json;
-          const name = `${method.toUpperCase()} ${route}`;
-          const request = bodyOf(`${name} request`, op.requestBody, "spec.yaml",
-            `/paths/${route.replace(/\//g, "~1")}/${method}/requestBody`);
-          const responses = Object.entries((op.responses ?? {}) as Json).map(([status, response]) => {
-            const ref = (response as Json).$ref;
-            const { node, file } = follow(response, "spec.yaml");
-            const where = typeof ref === "string" ? pointer(ref) : `/paths/${route.replace(/\//g, "~1")}/${method}/responses/${status}`;
-            return bodyOf(`${name} ${status}`, node, file, where);
-          });
-          return [request, ...responses].filter((body): body is SpecBody => body !== null);
-        }));
+        Object.entries(item as Json)
+          .filter(([method]) => method !== "parameters")
+          .flatMap(([method, operation]) => {
+            const op = operation as Json;
+            const name = `${method.toUpperCase()} ${route}`;
+            const request = bodyOf(
+              `${name} request`,
+              op.requestBody,
+              "spec.yaml",
+              `/paths/${route.replace(/\//g, "~1")}/${method}/requestBody`,
+            );
+            const responses = Object.entries((op.responses ?? {}) as Json).map(([status, response]) => {
+              const ref = (response as Json).$ref;
+              const { node, file } = follow(response, "spec.yaml");
+              const where = typeof ref === "string" ? pointer(ref) : `/paths/${route.replace(/\//g, "~1")}/${method}/responses/${status}`;
+              return bodyOf(`${name} ${status}`, node, file, where);
+            });
+            return [request, ...responses].filter((body): body is SpecBody => body !== null);
+          }),
+      );
     },
   };
 }

@@ -25,7 +25,9 @@ export function homePage(parts: HomePageParts = {}): string {
     parts.twitterSite ? `<meta name="twitter:site" content="${escape(parts.twitterSite)}">` : "",
     ...(parts.relMe ?? []).map((href) => `<link rel="me" href="${escape(href)}">`),
     ...(parts.feeds ?? []).map(([type, href]) => `<link rel="alternate" type="${type}" title="Feed" href="${escape(href)}">`),
-    ...(parts.jsonLd ?? []).map((block) => `<script type="application/ld+json">${typeof block === "string" ? block : JSON.stringify(block)}</script>`),
+    ...(parts.jsonLd ?? []).map(
+      (block) => `<script type="application/ld+json">${typeof block === "string" ? block : JSON.stringify(block)}</script>`,
+    ),
   ].join("\n");
   const body = (parts.bodyLinks ?? []).map((href) => `<a href="${escape(href)}">link</a>`).join(" ");
   const footer = (parts.footerLinks ?? []).map((href) => `<a href="${escape(href)}">social</a>`).join(" ");
@@ -45,7 +47,8 @@ const cdata = (text: string) => `<![CDATA[${text.replaceAll("]]>", "]]]]><![CDAT
 
 export function rssFeed(items: FeedItem[], channel = "A site's news"): string {
   const entries = items.map(
-    (item) => `<item><title>${escape(item.title)}</title><link>${escape(item.link)}</link><pubDate>${new Date(item.date).toUTCString()}</pubDate><description>${cdata(item.html)}</description></item>`,
+    (item) =>
+      `<item><title>${escape(item.title)}</title><link>${escape(item.link)}</link><pubDate>${new Date(item.date).toUTCString()}</pubDate><description>${cdata(item.html)}</description></item>`,
   );
   return `<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>${escape(channel)}</title><link>https://example.invalid/</link>${entries.join("")}</channel></rss>`;
 }
@@ -79,9 +82,19 @@ export const daysAgo = (days: number, now = Date.now()) => new Date(now - days *
 /** Items a hostile or careless feed carries: HTML and scripts in descriptions, a javascript: link, a date far ahead. */
 export function trickyItems(origin: string): FeedItem[] {
   return [
-    { title: "Scheduled maintenance <b>tonight</b>", link: `${origin}/posts/maintenance`, date: daysAgo(1), html: '<p>We will <strong>upgrade</strong> the database.</p><script>alert("pwned")</script><style>p{color:red}</style><img src=x onerror="alert(1)">' },
+    {
+      title: "Scheduled maintenance <b>tonight</b>",
+      link: `${origin}/posts/maintenance`,
+      date: daysAgo(1),
+      html: '<p>We will <strong>upgrade</strong> the database.</p><script>alert("pwned")</script><style>p{color:red}</style><img src=x onerror="alert(1)">',
+    },
     { title: "Click me", link: "javascript:alert(document.cookie)", date: daysAgo(2), html: "A link that is no link." },
     { title: "From the future", link: `${origin}/posts/future`, date: daysAgo(-3), html: "Dated three days ahead." },
-    { title: "Outage report &amp; what we learned", link: `${origin}/posts/outage`, date: daysAgo(3), html: `<p>${"A long account of the outage. ".repeat(30)}</p>` },
+    {
+      title: "Outage report &amp; what we learned",
+      link: `${origin}/posts/outage`,
+      date: daysAgo(3),
+      html: `<p>${"A long account of the outage. ".repeat(30)}</p>`,
+    },
   ];
 }

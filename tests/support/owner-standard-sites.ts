@@ -17,11 +17,13 @@ const send = (type: string, body: string) => (_req: IncomingMessage, res: Server
   res.end(body);
 };
 /** `routes` by path, 404 elsewhere. */
-export const paths = (routes: Record<string, SiteHandler>): SiteHandler => (req, res, site) => {
-  const route = routes[new URL(req.url ?? "/", "https://x").pathname];
-  if (route) return route(req, res, site);
-  html(res, "not found", 404);
-};
+export const paths =
+  (routes: Record<string, SiteHandler>): SiteHandler =>
+  (req, res, site) => {
+    const route = routes[new URL(req.url ?? "/", "https://x").pathname];
+    if (route) return route(req, res, site);
+    html(res, "not found", 404);
+  };
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
@@ -51,33 +53,55 @@ const FIFTY_MB = 50 * 1024 * 1024;
  * `loopbackPort`: a plain server on 127.0.0.1 that one page names as its feed.
  */
 export function standardSites({ loopbackPort }: { loopbackPort: number }): Record<string, SiteHandler> {
-  const bomb = gzipSync(Buffer.concat([Buffer.from("<!doctype html><html><head><title>bomb</title>"), Buffer.alloc(64 * 1024 * 1024, " ")]));
+  const bomb = gzipSync(
+    Buffer.concat([Buffer.from("<!doctype html><html><head><title>bomb</title>"), Buffer.alloc(64 * 1024 * 1024, " ")]),
+  );
   const chunk64k = `<p>${"x".repeat(64 * 1024 - 7)}</p>`;
   return {
     "owner.test": paths({
       "/": (_req, res) =>
-        html(res, homePage({
-          siteName: "Owner Co",
-          twitterSite: "@ownerco",
-          jsonLd: [{
-            "@context": "https://schema.org",
-            "@graph": [
-              { "@type": "WebSite", url: "https://owner.test/" },
-              { "@type": "Organization", sameAs: ["https://github.com/ownerco", "https://www.pinterest.com/ownerco", "https://twitter.com/intent/follow?screen_name=ownerco", "https://www.linkedin.com/company/ownerco"] },
+        html(
+          res,
+          homePage({
+            siteName: "Owner Co",
+            twitterSite: "@ownerco",
+            jsonLd: [
+              {
+                "@context": "https://schema.org",
+                "@graph": [
+                  { "@type": "WebSite", url: "https://owner.test/" },
+                  {
+                    "@type": "Organization",
+                    sameAs: [
+                      "https://github.com/ownerco",
+                      "https://www.pinterest.com/ownerco",
+                      "https://twitter.com/intent/follow?screen_name=ownerco",
+                      "https://www.linkedin.com/company/ownerco",
+                    ],
+                  },
+                ],
+              },
             ],
-          }],
-          relMe: ["https://mastodon.social/@ownerco", "https://social.unknown-host.test/@ownerco"],
-          feeds: [["application/rss+xml", "https://blog.owner.test/feed.xml"]],
-          footerLinks: ["https://www.facebook.com/ownerco", "https://www.facebook.com/sharer/sharer.php?u=https://owner.test", "javascript:alert(1)", "https://x.com/intent/tweet?text=hi"],
-        })),
+            relMe: ["https://mastodon.social/@ownerco", "https://social.unknown-host.test/@ownerco"],
+            feeds: [["application/rss+xml", "https://blog.owner.test/feed.xml"]],
+            footerLinks: [
+              "https://www.facebook.com/ownerco",
+              "https://www.facebook.com/sharer/sharer.php?u=https://owner.test",
+              "javascript:alert(1)",
+              "https://x.com/intent/tweet?text=hi",
+            ],
+          }),
+        ),
     }),
     "blog.owner.test": paths({ "/feed.xml": send("application/rss+xml", rssFeed(trickyItems("https://blog.owner.test"))) }),
     "atom-site.test": paths({
-      "/": (_req, res) => html(res, homePage({ feeds: [["application/atom+xml", "/atom.xml"]], footerLinks: ["https://github.com/atomsite"] })),
+      "/": (_req, res) =>
+        html(res, homePage({ feeds: [["application/atom+xml", "/atom.xml"]], footerLinks: ["https://github.com/atomsite"] })),
       "/atom.xml": send("application/atom+xml", atomFeed(trickyItems("https://atom-site.test"))),
     }),
     "json-site.test": paths({
-      "/": (_req, res) => html(res, homePage({ feeds: [["application/feed+json", "/feed.json"]], relMe: ["https://bsky.app/profile/json-site.test"] })),
+      "/": (_req, res) =>
+        html(res, homePage({ feeds: [["application/feed+json", "/feed.json"]], relMe: ["https://bsky.app/profile/json-site.test"] })),
       "/feed.json": send("application/feed+json", jsonFeed(trickyItems("https://json-site.test"))),
     }),
     "entity-bomb.test": paths({
@@ -95,7 +119,8 @@ export function standardSites({ loopbackPort }: { loopbackPort: number }): Recor
       "/": (_req, res, site) => {
         res.writeHead(200, { "content-type": "text/html" });
         return stream(res, (i) => {
-          const text = i === 0 ? '<html><head><meta name="twitter:site" content="@endless">' : '<meta name="filler" content="and on and on and on">';
+          const text =
+            i === 0 ? '<html><head><meta name="twitter:site" content="@endless">' : '<meta name="filler" content="and on and on and on">';
           site.sent += text.length;
           return text;
         });
@@ -113,8 +138,20 @@ export function standardSites({ loopbackPort }: { loopbackPort: number }): Recor
     }),
     "to-private.test": paths({ "/": (_req, res) => void res.writeHead(302, { location: "https://internal.to-private.test/" }).end() }),
     "away.test": paths({ "/": (_req, res) => void res.writeHead(301, { location: "https://elsewhere.test/" }).end() }),
-    "loopback-feed.test": paths({ "/": (_req, res) => html(res, homePage({ feeds: [["application/rss+xml", `http://127.0.0.1:${loopbackPort}/feed.xml`]], twitterSite: "@loopbackfeed" })) }),
-    "metadata-feed.test": paths({ "/": (_req, res) => html(res, homePage({ feeds: [["application/rss+xml", "https://feeds.metadata-feed.test/feed.xml"]], twitterSite: "@metadatafeed" })) }),
+    "loopback-feed.test": paths({
+      "/": (_req, res) =>
+        html(
+          res,
+          homePage({ feeds: [["application/rss+xml", `http://127.0.0.1:${loopbackPort}/feed.xml`]], twitterSite: "@loopbackfeed" }),
+        ),
+    }),
+    "metadata-feed.test": paths({
+      "/": (_req, res) =>
+        html(
+          res,
+          homePage({ feeds: [["application/rss+xml", "https://feeds.metadata-feed.test/feed.xml"]], twitterSite: "@metadatafeed" }),
+        ),
+    }),
     "slow-drip.test": paths({
       "/": (_req, res, site) => {
         res.writeHead(200, { "content-type": "text/html" });
@@ -135,7 +172,19 @@ export const HOSTILE_RECORDS: DnsRecords = {
 };
 
 export const STANDARD_WIKIDATA: WikidataTable = {
-  "https://wikidata-site.test/": [{ item: "Q4242", statements: [["P2002", "wdsite"], ["P2037", "wdsite"], ["P4033", "wdsite@social.example.org"], ["P9999", "ignored"]] }],
-  "https://owner.test/": [{ item: "Q1", statements: [["P2002", "ownerco"]] }, { item: "Q2", statements: [["P2002", "someoneelse"]] }],
+  "https://wikidata-site.test/": [
+    {
+      item: "Q4242",
+      statements: [
+        ["P2002", "wdsite"],
+        ["P2037", "wdsite"],
+        ["P4033", "wdsite@social.example.org"],
+        ["P9999", "ignored"],
+      ],
+    },
+  ],
+  "https://owner.test/": [
+    { item: "Q1", statements: [["P2002", "ownerco"]] },
+    { item: "Q2", statements: [["P2002", "someoneelse"]] },
+  ],
 };
-

@@ -44,7 +44,11 @@ function startWikidata(table: WikidataTable) {
   const server = http.createServer((req, res) => {
     const query = new URL(req.url ?? "/", "http://x").searchParams.get("query") ?? "";
     queries.push(query);
-    const sites = /VALUES \?site \{([^}]*)\}/.exec(query)?.[1]?.match(/<[^>]+>/g)?.map((iri) => iri.slice(1, -1)) ?? [];
+    const sites =
+      /VALUES \?site \{([^}]*)\}/
+        .exec(query)?.[1]
+        ?.match(/<[^>]+>/g)
+        ?.map((iri) => iri.slice(1, -1)) ?? [];
     const bindings = sites.flatMap((site) =>
       (table[site] ?? []).flatMap(({ item, statements }) =>
         statements.map(([property, value]) => ({
@@ -59,7 +63,11 @@ function startWikidata(table: WikidataTable) {
   });
   return new Promise<{ url: string; queries: string[]; close: () => Promise<void> }>((resolve) =>
     server.listen(0, "127.0.0.1", () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sparql`, queries, close: () => new Promise((done) => server.close(() => done())) }),
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sparql`,
+        queries,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
     ),
   );
 }

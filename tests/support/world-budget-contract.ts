@@ -32,13 +32,25 @@ export function budgetContract(make: (hourlyTests: number) => WorldBudget | Prom
 
   it("keeps each spender within its share, and says which share refused", async () => {
     const budget = await make(250);
-    const visitor = (who: string): BudgetShare[] => [{ key: `visitor:${who}`, cap: 30 }, { key: "site:victim.example", cap: 60 }];
+    const visitor = (who: string): BudgetShare[] => [
+      { key: `visitor:${who}`, cap: 30 },
+      { key: "site:victim.example", cap: 60 },
+    ];
     const first = await Promise.all([1, 2, 3].map(async (i) => budget.reserve(10, "open", visitor("198.51.100.7"), T0 + i)));
     expect(first.every(ok)).toBe(true);
-    expect(await budget.reserve(10, "open", visitor("198.51.100.7"), T0 + 10)).toEqual({ ok: false, code: "share", share: "visitor:198.51.100.7", retryAt: T0 + 1 + HOUR });
+    expect(await budget.reserve(10, "open", visitor("198.51.100.7"), T0 + 10)).toEqual({
+      ok: false,
+      code: "share",
+      share: "visitor:198.51.100.7",
+      retryAt: T0 + 1 + HOUR,
+    });
     // Another visitor has a share of their own; the site's is shared by all of them.
     for (let i = 0; i < 3; i++) expect(await budget.reserve(10, "open", visitor("203.0.113.9"), T0 + 20 + i)).toMatchObject({ ok: true });
-    expect(await budget.reserve(10, "open", visitor("192.0.2.1"), T0 + 30)).toMatchObject({ ok: false, code: "share", share: "site:victim.example" });
+    expect(await budget.reserve(10, "open", visitor("192.0.2.1"), T0 + 30)).toMatchObject({
+      ok: false,
+      code: "share",
+      share: "site:victim.example",
+    });
     // What a share refused was not taken from the hour.
     expect(await budget.reserve(250 - 60, "crowd", [], T0 + 40)).toMatchObject({ ok: true });
   });
@@ -58,11 +70,17 @@ export function budgetContract(make: (hourlyTests: number) => WorldBudget | Prom
 
   it("splits a share evenly among the members of its group that asked this hour, at least one reservation each", async () => {
     const budget = await make(1000);
-    const background = (site: string): BudgetShare[] => [{ key: `background:${site}`, cap: 40, splitAmong: { group: "background", member: site } }];
+    const background = (site: string): BudgetShare[] => [
+      { key: `background:${site}`, cap: 40, splitAmong: { group: "background", member: site } },
+    ];
     const asks = async (site: string, at: number) => (await budget.reserve(10, "routine", background(site), at)).ok;
     // Alone, a site may take the whole share; once another asks, each may take half.
     expect([await asks("a.example", T0), await asks("a.example", T0 + 1)]).toEqual([true, true]);
-    expect([await asks("b.example", T0 + 2), await asks("b.example", T0 + 3), await asks("b.example", T0 + 4)]).toEqual([true, true, false]);
+    expect([await asks("b.example", T0 + 2), await asks("b.example", T0 + 3), await asks("b.example", T0 + 4)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     expect(await asks("a.example", T0 + 5)).toBe(false);
     // With five asking, a quarter would be less than one reservation: each still gets one.
     for (const site of ["c.example", "d.example", "e.example"]) expect(await asks(site, T0 + 10)).toBe(true);

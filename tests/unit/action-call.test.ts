@@ -47,7 +47,8 @@ describe("a page's methods", () => {
 });
 
 describe("an action call's headers", () => {
-  const call = (headers: Record<string, string>) => post({ body: "[null,null]", headers: { "next-action": RATE, "content-type": "text/plain;charset=UTF-8", ...headers } });
+  const call = (headers: Record<string, string>) =>
+    post({ body: "[null,null]", headers: { "next-action": RATE, "content-type": "text/plain;charset=UTF-8", ...headers } });
 
   it.each([
     ["a same-origin call", { origin: `http://${HOST}` }, null],
@@ -75,15 +76,18 @@ describe("an action call's headers", () => {
 
 describe("an action call's body", () => {
   it.each([
-    ["the page's own form", { "0": '[{"status":"idle","message":""},"$K1"]', "_1_domain": "example.com" }],
+    ["the page's own form", { "0": '[{"status":"idle","message":""},"$K1"]', _1_domain: "example.com" }],
     ["a call whose second argument is not a form", { "0": "[null,5]" }],
   ])("lets %s through to the action, which answers it", async (_name, fields) => {
     expect(await refusalOf(await multipart(fields, { "next-action": RATE }))).toBeNull();
   });
 
   it.each([
-    ["a no-JavaScript post", { "$ACTION_ID_abc": "", domain: "example.com" }],
-    ["a no-JavaScript post to an action bound to state", { "$ACTION_REF_1": "", "$ACTION_1:0": `{"id":"${RATE}","bound":"$@1"}`, "$ACTION_1:1": "[{}]" }],
+    ["a no-JavaScript post", { $ACTION_ID_abc: "", domain: "example.com" }],
+    [
+      "a no-JavaScript post to an action bound to state",
+      { $ACTION_REF_1: "", "$ACTION_1:0": `{"id":"${RATE}","bound":"$@1"}`, "$ACTION_1:1": "[{}]" },
+    ],
   ])("lets %s through", async (_name, fields) => {
     expect(await refusalOf(await multipart(fields))).toBeNull();
   });
@@ -97,16 +101,29 @@ describe("an action call's body", () => {
 
   it.each([
     ["a no-JavaScript post naming a cached read", { [`$ACTION_ID_${CACHED_READ}`]: "" }],
-    ["a no-JavaScript post whose bound action is a cached read", { "$ACTION_REF_1": "", "$ACTION_1:0": `{"id":"${CACHED_READ}","bound":null}` }],
-    ["a no-JavaScript post whose bound action is unreadable", { "$ACTION_REF_1": "", "$ACTION_1:0": "{{" }],
+    [
+      "a no-JavaScript post whose bound action is a cached read",
+      { $ACTION_REF_1: "", "$ACTION_1:0": `{"id":"${CACHED_READ}","bound":null}` },
+    ],
+    ["a no-JavaScript post whose bound action is unreadable", { $ACTION_REF_1: "", "$ACTION_1:0": "{{" }],
     ["a form that names no action at all", { domain: "example.com" }],
   ])("answers %s with 404 unknown_action", async (_name, fields) => {
-    expect(await actionCallRefusal({ request: await multipart(fields), requestedHost: HOST, callable })).toMatchObject({ status: 404, code: "unknown_action" });
+    expect(await actionCallRefusal({ request: await multipart(fields), requestedHost: HOST, callable })).toMatchObject({
+      status: 404,
+      code: "unknown_action",
+    });
   });
 
   it("refuses a call whose Next-Action header names anything but an action (a 'use cache' read, say)", async () => {
-    const request = post({ body: '[{"ascii":"evil.example"}]', headers: { "next-action": CACHED_READ, "content-type": "text/plain;charset=UTF-8" } });
-    expect(await actionCallRefusal({ request, requestedHost: HOST, callable })).toEqual({ status: 404, code: "unknown_action", message: "This site has no such action." });
+    const request = post({
+      body: '[{"ascii":"evil.example"}]',
+      headers: { "next-action": CACHED_READ, "content-type": "text/plain;charset=UTF-8" },
+    });
+    expect(await actionCallRefusal({ request, requestedHost: HOST, callable })).toEqual({
+      status: 404,
+      code: "unknown_action",
+      message: "This site has no such action.",
+    });
   });
 
   it.each([

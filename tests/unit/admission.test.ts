@@ -57,7 +57,11 @@ describe("admission: the background watch", () => {
     const refusals = [];
     for (let i = 0; i < 50; i++) refusals.push(await gate.chargeBackground(target(`s${i}.victim.example.com`)));
     expect(refusals.filter((r) => r === null)).toHaveLength(4);
-    expect(refusalOf(refusals[4])).toMatchObject({ status: 429, code: "rate_limited", message: expect.stringContaining("example.com and its subdomains") });
+    expect(refusalOf(refusals[4])).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+      message: expect.stringContaining("example.com and its subdomains"),
+    });
     // The visitors of that site keep all of theirs, and another site is not touched.
     expect(await gate.charge(target("www.victim.example.com"), "203.0.113.9")).toBeNull();
     expect(await gate.chargeBackground(target("other.example"))).toBeNull();

@@ -8,7 +8,11 @@ import { APP_ROUTES, PUBLIC_FILES } from "@/lib/app-routes";
 // of public/, or a new page would be taken for a domain and charged a round.
 
 const ROOT = join(__dirname, "..", "..");
-const METADATA_FILES: Record<string, string> = { "robots.ts": "robots.txt", "sitemap.ts": "sitemap.xml", "manifest.ts": "manifest.webmanifest" };
+const METADATA_FILES: Record<string, string> = {
+  "robots.ts": "robots.txt",
+  "sitemap.ts": "sitemap.xml",
+  "manifest.ts": "manifest.webmanifest",
+};
 
 describe("the app's own routes", () => {
   it("names every top-level route of src/app, and only those", () => {

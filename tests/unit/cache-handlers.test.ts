@@ -28,7 +28,12 @@ const boundedStore = <V = unknown>(options: Partial<ConstructorParameters<typeof
 // --- the incremental cache's values, in the shape Next passes to `set` ---
 
 const TAGS_HEADER = "x-next-cache-tags";
-const appPage = ({ status, tags = [], html = "<html>page</html>", rscData = Buffer.from("rsc") }: { status?: number; tags?: string[]; html?: string; rscData?: Buffer } = {}) => ({
+const appPage = ({
+  status,
+  tags = [],
+  html = "<html>page</html>",
+  rscData = Buffer.from("rsc"),
+}: { status?: number; tags?: string[]; html?: string; rscData?: Buffer } = {}) => ({
   kind: "APP_PAGE" as const,
   html,
   rscData,
@@ -62,7 +67,10 @@ const streamOf = (value: string) =>
       controller.close();
     },
   });
-const dataEntry = (at: number, { value = "value", tags = [] as string[], revalidate = 60, expire = 300, stream = streamOf(value) } = {}): CacheEntry => ({
+const dataEntry = (
+  at: number,
+  { value = "value", tags = [] as string[], revalidate = 60, expire = 300, stream = streamOf(value) } = {},
+): CacheEntry => ({
   value: stream,
   tags,
   stale: 30,
@@ -161,8 +169,14 @@ describe("boundsFromEnv", () => {
 
   it.each([
     [{}, { maxEntries: 5000, maxBytes: 64 * 1024 * 1024 }],
-    [{ X_ENTRIES: "", X_MB: " " }, { maxEntries: 5000, maxBytes: 64 * 1024 * 1024 }],
-    [{ X_ENTRIES: "200", X_MB: "8" }, { maxEntries: 200, maxBytes: 8 * 1024 * 1024 }],
+    [
+      { X_ENTRIES: "", X_MB: " " },
+      { maxEntries: 5000, maxBytes: 64 * 1024 * 1024 },
+    ],
+    [
+      { X_ENTRIES: "200", X_MB: "8" },
+      { maxEntries: 200, maxBytes: 8 * 1024 * 1024 },
+    ],
   ])("reads %j as %j", (env, bounds) => {
     expect(boundsFromEnv(env, spec)).toEqual(bounds);
   });
@@ -198,7 +212,11 @@ describe("page cache handler (cacheHandler)", () => {
     const { time, cache } = timed(pageCache);
     await cache.set(pageKey("/example.com"), appPage(), pageContext);
     const hit = await cache.get(pageKey("/example.com"), readContext);
-    expect(hit).toMatchObject({ lastModified: time.now(), cacheControl: pageContext.cacheControl, value: { kind: "APP_PAGE", html: "<html>page</html>" } });
+    expect(hit).toMatchObject({
+      lastModified: time.now(),
+      cacheControl: pageContext.cacheControl,
+      value: { kind: "APP_PAGE", html: "<html>page</html>" },
+    });
   });
 
   it.each([
@@ -295,7 +313,11 @@ describe("page cache handler (cacheHandler)", () => {
 
   it("checks a fetch entry against the tags and soft tags its reader passes", async () => {
     const { time, cache } = timed(pageCache);
-    const fetched = { kind: "FETCH" as const, data: { headers: {}, body: "{}", url: "https://api.example/x", status: 200 }, revalidate: 60 };
+    const fetched = {
+      kind: "FETCH" as const,
+      data: { headers: {}, body: "{}", url: "https://api.example/x", status: 200 },
+      revalidate: 60,
+    };
     await cache.set("fetch-key", fetched, { fetchCache: true, tags: ["api"] });
     time.advance(1);
     await cache.revalidateTag("_N_T_/example.com");
@@ -448,7 +470,10 @@ describe("data cache handler (cacheHandlers.default)", () => {
     const bounds = { maxEntries: 200, maxBytes: 64 * 1024 };
     const cache = dataCache({ now: time.now, ...bounds });
     for (let i = 0; i < 2000; i++) {
-      await cache.set(`["build",["site-${i}.example"]]`, Promise.resolve(dataEntry(time.now(), { value: "v".repeat(300), tags: [`status:site-${i}.example`] })));
+      await cache.set(
+        `["build",["site-${i}.example"]]`,
+        Promise.resolve(dataEntry(time.now(), { value: "v".repeat(300), tags: [`status:site-${i}.example`] })),
+      );
     }
     const { entries, bytes } = cache.stats();
     expect(entries).toBeLessThanOrEqual(bounds.maxEntries);

@@ -50,7 +50,13 @@ describe("the crowd in the reports section", () => {
   });
 
   it("says nothing about networks when none has a majority", () => {
-    renderSection({ ...SPIKE, networks: [{ country: "US", asn: 7922, asnName: "Comcast", count: 7 }, { country: "DE", asn: 3320, asnName: "DTAG", count: 7 }] });
+    renderSection({
+      ...SPIKE,
+      networks: [
+        { country: "US", asn: 7922, asnName: "Comcast", count: 7 },
+        { country: "DE", asn: 3320, asnName: "DTAG", count: 7 },
+      ],
+    });
 
     expect(screen.queryByText(/of reports come from/)).toBeNull();
   });
@@ -77,7 +83,10 @@ describe("the crowd in the reports section", () => {
     expect(table.closest(".table-scroll")).toHaveAttribute("tabindex", "0");
     const credit = table.closest(".crowd-networks")?.querySelector(".crowd-credit");
     expect(credit?.textContent).toBe(NETWORK_DATA_CREDIT_TEXT);
-    expect(within(credit as HTMLElement).getByRole("link", { name: "IP Geolocation by DB-IP" })).toHaveAttribute("href", "https://db-ip.com");
+    expect(within(credit as HTMLElement).getByRole("link", { name: "IP Geolocation by DB-IP" })).toHaveAttribute(
+      "href",
+      "https://db-ip.com",
+    );
   });
 
   it("shows the state but no breakdown when nobody reported in 24 hours", () => {

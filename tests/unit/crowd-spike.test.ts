@@ -74,7 +74,12 @@ describe("crowdState", () => {
     const rank = (input: CrowdWindows) => CROWD_STATES.indexOf(crowdState(input));
     fc.assert(
       fc.property(
-        fc.record({ current: fc.nat(200), previous: fc.nat(200), usual: fc.double({ min: 0, max: 50, noNaN: true }), probesFailing: fc.boolean() }),
+        fc.record({
+          current: fc.nat(200),
+          previous: fc.nat(200),
+          usual: fc.double({ min: 0, max: 50, noNaN: true }),
+          probesFailing: fc.boolean(),
+        }),
         fc.nat(100),
         fc.nat(100),
         ({ current, previous, usual, probesFailing }, moreNow, moreBefore) => {

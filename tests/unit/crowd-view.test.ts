@@ -5,7 +5,12 @@ import { CROWD_LOOKBACK_MS, crowdSpans, WEEK_MS } from "@/lib/crowd-windows";
 // What the status page says about the crowd: shares, the top problems, the table of countries
 // and networks, and the line when one network stands out.
 
-const net = (asn: number | null, count: number, country: string | null = "US", asnName: string | null = asn ? `Net${asn}` : null): NetworkCount => ({
+const net = (
+  asn: number | null,
+  count: number,
+  country: string | null = "US",
+  asnName: string | null = asn ? `Net${asn}` : null,
+): NetworkCount => ({
   country,
   asn,
   asnName,
@@ -39,8 +44,18 @@ describe("countryName", () => {
 
 describe("dominantNetwork", () => {
   it.each<[string, NetworkCount[], number, string | null]>([
-    ["62 % of 8 from one network", [net(7922, 5, "US", "Comcast"), net(3320, 3, "DE")], 8, "63 % of reports come from AS7922 Comcast: likely that network"],
-    ["the same network across countries is summed", [net(7922, 3, "US", "Comcast"), net(7922, 1, "CA", "Comcast"), net(1, 2)], 6, "67 % of reports come from AS7922 Comcast: likely that network"],
+    [
+      "62 % of 8 from one network",
+      [net(7922, 5, "US", "Comcast"), net(3320, 3, "DE")],
+      8,
+      "63 % of reports come from AS7922 Comcast: likely that network",
+    ],
+    [
+      "the same network across countries is summed",
+      [net(7922, 3, "US", "Comcast"), net(7922, 1, "CA", "Comcast"), net(1, 2)],
+      6,
+      "67 % of reports come from AS7922 Comcast: likely that network",
+    ],
     ["exactly half is not a majority", [net(7922, 5), net(3320, 5)], 10, null],
     ["a majority of fewer than 5 reports says nothing", [net(7922, 4)], 4, null],
     ["5 reports all from one network", [net(7922, 5, "US", null)], 5, "100 % of reports come from AS7922: likely that network"],
@@ -100,7 +115,15 @@ describe("crowdView", () => {
   });
 
   it("counts a retired problem key as something else", () => {
-    const view = crowdView(input({ problems: [{ key: "retired", count: 3 }, { key: "other", count: 2 }, { key: "load", count: 4 }] }));
+    const view = crowdView(
+      input({
+        problems: [
+          { key: "retired", count: 3 },
+          { key: "other", count: 2 },
+          { key: "load", count: 4 },
+        ],
+      }),
+    );
 
     expect(view.problems[0]).toEqual({ label: "Something else", count: 5, percent: 56 });
   });

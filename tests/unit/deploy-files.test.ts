@@ -36,8 +36,12 @@ const services = compose.services as { [name: string]: Service };
 /** Variables the app reads: .env.example and the README's table (both list every one). */
 const KNOWN_VARIABLES = new Set([
   ...[...read(".env.example").matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]),
-  ...[...read("README.md").split("## Configuration")[1].split("\n## ")[0].matchAll(/^\| (.+?) \|/gm)]
-    .flatMap((m) => [...m[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((n) => n[1])),
+  ...[
+    ...read("README.md")
+      .split("## Configuration")[1]
+      .split("\n## ")[0]
+      .matchAll(/^\| (.+?) \|/gm),
+  ].flatMap((m) => [...m[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((n) => n[1])),
 ]);
 /**
  * Set by compose.yaml for the scale-out work of another branch before the app reads it. Remove
@@ -46,7 +50,14 @@ const KNOWN_VARIABLES = new Set([
 // The report intake's settings: compose.yaml drops its service with the deploy branch.
 const PENDING_VARIABLES = new Set<string>(["REPORT_INTAKE_HOST", "REPORT_INTAKE_PORT", "REPORT_INTAKE_SITE_URL"]);
 /** Read by the tools, not the app: npm, node-gyp, Next's and Prisma's telemetry switches. */
-const TOOL_VARIABLES = new Set(["NODE_ENV", "NEXT_TELEMETRY_DISABLED", "CHECKPOINT_DISABLE", "npm_config_nodedir", "npm_config_build_from_source", "npm_config_update_notifier"]);
+const TOOL_VARIABLES = new Set([
+  "NODE_ENV",
+  "NEXT_TELEMETRY_DISABLED",
+  "CHECKPOINT_DISABLE",
+  "npm_config_nodedir",
+  "npm_config_build_from_source",
+  "npm_config_update_notifier",
+]);
 
 /** What `docker compose` would put in place of ${…}, with made-up secrets. */
 const SAMPLE_SECRETS: Record<string, string> = {
@@ -101,7 +112,9 @@ describe.each(dockerfiles)("$file", ({ file, args, stages }) => {
     expect(stages.length).toBeGreaterThanOrEqual(3);
     for (const stage of stages) expect(["${NODE_IMAGE}", ...stages.map((s) => s.name)]).toContain(stage.from);
     expect(lastStage(stages).from).toBe("${NODE_IMAGE}");
-    const runtimeRuns = instructionsOf(lastStage(stages), "RUN").map((r) => r.args).join("\n");
+    const runtimeRuns = instructionsOf(lastStage(stages), "RUN")
+      .map((r) => r.args)
+      .join("\n");
     expect(runtimeRuns).not.toMatch(/apt-get|npm (ci|install)|g\+\+/);
   });
 
@@ -138,7 +151,7 @@ describe.each(dockerfiles)("$file", ({ file, args, stages }) => {
   it("copies from earlier stages only what is in the repository or what that stage's RUN makes", () => {
     // Made by a RUN, not in the repository: the command in the stage (or the stages under it) that makes it.
     const made: Record<string, RegExp> = {
-      "node_modules": /npm ci/,
+      node_modules: /npm ci/,
       ".next": /npm run build/,
       "dist/agent.mjs": /bundle-agent\.mjs dist\/agent\.mjs/,
     };
@@ -149,7 +162,9 @@ describe.each(dockerfiles)("$file", ({ file, args, stages }) => {
         const from = stages.findIndex((s) => s.name === flags.from);
         expect(from, `${file}:${copy.line}: no stage "${flags.from}" before it`).toBeGreaterThanOrEqual(0);
         expect(from).toBeLessThan(index);
-        const runs = lineage(stages, stages[from]).flatMap((s) => instructionsOf(s, "RUN").map((r) => r.args)).join("\n");
+        const runs = lineage(stages, stages[from])
+          .flatMap((s) => instructionsOf(s, "RUN").map((r) => r.args))
+          .join("\n");
         for (const source of sources) {
           const relative = posix.relative("/app", source);
           expect(relative.startsWith(".."), `${file}:${copy.line}: ${source} is outside /app`).toBe(false);
@@ -169,10 +184,17 @@ describe.each(dockerfiles)("$file", ({ file, args, stages }) => {
 });
 
 describe(".dockerignore", () => {
-  it.each([".env", ".env.local", ".env.production", "node_modules", ".next", "data/downcheck.db", ".git", "src/generated/prisma/client.ts", "dist/agent.mjs"])(
-    "leaves %s out of the build context",
-    (path) => expect(dockerIgnores(ignorePatterns, path)).toBe(true),
-  );
+  it.each([
+    ".env",
+    ".env.local",
+    ".env.production",
+    "node_modules",
+    ".next",
+    "data/downcheck.db",
+    ".git",
+    "src/generated/prisma/client.ts",
+    "dist/agent.mjs",
+  ])("leaves %s out of the build context", (path) => expect(dockerIgnores(ignorePatterns, path)).toBe(true));
 
   it.each(["package.json", "package-lock.json", ".npmrc", "prisma/schema.prisma", "src/scripts/start.sh", "public", "tsconfig.json"])(
     "sends %s",
@@ -194,7 +216,9 @@ describe("the site image", () => {
     const volumes = instructionsOf(runtime, "VOLUME").flatMap((v) => JSON.parse(v.args) as string[]);
     const databaseFolder = posix.join(workdir, posix.dirname(getConfig({}).DATABASE_URL.replace(/^file:/, "")));
     expect(volumes).toEqual([databaseFolder]);
-    const chowns = instructionsOf(runtime, "RUN").map((r) => r.args).join("\n");
+    const chowns = instructionsOf(runtime, "RUN")
+      .map((r) => r.args)
+      .join("\n");
     expect(chowns).toMatch(new RegExp(`chown ${user}:${user} [^\\n]*\\b${posix.relative(workdir, databaseFolder)}\\b`));
   });
 
@@ -248,7 +272,8 @@ describe("compose.yaml", () => {
   });
 
   it("shares one TESTER_SECRET and one CHECK_DEADLINE_MS between the sites and the agent", () => {
-    const values = (variable: string) => new Set([...sites, ...servicesOf("Dockerfile.agent")].map(([, service]) => environment(service)[variable]));
+    const values = (variable: string) =>
+      new Set([...sites, ...servicesOf("Dockerfile.agent")].map(([, service]) => environment(service)[variable]));
     expect(values("TESTER_SECRET").size).toBe(1);
     expect(values("CHECK_DEADLINE_MS").size).toBe(1);
   });
@@ -325,7 +350,8 @@ describe("compose.yaml", () => {
   it("holds a rush of first visits on one render for longer than the sites' check round lasts", () => {
     const seconds = (name: string) => Number(new RegExp(`^\\s*${name}\\s+(\\d+)s;`, "m").exec(read("deploy/nginx.conf"))?.[1]);
     const deadlineMs = Number(environment(services["site-1"]).CHECK_DEADLINE_MS ?? getConfig({}).CHECK_DEADLINE_MS);
-    for (const directive of ["proxy_cache_lock_timeout", "proxy_cache_lock_age"]) expect(seconds(directive) * 1000).toBeGreaterThan(deadlineMs);
+    for (const directive of ["proxy_cache_lock_timeout", "proxy_cache_lock_age"])
+      expect(seconds(directive) * 1000).toBeGreaterThan(deadlineMs);
   });
 });
 
@@ -373,7 +399,10 @@ const namedDirectives = (body: string, name: string) => nginxDirectives(body).fi
 const UNITS: Record<string, number> = { k: 1024, m: 1024 * 1024 };
 const nginxBytes = (size: string) => Number(size.replace(/[km]$/i, "")) * (UNITS[size.slice(-1).toLowerCase()] ?? 1);
 /** Every route handler file under `dir`. */
-const routeFiles = (dir: string) => readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => posix.basename(file) === "route.ts").map((file) => join(dir, file));
+const routeFiles = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((file) => posix.basename(file) === "route.ts")
+    .map((file) => join(dir, file));
 
 describe("reports and internal routes (deploy/nginx.conf)", () => {
   it("sends reports to the sites like any API call: one upstream, no location of their own, a body limit above the sites'", () => {
@@ -381,7 +410,9 @@ describe("reports and internal routes (deploy/nginx.conf)", () => {
     expect(nginxConf.match(/^\s*upstream\s/gm)).toHaveLength(1);
     expect(nginxConf).not.toMatch(/location\s+[=^~]*\s*\/api\/v1\/reports/);
     // The sites answer an oversized report with JSON that says why: nginx must let it through to them.
-    const sizes = nginxBlocks("server").flatMap((server) => namedDirectives(server, "client_max_body_size").map(([, size]) => nginxBytes(size)));
+    const sizes = nginxBlocks("server").flatMap((server) =>
+      namedDirectives(server, "client_max_body_size").map(([, size]) => nginxBytes(size)),
+    );
     expect(sizes).toHaveLength(1);
     expect(sizes[0]).toBeGreaterThan(REPORT_BODY_LIMIT_BYTES);
     // Only a page load is kept: proxy_cache in `location /` alone, with nginx's default methods (GET, HEAD).

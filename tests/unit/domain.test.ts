@@ -148,7 +148,14 @@ describe("parseDomain rejects", () => {
   it("covers every rejection reason in the table", () => {
     const reasons = new Set(rejections.map(([, reason]) => reason));
     const all: DomainRejection[] = [
-      "empty", "too_long", "bad_scheme", "ip_address", "invalid_name", "special_use", "no_public_suffix", "not_registrable",
+      "empty",
+      "too_long",
+      "bad_scheme",
+      "ip_address",
+      "invalid_name",
+      "special_use",
+      "no_public_suffix",
+      "not_registrable",
     ];
     expect([...reasons].sort()).toEqual([...all].sort());
   });

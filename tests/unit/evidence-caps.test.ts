@@ -33,7 +33,9 @@ describe("capHeaders", () => {
   it("keeps at most the byte cap of names and values", () => {
     const input = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`x-h${i}`, "v".repeat(500)]));
     const kept = capHeaders(input);
-    const size = Object.entries(kept).filter(([name]) => name !== "x-downcheck-omitted").reduce((sum, [n, v]) => sum + n.length + v.length, 0);
+    const size = Object.entries(kept)
+      .filter(([name]) => name !== "x-downcheck-omitted")
+      .reduce((sum, [n, v]) => sum + n.length + v.length, 0);
     expect(size).toBeLessThanOrEqual(HEADER_CAPS.totalBytes);
     expect(kept["x-downcheck-omitted"]).toMatch(/more headers not kept/);
   });

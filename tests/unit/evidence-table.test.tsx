@@ -7,14 +7,29 @@ import type { ProbeResult } from "@/lib/probe-result";
 
 function result(overrides: Partial<ProbeResult>): ProbeResult {
   return {
-    testerId: "local-http", kind: "http", location: { city: "Frankfurt", country: "DE" }, server: "local", status: "down", cause: "http_5xx",
-    statusCode: 503, message: "HTTP 503 from https://a.io/", timings: { dnsMs: 3, connectMs: 11, tlsMs: 24, ttfbMs: 80, totalMs: 95 }, ...overrides,
+    testerId: "local-http",
+    kind: "http",
+    location: { city: "Frankfurt", country: "DE" },
+    server: "local",
+    status: "down",
+    cause: "http_5xx",
+    statusCode: 503,
+    message: "HTTP 503 from https://a.io/",
+    timings: { dnsMs: 3, connectMs: 11, tlsMs: 24, ttfbMs: 80, totalMs: 95 },
+    ...overrides,
   };
 }
 
 const world = result({
-  testerId: "world:1", source: "world", server: "Globalping probe", location: { city: "Tokyo", country: "JP", continent: "AS" }, network: { asn: 2516, name: "KDDI" },
-  cause: "timeout", statusCode: null, message: "Request timeout.", timings: { dnsMs: 20, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 10_000 },
+  testerId: "world:1",
+  source: "world",
+  server: "Globalping probe",
+  location: { city: "Tokyo", country: "JP", continent: "AS" },
+  network: { asn: 2516, name: "KDDI" },
+  cause: "timeout",
+  statusCode: null,
+  message: "Request timeout.",
+  timings: { dnsMs: 20, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 10_000 },
   detail: { raw: { probe: { city: "Tokyo", tags: ["eyeball-network"] }, result: { status: "failed" } } },
 });
 
@@ -33,7 +48,9 @@ describe("EvidenceTable", () => {
   });
 
   it("keeps the headers we saw in a closed details, one name and value each", () => {
-    const { container } = render(<EvidenceTable results={[result({ detail: { headers: { server: "nginx", "retry-after": "120" } } })]} caption="Evidence" />);
+    const { container } = render(
+      <EvidenceTable results={[result({ detail: { headers: { server: "nginx", "retry-after": "120" } } })]} caption="Evidence" />,
+    );
     const details = container.querySelector("details")!;
     expect(details).not.toHaveAttribute("open");
     expect(within(details).getByText("Headers we saw (2)")).toBeInTheDocument();
@@ -57,9 +74,17 @@ describe("EvidenceRound", () => {
   it("says the verdict, the rule that applied, the visitors' reports and links the raw check", () => {
     render(
       <EvidenceRound
-        heading="Worst round" headingId="w" startedAt="2026-11-26T14:10:00.000Z" durationMs={950} verdict="global_outage" cause="timeout" warnings={[]}
-        results={[world]} rule="2 of 2 locations that could tell failed (80 % or more): down for everyone"
-        reports={{ since: "2026-11-26T13:10:00.000Z", until: "2026-11-26T14:10:00.000Z", count: 3 }} checkHref="/a.io/checks/12"
+        heading="Worst round"
+        headingId="w"
+        startedAt="2026-11-26T14:10:00.000Z"
+        durationMs={950}
+        verdict="global_outage"
+        cause="timeout"
+        warnings={[]}
+        results={[world]}
+        rule="2 of 2 locations that could tell failed (80 % or more): down for everyone"
+        reports={{ since: "2026-11-26T13:10:00.000Z", until: "2026-11-26T14:10:00.000Z", count: 3 }}
+        checkHref="/a.io/checks/12"
       />,
     );
     expect(screen.getByRole("heading", { name: "Worst round" })).toBeInTheDocument();

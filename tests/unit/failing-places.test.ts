@@ -4,7 +4,8 @@ import { locationVotes } from "@/lib/location-votes";
 import type { ProbeResult } from "@/lib/probe-result";
 import { failed, result } from "./support/results";
 
-const at = (where: string, status: "up" | "down", asn?: number) => result({ status, at: where, asn, cause: status === "down" ? "timeout" : null });
+const at = (where: string, status: "up" | "down", asn?: number) =>
+  result({ status, at: where, asn, cause: status === "down" ? "timeout" : null });
 const placesOf = (results: ProbeResult[]) => failingPlaces(locationVotes(results));
 
 describe("failingPlaces", () => {
@@ -32,9 +33,14 @@ describe("failingPlaces", () => {
     [
       "names a continent, then countries, then cities",
       [
-        at("Frankfurt, DE", "down"), at("London, GB", "down"),
-        at("Ashburn, US", "down"), at("Chicago, US", "down"), at("Toronto, CA", "up"),
-        at("Sydney, AU", "down"), at("Tokyo, JP", "up"), at("Singapore, SG", "up"),
+        at("Frankfurt, DE", "down"),
+        at("London, GB", "down"),
+        at("Ashburn, US", "down"),
+        at("Chicago, US", "down"),
+        at("Toronto, CA", "up"),
+        at("Sydney, AU", "down"),
+        at("Tokyo, JP", "up"),
+        at("Singapore, SG", "up"),
       ],
       "Europe; United States; Sydney, Australia",
     ],
@@ -49,7 +55,11 @@ describe("failingPlaces", () => {
       "Chicago, United States; New York, United States",
     ],
     ["does not call one failure a network's", [at("Chicago, US", "down", 7922), at("Dallas, US", "up", 3356)], "Chicago, United States"],
-    ["lets inconclusive locations neither fail nor excuse a region", [at("Frankfurt, DE", "down"), at("London, GB", "down"), failed("http", "Paris, FR"), at("Tokyo, JP", "up")], "Europe"],
+    [
+      "lets inconclusive locations neither fail nor excuse a region",
+      [at("Frankfurt, DE", "down"), at("London, GB", "down"), failed("http", "Paris, FR"), at("Tokyo, JP", "up")],
+      "Europe",
+    ],
     ["falls back to the city alone when the country is unknown", [at("Local", "down"), at("Tokyo, JP", "up")], "Local"],
   ])("%s", (_name, results, text) => {
     expect(placesOf(results)?.text).toBe(text);
@@ -57,9 +67,13 @@ describe("failingPlaces", () => {
 
   it("lists continents, countries and cities separately for the API", () => {
     const places = placesOf([
-      at("Frankfurt, DE", "down"), at("London, GB", "down"),
-      at("Ashburn, US", "down"), at("Chicago, US", "down"), at("Toronto, CA", "up"),
-      at("Sydney, AU", "down"), at("Tokyo, JP", "up"),
+      at("Frankfurt, DE", "down"),
+      at("London, GB", "down"),
+      at("Ashburn, US", "down"),
+      at("Chicago, US", "down"),
+      at("Toronto, CA", "up"),
+      at("Sydney, AU", "down"),
+      at("Tokyo, JP", "up"),
     ]);
     expect(places).toEqual({
       text: "Europe; United States; Sydney, Australia",

@@ -9,7 +9,9 @@ describe("FairShareRules", () => {
     expect(screen.getByRole("heading", { level: 2, name: "Fair shares" })).toBeInTheDocument();
     const text = container.textContent ?? "";
     expect(text).toContain("for IPv6, one /64 network");
-    expect(text).toContain("worth 12 % of the hour's tests, and a site's 24 %, whoever asks: with Globalping's free 250 tests an hour, 3 and 6 measurements");
+    expect(text).toContain(
+      "worth 12 % of the hour's tests, and a site's 24 %, whoever asks: with Globalping's free 250 tests an hour, 3 and 6 measurements",
+    );
     expect(text).toContain("the world check is kept for sites many people ask about");
     expect(text).toContain("A site that 3 or more visitors asked about in the last hour");
     expect(text).toContain("may use 75 % of it and routine refreshes of sites that look fine 50 %");

@@ -31,9 +31,12 @@ describe("forwardedProto", () => {
     ["https, http", 1, "http"],
     ["https, http", 2, "http"],
     [["http", "https"], 1, "https"],
-  ] as [string | string[], number, string][])("behind trusted proxies takes the nearest proxy's value: %j, %i hops → %s", (header, hops, expected) => {
-    expect(forwardedProto(header, plain(hops))).toBe(expected);
-  });
+  ] as [string | string[], number, string][])(
+    "behind trusted proxies takes the nearest proxy's value: %j, %i hops → %s",
+    (header, hops, expected) => {
+      expect(forwardedProto(header, plain(hops))).toBe(expected);
+    },
+  );
 
   it.each([undefined, "", "ftp", "https, ", "javascript"])(
     "behind trusted proxies falls back to the socket's protocol when the nearest set nothing usable: %j",
@@ -79,14 +82,20 @@ describe("setForwardedHeaders", () => {
   });
 
   it("drops a client's own X-Forwarded-Host and -Port when no proxy is trusted, so Next sets them from Host", () => {
-    const forged = request({ host: "downcheck.test", "x-forwarded-host": "evil.example", "x-forwarded-port": "443" }, { remoteAddress: "203.0.113.9" });
+    const forged = request(
+      { host: "downcheck.test", "x-forwarded-host": "evil.example", "x-forwarded-port": "443" },
+      { remoteAddress: "203.0.113.9" },
+    );
     setForwardedHeaders(forged, 0);
     expect(forged.headers).not.toHaveProperty("x-forwarded-host");
     expect(forged.headers).not.toHaveProperty("x-forwarded-port");
   });
 
   it("keeps the nearest trusted proxy's X-Forwarded-Host", () => {
-    const proxied = request({ host: "10.0.0.5:3000", "x-forwarded-host": "evil.example, downcheck.example" }, { remoteAddress: "10.0.0.2" });
+    const proxied = request(
+      { host: "10.0.0.5:3000", "x-forwarded-host": "evil.example, downcheck.example" },
+      { remoteAddress: "10.0.0.2" },
+    );
     setForwardedHeaders(proxied, 1);
     expect(proxied.headers["x-forwarded-host"]).toBe("downcheck.example");
   });

@@ -11,21 +11,40 @@ import { describeVerdict } from "@/lib/verdict-line";
 // what they return keeps its promises.
 
 const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/);
-const plausibleDomain = fc.tuple(fc.array(label, { minLength: 1, maxLength: 4 }), fc.constantFrom("com", "de", "co.uk", "рф", "xn--p1ai", "io")).map(([labels, tld]) => [...labels, tld].join("."));
+const plausibleDomain = fc
+  .tuple(fc.array(label, { minLength: 1, maxLength: 4 }), fc.constantFrom("com", "de", "co.uk", "рф", "xn--p1ai", "io"))
+  .map(([labels, tld]) => [...labels, tld].join("."));
 const hostileText = fc.oneof(
   fc.string({ unit: "grapheme", maxLength: 80 }),
   fc.string({ unit: "binary", maxLength: 80 }),
-  fc.string({ unit: fc.constantFrom(".", "-", "%", "@", ":", "/", "[", "]", "\u0000", "\u200d", "\u202e", "。", "ｅ", "xn--", "a"), maxLength: 40 }),
+  fc.string({
+    unit: fc.constantFrom(".", "-", "%", "@", ":", "/", "[", "]", "\u0000", "\u200d", "\u202e", "。", "ｅ", "xn--", "a"),
+    maxLength: 40,
+  }),
   plausibleDomain,
   plausibleDomain.map((domain) => `https://user:pw@${domain.toUpperCase()}:8080/path?q#f`),
 );
 
 describe("the plain-name shortcut", () => {
-  const strict = { checkHyphens: true, checkBidi: true, checkJoiners: true, useSTD3ASCIIRules: true, transitionalProcessing: false, verifyDNSLength: true } as const;
+  const strict = {
+    checkHyphens: true,
+    checkBidi: true,
+    checkJoiners: true,
+    useSTD3ASCIIRules: true,
+    transitionalProcessing: false,
+    verifyDNSLength: true,
+  } as const;
   const plainish = fc.oneof(
     fc.string({ unit: fc.constantFrom("a", "b", "z", "0", "9", "-", ".", "x", "n"), maxLength: 80 }),
-    fc.array(fc.string({ unit: fc.constantFrom("a", "q", "7", "-", "x", "n"), minLength: 0, maxLength: 70 }), { minLength: 1, maxLength: 6 }).map((labels) => labels.join(".")),
-    fc.array(fc.string({ unit: fc.constantFrom("a", "b", "-"), minLength: 60, maxLength: 64 }), { minLength: 1, maxLength: 5 }).map((labels) => labels.join(".")),
+    fc
+      .array(fc.string({ unit: fc.constantFrom("a", "q", "7", "-", "x", "n"), minLength: 0, maxLength: 70 }), {
+        minLength: 1,
+        maxLength: 6,
+      })
+      .map((labels) => labels.join(".")),
+    fc
+      .array(fc.string({ unit: fc.constantFrom("a", "b", "-"), minLength: 60, maxLength: 64 }), { minLength: 1, maxLength: 5 })
+      .map((labels) => labels.join(".")),
     hostileText,
   );
 
@@ -41,7 +60,8 @@ describe("the plain-name shortcut", () => {
 
   it("takes the names it should", () => {
     for (const host of ["example.com", "a-b.example.co.uk", "123.example", "xy.io"]) expect(plainAsciiName(host)).toBe(host);
-    for (const host of ["xn--bcher-kva.de", "ab--c.com", "-a.com", "a-.com", "a..com", "Example.com", `${"a".repeat(64)}.com`]) expect(plainAsciiName(host)).toBeNull();
+    for (const host of ["xn--bcher-kva.de", "ab--c.com", "-a.com", "a-.com", "a..com", "Example.com", `${"a".repeat(64)}.com`])
+      expect(plainAsciiName(host)).toBeNull();
   });
 });
 

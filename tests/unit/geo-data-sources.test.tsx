@@ -9,7 +9,9 @@ import { NETWORK_DATA_CREDIT, NETWORK_DATA_CREDIT_TEXT } from "@/lib/network-dat
 
 describe("the network data credit", () => {
   it("reads as one sentence naming every source and the licence", () => {
-    expect(NETWORK_DATA_CREDIT_TEXT).toBe("Networks and countries from ip-location-db (data by Route Views, IP Geolocation by DB-IP and the NRO, CC BY 4.0).");
+    expect(NETWORK_DATA_CREDIT_TEXT).toBe(
+      "Networks and countries from ip-location-db (data by Route Views, IP Geolocation by DB-IP and the NRO, CC BY 4.0).",
+    );
   });
 
   it("links DB-IP back with the words its licence gives, and every other source to its site", () => {
@@ -34,6 +36,7 @@ describe("DataSources", () => {
 
   it("names each licence and the operator's update command", () => {
     const { container } = render(<DataSources />);
-    for (const words of ["CC0 1.0", "CC BY 4.0", "MIT licence", "Permissive 2.0", "npm run geo:update", "never stored"]) expect(container.textContent).toContain(words);
+    for (const words of ["CC0 1.0", "CC BY 4.0", "MIT licence", "Permissive 2.0", "npm run geo:update", "never stored"])
+      expect(container.textContent).toContain(words);
   });
 });

@@ -30,12 +30,27 @@ describe("parseAddress", () => {
     expect(bytesOf(at(text))).toEqual(ipaddr.process(expected).toByteArray());
   });
 
-  it.each(["", "8.8.8", "8.8.8.8.8", "256.1.1.1", "08.8.8.8", " 8.8.8.8", "8.8.8.8/32", "1::2::3", ":1", "1:", "12345::", "1:2:3:4:5:6:7:8:9", "fe80::1%eth0", "1.2.3.4::", "::ffff:999.1.1.1", "g::1", "x".repeat(10_000)])(
-    "refuses %j",
-    (text) => {
-      expect(parseAddress(text)).toBeNull();
-    },
-  );
+  it.each([
+    "",
+    "8.8.8",
+    "8.8.8.8.8",
+    "256.1.1.1",
+    "08.8.8.8",
+    " 8.8.8.8",
+    "8.8.8.8/32",
+    "1::2::3",
+    ":1",
+    "1:",
+    "12345::",
+    "1:2:3:4:5:6:7:8:9",
+    "fe80::1%eth0",
+    "1.2.3.4::",
+    "::ffff:999.1.1.1",
+    "g::1",
+    "x".repeat(10_000),
+  ])("refuses %j", (text) => {
+    expect(parseAddress(text)).toBeNull();
+  });
 
   it("refuses what is not a string", () => {
     for (const value of [undefined, null, 8, {}, ["8.8.8.8"]]) expect(parseAddress(value)).toBeNull();
@@ -48,7 +63,8 @@ describe("parseAddress", () => {
         expect(parsed).not.toBeNull();
         // ipaddr.js reads the deprecated IPv4-compatible form (::1.2.3.4, RFC 4291 §2.5.5.1) as
         // IPv4-mapped; it is ::102:304, a special-use address either way.
-        const compatible = parsed?.family === 6 && text.includes(".") && parsed.words[0] === 0 && parsed.words[1] === 0 && parsed.words[2] === 0;
+        const compatible =
+          parsed?.family === 6 && text.includes(".") && parsed.words[0] === 0 && parsed.words[1] === 0 && parsed.words[2] === 0;
         fc.pre(!compatible);
         expect(bytesOf(parsed as ParsedAddress)).toEqual(ipaddr.process(text).toByteArray());
       }),
@@ -65,15 +81,47 @@ describe("parseAddress", () => {
 });
 
 describe("isPublicAddress", () => {
-  it.each(["8.8.8.8", "1.1.1.1", "100.63.255.255", "100.128.0.0", "223.255.255.255", "2001:4860:4860::8888", "2001:200::1", "2a00:1450::1", "3ffe::1"])(
-    "%s can be a visitor on the internet",
-    (text) => expect(isPublicAddress(at(text))).toBe(true),
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "100.63.255.255",
+    "100.128.0.0",
+    "223.255.255.255",
+    "2001:4860:4860::8888",
+    "2001:200::1",
+    "2a00:1450::1",
+    "3ffe::1",
+  ])("%s can be a visitor on the internet", (text) => expect(isPublicAddress(at(text))).toBe(true));
 
   it.each([
-    "0.1.2.3", "10.1.2.3", "100.64.0.1", "127.0.0.1", "169.254.1.1", "172.16.0.1", "172.31.255.255", "192.0.0.8", "192.0.2.1",
-    "192.168.1.1", "198.18.0.1", "198.51.100.7", "203.0.113.9", "224.0.0.1", "240.0.0.1", "255.255.255.255", "::", "::1",
-    "::ffff:10.0.0.1", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1", "2001::1", "2002:808:808::1", "3fff::1", "64:ff9b::808:808",
+    "0.1.2.3",
+    "10.1.2.3",
+    "100.64.0.1",
+    "127.0.0.1",
+    "169.254.1.1",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.0.0.8",
+    "192.0.2.1",
+    "192.168.1.1",
+    "198.18.0.1",
+    "198.51.100.7",
+    "203.0.113.9",
+    "224.0.0.1",
+    "240.0.0.1",
+    "255.255.255.255",
+    "::",
+    "::1",
+    "::ffff:10.0.0.1",
+    "fe80::1",
+    "fc00::1",
+    "fd12:3456::1",
+    "ff02::1",
+    "2001:db8::1",
+    "2001::1",
+    "2002:808:808::1",
+    "3fff::1",
+    "64:ff9b::808:808",
   ])("%s is never a visitor's network", (text) => expect(isPublicAddress(at(text))).toBe(false));
 });
 
@@ -91,13 +139,21 @@ describe("the network table", () => {
     expect(parseAsnCsvLine("2001::,2001::ffff,6939,Hurricane Electric LLC")).toMatchObject({ family: 6, asn: 6939 });
   });
 
-  it.each(["", "1.0.0.0,1.0.0.255", "1.0.0.9,1.0.0.1,5,Backwards", "1.0.0.0,::1,5,Mixed", "1.0.0.0,1.0.0.1,AS5,Name", '1.0.0.0,1.0.0.1,5,"Open quote'])(
-    "refuses the line %j",
-    (line) => expect(parseAsnCsvLine(line)).toBeNull(),
-  );
+  it.each([
+    "",
+    "1.0.0.0,1.0.0.255",
+    "1.0.0.9,1.0.0.1,5,Backwards",
+    "1.0.0.0,::1,5,Mixed",
+    "1.0.0.0,1.0.0.1,AS5,Name",
+    '1.0.0.0,1.0.0.1,5,"Open quote',
+  ])("refuses the line %j", (line) => expect(parseAsnCsvLine(line)).toBeNull());
 
   it("finds each range's network at its ends and nothing in the gaps", () => {
-    const { table: built } = table(["1.0.0.0,1.0.0.255,13335,Cloudflare", "1.0.4.0,1.0.7.255,38803,Gtelecom", "2001:4860::,2001:4860:ffff:ffff:ffff:ffff:ffff:ffff,15169,Google LLC"]);
+    const { table: built } = table([
+      "1.0.0.0,1.0.0.255,13335,Cloudflare",
+      "1.0.4.0,1.0.7.255,38803,Gtelecom",
+      "2001:4860::,2001:4860:ffff:ffff:ffff:ffff:ffff:ffff,15169,Google LLC",
+    ]);
     expect(find(built, "1.0.0.0")).toEqual({ asn: 13335, name: "Cloudflare" });
     expect(find(built, "1.0.0.255")).toEqual({ asn: 13335, name: "Cloudflare" });
     expect(find(built, "1.0.1.0")).toBeNull();
@@ -116,7 +172,11 @@ describe("the network table", () => {
   });
 
   it("keeps each (ASN, name) pair once however many ranges share it", () => {
-    const { table: built } = table(["1.0.0.0,1.0.0.255,15169,Google LLC", "2.0.0.0,2.0.0.255,15169,Google LLC", "::1:0,::1:ffff,15169,Google LLC"]);
+    const { table: built } = table([
+      "1.0.0.0,1.0.0.255,15169,Google LLC",
+      "2.0.0.0,2.0.0.255,15169,Google LLC",
+      "::1:0,::1:ffff,15169,Google LLC",
+    ]);
     expect(built.entryCount).toBe(1);
   });
 

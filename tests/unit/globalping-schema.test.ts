@@ -68,18 +68,44 @@ describe("an HTTP measurement the spec allows", () => {
 // field is read as not known (the probe's row shows it), never a reason to refuse the rest.
 const item = (probe: Json = {}, result: Json = {}) => ({
   probe: {
-    continent: "EU", region: "Western Europe", country: "DE", state: null, city: "Frankfurt", asn: 24940,
-    network: "Hetzner Online GmbH", latitude: 50.11, longitude: 8.68, tags: [], resolvers: [], ...probe,
+    continent: "EU",
+    region: "Western Europe",
+    country: "DE",
+    state: null,
+    city: "Frankfurt",
+    asn: 24940,
+    network: "Hetzner Online GmbH",
+    latitude: 50.11,
+    longitude: 8.68,
+    tags: [],
+    resolvers: [],
+    ...probe,
   },
   result: {
-    status: "finished", rawOutput: "HTTP/1.1 200", rawHeaders: "", rawBody: null, truncated: false, headers: {},
-    resolvedAddress: "203.0.113.10", statusCode: 200, statusCodeName: "OK",
-    timings: { total: 70, dns: 8, tcp: 14, tls: 22, firstByte: 24, download: 2 }, tls: null, ...result,
+    status: "finished",
+    rawOutput: "HTTP/1.1 200",
+    rawHeaders: "",
+    rawBody: null,
+    truncated: false,
+    headers: {},
+    resolvedAddress: "203.0.113.10",
+    statusCode: 200,
+    statusCodeName: "OK",
+    timings: { total: 70, dns: 8, tcp: 14, tls: 22, firstByte: 24, download: 2 },
+    tls: null,
+    ...result,
   },
 });
 const measurement = (items: unknown[], extra: Json = {}) => ({
-  id: "2abcdefghijklmnop000Ab", type: "http", status: "finished", createdAt: "2026-11-26T00:00:00.000Z",
-  updatedAt: "2026-11-26T00:00:01.000Z", target: "example.com", probesCount: items.length, results: items, ...extra,
+  id: "2abcdefghijklmnop000Ab",
+  type: "http",
+  status: "finished",
+  createdAt: "2026-11-26T00:00:00.000Z",
+  updatedAt: "2026-11-26T00:00:01.000Z",
+  target: "example.com",
+  probesCount: items.length,
+  results: items,
+  ...extra,
 });
 const readItem = (value: unknown): Measurement["results"][number] => MeasurementSchema.parse(measurement([value])).results[0];
 
@@ -88,11 +114,31 @@ describe("one probe's odd value is read as not known, never a reason to refuse t
     ["a latitude past the pole has no place on the map", item({ latitude: 91 }), (r) => r.probe.latitude, null],
     ["a longitude past 180 has no place on the map", item({ longitude: -180.5 }), (r) => r.probe.longitude, null],
     ["a country that is no two-letter code is unknown", item({ country: "Deutschland" }), (r) => r.probe.country, ""],
-    ["a continent the spec does not list is kept, and mapped to none later", item({ continent: "Europe" }), (r) => r.probe.continent, "Europe"],
+    [
+      "a continent the spec does not list is kept, and mapped to none later",
+      item({ continent: "Europe" }),
+      (r) => r.probe.continent,
+      "Europe",
+    ],
     ["a status code that is no HTTP status is not known", item({}, { statusCode: 42 }), (r) => r.result.statusCode, null],
-    ["a negative time is not known", item({}, { timings: { total: -3, dns: 8, tcp: 14, tls: 22, firstByte: 24, download: 2 } }), (r) => r.result.timings?.total, null],
-    ["an issuer name given as a list (as Node gives) is not shown", item({}, { tls: { authorized: true, issuer: { O: ["A", "B"], OU: ["x"] } } }), (r) => r.result.tls?.issuer?.O, undefined],
-    ["a failure source the spec does not list reads as unlabelled", item({}, { status: "failed", rawOutput: "x", failureSource: "network" }), (r) => r.result.failureSource, undefined],
+    [
+      "a negative time is not known",
+      item({}, { timings: { total: -3, dns: 8, tcp: 14, tls: 22, firstByte: 24, download: 2 } }),
+      (r) => r.result.timings?.total,
+      null,
+    ],
+    [
+      "an issuer name given as a list (as Node gives) is not shown",
+      item({}, { tls: { authorized: true, issuer: { O: ["A", "B"], OU: ["x"] } } }),
+      (r) => r.result.tls?.issuer?.O,
+      undefined,
+    ],
+    [
+      "a failure source the spec does not list reads as unlabelled",
+      item({}, { status: "failed", rawOutput: "x", failureSource: "network" }),
+      (r) => r.result.failureSource,
+      undefined,
+    ],
   ])("%s", (_name, value, field, expected) => {
     expect(field(readItem(value))).toEqual(expected);
   });

@@ -9,7 +9,8 @@ import { describeErrors, loadGlobalpingSpec, SPEC_MISSING, specAvailable } from 
 
 const spec = specAvailable ? loadGlobalpingSpec() : null;
 const bodies = spec?.bodies() ?? [];
-const examplesOf = (where: RegExp) => bodies.filter((b) => where.test(b.where)).flatMap((b) => b.examples.map((e) => [e.name, e.value] as const));
+const examplesOf = (where: RegExp) =>
+  bodies.filter((b) => where.test(b.where)).flatMap((b) => b.examples.map((e) => [e.name, e.value] as const));
 
 describe.skipIf(!spec)(specAvailable ? "Globalping's spec, as our client reads it" : `Globalping's spec (skipped: ${SPEC_MISSING})`, () => {
   const required = (examples: readonly unknown[]) => expect(examples.length).toBeGreaterThan(0);
@@ -55,8 +56,12 @@ describe.skipIf(!spec)(specAvailable ? "Globalping's spec, as our client reads i
   ])("the measurement we ask for is one the spec accepts: %s", (_name, change) => {
     const validate = spec!.validator("components/schemas.yaml#/components/schemas/MeasurementRequest");
     const body = measurementBody({
-      domain: "example.com", probes: 10, protocol: "HTTPS", timeoutSeconds: 15,
-      locations: ["Europe", "North America", "Asia", "South America", "Oceania", "Africa"], ...change,
+      domain: "example.com",
+      probes: 10,
+      protocol: "HTTPS",
+      timeoutSeconds: 15,
+      locations: ["Europe", "North America", "Asia", "South America", "Oceania", "Africa"],
+      ...change,
     });
     expect(validate(body), describeErrors(validate.errors)).toBe(true);
   });

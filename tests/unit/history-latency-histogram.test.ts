@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { addSample, httpLatencies, LATENCY_RESOLUTION, mergeHistograms, parseHistogram, quantile, sampleCount, type LatencyHistogram } from "@/lib/latency-histogram";
+import {
+  addSample,
+  httpLatencies,
+  LATENCY_RESOLUTION,
+  mergeHistograms,
+  parseHistogram,
+  quantile,
+  sampleCount,
+  type LatencyHistogram,
+} from "@/lib/latency-histogram";
 import type { ProbeResult } from "@/lib/probe-result";
 
 const histogramOf = (samples: number[]) => samples.reduce<LatencyHistogram>((h, ms) => addSample(h, ms), {});

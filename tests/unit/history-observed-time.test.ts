@@ -8,9 +8,27 @@ const ms = (iso: string) => Date.parse(iso);
 
 describe("observedInterval", () => {
   it.each<[string, Verdict, string, string | null, [string, string] | null]>([
-    ["the time since the previous round", "online", "2026-11-22T14:02:00Z", "2026-11-22T14:00:00Z", ["2026-11-22T14:00:00Z", "2026-11-22T14:02:00Z"]],
-    ["at most the watch interval after a long gap", "online", "2026-11-22T14:00:00Z", "2026-11-22T09:00:00Z", ["2026-11-22T13:55:00Z", "2026-11-22T14:00:00Z"]],
-    ["the check TTL for a site's first round", "global_outage", "2026-11-22T14:00:00Z", null, ["2026-11-22T13:59:00Z", "2026-11-22T14:00:00Z"]],
+    [
+      "the time since the previous round",
+      "online",
+      "2026-11-22T14:02:00Z",
+      "2026-11-22T14:00:00Z",
+      ["2026-11-22T14:00:00Z", "2026-11-22T14:02:00Z"],
+    ],
+    [
+      "at most the watch interval after a long gap",
+      "online",
+      "2026-11-22T14:00:00Z",
+      "2026-11-22T09:00:00Z",
+      ["2026-11-22T13:55:00Z", "2026-11-22T14:00:00Z"],
+    ],
+    [
+      "the check TTL for a site's first round",
+      "global_outage",
+      "2026-11-22T14:00:00Z",
+      null,
+      ["2026-11-22T13:59:00Z", "2026-11-22T14:00:00Z"],
+    ],
     ["nothing for an unknown verdict", "unknown", "2026-11-22T14:02:00Z", "2026-11-22T14:00:00Z", null],
     ["nothing for a round not after the previous one", "online", "2026-11-22T14:00:00Z", "2026-11-22T14:00:30Z", null],
   ])("a round observes %s", (_name, verdict, checkedAt, previous, expected) => {
@@ -40,7 +58,11 @@ describe("rollupChanges", () => {
     changes.filter((c) => c.period === period).map(({ period: _p, start, ...rest }) => ({ start: new Date(start).toISOString(), ...rest }));
 
   it("splits an online round's 5 minutes across midnight and counts the round where it ended", () => {
-    const changes = rollupChanges({ verdict: "online", checkedAt: at("2026-11-23T00:02:00Z"), latencies: [120, 140] }, at("2026-11-22T23:57:00Z"), RULES);
+    const changes = rollupChanges(
+      { verdict: "online", checkedAt: at("2026-11-23T00:02:00Z"), latencies: [120, 140] },
+      at("2026-11-22T23:57:00Z"),
+      RULES,
+    );
     expect(only(changes, "hour")).toEqual([
       { start: "2026-11-22T23:00:00.000Z", rounds: 0, onlineRounds: 0, observedMs: 180_000, onlineMs: 180_000, latencies: [] },
       { start: "2026-11-23T00:00:00.000Z", rounds: 1, onlineRounds: 1, observedMs: 120_000, onlineMs: 120_000, latencies: [120, 140] },
@@ -53,11 +75,19 @@ describe("rollupChanges", () => {
 
   it.each<Verdict>(["regional", "global_outage"])("counts a %s round's time as observed but not online", (verdict) => {
     const changes = rollupChanges({ verdict, checkedAt: at("2026-11-22T14:05:00Z"), latencies: [] }, at("2026-11-22T14:03:00Z"), RULES);
-    expect(only(changes, "hour")).toEqual([{ start: "2026-11-22T14:00:00.000Z", rounds: 1, onlineRounds: 0, observedMs: 120_000, onlineMs: 0, latencies: [] }]);
+    expect(only(changes, "hour")).toEqual([
+      { start: "2026-11-22T14:00:00.000Z", rounds: 1, onlineRounds: 0, observedMs: 120_000, onlineMs: 0, latencies: [] },
+    ]);
   });
 
   it("counts an unknown round without observing any time", () => {
-    const changes = rollupChanges({ verdict: "unknown", checkedAt: at("2026-11-22T14:05:00Z"), latencies: [] }, at("2026-11-22T14:03:00Z"), RULES);
-    expect(only(changes, "day")).toEqual([{ start: "2026-11-22T00:00:00.000Z", rounds: 1, onlineRounds: 0, observedMs: 0, onlineMs: 0, latencies: [] }]);
+    const changes = rollupChanges(
+      { verdict: "unknown", checkedAt: at("2026-11-22T14:05:00Z"), latencies: [] },
+      at("2026-11-22T14:03:00Z"),
+      RULES,
+    );
+    expect(only(changes, "day")).toEqual([
+      { start: "2026-11-22T00:00:00.000Z", rounds: 1, onlineRounds: 0, observedMs: 0, onlineMs: 0, latencies: [] },
+    ]);
   });
 });

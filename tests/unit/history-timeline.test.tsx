@@ -25,12 +25,16 @@ function ninetyDays(rows: RollupRow[], incidents: HistoryIncident[] = []) {
   return buildHistoryView({ domain: DOMAIN, range: "90d", now: NOW, rows, incidents });
 }
 
-const renderTimeline = (view: ReturnType<typeof ninetyDays>) =>
-  render(<HistoryTimeline view={view} domain={DOMAIN} capMinutes={5} />);
+const renderTimeline = (view: ReturnType<typeof ninetyDays>) => render(<HistoryTimeline view={view} domain={DOMAIN} capMinutes={5} />);
 
 describe("HistoryTimeline", () => {
   it("says the range's share, what was observed and the incidents in the chart's accessible name", () => {
-    const incident = { id: 7, startedAt: "2026-11-21T10:00:00.000Z", endedAt: "2026-11-21T10:23:00.000Z", worstVerdict: "global_outage" as const };
+    const incident = {
+      id: 7,
+      startedAt: "2026-11-21T10:00:00.000Z",
+      endedAt: "2026-11-21T10:23:00.000Z",
+      worstVerdict: "global_outage" as const,
+    };
     renderTimeline(ninetyDays([day("2026-11-21", 12, 11), day("2026-11-22", 12, 12)], [incident]));
 
     // 23 of 24 observed hours online; 24 hours observed of 89 days and 14.5 hours.
@@ -68,7 +72,9 @@ describe("HistoryTimeline", () => {
     renderTimeline(ninetyDays([day("2026-11-22", 12, 6, [100, 100, 100, 100, 1000])]));
 
     const table = screen.getByRole("table", { hidden: true });
-    const headers = within(table).getAllByRole("columnheader", { hidden: true }).map((th) => th.textContent);
+    const headers = within(table)
+      .getAllByRole("columnheader", { hidden: true })
+      .map((th) => th.textContent);
     expect(headers).toEqual(["Day (UTC)", "Observed", "Online", "Median", "p95"]);
     const rows = within(table).getAllByRole("row", { hidden: true }).slice(1);
     expect(rows).toHaveLength(90);
@@ -84,12 +90,19 @@ describe("HistoryTimeline", () => {
     unmount();
 
     renderTimeline(ninetyDays([day("2026-11-21", 12, 12, [200]), day("2026-11-22", 12, 12, [300])]));
-    expect(screen.getByRole("img", { name: /Response time of shop\.example\.test over the last 90 days: median \d+ ms/ })).toBeInTheDocument();
+    expect(
+      screen.getByRole("img", { name: /Response time of shop\.example\.test over the last 90 days: median \d+ ms/ }),
+    ).toBeInTheDocument();
   });
 });
 
 describe("HistoryStrip on the status page", () => {
-  const incident = { id: 7, startedAt: "2026-11-21T10:00:00.000Z", endedAt: "2026-11-21T10:23:00.000Z", worstVerdict: "global_outage" as const };
+  const incident = {
+    id: 7,
+    startedAt: "2026-11-21T10:00:00.000Z",
+    endedAt: "2026-11-21T10:23:00.000Z",
+    worstVerdict: "global_outage" as const,
+  };
   const view = () => ninetyDays([day("2026-11-20", 24, 24), day("2026-11-21", 12, 11.9), day("2026-11-22", 6, 1)], [incident]);
 
   it("says what the full chart says in its accessible name, with no table", () => {
@@ -138,7 +151,10 @@ describe("HistoryShares", () => {
     expect(terms).toEqual(["Last 24 hours", "Last 90 days"]);
     const definitions = screen.getAllByRole("definition").map((definition) => definition.textContent);
     // Half a day of 90 observed: too little for a share of the 90 days to mean anything.
-    expect(definitions).toEqual(["Not observed: no check that could tell whether it was up.", "Not enough data yet: checked for 12 hours of these 90 days."]);
+    expect(definitions).toEqual([
+      "Not observed: no check that could tell whether it was up.",
+      "Not enough data yet: checked for 12 hours of these 90 days.",
+    ]);
   });
 
   it("gives the share of a range observed at least a fifth of the time", () => {

@@ -8,8 +8,16 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 const latency = (samples: number[]) => JSON.stringify(samples.reduce<LatencyHistogram>((h, ms) => addSample(h, ms), {}));
-const row = (iso: string, values: Partial<RollupRow> = {}): RollupRow => ({ start: new Date(iso), rounds: 1, observedMs: 0, onlineMs: 0, latency: "{}", ...values });
-const view = (range: "24h" | "7d" | "30d" | "90d", rows: RollupRow[]) => buildHistoryView({ domain: "shop.example.test", range, now: NOW, rows, incidents: [] });
+const row = (iso: string, values: Partial<RollupRow> = {}): RollupRow => ({
+  start: new Date(iso),
+  rounds: 1,
+  observedMs: 0,
+  onlineMs: 0,
+  latency: "{}",
+  ...values,
+});
+const view = (range: "24h" | "7d" | "30d" | "90d", rows: RollupRow[]) =>
+  buildHistoryView({ domain: "shop.example.test", range, now: NOW, rows, incidents: [] });
 
 describe("historyWindow", () => {
   it.each([
@@ -19,7 +27,11 @@ describe("historyWindow", () => {
     ["90d", "day", "2026-08-25T00:00:00.000Z", "2026-11-23T00:00:00.000Z"],
   ] as const)("%s ends with the current UTC %s", (range, period, from, to) => {
     const window = historyWindow(range, NOW);
-    expect({ period: window.period, from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() }).toEqual({ period, from, to });
+    expect({ period: window.period, from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() }).toEqual({
+      period,
+      from,
+      to,
+    });
   });
 });
 
@@ -49,7 +61,10 @@ describe("buildHistoryView", () => {
   });
 
   it("leaves out rows outside the window", () => {
-    const result = view("30d", [row("2026-10-23T00:00:00Z", { observedMs: DAY, onlineMs: 0 }), row("2026-11-23T00:00:00Z", { observedMs: HOUR, onlineMs: 0 })]);
+    const result = view("30d", [
+      row("2026-10-23T00:00:00Z", { observedMs: DAY, onlineMs: 0 }),
+      row("2026-11-23T00:00:00Z", { observedMs: HOUR, onlineMs: 0 }),
+    ]);
     expect(result.totals.observedMs).toBe(0);
   });
 

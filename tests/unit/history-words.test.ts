@@ -13,9 +13,16 @@ describe("history words", () => {
   });
 
   it("says how long a past incident lasted, and that an open one is still going on", () => {
-    const closed = { id: 1, startedAt: "2026-11-22T14:02:00.000Z", endedAt: "2026-11-22T14:25:00.000Z", worstVerdict: "global_outage" as const };
+    const closed = {
+      id: 1,
+      startedAt: "2026-11-22T14:02:00.000Z",
+      endedAt: "2026-11-22T14:25:00.000Z",
+      worstVerdict: "global_outage" as const,
+    };
     expect(incidentSentence(closed)).toBe("Down for everyone from 22 Nov 14:02 UTC for 23 min");
-    expect(incidentSentence({ ...closed, endedAt: null, worstVerdict: "regional" })).toBe("Down in some places since 22 Nov 14:02 UTC, still going on");
+    expect(incidentSentence({ ...closed, endedAt: null, worstVerdict: "regional" })).toBe(
+      "Down in some places since 22 Nov 14:02 UTC, still going on",
+    );
   });
 
   it("labels days by date and hours by UTC time", () => {
@@ -35,7 +42,13 @@ describe("history words", () => {
   });
 
   it("says a range without observed time was not observed, never a share of it", () => {
-    const view = buildHistoryView({ domain: "shop.example.com", range: "30d", now: new Date("2026-11-22T14:30:00Z"), rows: [], incidents: [] });
+    const view = buildHistoryView({
+      domain: "shop.example.com",
+      range: "30d",
+      now: new Date("2026-11-22T14:30:00Z"),
+      rows: [],
+      incidents: [],
+    });
     expect(totalsSentence(view.totals, "30d")).toBe("Not observed in the last 30 days: no check that could tell whether it was up.");
   });
 });
@@ -45,7 +58,13 @@ describe("history with coverage", () => {
   const HOUR = 3_600_000;
   /** `hours` observed a day, all online, over the `days` before NOW. */
   const rows = (days: number, hours: number) =>
-    Array.from({ length: days }, (_, i) => ({ start: new Date(Date.UTC(2026, 10, 22 - i)), rounds: 12, observedMs: hours * HOUR, onlineMs: hours * HOUR, latency: "{}" }));
+    Array.from({ length: days }, (_, i) => ({
+      start: new Date(Date.UTC(2026, 10, 22 - i)),
+      rounds: 12,
+      observedMs: hours * HOUR,
+      onlineMs: hours * HOUR,
+      latency: "{}",
+    }));
   const totalsOf = (days: number, hours: number) =>
     Object.fromEntries(
       (["24h", "7d", "30d", "90d"] as const).map((range) => {
@@ -68,6 +87,8 @@ describe("history with coverage", () => {
   it("says on the status page the longest range observed enough, else how little of 30 days was", () => {
     expect(historySummarySentence(totalsOf(1, 2))).toBe("Not enough data yet: checked for 2 hours of these 30 days.");
     expect(historySummarySentence(totalsOf(30, 6))).toBe("Online 100 % of observed time over 30 days; observed 25.3 % of the time.");
-    expect(historySummarySentence(totalsOf(90, 12))).toMatch(/^Online 100 % of observed time over 90 days; observed 5\d\.\d % of the time\.$/);
+    expect(historySummarySentence(totalsOf(90, 12))).toMatch(
+      /^Online 100 % of observed time over 90 days; observed 5\d\.\d % of the time\.$/,
+    );
   });
 });

@@ -20,8 +20,18 @@ describe("isWorse", () => {
 
 describe("an incident's places and causes", () => {
   it("names a round's failing places as the pages do", () => {
-    const votes = locationVotes([down("http", "timeout", "Frankfurt, DE"), down("http", "timeout", "Paris, FR"), down("http", "timeout", "Tokyo, JP"), up("http", "Sydney, AU")]);
-    expect(incidentPlacesOf(failingPlaces(votes))).toEqual({ continents: ["Europe"], countries: [], cities: ["Tokyo, Japan"], networks: [] });
+    const votes = locationVotes([
+      down("http", "timeout", "Frankfurt, DE"),
+      down("http", "timeout", "Paris, FR"),
+      down("http", "timeout", "Tokyo, JP"),
+      up("http", "Sydney, AU"),
+    ]);
+    expect(incidentPlacesOf(failingPlaces(votes))).toEqual({
+      continents: ["Europe"],
+      countries: [],
+      cities: ["Tokyo, Japan"],
+      networks: [],
+    });
   });
 
   it("names the network every failure shares", () => {
@@ -40,7 +50,12 @@ describe("an incident's places and causes", () => {
   it("sums places over rounds, each name once, in the order first seen", () => {
     const a = { continents: ["Europe"], countries: [], cities: ["Tokyo, Japan"], networks: [] };
     const b = { continents: ["Asia", "Europe"], countries: ["Brazil"], cities: ["Tokyo, Japan", "Sydney, Australia"], networks: ["AS1 A"] };
-    expect(mergePlaces(a, b)).toEqual({ continents: ["Europe", "Asia"], countries: ["Brazil"], cities: ["Tokyo, Japan", "Sydney, Australia"], networks: ["AS1 A"] });
+    expect(mergePlaces(a, b)).toEqual({
+      continents: ["Europe", "Asia"],
+      countries: ["Brazil"],
+      cities: ["Tokyo, Japan", "Sydney, Australia"],
+      networks: ["AS1 A"],
+    });
   });
 
   it("adds a round's cause once, and nothing for a round without one", () => {

@@ -3,13 +3,21 @@ import { entryUpdated, incidentFeed, incidentTagUri } from "@/lib/incident-feed"
 import type { IncidentView } from "@/lib/incident-view";
 
 const incident = (id: number, endedAt: string | null): IncidentView => ({
-  id, domain: "a.io", startedAt: "2026-11-26T14:02:00.000Z", detectedAt: "2026-11-26T14:03:00.000Z", endedAt,
-  worstVerdict: "global_outage", causes: ["timeout"], places: { continents: [], countries: [], cities: [], networks: [] },
+  id,
+  domain: "a.io",
+  startedAt: "2026-11-26T14:02:00.000Z",
+  detectedAt: "2026-11-26T14:03:00.000Z",
+  endedAt,
+  worstVerdict: "global_outage",
+  causes: ["timeout"],
+  places: { continents: [], countries: [], cities: [], networks: [] },
 });
 
 describe("incident feed", () => {
   it("gives each incident a tag: URI from its permalink and the day it started", () => {
-    expect(incidentTagUri("https://downcheck.example:8443/", "a.io", incident(7, null))).toBe("tag:downcheck.example,2026-11-26:/a.io/incidents/7");
+    expect(incidentTagUri("https://downcheck.example:8443/", "a.io", incident(7, null))).toBe(
+      "tag:downcheck.example,2026-11-26:/a.io/incidents/7",
+    );
   });
 
   it("updates an entry at recovery, and at detection while it runs", () => {

@@ -28,32 +28,120 @@ const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 describe("the incident rule", () => {
   const cases: [name: string, steps: Step[], events: Event[]][] = [
     ["opens nothing for one failing round", [[0, "global_outage"]], []],
-    ["opens nothing for one failing round between online ones", [[0, "online"], [60, "regional"], [120, "online"], [180, "online"]], []],
-    ["opens after two failing rounds a minute apart, from the first", [[0, "global_outage"], [60, "global_outage"]], [{ open: at(0) }]],
-    ["opens on regional problems as on an outage for everyone", [[0, "regional"], [75, "global_outage"]], [{ open: at(0) }]],
-    ["waits for a minute: two failing rounds 59 s apart open nothing", [[0, "regional"], [59, "regional"]], []],
-    ["opens on the first failing round a minute after the streak began", [[0, "regional"], [30, "regional"], [61, "regional"]], [{ open: at(0) }]],
-    ["starts over after an online round", [[0, "global_outage"], [40, "online"], [70, "global_outage"], [100, "global_outage"]], []],
-    ["is not moved by unknown rounds: they neither open nor break a streak", [[0, "global_outage"], [30, "unknown"], [60, "global_outage"]], [{ open: at(0) }]],
-    ["opens nothing for unknown rounds alone", [[0, "unknown"], [60, "unknown"], [120, "unknown"]], []],
+    [
+      "opens nothing for one failing round between online ones",
+      [
+        [0, "online"],
+        [60, "regional"],
+        [120, "online"],
+        [180, "online"],
+      ],
+      [],
+    ],
+    [
+      "opens after two failing rounds a minute apart, from the first",
+      [
+        [0, "global_outage"],
+        [60, "global_outage"],
+      ],
+      [{ open: at(0) }],
+    ],
+    [
+      "opens on regional problems as on an outage for everyone",
+      [
+        [0, "regional"],
+        [75, "global_outage"],
+      ],
+      [{ open: at(0) }],
+    ],
+    [
+      "waits for a minute: two failing rounds 59 s apart open nothing",
+      [
+        [0, "regional"],
+        [59, "regional"],
+      ],
+      [],
+    ],
+    [
+      "opens on the first failing round a minute after the streak began",
+      [
+        [0, "regional"],
+        [30, "regional"],
+        [61, "regional"],
+      ],
+      [{ open: at(0) }],
+    ],
+    [
+      "starts over after an online round",
+      [
+        [0, "global_outage"],
+        [40, "online"],
+        [70, "global_outage"],
+        [100, "global_outage"],
+      ],
+      [],
+    ],
+    [
+      "is not moved by unknown rounds: they neither open nor break a streak",
+      [
+        [0, "global_outage"],
+        [30, "unknown"],
+        [60, "global_outage"],
+      ],
+      [{ open: at(0) }],
+    ],
+    [
+      "opens nothing for unknown rounds alone",
+      [
+        [0, "unknown"],
+        [60, "unknown"],
+        [120, "unknown"],
+      ],
+      [],
+    ],
     [
       "closes after two online rounds a minute apart, ending at the first",
-      [[0, "global_outage"], [60, "global_outage"], [120, "online"], [180, "online"]],
+      [
+        [0, "global_outage"],
+        [60, "global_outage"],
+        [120, "online"],
+        [180, "online"],
+      ],
       [{ open: at(0) }, { close: at(120) }],
     ],
     [
       "keeps the incident open over one online round among failing ones",
-      [[0, "global_outage"], [60, "global_outage"], [120, "online"], [180, "regional"], [240, "online"]],
+      [
+        [0, "global_outage"],
+        [60, "global_outage"],
+        [120, "online"],
+        [180, "regional"],
+        [240, "online"],
+      ],
       [{ open: at(0) }],
     ],
     [
       "does not close on unknown rounds, nor let them break the recovery",
-      [[0, "regional"], [60, "regional"], [120, "unknown"], [180, "online"], [200, "unknown"], [240, "online"]],
+      [
+        [0, "regional"],
+        [60, "regional"],
+        [120, "unknown"],
+        [180, "online"],
+        [200, "unknown"],
+        [240, "online"],
+      ],
       [{ open: at(0) }, { close: at(180) }],
     ],
     [
       "opens again after a close when the site fails again",
-      [[0, "regional"], [60, "regional"], [120, "online"], [180, "online"], [240, "global_outage"], [300, "global_outage"]],
+      [
+        [0, "regional"],
+        [60, "regional"],
+        [120, "online"],
+        [180, "online"],
+        [240, "global_outage"],
+        [300, "global_outage"],
+      ],
       [{ open: at(0) }, { close: at(120) }, { open: at(240) }],
     ],
   ];
@@ -67,7 +155,12 @@ describe("the incident rule", () => {
   });
 
   it("forgets the streak once the incident opens", () => {
-    expect(replay([[0, "regional"], [60, "regional"]]).state).toEqual({ ...NOTHING, openIncident: true });
+    expect(
+      replay([
+        [0, "regional"],
+        [60, "regional"],
+      ]).state,
+    ).toEqual({ ...NOTHING, openIncident: true });
   });
 
   it("changes nothing for an online round without a streak or incident", () => {
@@ -99,11 +192,16 @@ describe("the incident rule, whatever the rounds", () => {
 
   it("never opens for a single failing round among online ones", () => {
     fc.assert(
-      fc.property(fc.array(gap, { minLength: 1, maxLength: 20 }), fc.nat(19), fc.constantFrom<Verdict>("regional", "global_outage"), (gaps, pick, bad) => {
-        let seconds = 0;
-        const steps = gaps.map((step, index): Step => [(seconds += step), index === pick % gaps.length ? bad : "online"]);
-        expect(replay(steps).events).toEqual([]);
-      }),
+      fc.property(
+        fc.array(gap, { minLength: 1, maxLength: 20 }),
+        fc.nat(19),
+        fc.constantFrom<Verdict>("regional", "global_outage"),
+        (gaps, pick, bad) => {
+          let seconds = 0;
+          const steps = gaps.map((step, index): Step => [(seconds += step), index === pick % gaps.length ? bad : "online"]);
+          expect(replay(steps).events).toEqual([]);
+        },
+      ),
     );
   });
 

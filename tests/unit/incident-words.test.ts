@@ -10,22 +10,36 @@ const incident = (overrides: Partial<IncidentView> = {}): IncidentView => ({
   endedAt: "2026-11-26T14:25:40.000Z",
   worstVerdict: "global_outage",
   causes: ["timeout", "http_5xx"],
-  places: { continents: ["Europe"], countries: ["Germany"], cities: ["Frankfurt, Germany", "Berlin, Germany"], networks: ["AS3320 Deutsche Telekom AG"] },
+  places: {
+    continents: ["Europe"],
+    countries: ["Germany"],
+    cities: ["Frankfurt, Germany", "Berlin, Germany"],
+    networks: ["AS3320 Deutsche Telekom AG"],
+  },
   ...overrides,
 });
 
 describe("incident words", () => {
   it("titles an ended incident with its day, its span in UTC and its length", () => {
-    expect(incidentTitle(incident(), "github.com")).toBe("Incident on github.com: down for everyone, 26 November 2026, 14:02–14:25 UTC (23 minutes)");
+    expect(incidentTitle(incident(), "github.com")).toBe(
+      "Incident on github.com: down for everyone, 26 November 2026, 14:02–14:25 UTC (23 minutes)",
+    );
   });
 
   it("titles an incident across midnight with both days", () => {
-    const title = incidentTitle(incident({ startedAt: "2026-11-25T23:50:00.000Z", endedAt: "2026-11-26T00:20:00.000Z", worstVerdict: "regional" }), "x.org");
-    expect(title).toBe("Incident on x.org: problems in some regions, 25 November 2026, 23:50 UTC – 26 November 2026, 00:20 UTC (30 minutes)");
+    const title = incidentTitle(
+      incident({ startedAt: "2026-11-25T23:50:00.000Z", endedAt: "2026-11-26T00:20:00.000Z", worstVerdict: "regional" }),
+      "x.org",
+    );
+    expect(title).toBe(
+      "Incident on x.org: problems in some regions, 25 November 2026, 23:50 UTC – 26 November 2026, 00:20 UTC (30 minutes)",
+    );
   });
 
   it("titles an open incident as ongoing, since its start", () => {
-    expect(incidentTitle(incident({ endedAt: null }), "github.com")).toBe("Incident on github.com: down for everyone, since 26 November 2026, 14:02 UTC (ongoing)");
+    expect(incidentTitle(incident({ endedAt: null }), "github.com")).toBe(
+      "Incident on github.com: down for everyone, since 26 November 2026, 14:02 UTC (ongoing)",
+    );
   });
 
   it("counts a running incident's length to the time it is given, not to the clock", () => {
@@ -36,7 +50,9 @@ describe("incident words", () => {
 
   it("names the day of a start that was not today, and says only since when without a time to count to", () => {
     const open = incident({ endedAt: null, worstVerdict: "regional" });
-    expect(currentIncidentLine(open, Date.parse("2026-11-27T09:00:00.000Z"))).toBe("Problems in some regions since 26 November 2026, 14:02 UTC, 18 hours");
+    expect(currentIncidentLine(open, Date.parse("2026-11-27T09:00:00.000Z"))).toBe(
+      "Problems in some regions since 26 November 2026, 14:02 UTC, 18 hours",
+    );
     expect(currentIncidentLine(open, null)).toBe("Problems in some regions since 26 November 2026, 14:02 UTC");
   });
 
@@ -46,12 +62,14 @@ describe("incident words", () => {
   });
 
   it("says where it failed and why in one summary", () => {
-    expect(placesInWords(incident())).toBe("continents: Europe; countries: Germany; cities: Frankfurt, Germany · Berlin, Germany; networks: AS3320 Deutsche Telekom AG");
+    expect(placesInWords(incident())).toBe(
+      "continents: Europe; countries: Germany; cities: Frankfurt, Germany · Berlin, Germany; networks: AS3320 Deutsche Telekom AG",
+    );
     expect(incidentSummary(incident(), "github.com")).toBe(
       "github.com was down for everyone. Detected 26 November 2026, 14:03 UTC. Back online 26 November 2026, 14:25 UTC, after 23 minutes. Causes: timed out, server error. Where it failed: continents: Europe; countries: Germany; cities: Frankfurt, Germany · Berlin, Germany; networks: AS3320 Deutsche Telekom AG.",
     );
-    expect(incidentSummary(incident({ endedAt: null, causes: [], places: { continents: [], countries: [], cities: [], networks: [] } }), "a.io")).toBe(
-      "a.io was down for everyone. Detected 26 November 2026, 14:03 UTC. Still ongoing.",
-    );
+    expect(
+      incidentSummary(incident({ endedAt: null, causes: [], places: { continents: [], countries: [], cities: [], networks: [] } }), "a.io"),
+    ).toBe("a.io was down for everyone. Detected 26 November 2026, 14:03 UTC. Still ongoing.");
   });
 });

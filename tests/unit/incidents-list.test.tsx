@@ -5,8 +5,15 @@ import { IncidentsList } from "@/components/IncidentsList";
 import type { IncidentView } from "@/lib/incident-view";
 
 const incident = (id: number, overrides: Partial<IncidentView> = {}): IncidentView => ({
-  id, domain: "github.com", startedAt: "2026-11-26T14:02:00.000Z", detectedAt: "2026-11-26T14:03:00.000Z", endedAt: "2026-11-26T14:25:00.000Z",
-  worstVerdict: "global_outage", causes: ["timeout"], places: { continents: [], countries: [], cities: [], networks: [] }, ...overrides,
+  id,
+  domain: "github.com",
+  startedAt: "2026-11-26T14:02:00.000Z",
+  detectedAt: "2026-11-26T14:03:00.000Z",
+  endedAt: "2026-11-26T14:25:00.000Z",
+  worstVerdict: "global_outage",
+  causes: ["timeout"],
+  places: { continents: [], countries: [], cities: [], networks: [] },
+  ...overrides,
 });
 
 const props = { domain: "github.com", displayName: "github.com", now: Date.parse("2026-11-26T14:25:00.000Z") };
@@ -26,8 +33,19 @@ describe("IncidentsList", () => {
   });
 
   it("says the latest ended incident in one line, linking its permalink (the history page lists them all)", () => {
-    render(<IncidentsList {...props} current={null} recent={[incident(4, { worstVerdict: "regional", startedAt: "2026-11-20T08:00:00.000Z", endedAt: "2026-11-20T10:30:00.000Z" }), incident(3)]} />);
-    expect(screen.getByRole("paragraph")).toHaveTextContent("Last incident: 20 November 2026, 08:00 UTC, problems in some regions for 2 hours.");
+    render(
+      <IncidentsList
+        {...props}
+        current={null}
+        recent={[
+          incident(4, { worstVerdict: "regional", startedAt: "2026-11-20T08:00:00.000Z", endedAt: "2026-11-20T10:30:00.000Z" }),
+          incident(3),
+        ]}
+      />,
+    );
+    expect(screen.getByRole("paragraph")).toHaveTextContent(
+      "Last incident: 20 November 2026, 08:00 UTC, problems in some regions for 2 hours.",
+    );
     expect(screen.getByRole("link", { name: "20 November 2026, 08:00 UTC" })).toHaveAttribute("href", "/github.com/incidents/4");
     expect(screen.getAllByRole("link")).toHaveLength(1);
   });

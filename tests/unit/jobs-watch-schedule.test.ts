@@ -7,7 +7,14 @@ import { shutdownHandler } from "@/server/serving/startup/shutdown";
 const intervals = { checkTtlSeconds: 60, watchIntervalSeconds: 300 };
 const NOW = new Date("2026-11-26T12:00:00Z");
 const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
-const site = (overrides: Partial<WatchedSite>): WatchedSite => ({ domain: "a.example", createdAt: ago(86_400), lastCheckedAt: null, openIncident: false, viewed: false, ...overrides });
+const site = (overrides: Partial<WatchedSite>): WatchedSite => ({
+  domain: "a.example",
+  createdAt: ago(86_400),
+  lastCheckedAt: null,
+  openIncident: false,
+  viewed: false,
+  ...overrides,
+});
 
 describe("watch schedule", () => {
   it.each([
@@ -50,9 +57,13 @@ describe("a tick's due rounds", () => {
 
   it("puts a subdomain a visitor viewed, or in an incident, before those watched only for subscribers", () => {
     const viewed = site({ domain: "www.victim.example", lastCheckedAt: ago(301), viewed: true });
-    expect(dueThisTick([...subscribed, viewed], intervals, horizon).map(({ site: watched }) => watched.domain)).toEqual(["www.victim.example"]);
+    expect(dueThisTick([...subscribed, viewed], intervals, horizon).map(({ site: watched }) => watched.domain)).toEqual([
+      "www.victim.example",
+    ]);
     const incident = site({ domain: "api.victim.example", lastCheckedAt: ago(61), openIncident: true });
-    expect(dueThisTick([...subscribed, incident], intervals, horizon).map(({ site: watched }) => watched.domain)).toEqual(["api.victim.example"]);
+    expect(dueThisTick([...subscribed, incident], intervals, horizon).map(({ site: watched }) => watched.domain)).toEqual([
+      "api.victim.example",
+    ]);
   });
 
   it("takes nothing that is not due before the horizon", () => {

@@ -9,7 +9,11 @@ const at = (id: string, x: number, status: LivePoint["status"] = "up"): LivePoin
 
 function markers(points: LivePoint[]) {
   const { container } = render(<LiveMap map={base} points={points} />);
-  return [...container.querySelectorAll("g.live-marker")].map((g) => ({ count: g.getAttribute("data-count"), class: g.getAttribute("class"), text: g.textContent }));
+  return [...container.querySelectorAll("g.live-marker")].map((g) => ({
+    count: g.getAttribute("data-count"),
+    class: g.getAttribute("class"),
+    text: g.textContent,
+  }));
 }
 
 describe("the live map", () => {

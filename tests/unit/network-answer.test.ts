@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
-  concludeNetworkAnswer, likelyCause, networkAnswerLine, scopeLabel, type NetworkAnswer, type NetworkScope,
+  concludeNetworkAnswer,
+  likelyCause,
+  networkAnswerLine,
+  scopeLabel,
+  type NetworkAnswer,
+  type NetworkScope,
 } from "@/lib/network-answer";
 import type { Cause, ProbeResult, ProbeStatus } from "@/lib/probe-result";
 
@@ -13,8 +18,16 @@ const GERMANY: NetworkScope = { kind: "country", country: "DE" };
 
 function probe(status: ProbeStatus, cause: Cause | null = null, statusCode: number | null = null): ProbeResult {
   return {
-    testerId: "network-check:1", kind: "http", source: "world", location: { city: "Chicago", country: "US" }, server: "Globalping probe",
-    status, cause, statusCode, message: "", timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 0 },
+    testerId: "network-check:1",
+    kind: "http",
+    source: "world",
+    location: { city: "Chicago", country: "US" },
+    server: "Globalping probe",
+    status,
+    cause,
+    statusCode,
+    message: "",
+    timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 0 },
   };
 }
 const UP = probe("up", null, 200);
@@ -51,7 +64,10 @@ describe("concludeNetworkAnswer", () => {
     ["no probe answered", [PROBE_FAILED], { failing: 0, working: 0, total: 1, likely: "unclear" }],
   ])("%s", (_case, results, expected) => {
     expect(concludeNetworkAnswer(COMCAST, results, "2026-11-26T10:00:00.000Z")).toEqual({
-      scope: "asn:7922", scopeLabel: "AS7922 (Comcast Cable Communications)", measuredAt: "2026-11-26T10:00:00.000Z", ...expected,
+      scope: "asn:7922",
+      scopeLabel: "AS7922 (Comcast Cable Communications)",
+      measuredAt: "2026-11-26T10:00:00.000Z",
+      ...expected,
     });
   });
 });
@@ -70,15 +86,47 @@ describe("scopeLabel", () => {
 
 describe("networkAnswerLine", () => {
   const answer = (scope: NetworkScope, failing: number, working: number, total = 3) =>
-    concludeNetworkAnswer(scope, [...Array<ProbeResult>(failing).fill(TIMEOUT), ...Array<ProbeResult>(working).fill(UP), ...Array<ProbeResult>(total - failing - working).fill(PROBE_FAILED)], "2026-11-26T10:00:00.000Z");
+    concludeNetworkAnswer(
+      scope,
+      [
+        ...Array<ProbeResult>(failing).fill(TIMEOUT),
+        ...Array<ProbeResult>(working).fill(UP),
+        ...Array<ProbeResult>(total - failing - working).fill(PROBE_FAILED),
+      ],
+      "2026-11-26T10:00:00.000Z",
+    );
 
   it.each<[string, NetworkAnswer, string]>([
-    ["provider", answer(COMCAST, 2, 1), "It also fails from 2 of 3 other connections on AS7922 (Comcast Cable Communications): likely your provider."],
-    ["device", answer(COMCAST, 0, 3), "It works from 3 of 3 other connections on AS7922 (Comcast Cable Communications): likely your device, browser or local DNS."],
-    ["device, in a country", answer(GERMANY, 1, 2), "It works from 2 of 3 other connections in Germany: likely your device, browser or local DNS."],
-    ["provider, counted among those that could tell", answer(GERMANY, 2, 0), "It also fails from 2 of 2 other connections in Germany: likely your provider."],
-    ["too few answered", answer(COMCAST, 1, 0), "Too few other connections on AS7922 (Comcast Cable Communications) could tell (1 of 3): we cannot say whether it is your provider."],
-    ["an even split", answer(GERMANY, 1, 1, 2), "It fails from 1 and works from 1 of 2 other connections in Germany: we cannot say whether it is your provider."],
+    [
+      "provider",
+      answer(COMCAST, 2, 1),
+      "It also fails from 2 of 3 other connections on AS7922 (Comcast Cable Communications): likely your provider.",
+    ],
+    [
+      "device",
+      answer(COMCAST, 0, 3),
+      "It works from 3 of 3 other connections on AS7922 (Comcast Cable Communications): likely your device, browser or local DNS.",
+    ],
+    [
+      "device, in a country",
+      answer(GERMANY, 1, 2),
+      "It works from 2 of 3 other connections in Germany: likely your device, browser or local DNS.",
+    ],
+    [
+      "provider, counted among those that could tell",
+      answer(GERMANY, 2, 0),
+      "It also fails from 2 of 2 other connections in Germany: likely your provider.",
+    ],
+    [
+      "too few answered",
+      answer(COMCAST, 1, 0),
+      "Too few other connections on AS7922 (Comcast Cable Communications) could tell (1 of 3): we cannot say whether it is your provider.",
+    ],
+    [
+      "an even split",
+      answer(GERMANY, 1, 1, 2),
+      "It fails from 1 and works from 1 of 2 other connections in Germany: we cannot say whether it is your provider.",
+    ],
   ])("%s", (_case, value, line) => {
     expect(networkAnswerLine(value)).toBe(line);
   });

@@ -5,10 +5,21 @@ import { OfficialStatusView } from "@/components/OfficialStatusView";
 import type { OfficialSummary, OfficialView } from "@/lib/official-status";
 
 const summary = (overrides: Partial<OfficialSummary> = {}): OfficialSummary => ({
-  overall: "operational", description: "All Systems Operational", updatedAt: "2026-11-26T14:00:00.000Z", affected: [], incidents: [], ...overrides,
+  overall: "operational",
+  description: "All Systems Operational",
+  updatedAt: "2026-11-26T14:00:00.000Z",
+  affected: [],
+  incidents: [],
+  ...overrides,
 });
 const view = (overrides: Partial<Extract<OfficialView, { found: true }>> = {}): Extract<OfficialView, { found: true }> => ({
-  found: true, kind: "statuspage", url: "https://status.shop.example.test/", summary: summary(), fetchedAt: "2026-11-26T14:02:00.000Z", problem: null, ...overrides,
+  found: true,
+  kind: "statuspage",
+  url: "https://status.shop.example.test/",
+  summary: summary(),
+  fetchedAt: "2026-11-26T14:02:00.000Z",
+  problem: null,
+  ...overrides,
 });
 const now = Date.parse("2026-11-26T14:03:00.000Z");
 
@@ -26,7 +37,15 @@ describe("OfficialStatusView", () => {
       overall: "major_outage",
       description: "Major System Outage",
       affected: [{ name: "Checkout", status: "major_outage" }],
-      incidents: [{ name: "Checkout fails", status: "identified", startedAt: "2026-11-26T13:50:00.000Z", latestUpdate: "A fix is rolling out.", link: "https://stspg.io/1" }],
+      incidents: [
+        {
+          name: "Checkout fails",
+          status: "identified",
+          startedAt: "2026-11-26T13:50:00.000Z",
+          latestUpdate: "A fix is rolling out.",
+          link: "https://stspg.io/1",
+        },
+      ],
     });
     const words = "The official page reports a major outage; our probes reach the site from 10 of 10 locations.";
     render(<OfficialStatusView displayName="shop.example.test" view={view({ summary: official })} disagreement={words} now={now} />);
@@ -39,13 +58,29 @@ describe("OfficialStatusView", () => {
   });
 
   it("says the official status is unavailable when no reading could be made", () => {
-    render(<OfficialStatusView displayName="shop.example.test" view={view({ summary: null, fetchedAt: null, problem: "unavailable" })} disagreement={null} now={now} />);
+    render(
+      <OfficialStatusView
+        displayName="shop.example.test"
+        view={view({ summary: null, fetchedAt: null, problem: "unavailable" })}
+        disagreement={null}
+        now={now}
+      />,
+    );
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("Official status unavailable");
     expect(screen.getByText(/could not read shop.example.test's status page at status.shop.example.test/)).toBeInTheDocument();
   });
 
   it("shows the last reading with its age when over the hourly budget", () => {
-    render(<OfficialStatusView displayName="shop.example.test" view={view({ problem: "budget", fetchedAt: "2026-11-26T13:40:00.000Z" })} disagreement={null} now={now} />);
-    expect(screen.getByRole("heading", { level: 2 }).textContent).toContain("(last read 23 min ago; our hourly limit on official pages is reached)");
+    render(
+      <OfficialStatusView
+        displayName="shop.example.test"
+        view={view({ problem: "budget", fetchedAt: "2026-11-26T13:40:00.000Z" })}
+        disagreement={null}
+        now={now}
+      />,
+    );
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toContain(
+      "(last read 23 min ago; our hourly limit on official pages is reached)",
+    );
   });
 });

@@ -14,7 +14,12 @@ describe("accountFromUrl", () => {
     ["https://instagram.com/github/", "instagram", "https://www.instagram.com/github", "github"],
     ["https://www.linkedin.com/company/github/", "linkedin", "https://www.linkedin.com/company/github", "github"],
     ["https://www.youtube.com/@GitHub", "youtube", "https://www.youtube.com/@GitHub", "@GitHub"],
-    ["https://youtube.com/channel/UC7c3Kb6jYCRj4JOHHZTxKsQ", "youtube", "https://www.youtube.com/channel/UC7c3Kb6jYCRj4JOHHZTxKsQ", "UC7c3Kb6jYCRj4JOHHZTxKsQ"],
+    [
+      "https://youtube.com/channel/UC7c3Kb6jYCRj4JOHHZTxKsQ",
+      "youtube",
+      "https://www.youtube.com/channel/UC7c3Kb6jYCRj4JOHHZTxKsQ",
+      "UC7c3Kb6jYCRj4JOHHZTxKsQ",
+    ],
     ["https://github.com/github", "github", "https://github.com/github", "github"],
     ["https://mastodon.social/@github", "mastodon", "https://mastodon.social/@github", "@github@mastodon.social"],
     ["https://bsky.app/profile/github.com", "bluesky", "https://bsky.app/profile/github.com", "github.com"],

@@ -25,7 +25,10 @@ describe("the home page reader", () => {
       twitterSite: "@shop",
       jsonLd: [{ "@context": "https://schema.org", "@type": "Organization", sameAs: ["https://github.com/shop"] }],
       relMe: ["https://mastodon.social/@shop"],
-      feeds: [["application/rss+xml", "/feed.xml"], ["text/css", "/style.css"]],
+      feeds: [
+        ["application/rss+xml", "/feed.xml"],
+        ["text/css", "/style.css"],
+      ],
       footerLinks: ["https://www.facebook.com/shop"],
       bodyLinks: ["https://www.instagram.com/not-the-owner"],
     });
@@ -63,7 +66,9 @@ describe("the home page reader", () => {
   it("keeps each list bounded, however many links an endless <head> repeats", () => {
     const reader = createHomePageReader();
     reader.write(Buffer.from("<html><head>"));
-    const line = Buffer.from('<link rel="me" href="https://mastodon.social/@shop"><link rel="alternate" type="application/rss+xml" href="/f.xml">');
+    const line = Buffer.from(
+      '<link rel="me" href="https://mastodon.social/@shop"><link rel="alternate" type="application/rss+xml" href="/f.xml">',
+    );
     for (let i = 0; i < 5000; i++) expect(reader.write(line)).toBe("more");
     const found = reader.findings();
     expect(found.relMe.length).toBeLessThanOrEqual(200);
@@ -92,9 +97,12 @@ describe("sameAsLinks", () => {
 
 describe("plainText", () => {
   it("drops tags and the contents of script and style, decodes entities once, collapses space", () => {
-    expect(plainText('<p>We will <strong>upgrade</strong>\n\n the&nbsp;database &amp;lt;b&amp;gt;.</p><script>alert("x")</script><style>p{}</style>', 240)).toBe(
-      "We will upgrade the database &lt;b&gt;.",
-    );
+    expect(
+      plainText(
+        '<p>We will <strong>upgrade</strong>\n\n the&nbsp;database &amp;lt;b&amp;gt;.</p><script>alert("x")</script><style>p{}</style>',
+        240,
+      ),
+    ).toBe("We will upgrade the database &lt;b&gt;.");
   });
 
   it("cuts at a word, with an ellipsis, within the length", () => {
@@ -124,7 +132,11 @@ describe("feedPages", () => {
   });
 
   it("resolves relative links against the feed, and keeps a date up to a day ahead", () => {
-    const pages = feedPages(rssFeed([{ title: "Soon", link: "/posts/soon", date: new Date(now + 60 * 60 * 1000).toISOString(), html: "x" }]), `${origin}/feed.xml`, now)!;
+    const pages = feedPages(
+      rssFeed([{ title: "Soon", link: "/posts/soon", date: new Date(now + 60 * 60 * 1000).toISOString(), html: "x" }]),
+      `${origin}/feed.xml`,
+      now,
+    )!;
     expect(pages.map((page) => page.url)).toEqual([`${origin}/posts/soon`]);
   });
 

@@ -27,16 +27,26 @@ describe("pageParts", () => {
     expect(pageParts(verdict).whatNow).toEqual(whatNow);
   });
 
-  it.each<Verdict>(["online", "global_outage", "regional", "unknown"])("keeps every part on the page once for %s, the evidence after what now", (verdict) => {
-    const { whatNow, evidence } = pageParts(verdict);
-    const all = partsOf([...whatNow, ...evidence]);
-    expect(new Set(all).size).toBe(all.length);
-    expect(EVERY_PART.filter((part) => !all.includes(part))).toEqual(verdict === "online" ? ["help"] : verdict === "unknown" ? ["help-folded"] : []);
-    expect(evidence.slice(0, 1)).toEqual(["sources"]);
-  });
+  it.each<Verdict>(["online", "global_outage", "regional", "unknown"])(
+    "keeps every part on the page once for %s, the evidence after what now",
+    (verdict) => {
+      const { whatNow, evidence } = pageParts(verdict);
+      const all = partsOf([...whatNow, ...evidence]);
+      expect(new Set(all).size).toBe(all.length);
+      expect(EVERY_PART.filter((part) => !all.includes(part))).toEqual(
+        verdict === "online" ? ["help"] : verdict === "unknown" ? ["help-folded"] : [],
+      );
+      expect(evidence.slice(0, 1)).toEqual(["sources"]);
+    },
+  );
 
   it("offers 'when it's back' only for a site that is down somewhere", () => {
-    expect([offersBack("global_outage"), offersBack("regional"), offersBack("online"), offersBack("unknown")]).toEqual([true, true, false, false]);
+    expect([offersBack("global_outage"), offersBack("regional"), offersBack("online"), offersBack("unknown")]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -59,16 +69,25 @@ describe("where words", () => {
 });
 
 describe("the live view's progress", () => {
-  const round = (answered: string[], done = false, verdict?: Verdict | null) => ({ testers: 5, answered: new Set(answered), done, verdict });
+  const round = (answered: string[], done = false, verdict?: Verdict | null) => ({
+    testers: 5,
+    answered: new Set(answered),
+    done,
+    verdict,
+  });
 
   it("counts the answers it shows, not testers, while waiting", () => {
     // The world tester's ten probes answered: 13 rows from 4 of 5 testers.
-    expect(progressText(round(["local-http", "local-dns", "local-tcp", "world"]), 13, 3)).toBe("13 answers so far, waiting for 1 more tester; the result comes within 3 s.");
+    expect(progressText(round(["local-http", "local-dns", "local-tcp", "world"]), 13, 3)).toBe(
+      "13 answers so far, waiting for 1 more tester; the result comes within 3 s.",
+    );
     expect(progressText(round([]), 1, null)).toBe("1 answer so far, waiting for 5 more testers; the result comes any moment.");
   });
 
   it("says the verdict once every tester answered", () => {
-    expect(progressText(round(["a", "b", "c", "d", "e"], true, "online"), 14, 0)).toBe("Every tester has answered (14 answers): it is up. Showing the result…");
+    expect(progressText(round(["a", "b", "c", "d", "e"], true, "online"), 14, 0)).toBe(
+      "Every tester has answered (14 answers): it is up. Showing the result…",
+    );
     expect(progressText(round(["a"], true, null), 1, 0)).toBe("Every tester has answered (1 answer).");
   });
 });

@@ -13,16 +13,27 @@ describe("VAPID settings", () => {
 
   it.each([
     [{ VAPID_PUBLIC_KEY: keys.publicKey }, "VAPID_PRIVATE_KEY: set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together"],
-    [{ VAPID_PUBLIC_KEY: `${keys.publicKey.slice(1)}+`, VAPID_PRIVATE_KEY: keys.privateKey }, "VAPID_PUBLIC_KEY: use the base64url public key"],
+    [
+      { VAPID_PUBLIC_KEY: `${keys.publicKey.slice(1)}+`, VAPID_PRIVATE_KEY: keys.privateKey },
+      "VAPID_PUBLIC_KEY: use the base64url public key",
+    ],
     [{ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: `${keys.privateKey}AAAA` }, "VAPID_PRIVATE_KEY: use the base64url private key"],
     [{ VAPID_SUBJECT: "http://downcheck.example" }, "VAPID_SUBJECT: push services accept only mailto: or https:// subjects"],
-    [{ DATABASE_URL: "postgresql://db/downcheck", VISITOR_SECRET: "s".repeat(32) }, "VAPID_PUBLIC_KEY: required with a PostgreSQL DATABASE_URL"],
+    [
+      { DATABASE_URL: "postgresql://db/downcheck", VISITOR_SECRET: "s".repeat(32) },
+      "VAPID_PUBLIC_KEY: required with a PostgreSQL DATABASE_URL",
+    ],
   ])("names the variable of a bad VAPID setting %j", (env, expected) => {
     expect(() => getConfig(env)).toThrow(expected);
   });
 
   it("takes a PostgreSQL DATABASE_URL with a VAPID pair (and the VISITOR_SECRET it needs too)", () => {
-    const env = { DATABASE_URL: "postgresql://app:secret@db:5432/downcheck", VISITOR_SECRET: "s".repeat(32), VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey };
+    const env = {
+      DATABASE_URL: "postgresql://app:secret@db:5432/downcheck",
+      VISITOR_SECRET: "s".repeat(32),
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+    };
     expect(getConfig(env).VAPID_PUBLIC_KEY).toBe(keys.publicKey);
   });
 

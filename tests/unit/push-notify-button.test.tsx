@@ -7,7 +7,17 @@ import { NotifyButton, NotifyControls, type NotifyPhase } from "@/components/Not
 function renderControls(phase: NotifyPhase, overrides: Partial<Parameters<typeof NotifyControls>[0]> = {}) {
   const onSubscribe = vi.fn();
   const onUnsubscribe = vi.fn();
-  render(<NotifyControls phase={phase} busy={false} answer={null} online={false} onSubscribe={onSubscribe} onUnsubscribe={onUnsubscribe} {...overrides} />);
+  render(
+    <NotifyControls
+      phase={phase}
+      busy={false}
+      answer={null}
+      online={false}
+      onSubscribe={onSubscribe}
+      onUnsubscribe={onUnsubscribe}
+      {...overrides}
+    />,
+  );
   return { onSubscribe, onUnsubscribe };
 }
 
@@ -45,7 +55,9 @@ describe("NotifyControls", () => {
   });
 
   it("announces the server's answer, an error marked as one", () => {
-    renderControls("ready", { answer: { status: "error", message: "This browser already gets notifications for 20 sites; stop one of them first." } });
+    renderControls("ready", {
+      answer: { status: "error", message: "This browser already gets notifications for 20 sites; stop one of them first." },
+    });
     const status = screen.getByRole("status");
     expect(status).toHaveTextContent("already gets notifications for 20 sites");
     expect(status).toHaveClass("is-error");
@@ -66,7 +78,9 @@ describe("NotifyButton when the visitor denies the permission", () => {
       const button = await screen.findByRole("button", { name: "Tell me when it's back" });
       await vi.waitFor(() => expect(button).toBeEnabled());
       await userEvent.click(button);
-      expect(await screen.findByText("Notifications are blocked for this site; allow them in your browser's site settings to subscribe.")).toBeInTheDocument();
+      expect(
+        await screen.findByText("Notifications are blocked for this site; allow them in your browser's site settings to subscribe."),
+      ).toBeInTheDocument();
       expect(screen.getByRole("status")).toHaveTextContent(/^$/);
       expect(screen.queryByText(/were not allowed/)).toBeNull();
     } finally {

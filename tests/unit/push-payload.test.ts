@@ -9,7 +9,11 @@ describe("notification words", () => {
     ["regional", "github.com is down in some places since 14:02 UTC"],
     ["unknown", "github.com is not answering our checks since 14:02 UTC"],
   ])("says a site with a %s incident is down since its start, in UTC", (worstVerdict, body) => {
-    const words = describeChange("github.com", { state: "down", startedAt: at("2026-11-26T14:02:31Z"), worstVerdict }, at("2026-11-26T14:05:00Z"));
+    const words = describeChange(
+      "github.com",
+      { state: "down", startedAt: at("2026-11-26T14:02:31Z"), worstVerdict },
+      at("2026-11-26T14:05:00Z"),
+    );
     expect(words).toEqual({ title: "github.com is down", body });
   });
 
@@ -24,7 +28,11 @@ describe("notification words", () => {
     [3 * 3600_000 + 10 * 60_000, "github.com is back (down 3 hours)"],
   ])("says how long a site that is back was down (%i ms)", (length, body) => {
     const startedAt = at("2026-11-26T14:02:00Z");
-    const words = describeChange("github.com", { state: "up", lastIncident: { startedAt, endedAt: new Date(startedAt.getTime() + length) } }, at("2026-11-26T18:00:00Z"));
+    const words = describeChange(
+      "github.com",
+      { state: "up", lastIncident: { startedAt, endedAt: new Date(startedAt.getTime() + length) } },
+      at("2026-11-26T18:00:00Z"),
+    );
     expect(words).toEqual({ title: "github.com is back", body });
   });
 

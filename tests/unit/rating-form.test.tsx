@@ -21,8 +21,7 @@ function renderFields(overrides: Partial<Parameters<typeof RatingFields>[0]> = {
   );
 }
 
-const starGroup = () =>
-  screen.getByRole("radiogroup", { name: "Rate the functionality and service quality of bücher.de" });
+const starGroup = () => screen.getByRole("radiogroup", { name: "Rate the functionality and service quality of bücher.de" });
 
 describe("RatingFields", () => {
   it("offers five named star radios in a group and a Rate button", () => {
@@ -56,7 +55,10 @@ describe("RatingFields", () => {
 
   it.each<[string, RateState]>([
     ["a thank-you", { status: "success", message: "Thank you! You rated bücher.de 4 of 5.", yourStars: 4 }],
-    ["a validation error", { status: "error", message: "Choose from 1 to 5 stars.", fieldErrors: { stars: ["Choose from 1 to 5 stars."] } }],
+    [
+      "a validation error",
+      { status: "error", message: "Choose from 1 to 5 stars.", fieldErrors: { stars: ["Choose from 1 to 5 stars."] } },
+    ],
     ["a rate-limit error", { status: "error", message: "Too many ratings at once; try again in 30 seconds." }],
   ])("announces %s in the status region", (_label, state) => {
     renderFields({ state });
@@ -65,7 +67,9 @@ describe("RatingFields", () => {
   });
 
   it("marks the stars invalid when the stars were rejected", () => {
-    renderFields({ state: { status: "error", message: "Choose from 1 to 5 stars.", fieldErrors: { stars: ["Choose from 1 to 5 stars."] } } });
+    renderFields({
+      state: { status: "error", message: "Choose from 1 to 5 stars.", fieldErrors: { stars: ["Choose from 1 to 5 stars."] } },
+    });
     expect(starGroup()).toHaveAttribute("aria-invalid", "true");
   });
 
@@ -87,7 +91,15 @@ describe("RatingFields", () => {
     render(
       <section aria-labelledby="rating-heading">
         <h2 id="rating-heading">Rate the functionality and service quality of bücher.de</h2>
-        <RatingFields domain="xn--bcher-kva.de" displayName="bücher.de" headingAsks summary={{ average: null, count: 0 }} action={() => {}} state={idle} pending={false} />
+        <RatingFields
+          domain="xn--bcher-kva.de"
+          displayName="bücher.de"
+          headingAsks
+          summary={{ average: null, count: 0 }}
+          action={() => {}}
+          state={idle}
+          pending={false}
+        />
       </section>,
     );
     expect(within(starGroup()).getAllByRole("radio")).toHaveLength(5);
@@ -97,7 +109,11 @@ describe("RatingFields", () => {
   it("says nothing about an own vote when there is none", () => {
     renderFields();
     expect(screen.queryByText(/You rated/)).not.toBeInTheDocument();
-    expect(within(starGroup()).getAllByRole("radio").some((radio) => (radio as HTMLInputElement).checked)).toBe(false);
+    expect(
+      within(starGroup())
+        .getAllByRole("radio")
+        .some((radio) => (radio as HTMLInputElement).checked),
+    ).toBe(false);
   });
 
   it("disables the Rate button while the vote is being sent", () => {

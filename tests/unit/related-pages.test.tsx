@@ -52,15 +52,14 @@ describe("RelatedPages", () => {
       page({ title: "Oldest", url: "https://news.example/1" }),
     ]);
     const titles = screen.getAllByRole("heading", { level: 3 }).map((heading) => heading.textContent);
-    expect(titles).toEqual([
-      "Newest (opens in a new tab)",
-      "Middle (opens in a new tab)",
-      "Oldest (opens in a new tab)",
-    ]);
+    expect(titles).toEqual(["Newest (opens in a new tab)", "Middle (opens in a new tab)", "Oldest (opens in a new tab)"]);
   });
 
   it("says which pages came from the site's own feed, by the feed's host", () => {
-    renderPages([page(), page({ url: "https://blog.shop.example/p", title: "From the blog", source: "feed", sourceUrl: "https://blog.shop.example/feed.xml" })]);
+    renderPages([
+      page(),
+      page({ url: "https://blog.shop.example/p", title: "From the blog", source: "feed", sourceUrl: "https://blog.shop.example/feed.xml" }),
+    ]);
     const [imported, fromFeed] = screen.getAllByRole("listitem");
     expect(fromFeed).toHaveTextContent("from blog.shop.example's own feed");
     expect(imported).not.toHaveTextContent("own feed");
@@ -72,11 +71,11 @@ describe("RelatedPages", () => {
     const [shown, folded] = container.querySelectorAll("ul");
     expect(within(shown as HTMLElement).getAllByRole("listitem")).toHaveLength(RELATED_PAGES_SHOWN);
     expect(folded!.closest("details")).not.toBeNull();
-    expect(within(folded as HTMLElement).getAllByRole("listitem").map((item) => item.querySelector("h3")!.textContent)).toEqual([
-      "Page 6 (opens in a new tab)",
-      "Page 7 (opens in a new tab)",
-      "Page 8 (opens in a new tab)",
-    ]);
+    expect(
+      within(folded as HTMLElement)
+        .getAllByRole("listitem")
+        .map((item) => item.querySelector("h3")!.textContent),
+    ).toEqual(["Page 6 (opens in a new tab)", "Page 7 (opens in a new tab)", "Page 8 (opens in a new tab)"]);
     expect(screen.getByText("3 more pages").tagName).toBe("SUMMARY");
   });
 

@@ -80,8 +80,14 @@ describe("ReportDownFields", () => {
   });
 
   it.each<[string, ReportDownState]>([
-    ["the thank-you", { status: "success", message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two." }],
-    ["the too-soon message", { status: "error", message: "You reported shop.example.test a moment ago; you can report it again in 12 minutes." }],
+    [
+      "the thank-you",
+      { status: "success", message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two." },
+    ],
+    [
+      "the too-soon message",
+      { status: "error", message: "You reported shop.example.test a moment ago; you can report it again in 12 minutes." },
+    ],
   ])("announces %s in the status region", (_label, state) => {
     renderFields({ state });
     expect(screen.getByRole("status")).toHaveTextContent(state.message);
@@ -103,7 +109,15 @@ describe("ReportDownFields", () => {
   });
 
   it("shows the 'only your network?' answer under the button, for this domain", () => {
-    const answer: NetworkAnswer = { scope: "asn:7922", scopeLabel: "AS7922 (Comcast)", failing: 2, working: 1, total: 3, likely: "provider", measuredAt: "2026-11-26T10:00:00.000Z" };
+    const answer: NetworkAnswer = {
+      scope: "asn:7922",
+      scopeLabel: "AS7922 (Comcast)",
+      failing: 2,
+      working: 1,
+      total: 3,
+      likely: "provider",
+      measuredAt: "2026-11-26T10:00:00.000Z",
+    };
     renderFields({ state: { status: "success", message: "Thanks", network: answer } });
     const shown = screen.getByTestId("network-answer");
     expect(shown).toHaveTextContent(`AS7922 (Comcast): 2 of 3 failing for ${DOMAIN}`);

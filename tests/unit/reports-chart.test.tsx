@@ -46,7 +46,9 @@ describe("ReportsChart", () => {
     renderChart(hours({ 0: { up: 3, down: 1, reports: 2 }, 23: { down: 2 } }));
 
     const table = screen.getByRole("table", { hidden: true });
-    const headers = within(table).getAllByRole("columnheader", { hidden: true }).map((th) => th.textContent);
+    const headers = within(table)
+      .getAllByRole("columnheader", { hidden: true })
+      .map((th) => th.textContent);
     expect(headers).toEqual(["Hour (UTC)", "Checks up", "Checks down", "Problem reports"]);
 
     const rows = within(table).getAllByRole("row", { hidden: true }).slice(1);
@@ -91,7 +93,9 @@ describe("ReportsChart", () => {
     const { container } = renderChart(hours());
 
     // Not "no checks": a check that could not tell (unknown) is not counted, and may be on the page.
-    expect(screen.getByText(`No check found ${DOMAIN} up or down, and no visitor reported a problem, in the last 24 hours.`)).toBeInTheDocument();
+    expect(
+      screen.getByText(`No check found ${DOMAIN} up or down, and no visitor reported a problem, in the last 24 hours.`),
+    ).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Checks and reports for the last 24 hours" })).toBeInTheDocument();
     expect(container.querySelector("svg")).toBeNull();
     expect(container.querySelector("table")).toBeNull();

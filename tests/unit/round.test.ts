@@ -124,8 +124,9 @@ describe("runRound", () => {
   });
 
   it("hands every tester the round's abort signal, aborted at the deadline", async () => {
-    const polite = tester("polite", (_target, { signal }) =>
-      new Promise((resolve) => signal.addEventListener("abort", () => resolve([result("down", "polite")]))),
+    const polite = tester(
+      "polite",
+      (_target, { signal }) => new Promise((resolve) => signal.addEventListener("abort", () => resolve([result("down", "polite")]))),
     );
     const outcome = await runRound([polite], target, guard, { deadlineMs: 250 });
     expect(outcome.results[0].status).toBe("down");

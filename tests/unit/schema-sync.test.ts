@@ -88,7 +88,10 @@ describe("the PostgreSQL schema, generated from the SQLite one", () => {
   });
 
   it("lets a native type stand in a comment", () => {
-    const source = SOURCE.replace("/// A site: its doc comment stays.", "/// A site: no @db.VarChar here, Prisma's String is text on both.");
+    const source = SOURCE.replace(
+      "/// A site: its doc comment stays.",
+      "/// A site: no @db.VarChar here, Prisma's String is text on both.",
+    );
     expect(postgresqlSchema(source)).toContain("no @db.VarChar here");
   });
 

@@ -7,8 +7,21 @@ const NOT_SENT = { status: "error", message: "Your report could not be sent; che
 
 describe("stateOf", () => {
   it("takes a stored report's thanks, and the network answer when there is one", () => {
-    const network = { scope: "asn:7922", scopeLabel: "AS7922 (Comcast)", failing: 2, working: 1, total: 3, likely: "provider", measuredAt: "2026-11-26T16:23:00.000Z" };
-    expect(stateOf({ status: "success", message: "Thanks", problem: "slow", network }, "slow")).toEqual({ status: "success", message: "Thanks", problem: "slow", network });
+    const network = {
+      scope: "asn:7922",
+      scopeLabel: "AS7922 (Comcast)",
+      failing: 2,
+      working: 1,
+      total: 3,
+      likely: "provider",
+      measuredAt: "2026-11-26T16:23:00.000Z",
+    };
+    expect(stateOf({ status: "success", message: "Thanks", problem: "slow", network }, "slow")).toEqual({
+      status: "success",
+      message: "Thanks",
+      problem: "slow",
+      network,
+    });
     expect(stateOf({ status: "success", message: "Thanks" }, "app")).toEqual({ status: "success", message: "Thanks", problem: "app" });
   });
 
@@ -25,10 +38,17 @@ describe("stateOf", () => {
   });
 
   it("shows any other refusal's message alone", () => {
-    expect(stateOf({ error: { code: "too_soon", message: "You reported it a moment ago." } }, "login")).toEqual({ status: "error", message: "You reported it a moment ago.", problem: "login" });
+    expect(stateOf({ error: { code: "too_soon", message: "You reported it a moment ago." } }, "login")).toEqual({
+      status: "error",
+      message: "You reported it a moment ago.",
+      problem: "login",
+    });
   });
 
-  it.each([null, "Bad Gateway", [], {}, { status: "success" }, { error: { code: "x" } }, { error: "boom" }])("reads %j as not sent", (answer) => {
-    expect(stateOf(answer, "load")).toEqual(NOT_SENT);
-  });
+  it.each([null, "Bad Gateway", [], {}, { status: "success" }, { error: { code: "x" } }, { error: "boom" }])(
+    "reads %j as not sent",
+    (answer) => {
+      expect(stateOf(answer, "load")).toEqual(NOT_SENT);
+    },
+  );
 });

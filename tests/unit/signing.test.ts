@@ -15,8 +15,7 @@ const SECRET = "a-shared-secret-of-32-characters";
 const NOW = 1_800_000_000_000;
 const BODY = JSON.stringify({ domain: "shop.example.test" });
 
-const verifierAt = (now = NOW, extra: { maxNonces?: number } = {}) =>
-  createVerifier({ secret: SECRET, now: () => now, ...extra });
+const verifierAt = (now = NOW, extra: { maxNonces?: number } = {}) => createVerifier({ secret: SECRET, now: () => now, ...extra });
 
 const without = (headers: HeaderBag, name: string): HeaderBag => {
   const copy = { ...headers };
@@ -77,13 +76,11 @@ const cases: Case[] = [
     headers: () => ({}),
     expected: "missing_signature",
   },
-  ...[TIMESTAMP_HEADER, NONCE_HEADER, SIGNATURE_HEADER].map(
-    (header): Case => ({
-      name: `refuses a request without ${header}`,
-      headers: () => without(signRequest(SECRET, BODY, NOW), header),
-      expected: "missing_signature",
-    }),
-  ),
+  ...[TIMESTAMP_HEADER, NONCE_HEADER, SIGNATURE_HEADER].map((header): Case => ({
+    name: `refuses a request without ${header}`,
+    headers: () => without(signRequest(SECRET, BODY, NOW), header),
+    expected: "missing_signature",
+  })),
   {
     name: "refuses a signature of the wrong length",
     headers: () => {

@@ -24,12 +24,12 @@ describe("SiteLists", () => {
 
   it("keeps each list in the order it is given", () => {
     render(
-      <SiteLists
-        recent={[site("a.example"), site("b.example")]}
-        mostChecked={[site("c.example"), site("a.example"), site("b.example")]}
-      />,
+      <SiteLists recent={[site("a.example"), site("b.example")]} mostChecked={[site("c.example"), site("a.example"), site("b.example")]} />,
     );
-    const names = (name: string) => within(section(name)).getAllByRole("link").map((link) => link.textContent);
+    const names = (name: string) =>
+      within(section(name))
+        .getAllByRole("link")
+        .map((link) => link.textContent);
     expect(names("Recently checked")).toEqual(["a.example", "b.example"]);
     expect(names("Most checked")).toEqual(["c.example", "a.example", "b.example"]);
   });

@@ -45,10 +45,7 @@ describe("SocialLinks", () => {
   it("keeps the order it is given, one link per network", () => {
     renderLinks([xLink(), facebookLink()]);
     const names = screen.getAllByRole("link").map((anchor) => anchor.textContent);
-    expect(names).toEqual([
-      "shop.example on X (opens in a new tab)",
-      "shop.example on Facebook (opens in a new tab)",
-    ]);
+    expect(names).toEqual(["shop.example on X (opens in a new tab)", "shop.example on Facebook (opens in a new tab)"]);
   });
 
   it("hides the icons from assistive technology", () => {
@@ -61,7 +58,9 @@ describe("SocialLinks", () => {
   it("shows the handle when it is known", () => {
     renderLinks([xLink({ handle: "@shop" }), facebookLink({ handle: null })]);
     expect(screen.getByText("@shop")).toBeInTheDocument();
-    expect(screen.getAllByRole("listitem")[1]).toHaveTextContent(/^shop\.example on Facebook \(opens in a new tab\)listed on shop\.example's own page$/);
+    expect(screen.getAllByRole("listitem")[1]).toHaveTextContent(
+      /^shop\.example on Facebook \(opens in a new tab\)listed on shop\.example's own page$/,
+    );
   });
 
   it.each([

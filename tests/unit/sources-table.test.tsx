@@ -45,14 +45,23 @@ describe("SourcesTable", () => {
     ]);
     const headings = screen.getAllByRole("rowheader").map((cell) => cell.textContent);
     expect(headings).toEqual(["Germany · Europe", "United States · North America", "Australia · Oceania"]);
-    const cities = screen.getAllByRole("row").slice(1).map((row) => row.querySelector("td")?.textContent ?? null);
+    const cities = screen
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => row.querySelector("td")?.textContent ?? null);
     expect(cities).toEqual([null, "Berlin", "Frankfurt", null, "Ashburn", null, "Sydney"]);
   });
 
   it("labels agents and world probes with where they run and their network", () => {
     renderTable([
       result({ testerId: "a", source: "agent", server: "fra.agents.example:4010 (local)", location: { city: "Paris", country: "FR" } }),
-      result({ testerId: "w", source: "world", server: "Globalping probe", network: { asn: 7922, name: "Comcast" }, location: { city: "Chicago", country: "US" } }),
+      result({
+        testerId: "w",
+        source: "world",
+        server: "Globalping probe",
+        network: { asn: 7922, name: "Comcast" },
+        location: { city: "Chicago", country: "US" },
+      }),
     ]);
     expect(within(screen.getByText("Paris").closest("tr")!).getByText("Agent fra.agents.example:4010 (local)")).toBeInTheDocument();
     const world = within(screen.getByText("Chicago").closest("tr")!);
@@ -61,7 +70,10 @@ describe("SourcesTable", () => {
   });
 
   it("leaves out a service's own status row, which is no place", () => {
-    renderTable([result({}), result({ testerId: "world", source: "world", status: "error", cause: "rate_limited", location: { city: "", country: "" } })]);
+    renderTable([
+      result({}),
+      result({ testerId: "world", source: "world", status: "error", cause: "rate_limited", location: { city: "", country: "" } }),
+    ]);
     expect(screen.getAllByRole("row")).toHaveLength(3);
   });
 

@@ -13,13 +13,29 @@ describe("npm start's settings", () => {
     expect(listenSettings({ HOST: "::1" })).toEqual({ port: 3000, host: "::1" });
   });
 
-  it.each([["PORT", "80; rm -rf /"], ["PORT", "0"], ["PORT", "70000"], ["HOST", "a b"], ["HOST", "$(id)"]])("refuse %s=%j, which the shell would pass on", (name, value) => {
+  it.each([
+    ["PORT", "80; rm -rf /"],
+    ["PORT", "0"],
+    ["PORT", "70000"],
+    ["HOST", "a b"],
+    ["HOST", "$(id)"],
+  ])("refuse %s=%j, which the shell would pass on", (name, value) => {
     expect(() => listenSettings({ [name]: value })).toThrow(name);
   });
 
   it("run the server with its WebAssembly compiled once, a heap that grows by half, and without stack frames before Node 24", () => {
-    expect(serverNodeFlags("20.20.2")).toEqual(["--liftoff-only", "--heap-growing-percent=50", "--max-semi-space-size=4", "--stack-trace-limit=0"]);
-    expect(serverNodeFlags("22.12.0")).toEqual(["--liftoff-only", "--heap-growing-percent=50", "--max-semi-space-size=4", "--stack-trace-limit=0"]);
+    expect(serverNodeFlags("20.20.2")).toEqual([
+      "--liftoff-only",
+      "--heap-growing-percent=50",
+      "--max-semi-space-size=4",
+      "--stack-trace-limit=0",
+    ]);
+    expect(serverNodeFlags("22.12.0")).toEqual([
+      "--liftoff-only",
+      "--heap-growing-percent=50",
+      "--max-semi-space-size=4",
+      "--stack-trace-limit=0",
+    ]);
     expect(serverNodeFlags("24.21.0")).toEqual(["--liftoff-only", "--heap-growing-percent=50", "--max-semi-space-size=4"]);
   });
 });
@@ -32,11 +48,18 @@ describe("the forwarded headers a request arrives with", () => {
     try {
       const { port } = server.address() as { port: number };
       const seen = await new Promise<Record<string, string>>((resolve, reject) => {
-        request({ port, host: "127.0.0.1", headers: { "x-forwarded-for": "6.6.6.6", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" } }, (res) => {
-          let body = "";
-          res.on("data", (chunk) => (body += chunk));
-          res.on("end", () => resolve(JSON.parse(body)));
-        })
+        request(
+          {
+            port,
+            host: "127.0.0.1",
+            headers: { "x-forwarded-for": "6.6.6.6", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" },
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (chunk) => (body += chunk));
+            res.on("end", () => resolve(JSON.parse(body)));
+          },
+        )
           .on("error", reject)
           .end();
       });

@@ -19,13 +19,21 @@ describe("status badge", () => {
   });
 
   it("adds the share and its range, or says there is no data", () => {
-    expect(badgeText({ label: "x", verdict: "online", share: { range: "30d", value: 0.992, observedShare: 0.41 } }).message).toBe("up · 99.2 % (30 d)");
-    expect(badgeText({ label: "x", verdict: "online", share: { range: "30d", value: null, observedShare: 0 } }).message).toBe("up · no data (30 d)");
+    expect(badgeText({ label: "x", verdict: "online", share: { range: "30d", value: 0.992, observedShare: 0.41 } }).message).toBe(
+      "up · 99.2 % (30 d)",
+    );
+    expect(badgeText({ label: "x", verdict: "online", share: { range: "30d", value: null, observedShare: 0 } }).message).toBe(
+      "up · no data (30 d)",
+    );
   });
 
   it("gives no share of a range observed less than a fifth of the time", () => {
-    expect(badgeText({ label: "x", verdict: "online", share: { range: "30d", value: 0, observedShare: 0.0001 } }).message).toBe("up · too little data (30 d)");
-    expect(badgeText({ label: "x", verdict: "online", share: { range: "24h", value: 1, observedShare: 0.2 } }).message).toBe("up · 100.0 % (24 h)");
+    expect(badgeText({ label: "x", verdict: "online", share: { range: "30d", value: 0, observedShare: 0.0001 } }).message).toBe(
+      "up · too little data (30 d)",
+    );
+    expect(badgeText({ label: "x", verdict: "online", share: { range: "24h", value: 1, observedShare: 0.2 } }).message).toBe(
+      "up · 100.0 % (24 h)",
+    );
   });
 
   it("escapes what the label carries into the SVG", () => {

@@ -28,7 +28,12 @@ describe("testersFromJson", () => {
   });
 
   it("drops a TESTERS_FILE's world entries when GLOBALPING_URL is off", () => {
-    const json = { testers: [{ kind: "http", id: "h" }, { kind: "globalping", id: "world" }] };
+    const json = {
+      testers: [
+        { kind: "http", id: "h" },
+        { kind: "globalping", id: "world" },
+      ],
+    };
     expect(testersFromJson(json, config({ GLOBALPING_URL: "off" })).map((t) => t.id)).toEqual(["h"]);
     expect(testersFromJson(json, config()).map((t) => t.id)).toEqual(["h", "world"]);
   });
@@ -60,13 +65,24 @@ describe("testersFromJson", () => {
     [{ testers: [{ kind: "http", id: "bad id!" }] }, "testers[0].id"],
     [{ testers: [{ kind: "dns", id: "d", resolver: "not-an-ip" }] }, "testers[0].resolver"],
     [{ testers: [{ kind: "tcp", id: "t", ports: [0] }] }, "testers[0].ports[0]"],
-    [{ testers: [{ kind: "http", id: "h" }, { kind: "tls", id: "h" }] }, 'testers[1].id: duplicate id "h"'],
+    [
+      {
+        testers: [
+          { kind: "http", id: "h" },
+          { kind: "tls", id: "h" },
+        ],
+      },
+      'testers[1].id: duplicate id "h"',
+    ],
     [{ testers: [{ kind: "remote", id: "r", url: "https://agent.example.net" }] }, "testers[0]: Remote tester"],
     [{ testers: [{ kind: "http", id: "h", surprise: true }] }, "testers[0]"],
     [{ testers: [], extra: 1 }, "TESTERS_FILE: "],
     [{ testers: [{ kind: "globalping", id: "w", probes: 51 }] }, "testers[0].probes"],
     [{ testers: [{ kind: "tcp", id: "t", coordinates: [91, 0] }] }, "testers[0].coordinates[0]"],
-    [{ testers: [{ kind: "globalping", id: "official-status-pages" }] }, "testers[0].id: \"official-status-pages\" names the official status pages' budget"],
+    [
+      { testers: [{ kind: "globalping", id: "official-status-pages" }] },
+      'testers[0].id: "official-status-pages" names the official status pages\' budget',
+    ],
   ])("rejects %j with a message naming %s", (json, expected) => {
     expect(() => testersFromJson(json, config())).toThrow(expected);
   });

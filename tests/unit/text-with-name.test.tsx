@@ -56,16 +56,26 @@ describe("TextWithName", () => {
 });
 
 describe("headings that name the site keep its name whole", () => {
-  it.each<[Verdict | null]>([[null], ["online"], ["unknown"], ["regional"], ["global_outage"]])("what to try, for a verdict of %s", (verdict) => {
-    render(<Troubleshooting domain={NAME} verdict={verdict} />);
-    const heading = screen.getByRole("heading", { level: 2 });
+  it.each<[Verdict | null]>([[null], ["online"], ["unknown"], ["regional"], ["global_outage"]])(
+    "what to try, for a verdict of %s",
+    (verdict) => {
+      render(<Troubleshooting domain={NAME} verdict={verdict} />);
+      const heading = screen.getByRole("heading", { level: 2 });
 
-    // The name, and what follows it without a space ("’s", ":") in its last box.
-    expect(nameBoxes(heading).map((span) => span.textContent!.startsWith(NAME))).toEqual([true]);
-  });
+      // The name, and what follows it without a space ("’s", ":") in its last box.
+      expect(nameBoxes(heading).map((span) => span.textContent!.startsWith(NAME))).toEqual([true]);
+    },
+  );
 
   it("related pages", () => {
-    render(<RelatedPages domain={NAME} pages={[{ title: "Outage", url: "https://news.example/o", publishedAt: new Date(0), excerpt: "", source: "import", sourceUrl: null }]} />);
+    render(
+      <RelatedPages
+        domain={NAME}
+        pages={[
+          { title: "Outage", url: "https://news.example/o", publishedAt: new Date(0), excerpt: "", source: "import", sourceUrl: null },
+        ]}
+      />,
+    );
     const heading = screen.getByRole("heading", { level: 2, name: `Related pages about ${NAME}` });
 
     // The name, and what follows it without a space ("’s", ":") in its last box.
@@ -73,7 +83,9 @@ describe("headings that name the site keep its name whole", () => {
   });
 
   it("the owner's contacts", () => {
-    render(<SocialLinks domain={NAME} links={[{ network: "x", url: "https://x.com/shop", handle: null, source: "import", sourceUrl: null }]} />);
+    render(
+      <SocialLinks domain={NAME} links={[{ network: "x", url: "https://x.com/shop", handle: null, source: "import", sourceUrl: null }]} />,
+    );
     const heading = screen.getByRole("heading", { level: 2, name: `Contact ${NAME}'s owner` });
 
     // The name, and what follows it without a space ("’s", ":") in its last box.

@@ -57,18 +57,34 @@ describe("placeOfTimeZone", () => {
 
 describe("thisServerLocation", () => {
   it("is TESTER_LOCATION when set, whatever the time zone", () => {
-    expect(thisServerLocation({ TESTER_LOCATION: "Lyon, FR" }, "Europe/Berlin", zoneinfo)).toMatchObject({ city: "Lyon", country: "FR", continent: "EU" });
+    expect(thisServerLocation({ TESTER_LOCATION: "Lyon, FR" }, "Europe/Berlin", zoneinfo)).toMatchObject({
+      city: "Lyon",
+      country: "FR",
+      continent: "EU",
+    });
   });
 
   it("is the time zone's city, on the map and its continent, when TESTER_LOCATION is unset", () => {
-    expect(thisServerLocation({}, "Europe/Berlin", zoneinfo)).toEqual({ city: "Berlin", country: "DE", continent: "EU", latitude: 52.5, longitude: 13.37 });
+    expect(thisServerLocation({}, "Europe/Berlin", zoneinfo)).toEqual({
+      city: "Berlin",
+      country: "DE",
+      continent: "EU",
+      latitude: 52.5,
+      longitude: 13.37,
+    });
   });
 
   it.each([
     ["a machine on UTC", "Etc/UTC", zoneinfo],
     ["a machine without tz data", "Europe/Berlin", empty],
   ])("is 'This server', with no place on the map, on %s", (_case, zone, folder) => {
-    expect(thisServerLocation({}, zone, folder)).toEqual({ city: "This server", country: "", continent: null, latitude: null, longitude: null });
+    expect(thisServerLocation({}, zone, folder)).toEqual({
+      city: "This server",
+      country: "",
+      continent: null,
+      latitude: null,
+      longitude: null,
+    });
   });
 
   it("labels a fresh install's own testers (TESTER_LOCATION unset) with this machine's place", () => {
@@ -89,7 +105,9 @@ describe("a fresh install in UTC, on the page", () => {
 
   it("reads naturally in the result line when this server could not reach the site", () => {
     const results = [...locations(10, "up"), here("down")];
-    expect(describeVerdict("github.com", decideVerdict(results))).toBe("github.com is up from 10 of 11 locations; this server could not reach it");
+    expect(describeVerdict("github.com", decideVerdict(results))).toBe(
+      "github.com is up from 10 of 11 locations; this server could not reach it",
+    );
   });
 
   it("reads naturally where a regional problem fails", () => {

@@ -8,8 +8,16 @@ import type { SocialLink } from "@/server/data/content";
 // What to try depends on the verdict: the four "only for you" steps help only when the site
 // answers others; when it is down for everyone they would send a visitor on a pointless hunt.
 
-const stepsOf = () => within(screen.getByRole("list")).getAllByRole("heading", { level: 3 }).map((h) => h.textContent);
-const FOUR = ["Use another browser", "Use the site's IP address", "Check that your DNS cache is valid", "Check whether the site is blocked for you"];
+const stepsOf = () =>
+  within(screen.getByRole("list"))
+    .getAllByRole("heading", { level: 3 })
+    .map((h) => h.textContent);
+const FOUR = [
+  "Use another browser",
+  "Use the site's IP address",
+  "Check that your DNS cache is valid",
+  "Check whether the site is blocked for you",
+];
 
 describe("Troubleshooting", () => {
   it.each<[Verdict | null, string, string[]]>([
@@ -18,7 +26,11 @@ describe("Troubleshooting", () => {
     ["unknown", "Cannot open shop.example? Try this", FOUR],
     // The four steps follow it folded on the page (see below): another network helps first.
     ["regional", "shop.example is down in some places: if it fails for you, try this", ["Try another network"]],
-    ["global_outage", "shop.example is down for everyone: what you can do", ["It is not your connection", "Check again in a few minutes", "Hear it from the owner"]],
+    [
+      "global_outage",
+      "shop.example is down for everyone: what you can do",
+      ["It is not your connection", "Check again in a few minutes", "Hear it from the owner"],
+    ],
   ])("for a verdict of %s: %j", (verdict, heading, steps) => {
     render(<Troubleshooting domain="shop.example" verdict={verdict} />);
     expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent(heading);
@@ -34,14 +46,23 @@ describe("Troubleshooting", () => {
   });
 
   describe("Hear it from the owner", () => {
-    const account: SocialLink = { network: "x", url: "https://x.com/shop", handle: "shop", source: "site", sourceUrl: "https://shop.example/" };
+    const account: SocialLink = {
+      network: "x",
+      url: "https://x.com/shop",
+      handle: "shop",
+      source: "site",
+      sourceUrl: "https://shop.example/",
+    };
     const owner = { statusPage: "https://status.shop.example/", accounts: [account] };
     const ownerStep = () => screen.getByRole("heading", { level: 3, name: "Hear it from the owner" }).closest("li")!;
 
     it("links the official status page and the owner's accounts, each saying where it came from", () => {
       render(<Troubleshooting domain="shop.example" verdict="global_outage" owner={owner} />);
       const step = within(ownerStep());
-      expect(step.getByRole("link", { name: "Official status page (status.shop.example) (opens in a new tab)" })).toHaveAttribute("href", "https://status.shop.example/");
+      expect(step.getByRole("link", { name: "Official status page (status.shop.example) (opens in a new tab)" })).toHaveAttribute(
+        "href",
+        "https://status.shop.example/",
+      );
       expect(step.getByRole("link", { name: "shop.example on X (opens in a new tab)" })).toHaveAttribute("href", "https://x.com/shop");
       expect(step.getByText("listed on shop.example's own page")).toBeInTheDocument();
       // The other steps stay words only.
@@ -49,8 +70,18 @@ describe("Troubleshooting", () => {
     });
 
     it("links the status page alone when no account is known", () => {
-      render(<Troubleshooting domain="shop.example" verdict="global_outage" owner={{ statusPage: "https://status.shop.example/", accounts: [] }} />);
-      expect(within(ownerStep()).getAllByRole("link").map((link) => link.getAttribute("href"))).toEqual(["https://status.shop.example/"]);
+      render(
+        <Troubleshooting
+          domain="shop.example"
+          verdict="global_outage"
+          owner={{ statusPage: "https://status.shop.example/", accounts: [] }}
+        />,
+      );
+      expect(
+        within(ownerStep())
+          .getAllByRole("link")
+          .map((link) => link.getAttribute("href")),
+      ).toEqual(["https://status.shop.example/"]);
     });
 
     it("keeps the step's words alone when nothing of the owner is known", () => {
@@ -94,6 +125,8 @@ describe("the specification's step 2", () => {
     render(<Troubleshooting domain="shop.example" />);
     const step = screen.getByRole("heading", { level: 3, name: "Use the site's IP address" }).closest("li");
     expect(step).toHaveTextContent("Every site has a unique IP address.");
-    expect(step).toHaveTextContent("Many sites, though, share their addresses with others behind a CDN or a hosting provider, and answer only to their name: for those this step may not work.");
+    expect(step).toHaveTextContent(
+      "Many sites, though, share their addresses with others behind a CDN or a hosting provider, and answer only to their name: for those this step may not work.",
+    );
   });
 });

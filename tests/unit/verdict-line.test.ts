@@ -16,19 +16,31 @@ describe("describeVerdict", () => {
       [...locations(11, "up"), result({ status: "down", at: "Sydney, AU" })],
       "github.com is up from 11 of 12 locations; Sydney, Australia could not reach it",
     ],
-    ["says down from our location, not for everyone, with one location", [down("http", "refused")], "github.com is down from our location: connection refused"],
+    [
+      "says down from our location, not for everyone, with one location",
+      [down("http", "refused")],
+      "github.com is down from our location: connection refused",
+    ],
     [
       "says down for everyone with the count",
       [...locations(9, "down"), up("http", "Tokyo")],
       "github.com is down for everyone: timed out (down from 9 of 10 locations)",
     ],
-    ["says all when every location fails", [down("http", "dns", "A"), down("http", "dns", "B")], "github.com is down for everyone: its DNS does not resolve (down from all 2 locations)"],
+    [
+      "says all when every location fails",
+      [down("http", "dns", "A"), down("http", "dns", "B")],
+      "github.com is down for everyone: its DNS does not resolve (down from all 2 locations)",
+    ],
     [
       "names where a regional problem fails",
       [result({ at: "Frankfurt, DE" }), result({ at: "Tokyo, JP" }), result({ status: "down", at: "Sydney, AU" })],
       "github.com has problems in some regions: it fails from Sydney, Australia (up from 2 of 3 locations)",
     ],
-    ["cannot determine anything without a conclusive location", [result({ status: "error", cause: "tester_error" })], "We could not determine whether github.com is up"],
+    [
+      "cannot determine anything without a conclusive location",
+      [result({ status: "error", cause: "tester_error" })],
+      "We could not determine whether github.com is up",
+    ],
   ])("%s", (_name, results, line) => {
     expect(lineFor(results)).toBe(line);
   });
@@ -36,7 +48,11 @@ describe("describeVerdict", () => {
   it.each<[Cause, { statusCode?: number; tlsError?: string }, string]>([
     ["http_5xx", { statusCode: 502 }, "github.com is down for everyone: server error 502 (down from all 2 locations)"],
     ["tls", { tlsError: "CERT_HAS_EXPIRED" }, "github.com is down for everyone: its certificate expired (down from all 2 locations)"],
-    ["tls", { tlsError: "UNKNOWN_CODE" }, "github.com is down for everyone: its TLS certificate or handshake failed (down from all 2 locations)"],
+    [
+      "tls",
+      { tlsError: "UNKNOWN_CODE" },
+      "github.com is down for everyone: its TLS certificate or handshake failed (down from all 2 locations)",
+    ],
   ])("names a %s outage by its details %j", (cause, extra, line) => {
     expect(lineFor([down("http", cause, "A"), down("http", cause, "B")], extra)).toBe(line);
   });
@@ -54,13 +70,23 @@ describe("describeVerdict", () => {
     ],
     [
       "dates a world probe's expiry from when the round ran",
-      [refused("A", { error: "CERT_HAS_EXPIRED", validTo: "2026-11-19T11:00:00Z" }), refused("B", { error: "CERT_HAS_EXPIRED", validTo: "2026-11-19T11:00:00Z" })],
+      [
+        refused("A", { error: "CERT_HAS_EXPIRED", validTo: "2026-11-19T11:00:00Z" }),
+        refused("B", { error: "CERT_HAS_EXPIRED", validTo: "2026-11-19T11:00:00Z" }),
+      ],
       "github.com is down for everyone: its certificate expired 3 days ago (down from all 2 locations)",
     ],
-    ["names a self-signed certificate from our one location", [selfSigned("A")], "github.com is down from our location: its certificate is self-signed"],
+    [
+      "names a self-signed certificate from our one location",
+      [selfSigned("A")],
+      "github.com is down from our location: its certificate is self-signed",
+    ],
     [
       "names whom a wrong certificate is for",
-      [refused("A", { error: "ERR_TLS_CERT_ALTNAME_INVALID", names: ["other.example"] }), refused("B", { error: "ERR_TLS_CERT_ALTNAME_INVALID", names: ["other.example"] })],
+      [
+        refused("A", { error: "ERR_TLS_CERT_ALTNAME_INVALID", names: ["other.example"] }),
+        refused("B", { error: "ERR_TLS_CERT_ALTNAME_INVALID", names: ["other.example"] }),
+      ],
       "github.com is down for everyone: its certificate is for other.example, not this name (down from all 2 locations)",
     ],
     [

@@ -26,7 +26,12 @@ describe("decideVerdict over many locations", () => {
     ["is regional with 70% of locations down", [...locations(3, "up"), ...locations(7, "down", "Down")], "regional", "timeout"],
     ["is global outage with 80% of locations down", [...locations(2, "up"), ...locations(8, "down", "Down")], "global_outage", "timeout"],
     ["is global outage with four of five locations down", [up("http", "A"), ...locations(4, "down", "Down")], "global_outage", "timeout"],
-    ["is global outage when every location is down", [down("http", "refused", "Frankfurt"), down("http", "refused", "Tokyo")], "global_outage", "refused"],
+    [
+      "is global outage when every location is down",
+      [down("http", "refused", "Frankfurt"), down("http", "refused", "Tokyo")],
+      "global_outage",
+      "refused",
+    ],
     ["is global outage when its only location is down", [down("http", "refused")], "global_outage", "refused"],
     [
       "counts only conclusive locations: inconclusive ones neither fail nor pass",
@@ -37,7 +42,12 @@ describe("decideVerdict over many locations", () => {
     ["never counts a failed tester as down", [up("http", "Frankfurt"), failed("http", "Tokyo")], "online", null],
     ["ignores stale results shown for context", [up("http"), result({ status: "down", at: "Tokyo", stale: true })], "online", null],
     ["is unknown when only stale results are left", [result({ status: "up", stale: true })], "unknown", null],
-    ["does not count a service's own status row as a location", [up("http"), result({ status: "error", cause: "rate_limited", at: "" })], "online", null],
+    [
+      "does not count a service's own status row as a location",
+      [up("http"), result({ status: "error", cause: "rate_limited", at: "" })],
+      "online",
+      null,
+    ],
     ["takes a location as up when any of its http results is up", [up("http"), down("http", "http_5xx")], "online", null],
     [
       "keeps two probes in one city on different networks as two locations",
@@ -49,13 +59,28 @@ describe("decideVerdict over many locations", () => {
     ["lets http outvote a closed port in the same location", [up("http"), down("tcp", "refused")], "online", null],
     ["ignores tls for voting", [up("http"), down("tls", "tls")], "online", null],
     // Browsers show nothing behind a certificate they refuse: the http testers vote it down.
-    ["is global outage tls when every location is refused the certificate", [refusedAt("Frankfurt"), refusedAt("Tokyo")], "global_outage", "tls"],
+    [
+      "is global outage tls when every location is refused the certificate",
+      [refusedAt("Frankfurt"), refusedAt("Tokyo")],
+      "global_outage",
+      "tls",
+    ],
     ["is regional tls when some locations are refused the certificate", [up("http", "Frankfurt"), refusedAt("Tokyo")], "regional", "tls"],
-    ["is down with cause dns when every resolver fails and http errored", [failed("http"), down("dns", "dns"), down("dns", "timeout")], "global_outage", "dns"],
+    [
+      "is down with cause dns when every resolver fails and http errored",
+      [failed("http"), down("dns", "dns"), down("dns", "timeout")],
+      "global_outage",
+      "dns",
+    ],
     ["does not vote dns down while one resolver answers", [failed("http"), down("dns", "dns"), up("dns")], "unknown", null],
     ["does not vote dns down when every resolver errored", [failed("http"), failed("dns"), failed("dns")], "unknown", null],
     ["ignores failed resolvers beside failing ones", [failed("http"), down("dns", "dns"), failed("dns")], "global_outage", "dns"],
-    ["takes a tcp port that accepts as up when http errored", [failed("http"), up("dns"), down("tcp", "refused"), up("tcp")], "online", null],
+    [
+      "takes a tcp port that accepts as up when http errored",
+      [failed("http"), up("dns"), down("tcp", "refused"), up("tcp")],
+      "online",
+      null,
+    ],
     ["takes a closed tcp port as down when http errored", [failed("http"), up("dns"), down("tcp", "refused")], "global_outage", "refused"],
     ["does not treat dns up alone as the site serving a page", [up("dns")], "unknown", null],
     ["prefers the dns cause over tcp in a location without http", [down("dns", "dns"), down("tcp", "refused")], "global_outage", "dns"],
@@ -65,11 +90,26 @@ describe("decideVerdict over many locations", () => {
       "regional",
       "dns",
     ],
-    ["names the most common cause", [down("http", "timeout", "A"), down("http", "timeout", "B"), down("http", "refused", "C")], "global_outage", "timeout"],
+    [
+      "names the most common cause",
+      [down("http", "timeout", "A"), down("http", "timeout", "B"), down("http", "refused", "C")],
+      "global_outage",
+      "timeout",
+    ],
     ["breaks a tie by priority: dns before refused", [down("http", "refused", "A"), down("http", "dns", "B")], "global_outage", "dns"],
-    ["breaks a tie by priority: refused before timeout", [down("http", "timeout", "A"), down("http", "refused", "B")], "global_outage", "refused"],
+    [
+      "breaks a tie by priority: refused before timeout",
+      [down("http", "timeout", "A"), down("http", "refused", "B")],
+      "global_outage",
+      "refused",
+    ],
     ["breaks a tie by priority: tls before http_5xx", [down("http", "http_5xx", "A"), down("http", "tls", "B")], "global_outage", "tls"],
-    ["breaks a tie by priority: reset before unreachable", [down("http", "unreachable", "A"), down("http", "reset", "B")], "global_outage", "reset"],
+    [
+      "breaks a tie by priority: reset before unreachable",
+      [down("http", "unreachable", "A"), down("http", "reset", "B")],
+      "global_outage",
+      "reset",
+    ],
   ];
 
   it.each(cases)("%s", (_name, results, verdict, cause) => {
@@ -77,7 +117,12 @@ describe("decideVerdict over many locations", () => {
   });
 
   it("does not count a service's own status row among the locations", () => {
-    expect(decideVerdict([up("http"), result({ status: "error", cause: "rate_limited", at: "" })]).locations).toEqual({ up: 1, down: 0, inconclusive: 0, total: 1 });
+    expect(decideVerdict([up("http"), result({ status: "error", cause: "rate_limited", at: "" })]).locations).toEqual({
+      up: 1,
+      down: 0,
+      inconclusive: 0,
+      total: 1,
+    });
   });
 
   it("tallies locations up, down and inconclusive", () => {

@@ -53,7 +53,12 @@ const noGuard = {} as AddressGuard;
 const target = { ascii: "rush.example", unicode: "rush.example" };
 
 function serviceWith(site: ReturnType<typeof heldLimiter>, visitorRounds: Limiter = memoryLimiter({ points: 100, durationSeconds: 60 })) {
-  const admission = createAdmission({ maxRounds: 8, visitorRounds, siteRounds: site.limiter, backgroundRounds: memoryLimiter({ points: 4, durationSeconds: 60 }) });
+  const admission = createAdmission({
+    maxRounds: 8,
+    visitorRounds,
+    siteRounds: site.limiter,
+    backgroundRounds: memoryLimiter({ points: 4, durationSeconds: 60 }),
+  });
   return createCheckService({ store: emptyStore, admission, testers: [], guard: noGuard, ttlMs: 60_000, deadlineMs: 1000 });
 }
 
@@ -111,7 +116,12 @@ describe("a view while every round slot is taken", () => {
   it("is refused as busy (503) before its page is sent, and charges nobody", async () => {
     const site = memoryLimiter({ points: 12, durationSeconds: 60 });
     const visitors = memoryLimiter({ points: 10, durationSeconds: 60 });
-    const admission = createAdmission({ maxRounds: 1, visitorRounds: visitors, siteRounds: site, backgroundRounds: memoryLimiter({ points: 4, durationSeconds: 60 }) });
+    const admission = createAdmission({
+      maxRounds: 1,
+      visitorRounds: visitors,
+      siteRounds: site,
+      backgroundRounds: memoryLimiter({ points: 4, durationSeconds: 60 }),
+    });
     const service = createCheckService({ store: emptyStore, admission, testers: [], guard: noGuard, ttlMs: 60_000, deadlineMs: 1000 });
     const slot = admission.claim({ ascii: "holder.example", unicode: "holder.example" }, null);
     if ("refusal" in slot) throw new Error("the only slot was refused");

@@ -51,7 +51,9 @@ describe("VisitorCheck", () => {
     browserFetch("unreachable");
     const { container } = renderCheck("online");
     await vi.waitFor(() => expect(container.querySelector("[data-visitor]")).toHaveAttribute("data-visitor", "down"));
-    expect(hint(container)).toBe("Your browser could not connect to https://xn--bcher-kva.de/ just now; our testers reach it. What to try.");
+    expect(hint(container)).toBe(
+      "Your browser could not connect to https://xn--bcher-kva.de/ just now; our testers reach it. What to try.",
+    );
     expect(screen.getByRole("link", { name: "What to try" })).toHaveAttribute("href", "#troubleshooting");
   });
 
@@ -90,7 +92,9 @@ describe("VisitorCheck", () => {
   it("agrees with a verdict of a server that answers everyone with an error", async () => {
     browserFetch("reachable");
     render(<VisitorCheck domain="xn--bcher-kva.de" displayName="bücher.de" serverVerdict="global_outage" serverCause="http_5xx" />);
-    expect(await screen.findByText("Your browser reaches its server too; the server answers with an error for everyone.")).toBeInTheDocument();
+    expect(
+      await screen.findByText("Your browser reaches its server too; the server answers with an error for everyone."),
+    ).toBeInTheDocument();
     expect(screen.queryByText(/bücher\.de too/)).toBeNull();
   });
 
@@ -99,7 +103,9 @@ describe("VisitorCheck", () => {
     const { container } = renderCheck("online");
     const sizer = container.querySelector(".visitor-hint-sizer");
     expect(sizer).toHaveAttribute("aria-hidden", "true");
-    expect(sizer?.textContent).toBe("Your browser got no answer from https://xn--bcher-kva.de/ in 8 seconds; our testers reach it. What to try.");
+    expect(sizer?.textContent).toBe(
+      "Your browser got no answer from https://xn--bcher-kva.de/ in 8 seconds; our testers reach it. What to try.",
+    );
   });
 
   it("offers the report form it is given", () => {

@@ -30,7 +30,9 @@ describe("the cookie notice", () => {
   it("is rendered for everyone, with the OK form and the link to the cookie page", () => {
     render(<CookieNotice />);
     const notice = screen.getByRole("complementary", { name: "Cookie notice" });
-    expect(notice).toHaveTextContent("We set two cookies of our own (this notice, your rating), none for tracking. By continuing to browse you accept them.");
+    expect(notice).toHaveTextContent(
+      "We set two cookies of our own (this notice, your rating), none for tracking. By continuing to browse you accept them.",
+    );
     expect(screen.getByRole("button", { name: "OK" }).closest("form")).not.toBeNull();
     expect(screen.getByRole("link", { name: "More about cookies" })).toHaveAttribute("href", "/cookies");
   });

@@ -33,18 +33,34 @@ function at(label: string, status: MapMarker["status"] = "up", network = ""): Ma
   const [latitude, longitude] = PLACES[label];
   return { id: `m${nextId++}`, label: `${label}${network}`, latitude, longitude, status };
 }
-const nowhere = (label: string, status: MapMarker["status"] = "up"): MapMarker => ({ id: `m${nextId++}`, label, latitude: null, longitude: null, status });
+const nowhere = (label: string, status: MapMarker["status"] = "up"): MapMarker => ({
+  id: `m${nextId++}`,
+  label,
+  latitude: null,
+  longitude: null,
+  status,
+});
 const EUROPE = () => [at("Frankfurt, Germany"), at("London, United Kingdom"), at("Amsterdam, Netherlands"), at("Paris, France", "down")];
 /** Ten locations like the Globalping stand-in's probes (tests/integration/helpers/globalping-probes.ts), four of them in Europe. */
 const WORLD = () => [
-  ...EUROPE(), at("Ashburn, United States"), at("Chicago, United States"), at("São Paulo, Brazil"),
-  at("Tokyo, Japan"), at("Sydney, Australia", "down"), at("Johannesburg, South Africa", "error"),
+  ...EUROPE(),
+  at("Ashburn, United States"),
+  at("Chicago, United States"),
+  at("São Paulo, Brazil"),
+  at("Tokyo, Japan"),
+  at("Sydney, Australia", "down"),
+  at("Johannesburg, South Africa", "error"),
 ];
 
 const renderMap = (markers: MapMarker[]) => render(<WorldMap markers={markers} title="Where we checked example.test from" />);
 const markersOf = (container: HTMLElement) => Array.from(container.querySelectorAll<SVGGElement>("g[data-count]"));
-const shownAt = (container: HTMLElement, step: number) => markersOf(container).filter((g) => g.dataset.steps!.split(" ").includes(String(step)));
-const centreOf = (g: SVGGElement) => g.getAttribute("transform")!.match(/-?[\d.]+/g)!.map(Number);
+const shownAt = (container: HTMLElement, step: number) =>
+  markersOf(container).filter((g) => g.dataset.steps!.split(" ").includes(String(step)));
+const centreOf = (g: SVGGElement) =>
+  g
+    .getAttribute("transform")!
+    .match(/-?[\d.]+/g)!
+    .map(Number);
 const titleOf = (g: SVGGElement) => g.querySelector("title")!.textContent!;
 
 describe("WorldMap's markers", () => {
@@ -84,7 +100,10 @@ describe("WorldMap's markers", () => {
   });
 
   it("makes two locations in one city one marker of their common result with the count 2, at every width", () => {
-    const { container } = renderMap([at("Frankfurt, Germany", "down", " (AS24940 Hetzner)"), at("Frankfurt, Germany", "down", " (AS3320 DTAG)")]);
+    const { container } = renderMap([
+      at("Frankfurt, Germany", "down", " (AS24940 Hetzner)"),
+      at("Frankfurt, Germany", "down", " (AS3320 DTAG)"),
+    ]);
 
     expect(markersOf(container).map((g) => [g.dataset.status, g.dataset.count, g.dataset.steps])).toEqual([["down", "2", "0 1 2 3"]]);
   });
@@ -127,7 +146,13 @@ describe("WorldMap's markers", () => {
 
 describe("WorldMap's words", () => {
   it("names the map and describes it with the counts and the failing places", () => {
-    renderMap([at("London, United Kingdom"), at("Frankfurt, Germany"), at("São Paulo, Brazil"), at("Sydney, Australia", "down"), at("Tokyo, Japan", "error")]);
+    renderMap([
+      at("London, United Kingdom"),
+      at("Frankfurt, Germany"),
+      at("São Paulo, Brazil"),
+      at("Sydney, Australia", "down"),
+      at("Tokyo, Japan", "error"),
+    ]);
 
     expect(screen.getByRole("img", { name: "Where we checked example.test from" })).toHaveAccessibleDescription(
       "5 locations: 3 up, 1 down (Sydney, Australia), 1 inconclusive (Tokyo, Japan).",
@@ -149,10 +174,14 @@ describe("WorldMap's words", () => {
 
   it("on the page, names this server below the map when its place is unknown (the round's every location is accounted for)", () => {
     const here = { ...result({ at: "This server" }), location: { city: "This server", country: "" } };
-    const { container } = render(<SourcesMap domain="example.test" results={[result({ at: "Frankfurt, DE" }), result({ at: "Tokyo, JP" }), here]} />);
+    const { container } = render(
+      <SourcesMap domain="example.test" results={[result({ at: "Frankfurt, DE" }), result({ at: "Tokyo, JP" }), here]} />,
+    );
 
     expect(container.querySelector("figcaption")).toHaveTextContent("Not on the map: This server.");
-    expect(screen.getByRole("img", { name: "Where we checked example.test from" })).toHaveAccessibleDescription("3 locations: 3 up. Not on the map: This server.");
+    expect(screen.getByRole("img", { name: "Where we checked example.test from" })).toHaveAccessibleDescription(
+      "3 locations: 3 up. Not on the map: This server.",
+    );
     expect(markersOf(container).map((g) => g.dataset.count)).toEqual(["1", "1"]);
   });
 
@@ -174,24 +203,32 @@ describe("WorldMap's words", () => {
   it("leaves the grouped marker out of the legend when no marker stands for several", () => {
     const { container } = renderMap([at("London, United Kingdom"), at("Sydney, Australia")]);
 
-    expect(Array.from(container.querySelectorAll("figcaption li"), (item) => item.textContent)).toEqual(["✓ Up", "✕ Down", "? Inconclusive"]);
+    expect(Array.from(container.querySelectorAll("figcaption li"), (item) => item.textContent)).toEqual([
+      "✓ Up",
+      "✕ Down",
+      "? Inconclusive",
+    ]);
   });
 });
 
 describe("WorldMap.module.css", () => {
   const css = readFileSync(join(import.meta.dirname, "../../src/components/WorldMap.module.css"), "utf8");
 
-  it.each(MAP_STEPS.slice(1).map((step, index) => [index + 1, step]))("shows step %i's markers at its widths, at its scale", (step, { scale, maxWidth }) => {
-    const lower = MAP_STEPS[step + 1]?.maxWidth;
-    const query = lower === undefined ? `(width <= ${maxWidth}px)` : `(${lower}px < width <= ${maxWidth}px)`;
-    const block = css.slice(css.indexOf(`@container ${query} {`));
+  it.each(MAP_STEPS.slice(1).map((step, index) => [index + 1, step]))(
+    "shows step %i's markers at its widths, at its scale",
+    (step, { scale, maxWidth }) => {
+      const lower = MAP_STEPS[step + 1]?.maxWidth;
+      const query = lower === undefined ? `(width <= ${maxWidth}px)` : `(${lower}px < width <= ${maxWidth}px)`;
+      const block = css.slice(css.indexOf(`@container ${query} {`));
 
-    expect(block).not.toBe(css);
-    const rules = block.slice(0, block.indexOf("\n}"));
-    expect(rules).toContain(`--marker-scale: ${scale};`);
-    expect(rules).toContain(`.stepped:not([data-steps~="${step}"]) { display: none; }`);
-    expect(rules).toContain(`.marker[data-steps~="${step}"] { display: inline; }`);
-  });
+      expect(block).not.toBe(css);
+      // One space for any run of whitespace, so the rules read the same however they are formatted.
+      const rules = block.slice(0, block.indexOf("\n}")).replace(/\s+/g, " ");
+      expect(rules).toContain(`--marker-scale: ${scale};`);
+      expect(rules).toContain(`.stepped:not([data-steps~="${step}"]) { display: none; }`);
+      expect(rules).toContain(`.marker[data-steps~="${step}"] { display: inline; }`);
+    },
+  );
 });
 
 describe("SourcesMap", () => {

@@ -32,7 +32,6 @@ function marker(place: keyof typeof PLACES, label: string, status: MapMarker["st
 const renderMap = (markers: MapMarker[], title = "Where example.test was checked from") =>
   render(<WorldMap markers={markers} title={title} />);
 
-
 /** Absolute points of a path made of M (absolute), l (relative pairs) and z. */
 function pathPoints(d: string): [number, number][] {
   const tokens = d.match(/[Mlz]|-?(?:\d+\.?\d*|\.\d+)/g) ?? [];

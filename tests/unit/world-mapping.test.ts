@@ -5,12 +5,22 @@ import { measurementBody, spreadProbes } from "@/server/checking/world/measure";
 import { causeFromRawOutput, toProbeResult } from "@/server/checking/world/to-results";
 
 const probe: MeasurementItem["probe"] = {
-  continent: "OC", country: "AU", city: "Sydney", asn: 7545, network: "TPG Telecom Limited", latitude: -33.87, longitude: 151.21,
+  continent: "OC",
+  country: "AU",
+  city: "Sydney",
+  asn: 7545,
+  network: "TPG Telecom Limited",
+  latitude: -33.87,
+  longitude: 151.21,
 };
 const context = { testerId: "world", measuredAt: "2026-11-23T12:00:00.000Z" };
 const map = (result: TestResult) => toProbeResult({ probe, result }, 2, context);
 const finished = (statusCode: number, extra: Partial<TestResult> = {}): TestResult => ({
-  status: "finished", statusCode, rawOutput: "", timings: { total: 120, dns: 10, tcp: 20, tls: 30, firstByte: 50 }, ...extra,
+  status: "finished",
+  statusCode,
+  rawOutput: "",
+  timings: { total: 120, dns: 10, tcp: 20, tls: 30, firstByte: 50 },
+  ...extra,
 });
 
 describe("a Globalping test in our words", () => {
@@ -20,16 +30,41 @@ describe("a Globalping test in our words", () => {
     ["a 404 is up: the site answers", finished(404), "up", null],
     ["a 503 is down http_5xx", finished(503), "down", "http_5xx"],
     ["a 501 to our HEAD is the server answering", finished(501), "up", null],
-    ["a refused target is down", { status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED 1.2.3.4:443" }, "down", "refused"],
+    [
+      "a refused target is down",
+      { status: "failed", failureSource: "target", rawOutput: "connect ECONNREFUSED 1.2.3.4:443" },
+      "down",
+      "refused",
+    ],
     ["a target time-out is down", { status: "failed", failureSource: "target", rawOutput: "Request timeout." }, "down", "timeout"],
     ["a reset is down", { status: "failed", failureSource: "target", rawOutput: "read ECONNRESET" }, "down", "reset"],
     ["a missing name is down dns", { status: "failed", failureSource: "target", rawOutput: "queryA ENOTFOUND example.com" }, "down", "dns"],
-    ["an unknown target failure is down unreachable", { status: "failed", failureSource: "target", rawOutput: "something odd" }, "down", "unreachable"],
-    ["a resolver failure is inconclusive", { status: "failed", failureSource: "resolver", rawOutput: "queryA ESERVFAIL" }, "error", "tester_error"],
-    ["an internal failure is inconclusive", { status: "failed", failureSource: "internal", rawOutput: "probe crashed" }, "error", "tester_error"],
+    [
+      "an unknown target failure is down unreachable",
+      { status: "failed", failureSource: "target", rawOutput: "something odd" },
+      "down",
+      "unreachable",
+    ],
+    [
+      "a resolver failure is inconclusive",
+      { status: "failed", failureSource: "resolver", rawOutput: "queryA ESERVFAIL" },
+      "error",
+      "tester_error",
+    ],
+    [
+      "an internal failure is inconclusive",
+      { status: "failed", failureSource: "internal", rawOutput: "probe crashed" },
+      "error",
+      "tester_error",
+    ],
     ["an unlabelled failure with a known cause is down", { status: "failed", rawOutput: "connect ECONNREFUSED" }, "down", "refused"],
     ["an unlabelled failure without one is inconclusive", { status: "failed", rawOutput: "???" }, "error", "tester_error"],
-    ["the probe's refusal of a private address is inconclusive", { status: "failed", failureSource: "target", rawOutput: "Private IP ranges are not allowed." }, "error", "blocked_address"],
+    [
+      "the probe's refusal of a private address is inconclusive",
+      { status: "failed", failureSource: "target", rawOutput: "Private IP ranges are not allowed." },
+      "error",
+      "blocked_address",
+    ],
     ["an offline probe is inconclusive", { status: "offline", rawOutput: "" }, "error", "tester_error"],
     ["a test still running at our deadline is inconclusive", { status: "in-progress", rawOutput: "" }, "error", "tester_error"],
   ])("%s", (_name, result, status, cause) => {
@@ -58,7 +93,11 @@ describe("a Globalping test in our words", () => {
     ["CERT_HAS_EXPIRED", "CERT_HAS_EXPIRED", "its certificate expired 3 days ago"],
     ["certificate has expired", "CERT_HAS_EXPIRED", "its certificate expired 3 days ago"],
     ["self-signed certificate", "DEPTH_ZERO_SELF_SIGNED_CERT", "its certificate is self-signed"],
-    [{ code: "UNABLE_TO_VERIFY_LEAF_SIGNATURE" }, "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "its certificate is not from an authority browsers trust"],
+    [
+      { code: "UNABLE_TO_VERIFY_LEAF_SIGNATURE" },
+      "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      "its certificate is not from an authority browsers trust",
+    ],
     ["Hostname/IP does not match certificate's altnames", "ERR_TLS_CERT_ALTNAME_INVALID", "its certificate is for another name"],
     [undefined, "UNKNOWN_CERTIFICATE_ERROR", "browsers refuse its certificate"],
   ])("takes a certificate browsers refuse (%j) as down tls with code %s", (error, code, reason) => {
@@ -76,7 +115,11 @@ describe("a Globalping test in our words", () => {
 
   it("keeps a certificate browsers accept as up, with its days left", () => {
     const tls = { authorized: true, expiresAt: "2026-12-23T12:00:00.000Z", issuer: { O: "Test CA" } };
-    expect(map(finished(200, { tls } as Partial<TestResult>))).toMatchObject({ status: "up", statusCode: 200, tls: { authorized: true, error: null, daysLeft: 30 } });
+    expect(map(finished(200, { tls } as Partial<TestResult>))).toMatchObject({
+      status: "up",
+      statusCode: 200,
+      tls: { authorized: true, error: null, daysLeft: 30 },
+    });
   });
 
   it.each([
@@ -106,7 +149,10 @@ describe("the measurement request", () => {
     expect(body).toEqual({
       type: "http",
       target: "example.com",
-      locations: [{ magic: "Europe", limit: 1 }, { magic: "Asia", limit: 1 }],
+      locations: [
+        { magic: "Europe", limit: 1 },
+        { magic: "Asia", limit: 1 },
+      ],
       timeout: 5,
       measurementOptions: { request: { method: "HEAD", path: "/" }, protocol: "HTTPS" },
     });

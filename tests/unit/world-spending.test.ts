@@ -10,7 +10,10 @@ describe("spending a world measurement", () => {
   it("charges a visitor's question to them and to the registrable domain, within three quarters of the hour", () => {
     expect(spendingFor(visitor(false), "s1.victim.example.com", "open", costs)).toEqual({
       priority: "open",
-      shares: [{ key: "visitor:2001:db8:1:2::/64", cap: 30 }, { key: "site:example.com", cap: 60 }],
+      shares: [
+        { key: "visitor:2001:db8:1:2::/64", cap: 30 },
+        { key: "site:example.com", cap: 60 },
+      ],
       escalateTo: null,
       background: false,
     });
@@ -20,7 +23,10 @@ describe("spending a world measurement", () => {
   it("lets a crowd's question use the whole hour, still charged to the visitor whose round it is", () => {
     expect(spendingFor(visitor(true), "github.com", "open", costs)).toEqual({
       priority: "crowd",
-      shares: [{ key: "visitor:2001:db8:1:2::/64", cap: 30 }, { key: "site:github.com", cap: 60 }],
+      shares: [
+        { key: "visitor:2001:db8:1:2::/64", cap: 30 },
+        { key: "site:github.com", cap: 60 },
+      ],
       escalateTo: null,
       background: false,
     });
@@ -47,6 +53,8 @@ describe("spending a world measurement", () => {
     expect(refusalWords({ ok: false, code: "share", share: "site:a.example", retryAt }, mine, "www.a.example")).toBe(
       "this hour's world checks of a.example and its subdomains are used up (until 13:05 UTC)",
     );
-    expect(refusalWords({ ok: false, code: "budget", retryAt }, mine, "a.example")).toBe("this hour's Globalping budget is used up (until 13:05 UTC)");
+    expect(refusalWords({ ok: false, code: "budget", retryAt }, mine, "a.example")).toBe(
+      "this hour's Globalping budget is used up (until 13:05 UTC)",
+    );
   });
 });

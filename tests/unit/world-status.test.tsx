@@ -9,18 +9,35 @@ import { result } from "./support/results";
 const STARTED = new Date("2026-11-23T12:00:00Z");
 const NOW = STARTED.getTime() + 2000;
 const minutesBefore = (minutes: number) => new Date(STARTED.getTime() - minutes * 60_000).toISOString();
-const worldRow = (at: string, extra: Partial<ProbeResult> = {}) => ({ ...result({ at, source: "world", asn: 64500 }), measuredAt: minutesBefore(0), ...extra });
-const statusRow = (message: string): ProbeResult => ({ ...result({ status: "error", cause: "rate_limited", at: "", source: "world" }), message });
+const worldRow = (at: string, extra: Partial<ProbeResult> = {}) => ({
+  ...result({ at, source: "world", asn: 64500 }),
+  measuredAt: minutesBefore(0),
+  ...extra,
+});
+const statusRow = (message: string): ProbeResult => ({
+  ...result({ status: "error", cause: "rate_limited", at: "", source: "world" }),
+  message,
+});
 
 describe("summarizeWorld", () => {
   it.each<[name: string, results: ProbeResult[], expected: object]>([
     ["is off without world results", [result()], { state: "off", probes: 0 }],
     ["is measured when the world answered in this round", [worldRow("Tokyo, JP"), worldRow("Oslo, NO")], { state: "measured", probes: 2 }],
-    ["is reused when the world results are older than the round", [worldRow("Tokyo, JP", { measuredAt: minutesBefore(4) })], { state: "reused", measuredAt: minutesBefore(4) }],
+    [
+      "is reused when the world results are older than the round",
+      [worldRow("Tokyo, JP", { measuredAt: minutesBefore(4) })],
+      { state: "reused", measuredAt: minutesBefore(4) },
+    ],
     [
       "is unavailable with the reason and the age of the last results shown",
       [statusRow("World check unavailable: budget"), worldRow("Tokyo, JP", { stale: true, measuredAt: minutesBefore(25) })],
-      { state: "unavailable", reason: "rate_limited", message: "World check unavailable: budget", measuredAt: minutesBefore(25), probes: 1 },
+      {
+        state: "unavailable",
+        reason: "rate_limited",
+        message: "World check unavailable: budget",
+        measuredAt: minutesBefore(25),
+        probes: 1,
+      },
     ],
   ])("%s", (_name, results, expected) => {
     expect(summarizeWorld(results, STARTED)).toMatchObject(expected);
@@ -28,7 +45,8 @@ describe("summarizeWorld", () => {
 });
 
 describe("WorldStatus", () => {
-  const renderFor = (results: ProbeResult[]) => render(<WorldStatus world={summarizeWorld(results, STARTED)} results={results} checkedAt={NOW} />);
+  const renderFor = (results: ProbeResult[]) =>
+    render(<WorldStatus world={summarizeWorld(results, STARTED)} results={results} checkedAt={NOW} />);
 
   it("says why the world is unavailable and what it last saw, with its age", () => {
     renderFor([

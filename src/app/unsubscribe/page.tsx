@@ -49,9 +49,17 @@ function Done({ domain }: { domain: string }) {
     <article className="prose">
       <h1>Notifications stopped</h1>
       <p role="status">
-        {parsed?.ok ? `This browser gets no more notifications about ${parsed.unicode}.` : "This browser gets no more of these notifications."}
+        {parsed?.ok
+          ? `This browser gets no more notifications about ${parsed.unicode}.`
+          : "This browser gets no more of these notifications."}
       </p>
-      <p>{parsed?.ok ? <Link href={`/${parsed.ascii}`}>{`Back to ${parsed.unicode}'s status`}</Link> : <Link href="/">Back to the home page</Link>}</p>
+      <p>
+        {parsed?.ok ? (
+          <Link href={`/${parsed.ascii}`}>{`Back to ${parsed.unicode}'s status`}</Link>
+        ) : (
+          <Link href="/">Back to the home page</Link>
+        )}
+      </p>
     </article>
   );
 }
@@ -62,9 +70,8 @@ function UnknownLink() {
     <article className="prose">
       <h1>This unsubscribe link is not valid</h1>
       <p>
-        It may have been used already (the notifications it stopped are gone for good), or it was
-        copied incompletely. To stop notifications about a site, open its page here and choose
-        “Stop notifications”.
+        It may have been used already (the notifications it stopped are gone for good), or it was copied incompletely. To stop notifications
+        about a site, open its page here and choose “Stop notifications”.
       </p>
       <p>
         <Link href="/">Back to the home page</Link>

@@ -64,8 +64,7 @@ function sendError(res: ServerResponse, failure: HttpFailure) {
 }
 
 function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  const tooLarge = () =>
-    new HttpFailure(413, "body_too_large", `The request body is over ${maxBytes} bytes.`, { connection: "close" });
+  const tooLarge = () => new HttpFailure(413, "body_too_large", `The request body is over ${maxBytes} bytes.`, { connection: "close" });
   if (Number(req.headers["content-length"] ?? 0) > maxBytes) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -41,7 +41,8 @@ export function redisLimiter(redis: RedisConnection, { name, points, durationSec
 }
 
 /** Shared through `redis` when there is one, else counted in this process. */
-export const limiterFor = (redis: RedisConnection | undefined, spec: LimitSpec): Limiter => (redis ? redisLimiter(redis, spec) : memoryLimiter(spec));
+export const limiterFor = (redis: RedisConnection | undefined, spec: LimitSpec): Limiter =>
+  redis ? redisLimiter(redis, spec) : memoryLimiter(spec);
 
 /** Counting runs outside the request: the memory limiter's timer per key would keep a render for its window. */
 function limiterOf(limiter: RateLimiterAbstract): Limiter {

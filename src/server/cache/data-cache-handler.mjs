@@ -79,7 +79,15 @@ function pendingSets() {
  * }} options
  * @returns {DataCache}
  */
-export function createDataCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }), redis, namespace = "downcheck:data:" }) {
+export function createDataCache({
+  maxEntries,
+  maxBytes,
+  maxTags,
+  now = performanceNow,
+  tagTimes = new TagTimes({ maxTags, now }),
+  redis,
+  namespace = "downcheck:data:",
+}) {
   /** @type {BoundedStore<StoredEntry>} */
   const store = new BoundedStore({ maxEntries, maxBytes, now });
   const shared =
@@ -119,7 +127,8 @@ export function createDataCache({ maxEntries, maxBytes, maxTags, now = performan
   /** @param {string} cacheKey @param {StoredEntry} record */
   async function keep(cacheKey, record) {
     const expiresAt = record.timestamp + record.expire * 1000;
-    if (shared?.isReady() && (await shared.set(cacheKey, record, { tags: record.tags, ttlMs: expiresAt - now() }).catch(() => false))) return;
+    if (shared?.isReady() && (await shared.set(cacheKey, record, { tags: record.tags, ttlMs: expiresAt - now() }).catch(() => false)))
+      return;
     store.set(cacheKey, record, { bytes: record.value.byteLength + record.tags.join("").length, expiresAt });
   }
 
@@ -165,7 +174,12 @@ let processCache;
 /** The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and DATA_CACHE_MAX_MB (32). */
 export function sharedDataCache() {
   if (processCache) return processCache;
-  const bounds = boundsFromEnv(process.env, { entriesVariable: "DATA_CACHE_MAX_ENTRIES", megabytesVariable: "DATA_CACHE_MAX_MB", defaultEntries: 10_000, defaultMegabytes: 32 });
+  const bounds = boundsFromEnv(process.env, {
+    entriesVariable: "DATA_CACHE_MAX_ENTRIES",
+    megabytesVariable: "DATA_CACHE_MAX_MB",
+    defaultEntries: 10_000,
+    defaultMegabytes: 32,
+  });
   processCache = createDataCache({ ...bounds, redis: sharedRedis(process.env.REDIS_URL) });
   return processCache;
 }

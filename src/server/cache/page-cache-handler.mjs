@@ -138,7 +138,15 @@ const hitOf = ({ lastModified, value, cacheControl }) => ({ lastModified, value,
  * }} options
  * @returns {PageCache}
  */
-export function createPageCache({ maxEntries, maxBytes, maxTags, now = performanceNow, tagTimes = new TagTimes({ maxTags, now }), redis, namespace = "downcheck:page:" }) {
+export function createPageCache({
+  maxEntries,
+  maxBytes,
+  maxTags,
+  now = performanceNow,
+  tagTimes = new TagTimes({ maxTags, now }),
+  redis,
+  namespace = "downcheck:page:",
+}) {
   /** @type {BoundedStore<PageRecord>} */
   const store = new BoundedStore({ maxEntries, maxBytes, now });
   const shared =
@@ -207,7 +215,12 @@ let processCache;
 /** The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES (5000) and PAGE_CACHE_MAX_MB (64). */
 export function sharedPageCache() {
   if (processCache) return processCache;
-  const bounds = boundsFromEnv(process.env, { entriesVariable: "PAGE_CACHE_MAX_ENTRIES", megabytesVariable: "PAGE_CACHE_MAX_MB", defaultEntries: 5000, defaultMegabytes: 64 });
+  const bounds = boundsFromEnv(process.env, {
+    entriesVariable: "PAGE_CACHE_MAX_ENTRIES",
+    megabytesVariable: "PAGE_CACHE_MAX_MB",
+    defaultEntries: 5000,
+    defaultMegabytes: 64,
+  });
   processCache = createPageCache({ ...bounds, redis: sharedRedis(process.env.REDIS_URL) });
   return processCache;
 }

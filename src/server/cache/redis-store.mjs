@@ -136,7 +136,16 @@ return 1
  *   now?: () => number,
  * }} options
  */
-export function createRedisStore({ redis, namespace, maxEntries, maxBytes, tagTimes, timestampOf, onReconnect = () => {}, now = Date.now }) {
+export function createRedisStore({
+  redis,
+  namespace,
+  maxEntries,
+  maxBytes,
+  tagTimes,
+  timestampOf,
+  onReconnect = () => {},
+  now = Date.now,
+}) {
   const client = /** @type {import("ioredis").Redis & Partial<Scripts>} */ (redis.client);
   if (typeof client.downcheckCacheSet !== "function") {
     client.defineCommand("downcheckCacheGet", { numberOfKeys: 0, lua: GET });
@@ -157,7 +166,12 @@ export function createRedisStore({ redis, namespace, maxEntries, maxBytes, tagTi
     (sending = sending.then(async () => {
       while (unsent.length > 0 && redis.isReady()) {
         const { tags, mode, at } = unsent[0];
-        const sent = await scripts.downcheckCacheInvalidate(namespace, String(Math.round(at)), mode, String(MAX_ENTRY_TTL_MS), ...tags).then(() => true, () => false);
+        const sent = await scripts
+          .downcheckCacheInvalidate(namespace, String(Math.round(at)), mode, String(MAX_ENTRY_TTL_MS), ...tags)
+          .then(
+            () => true,
+            () => false,
+          );
         if (!sent) return;
         unsent.shift();
       }
@@ -202,7 +216,18 @@ export function createRedisStore({ redis, namespace, maxEntries, maxBytes, tagTi
       if (!(ttl > 0)) return forget(key).then(() => false);
       const value = serialize(record);
       const size = String(value.length + tags.join("").length + Buffer.byteLength(key));
-      return (await scripts.downcheckCacheSet(namespace, key, value, tags.join("\n"), size, String(ttl), String(maxEntries), String(maxBytes))) === 1;
+      return (
+        (await scripts.downcheckCacheSet(
+          namespace,
+          key,
+          value,
+          tags.join("\n"),
+          size,
+          String(ttl),
+          String(maxEntries),
+          String(maxBytes),
+        )) === 1
+      );
     },
 
     delete: forget,

@@ -32,7 +32,13 @@ export const DEFAULT_FAIR_SHARE = 0.25;
 /** "a.b.example.co.uk" → "example.co.uk"; a private suffix (user.github.io) is its own site. */
 export const registrableDomain = (target: Target) => registrableDomainOf(target.ascii);
 
-export function createAdmission({ maxRounds, fairShare = DEFAULT_FAIR_SHARE, visitorRounds, siteRounds, backgroundRounds }: AdmissionOptions) {
+export function createAdmission({
+  maxRounds,
+  fairShare = DEFAULT_FAIR_SHARE,
+  visitorRounds,
+  siteRounds,
+  backgroundRounds,
+}: AdmissionOptions) {
   const shareLimit = Math.max(1, Math.floor(maxRounds * fairShare));
   let total = 0;
   const byVisitor = new Map<string, number>();

@@ -20,11 +20,7 @@ export type SignatureHeaders = Record<typeof TIMESTAMP_HEADER | typeof NONCE_HEA
 /** Node's IncomingHttpHeaders and undici's response headers both fit. */
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
-export type VerifyFailureCode =
-  | "missing_signature"
-  | "bad_signature"
-  | "stale_timestamp"
-  | "replayed_nonce";
+export type VerifyFailureCode = "missing_signature" | "bad_signature" | "stale_timestamp" | "replayed_nonce";
 
 export type VerifyResult = { ok: true } | { ok: false; code: VerifyFailureCode; message: string };
 
@@ -46,12 +42,7 @@ export function signRequest(secret: string, body: string, now: number = Date.now
 }
 
 /** The agent's answer to a verified request: same scheme, bound to that request's nonce. */
-export function signResponse(
-  secret: string,
-  body: string,
-  requestNonce: string,
-  now: number = Date.now(),
-): SignatureHeaders {
+export function signResponse(secret: string, body: string, requestNonce: string, now: number = Date.now()): SignatureHeaders {
   return signWith(secret, body, requestNonce, now);
 }
 

@@ -59,7 +59,19 @@ const LEASE_MARGIN_MS = 5000;
  * admission decides who may start a new round.
  */
 export function createCheckService(options: CheckServiceOptions) {
-  const { store, admission, testers, guard, ttlMs, deadlineMs, visitorsReportDown = async () => false, rounds = localRounds, storeIsShared = false, live, onStored } = options;
+  const {
+    store,
+    admission,
+    testers,
+    guard,
+    ttlMs,
+    deadlineMs,
+    visitorsReportDown = async () => false,
+    rounds = localRounds,
+    storeIsShared = false,
+    live,
+    onStored,
+  } = options;
   const { askers = memoryAskers(), onRoundStart, optedOut: isOptedOut = () => false, onViewAdmitted } = options;
   const inFlight = new Map<string, Promise<CheckRecord>>();
   const recent = createRecentChecks();
@@ -83,8 +95,19 @@ export function createCheckService(options: CheckServiceOptions) {
     let roundStored: () => void = () => undefined;
     try {
       onRoundStart?.(target, asker, new Promise<void>((resolve) => (roundStored = resolve)));
-      const outcome = await runRound(testers, target, guard, { deadlineMs, previous: previous?.results ?? [], questionOpen, onResults: watched?.report, asker });
-      const record = await store.save(target, outcome, decideVerdict(outcome.results), viewed ? { viewedAt: outcome.startedAt } : undefined);
+      const outcome = await runRound(testers, target, guard, {
+        deadlineMs,
+        previous: previous?.results ?? [],
+        questionOpen,
+        onResults: watched?.report,
+        asker,
+      });
+      const record = await store.save(
+        target,
+        outcome,
+        decideVerdict(outcome.results),
+        viewed ? { viewedAt: outcome.startedAt } : undefined,
+      );
       roundStored();
       recent.remember(record);
       watched?.end(record.verdict);

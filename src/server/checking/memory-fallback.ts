@@ -11,7 +11,11 @@ import type { CheckStore, CheckRecord } from "@/server/data/check-store";
 /** Rounds kept in memory at most; a database outage on a busy site must not grow without bound. */
 const MAX_UNSAVED = 1000;
 
-export function withMemoryFallback(store: CheckStore, ttlMs: number, log: (message: string, error?: unknown) => void = console.error): CheckStore {
+export function withMemoryFallback(
+  store: CheckStore,
+  ttlMs: number,
+  log: (message: string, error?: unknown) => void = console.error,
+): CheckStore {
   const unsaved = new Map<string, CheckRecord>();
   let failing = false;
 

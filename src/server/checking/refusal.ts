@@ -20,10 +20,20 @@ export function refusalOf(error: unknown): Refusal | null {
 }
 
 export const busy = (): RefusalError =>
-  refuse({ status: 503, code: "busy", message: "Too many checks are running right now; try again in a few seconds.", retryAfterSeconds: 5 });
+  refuse({
+    status: 503,
+    code: "busy",
+    message: "Too many checks are running right now; try again in a few seconds.",
+    retryAfterSeconds: 5,
+  });
 
 export const notAdmitted = (target: { unicode: string }): RefusalError =>
-  refuse({ status: 409, code: "not_admitted", message: `No new check of ${target.unicode} was started for this page; reload it to check again.`, retryAfterSeconds: 0 });
+  refuse({
+    status: 409,
+    code: "not_admitted",
+    message: `No new check of ${target.unicode} was started for this page; reload it to check again.`,
+    retryAfterSeconds: 0,
+  });
 
 export const optedOut = (target: { unicode: string }): Refusal => ({
   status: 403,

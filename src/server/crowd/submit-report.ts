@@ -46,12 +46,22 @@ export interface ReportFields {
  * Stores a visitor's report. `requestHeaders` carry the visitor's address (X-Forwarded-For as the
  * server sets it); `reportsChanged` is told the domain of a stored report, to refresh the page.
  */
-export async function submitReport(fields: ReportFields, requestHeaders: Headers, reportsChanged: (domain: string) => void, crowd: CrowdServices): Promise<ReportOutcome> {
+export async function submitReport(
+  fields: ReportFields,
+  requestHeaders: Headers,
+  reportsChanged: (domain: string) => void,
+  crowd: CrowdServices,
+): Promise<ReportOutcome> {
   const visitor = addressVisitor(requestHeaders);
   const allowed = await crowd.reports.take(visitor.bucket);
   if (!allowed.ok) {
     const { retryAfterSeconds } = allowed;
-    return refusedReport({ status: 429, code: "rate_limited", message: `Too many reports at once; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds });
+    return refusedReport({
+      status: 429,
+      code: "rate_limited",
+      message: `Too many reports at once; try again in ${retryAfterSeconds} seconds.`,
+      retryAfterSeconds,
+    });
   }
 
   const parsed = ReportSchema.safeParse({ domain: fields.domain ?? undefined, problem: fields.problem ?? undefined });
@@ -62,12 +72,22 @@ export async function submitReport(fields: ReportFields, requestHeaders: Headers
   }
   const { problem } = parsed.data;
   const target = parseRequestedDomain(parsed.data.domain);
-  if (!target.ok) return refusedReport({ status: 400, code: "invalid_domain", message: target.message }, { fieldErrors: { domain: [target.message] }, problem });
+  if (!target.ok)
+    return refusedReport(
+      { status: 400, code: "invalid_domain", message: target.message },
+      { fieldErrors: { domain: [target.message] }, problem },
+    );
 
   // The address is looked up here and dropped: only its country and network are stored.
   const network = await visitorNetwork(requestHeaders);
   try {
-    const stored = await addVisitorReport({ domain: target.ascii, displayName: target.unicode, visitorHash: visitor.addressHash, problem, network });
+    const stored = await addVisitorReport({
+      domain: target.ascii,
+      displayName: target.unicode,
+      visitorHash: visitor.addressHash,
+      problem,
+      network,
+    });
     if (!stored.ok) {
       const { retryAfterSeconds } = stored;
       const minutes = Math.ceil(retryAfterSeconds / 60);
@@ -96,7 +116,12 @@ async function visitorNetwork(requestHeaders: Headers): Promise<VisitorNetwork> 
 }
 
 /** The stored report stands whatever happens here: a failed answer is only left out. */
-async function networkAnswer(domain: string, network: VisitorNetwork, visitor: string, world: WorldAccess | null): Promise<NetworkAnswer | null> {
+async function networkAnswer(
+  domain: string,
+  network: VisitorNetwork,
+  visitor: string,
+  world: WorldAccess | null,
+): Promise<NetworkAnswer | null> {
   try {
     return await answerForVisitorNetwork({ domain, network, visitor }, world);
   } catch (error) {

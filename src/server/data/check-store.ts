@@ -1,6 +1,17 @@
 import "server-only";
 import type { Target } from "@/lib/domain";
-import type { Cause, Continent, ProbeDetail, ProbeKind, ProbeResult, ProbeStatus, ResultSource, RoundOutcome, TlsDetails, Verdict } from "@/lib/probe-result";
+import type {
+  Cause,
+  Continent,
+  ProbeDetail,
+  ProbeKind,
+  ProbeResult,
+  ProbeStatus,
+  ResultSource,
+  RoundOutcome,
+  TlsDetails,
+  Verdict,
+} from "@/lib/probe-result";
 import { displayName } from "@/lib/idn-display";
 import { placesOf, type VerdictDetails } from "@/lib/verdict";
 import { summarizeWorld, type WorldSummary } from "@/lib/world-summary";
@@ -62,7 +73,13 @@ export function toResult(r: ResultRow): ProbeResult {
     testerId: r.testerId,
     kind: r.kind as ProbeKind,
     source: r.source as ResultSource,
-    location: { city: r.city, country: r.country, continent: r.continent as Continent | null, latitude: r.latitude, longitude: r.longitude },
+    location: {
+      city: r.city,
+      country: r.country,
+      continent: r.continent as Continent | null,
+      latitude: r.latitude,
+      longitude: r.longitude,
+    },
     network: r.asn === null ? null : { asn: r.asn, name: r.networkName ?? "" },
     server: r.server,
     status: r.status as ProbeStatus,
@@ -142,7 +159,14 @@ export const prismaCheckStore: CheckStore = {
     const check = await db.$transaction(async (tx) => {
       const site = await tx.site.upsert({
         where: { domain: target.ascii },
-        create: { domain: target.ascii, displayName: target.unicode, lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: 1, ...viewed },
+        create: {
+          domain: target.ascii,
+          displayName: target.unicode,
+          lastCheckedAt: checkedAt,
+          lastVerdict: summary.verdict,
+          checkCount: 1,
+          ...viewed,
+        },
         update: { lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: { increment: 1 }, ...viewed },
       });
       return tx.check.create({

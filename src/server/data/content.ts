@@ -60,7 +60,11 @@ export async function getRelatedPages(domain: string, limit = RELATED_PAGES_READ
   });
   return rows
     .filter((row) => isWebUrl(row.url))
-    .map((row) => ({ ...row, source: row.source === "feed" ? "feed" : "import", sourceUrl: isWebUrl(row.sourceUrl) ? row.sourceUrl : null }));
+    .map((row) => ({
+      ...row,
+      source: row.source === "feed" ? "feed" : "import",
+      sourceUrl: isWebUrl(row.sourceUrl) ? row.sourceUrl : null,
+    }));
 }
 
 /**
@@ -78,7 +82,15 @@ export async function getSocialLinks(domain: string): Promise<SocialLink[]> {
   const links = rows.flatMap((row): SocialLink[] => {
     const found = accountFromUrl(row.url, { anyMastodonHost: row.network === "mastodon" });
     if (!found || found.network !== row.network || !isSource(row.source)) return [];
-    return [{ network: found.network, url: found.url, handle: row.handle, source: row.source, sourceUrl: isWebUrl(row.sourceUrl) ? row.sourceUrl : null }];
+    return [
+      {
+        network: found.network,
+        url: found.url,
+        handle: row.handle,
+        source: row.source,
+        sourceUrl: isWebUrl(row.sourceUrl) ? row.sourceUrl : null,
+      },
+    ];
   });
   const seen = new Set<string>();
   return links
@@ -89,6 +101,9 @@ export async function getSocialLinks(domain: string): Promise<SocialLink[]> {
 
 /** When `domain`'s site row was made, and whether its owner discovery finished (null: never started). */
 export async function ownerContentState(domain: string): Promise<{ createdAt: Date; discovered: boolean | null } | null> {
-  const site = await getDb().site.findUnique({ where: { domain }, select: { createdAt: true, ownerDiscovery: { select: { outcome: true } } } });
+  const site = await getDb().site.findUnique({
+    where: { domain },
+    select: { createdAt: true, ownerDiscovery: { select: { outcome: true } } },
+  });
   return site && { createdAt: site.createdAt, discovered: site.ownerDiscovery ? Boolean(site.ownerDiscovery.outcome) : null };
 }

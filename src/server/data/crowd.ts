@@ -46,7 +46,10 @@ export async function countsBySite(spans: readonly Span[], siteId?: number): Pro
   return totals;
 }
 
-function readingOf(counts: [current: number, previous: number, usualCurrent: number, usualPrevious: number], failing: boolean): CrowdReading {
+function readingOf(
+  counts: [current: number, previous: number, usualCurrent: number, usualPrevious: number],
+  failing: boolean,
+): CrowdReading {
   const windows: CrowdWindows = {
     current: counts[0],
     previous: counts[1],

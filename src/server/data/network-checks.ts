@@ -16,7 +16,12 @@ export type NetworkCheckClaim =
  * Claims `scope` for `domain` unless someone claimed it less than `reuseMs` ago. Null when the
  * domain was never checked (no site row), which never happens after a round of ours.
  */
-export async function claimNetworkCheck(domain: string, scope: string, reuseMs: number, now = new Date()): Promise<NetworkCheckClaim | null> {
+export async function claimNetworkCheck(
+  domain: string,
+  scope: string,
+  reuseMs: number,
+  now = new Date(),
+): Promise<NetworkCheckClaim | null> {
   const db = getDb();
   const site = await db.site.findUnique({ where: { domain }, select: { id: true } });
   if (!site) return null;
@@ -41,7 +46,10 @@ export async function claimNetworkCheck(domain: string, scope: string, reuseMs: 
 }
 
 async function readClaim(siteId: number, scope: string): Promise<{ startedAt: Date; stored: string | null } | null> {
-  const row = await getDb().networkCheck.findUnique({ where: { siteId_scope: { siteId, scope } }, select: { startedAt: true, answer: true } });
+  const row = await getDb().networkCheck.findUnique({
+    where: { siteId_scope: { siteId, scope } },
+    select: { startedAt: true, answer: true },
+  });
   return row ? { startedAt: row.startedAt, stored: row.answer } : null;
 }
 

@@ -43,7 +43,12 @@ export async function readStoredOfficialRow(domain: string): Promise<OfficialRow
 
 /** Where the page is now; `keepReading` false (another page than before) drops the old reading. */
 export async function saveFinding(siteId: number, finding: OfficialFinding, foundAt: Date, keepReading: boolean): Promise<void> {
-  const fields = { kind: finding.kind, url: finding.kind === "none" ? null : finding.url, foundAt, ...(keepReading ? {} : { snapshot: null, fetchedAt: null }) };
+  const fields = {
+    kind: finding.kind,
+    url: finding.kind === "none" ? null : finding.url,
+    foundAt,
+    ...(keepReading ? {} : { snapshot: null, fetchedAt: null }),
+  };
   await getDb().officialPage.upsert({ where: { siteId }, create: { siteId, ...fields }, update: fields });
 }
 
@@ -52,14 +57,23 @@ export async function saveReading(siteId: number, summary: OfficialSummary, fetc
 }
 
 /** The stored page and its last reading, if its kind is one we read; null when never found. */
-export async function storedOfficialPage(domain: string): Promise<{ kind: OfficialKind; url: string | null; summary: OfficialSummary | null; fetchedAt: Date | null } | null> {
-  const row = await getDb().officialPage.findFirst({ where: { site: { domain } }, select: { kind: true, url: true, snapshot: true, fetchedAt: true } });
+export async function storedOfficialPage(
+  domain: string,
+): Promise<{ kind: OfficialKind; url: string | null; summary: OfficialSummary | null; fetchedAt: Date | null } | null> {
+  const row = await getDb().officialPage.findFirst({
+    where: { site: { domain } },
+    select: { kind: true, url: true, snapshot: true, fetchedAt: true },
+  });
   return row && isKind(row.kind) ? { kind: row.kind, url: row.url, summary: readSnapshot(row.snapshot), fetchedAt: row.fetchedAt } : null;
 }
 
 /** The open incident's start, and when the official page first admitted it (null: not yet). */
 export async function openIncidentAck(domain: string): Promise<{ startedAt: Date; officialAckAt: Date | null } | null> {
-  return getDb().incident.findFirst({ where: { site: { domain }, endedAt: null }, orderBy: { startedAt: "desc" }, select: { startedAt: true, officialAckAt: true } });
+  return getDb().incident.findFirst({
+    where: { site: { domain }, endedAt: null },
+    orderBy: { startedAt: "desc" },
+    select: { startedAt: true, officialAckAt: true },
+  });
 }
 
 /** Incident `id` of `domain`: its times, when the official page admitted it, and whether the site has a page we read. */

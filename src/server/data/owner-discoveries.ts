@@ -61,13 +61,31 @@ export async function saveDiscovery(siteId: number, found: Discovery, now: Date)
           db.relatedPage.deleteMany({ where: { siteId, source: "feed" } }),
           db.relatedPage.createMany({ data: pages.map((page) => ({ siteId, ...page, source: "feed", sourceUrl: found.feedUrl })) }),
           db.socialLink.deleteMany({ where: { siteId, source: "site" } }),
-          db.socialLink.createMany({ data: found.accounts.map(({ network, url, handle, source, sourceUrl }) => ({ siteId, network, url, handle, source, sourceUrl })) }),
+          db.socialLink.createMany({
+            data: found.accounts.map(({ network, url, handle, source, sourceUrl }) => ({
+              siteId,
+              network,
+              url,
+              handle,
+              source,
+              sourceUrl,
+            })),
+          }),
         ]
       : []),
     ...(found.wikidata
       ? [
           db.socialLink.deleteMany({ where: { siteId, source: "wikidata" } }),
-          db.socialLink.createMany({ data: found.wikidata.map(({ network, url, handle, source, sourceUrl }) => ({ siteId, network, url, handle, source, sourceUrl })) }),
+          db.socialLink.createMany({
+            data: found.wikidata.map(({ network, url, handle, source, sourceUrl }) => ({
+              siteId,
+              network,
+              url,
+              handle,
+              source,
+              sourceUrl,
+            })),
+          }),
         ]
       : []),
     db.ownerDiscovery.update({
@@ -92,6 +110,9 @@ export async function releaseClaim(siteId: number, now: Date, delayMs: number): 
 
 /** What the latest discovery of `domain` said of the site itself; null before the first ended. */
 export async function discoverySummary(domain: string): Promise<{ siteName: string | null; discoveredAt: Date; outcome: string } | null> {
-  const row = await getDb().ownerDiscovery.findFirst({ where: { site: { domain }, outcome: { not: null } }, select: { siteName: true, finishedAt: true, startedAt: true, outcome: true } });
+  const row = await getDb().ownerDiscovery.findFirst({
+    where: { site: { domain }, outcome: { not: null } },
+    select: { siteName: true, finishedAt: true, startedAt: true, outcome: true },
+  });
   return row ? { siteName: row.siteName, discoveredAt: row.finishedAt ?? row.startedAt, outcome: row.outcome! } : null;
 }

@@ -27,10 +27,15 @@ export interface SendResults {
 }
 
 /** Writes a batch's outcomes; how many rows went for being gone, and for failing too often. */
-export async function recordSendResults(results: SendResults, at: Date, maxFailedSends: number): Promise<{ gone: number; dropped: number }> {
+export async function recordSendResults(
+  results: SendResults,
+  at: Date,
+  maxFailedSends: number,
+): Promise<{ gone: number; dropped: number }> {
   const db = getDb();
   const ids = (list: readonly number[]) => ({ in: [...list] });
-  if (results.sent.length > 0) await db.pushSubscription.updateMany({ where: { id: ids(results.sent) }, data: { lastSentAt: at, failedSends: 0 } });
+  if (results.sent.length > 0)
+    await db.pushSubscription.updateMany({ where: { id: ids(results.sent) }, data: { lastSentAt: at, failedSends: 0 } });
   const gone = results.gone.length > 0 ? (await db.pushSubscription.deleteMany({ where: { id: ids(results.gone) } })).count : 0;
   let dropped = 0;
   if (results.failed.length > 0) {
@@ -71,6 +76,9 @@ export async function getNotifyState(siteId: number): Promise<NotifyState | null
  * (another instance running the same job): true when this caller claimed the notification.
  */
 export async function claimNotification(siteId: number, seen: Date | null, state: "down" | "up", at: Date): Promise<boolean> {
-  const { count } = await getDb().site.updateMany({ where: { id: siteId, notifiedAt: seen }, data: { notifiedAt: at, notifiedState: state } });
+  const { count } = await getDb().site.updateMany({
+    where: { id: siteId, notifiedAt: seen },
+    data: { notifiedAt: at, notifiedState: state },
+  });
   return count === 1;
 }

@@ -33,7 +33,6 @@ export interface SubscriptionRow {
 /** A new unsubscribe token: the link in every notification carries it. */
 export const newSubscriptionToken = () => randomBytes(24).toString("base64url");
 
-
 /** Compares two auth secrets in constant time. */
 export function sameSecret(given: string, stored: string): boolean {
   const a = Buffer.from(given);
@@ -55,7 +54,11 @@ export async function planSubscription(input: {
 }): Promise<SubscriptionPlan> {
   const db = getDb();
   const { domain, endpoint, auth } = input;
-  const held = await db.pushSubscription.findMany({ where: { endpoint }, select: { auth: true, site: { select: { domain: true } } }, take: MAX_SITES_PER_ENDPOINT + 1 });
+  const held = await db.pushSubscription.findMany({
+    where: { endpoint },
+    select: { auth: true, site: { select: { domain: true } } },
+    take: MAX_SITES_PER_ENDPOINT + 1,
+  });
   if (held.some((row) => !sameSecret(auth, row.auth))) return { kind: "refused", code: "not_owner" };
   if (held.some((row) => row.site.domain === domain)) return { kind: "renew" };
   if (held.length >= MAX_SITES_PER_ENDPOINT) return { kind: "refused", code: "endpoint_limit", limit: MAX_SITES_PER_ENDPOINT };
@@ -96,12 +99,24 @@ export async function addPushSubscription(input: {
   const token = input.token ?? newSubscriptionToken();
   try {
     await db.pushSubscription.create({
-      data: { siteId: site.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, visitorHash: input.visitorHash, registrableDomain: registrableDomainOf(input.domain), token },
+      data: {
+        siteId: site.id,
+        endpoint,
+        p256dh: keys.p256dh,
+        auth: keys.auth,
+        visitorHash: input.visitorHash,
+        registrableDomain: registrableDomainOf(input.domain),
+        token,
+      },
     });
     return { ok: true, token, created: true };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const row = await db.pushSubscription.update({ where: { siteId_endpoint: { siteId: site.id, endpoint } }, data: { p256dh: keys.p256dh }, select: { token: true } });
+    const row = await db.pushSubscription.update({
+      where: { siteId_endpoint: { siteId: site.id, endpoint } },
+      data: { p256dh: keys.p256dh },
+      select: { token: true },
+    });
     return { ok: true, token: row.token, created: false };
   }
 }
@@ -126,7 +141,11 @@ export async function hasPushSubscription(domain: string, endpoint: string, auth
 }
 
 /** Removes the browser's subscription to the domain; `remaining`: the sites it still follows. */
-export async function removePushSubscription(domain: string, endpoint: string, auth: string): Promise<{ removed: boolean; remaining: number }> {
+export async function removePushSubscription(
+  domain: string,
+  endpoint: string,
+  auth: string,
+): Promise<{ removed: boolean; remaining: number }> {
   const db = getDb();
   const row = await ownRow(domain, endpoint, auth);
   const { count } = row ? await db.pushSubscription.deleteMany({ where: { id: row.id } }) : { count: 0 };

@@ -21,8 +21,7 @@ export interface SitemapSite {
 const summaryFields = { domain: true, lastVerdict: true, lastCheckedAt: true } as const;
 
 // lastVerdict is a plain string column; anything we no longer recognise reads as "no verdict".
-const isVerdict = (value: string | null): value is Verdict =>
-  value !== null && (VERDICTS as readonly string[]).includes(value);
+const isVerdict = (value: string | null): value is Verdict => value !== null && (VERDICTS as readonly string[]).includes(value);
 
 // The name is shown by the browsers' IDN display policy as it stands today, never as stored:
 // a lookalike stored before the policy, or by anyone, is shown in punycode.
@@ -39,7 +38,10 @@ const take = (limit: number) => Math.max(0, Math.trunc(limit));
  * resolved): a name nobody outside can resolve (an internal host typed by mistake) is never listed.
  */
 const publiclyAnswered = {
-  OR: [{ lastVerdict: { in: ["online", "regional"] } }, { lastVerdict: "global_outage", checks: { some: { verdict: "global_outage", NOT: { cause: "dns" } } } }],
+  OR: [
+    { lastVerdict: { in: ["online", "regional"] } },
+    { lastVerdict: "global_outage", checks: { some: { verdict: "global_outage", NOT: { cause: "dns" } } } },
+  ],
 };
 
 /** Checked sites with a public answer, most recently checked first. */

@@ -45,7 +45,12 @@ export async function addVisitorReport({
 }
 
 /** Creates the visitor's gate row, or moves on one whose REPORT_INTERVAL_MS has passed. */
-async function passGate(db: Db, siteId: number, visitorHash: string, now: Date): Promise<{ passed: true } | { passed: false; retryAfterSeconds: number }> {
+async function passGate(
+  db: Db,
+  siteId: number,
+  visitorHash: string,
+  now: Date,
+): Promise<{ passed: true } | { passed: false; retryAfterSeconds: number }> {
   // A gate pruned between our statements (pruneOldReports) is a first report after all: once more.
   for (let attempt = 0; ; attempt++) {
     try {

@@ -111,7 +111,10 @@ export function connectRedis(url, { log = (line) => console.error(line) } = {}) 
   subscriber.on("ready", async () => {
     if (channels.size === 0) return;
     // Subscribed first, then told to catch up: nothing published in between is lost.
-    const subscribed = await subscriber.subscribe(...channels.keys()).then(() => true, () => false);
+    const subscribed = await subscriber.subscribe(...channels.keys()).then(
+      () => true,
+      () => false,
+    );
     // Whatever was published before this connection was up never arrives: say so.
     if (subscribed) for (const listeners of channels.values()) for (const listener of listeners) listener.onResync?.();
   });

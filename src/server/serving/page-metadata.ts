@@ -9,7 +9,17 @@ export const absoluteUrl = (path: string) => new URL(path, getConfig().PUBLIC_BA
  * A shareable page's metadata: its title (with the site's name), description, canonical URL and
  * the same for link previews (Open Graph). One shape for the status, history and evidence pages.
  */
-export function pageMetadata({ title, description, path, type = "website" }: { title: string; description: string; path: string; type?: "website" | "article" }): Metadata {
+export function pageMetadata({
+  title,
+  description,
+  path,
+  type = "website",
+}: {
+  title: string;
+  description: string;
+  path: string;
+  type?: "website" | "article";
+}): Metadata {
   const url = absoluteUrl(path);
   return {
     title: { absolute: `${title} · downcheck` },

@@ -4,8 +4,7 @@ import { NOT_A_DOMAIN_HINT, NOT_A_DOMAIN_TITLE } from "@/lib/not-a-domain";
 // Small self-contained pages for answers given before the app renders (a route handler's 400,
 // the proxy's 404/429/503): the layout cannot be rendered with those statuses there.
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function plainPage(title: string, body: string): string {
   return `<!doctype html>
@@ -37,10 +36,7 @@ export function notADomainPage(typed: string): string {
 /** The search box's answer to something that is not a domain, with a new search box. */
 export function invalidSearchPage(query: string, message: string): string {
   const shown = escapeHtml(query.slice(0, 200));
-  return plainPage(
-    "Not a domain we can check",
-    `<p>You entered <code>${shown}</code>. ${escapeHtml(message)}</p>\n${searchBox(shown)}`,
-  );
+  return plainPage("Not a domain we can check", `<p>You entered <code>${shown}</code>. ${escapeHtml(message)}</p>\n${searchBox(shown)}`);
 }
 
 /** A status page that could not start a new check for this visitor now (429/503). */
@@ -61,10 +57,20 @@ export function unknownUnsubscribeLinkPage(): string {
 }
 
 /** A permalink of a domain that names no incident, or a check no longer kept (404). */
-export function missingPermalinkPage(target: { ascii: string; unicode: string }, kind: "incidents" | "checks", keepChecksDays: number): string {
+export function missingPermalinkPage(
+  target: { ascii: string; unicode: string },
+  kind: "incidents" | "checks",
+  keepChecksDays: number,
+): string {
   const [title, why] =
     kind === "incidents"
       ? [`No such incident of ${target.unicode}`, "This address names no incident we recorded for this site."]
-      : [`No such check of ${target.unicode}`, `This address names no check of ${target.unicode} that we keep. Checks are kept for ${keepChecksDays} days, so it may be older, or the link may be mistyped; an incident's page keeps the rounds that mattered for good.`];
-  return plainPage(title, `<p>${escapeHtml(why)}</p>\n<p><a href="/${escapeHtml(target.ascii)}">The status of ${escapeHtml(target.unicode)} now</a></p>`);
+      : [
+          `No such check of ${target.unicode}`,
+          `This address names no check of ${target.unicode} that we keep. Checks are kept for ${keepChecksDays} days, so it may be older, or the link may be mistyped; an incident's page keeps the rounds that mattered for good.`,
+        ];
+  return plainPage(
+    title,
+    `<p>${escapeHtml(why)}</p>\n<p><a href="/${escapeHtml(target.ascii)}">The status of ${escapeHtml(target.unicode)} now</a></p>`,
+  );
 }

@@ -10,10 +10,10 @@ import { isForeignOrigin, requestedHost } from "./gate/same-site";
 /** Far above two fields; the form's domain is at most 2,048 characters. */
 export const REPORT_BODY_LIMIT_BYTES = 8 * 1024;
 
-
 /** `readBody` gives the body as text; it is called only once the headers pass. */
 export async function readReportRequest(headers: Headers, readBody: () => Promise<string>): Promise<Outcome<{ fields: ReportFields }>> {
-  if (isForeignOrigin(headers.get("origin"), requestedHost(headers))) return refused(403, "foreign_origin", "Reports may only be sent from this site.");
+  if (isForeignOrigin(headers.get("origin"), requestedHost(headers)))
+    return refused(403, "foreign_origin", "Reports may only be sent from this site.");
   const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") return refused(415, "unsupported_media_type", "Send the report as application/json.");
   const length = headers.get("content-length");

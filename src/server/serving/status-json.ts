@@ -61,7 +61,6 @@ export function statusJson(record: CheckRecord, cached: boolean) {
   };
 }
 
-
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
 const seconds = (ms: number) => Math.max(0, Math.round(ms / 1000));
 
@@ -93,7 +92,14 @@ async function readOwnerWord(record: CheckRecord, now: number) {
       discoveredAt: iso(discovery?.discoveredAt),
       statusPage: official.url,
       accounts: accounts.map(({ network, url, handle, source, sourceUrl }) => ({ network, url, handle, source, sourceUrl })),
-      relatedPages: pages.map(({ title, url, publishedAt, excerpt, source, sourceUrl }) => ({ title, url, publishedAt: new Date(publishedAt).toISOString(), excerpt, source, sourceUrl })),
+      relatedPages: pages.map(({ title, url, publishedAt, excerpt, source, sourceUrl }) => ({
+        title,
+        url,
+        publishedAt: new Date(publishedAt).toISOString(),
+        excerpt,
+        source,
+        sourceUrl,
+      })),
     },
     official: official.url
       ? {
@@ -111,7 +117,9 @@ async function readOwnerWord(record: CheckRecord, now: number) {
                 startedAt: incident.startedAt.toISOString(),
                 admittedAt: iso(incident.officialAckAt),
                 // Positive: the official page admitted it this long after our probes found it.
-                behindSeconds: incident.officialAckAt ? Math.round((incident.officialAckAt.getTime() - incident.startedAt.getTime()) / 1000) : null,
+                behindSeconds: incident.officialAckAt
+                  ? Math.round((incident.officialAckAt.getTime() - incident.startedAt.getTime()) / 1000)
+                  : null,
               }
             : null,
         }

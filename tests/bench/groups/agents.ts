@@ -34,7 +34,16 @@ export interface AgentsOptions {
 }
 
 const GOAL_MS = 260;
-const CITIES = ["Frankfurt, DE", "Virginia, US", "Singapore, SG", "Sydney, AU", "São Paulo, BR", "Tokyo, JP", "Johannesburg, ZA", "London, GB"];
+const CITIES = [
+  "Frankfurt, DE",
+  "Virginia, US",
+  "Singapore, SG",
+  "Sydney, AU",
+  "São Paulo, BR",
+  "Tokyo, JP",
+  "Johannesburg, ZA",
+  "London, GB",
+];
 const SECRET = "bench-agent-secret-0123456789";
 const sleep = (msToWait: number) => new Promise((done) => setTimeout(done, msToWait));
 

@@ -46,7 +46,9 @@ export async function coldGroup(app: BenchApp, report: Report, options: ColdOpti
     cached.push(await get(page(cachedDomain), { keepBytes: 0 }));
     await pause();
     // The whole body this time: "Checking…" and the verdict are in it.
-    visits.push(get(page(domain), { headers: { "x-forwarded-for": visitor(8000 + i) }, timeoutMs: deadlineMs * 3, mark: `Checking ${domain}…` }));
+    visits.push(
+      get(page(domain), { headers: { "x-forwarded-for": visitor(8000 + i) }, timeoutMs: deadlineMs * 3, mark: `Checking ${domain}…` }),
+    );
   }
   const cold = await Promise.all(visits);
   const statuses = cold.map((t) => t.status);

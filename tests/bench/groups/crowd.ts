@@ -65,8 +65,12 @@ export function fillReports(file: string, domains: number, now: number) {
   db.pragma("synchronous = OFF");
   let rows = 0;
   try {
-    const insertSite = db.prepare(`INSERT INTO "Site" (domain, displayName, createdAt, checkCount, lastVerdict, lastCheckedAt) VALUES (?, ?, ?, 1, ?, ?)`);
-    const insertReport = db.prepare(`INSERT INTO "VisitorReport" (siteId, visitorHash, createdAt, problem, country, asn, asnName) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const insertSite = db.prepare(
+      `INSERT INTO "Site" (domain, displayName, createdAt, checkCount, lastVerdict, lastCheckedAt) VALUES (?, ?, ?, 1, ?, ?)`,
+    );
+    const insertReport = db.prepare(
+      `INSERT INTO "VisitorReport" (siteId, visitorHash, createdAt, problem, country, asn, asnName) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
     const ids: number[] = [];
     const rates: number[] = [];
     db.transaction(() => {
@@ -74,14 +78,32 @@ export function fillReports(file: string, domains: number, now: number) {
         const bursting = i % BURST_EVERY === 0;
         // Half the bursting sites fail for our probes too: the batch reads that as well.
         const verdict = bursting && i % (2 * BURST_EVERY) === 0 ? "regional" : "online";
-        ids.push(Number(insertSite.run(`crowd${i}.example.com`, `crowd${i}.example.com`, asStored(now - DAYS * 24 * HOUR_MS), verdict, asStored(now - 60_000)).lastInsertRowid));
+        ids.push(
+          Number(
+            insertSite.run(
+              `crowd${i}.example.com`,
+              `crowd${i}.example.com`,
+              asStored(now - DAYS * 24 * HOUR_MS),
+              verdict,
+              asStored(now - 60_000),
+            ).lastInsertRowid,
+          ),
+        );
         const draw = next();
         rates.push((draw < RATES[0].share ? RATES[0] : draw < RATES[0].share + RATES[1].share ? RATES[1] : RATES[2]).perHour);
       }
     })();
     const insert = (siteIndex: number, at: number) => {
       const [country, asn, asnName] = NETWORKS[Math.floor(next() * NETWORKS.length)];
-      insertReport.run(ids[siteIndex], Math.floor(next() * 2 ** 52).toString(16), asStored(at), PROBLEMS[Math.floor(next() * PROBLEMS.length)], country, asn, asnName);
+      insertReport.run(
+        ids[siteIndex],
+        Math.floor(next() * 2 ** 52).toString(16),
+        asStored(at),
+        PROBLEMS[Math.floor(next() * PROBLEMS.length)],
+        country,
+        asn,
+        asnName,
+      );
       rows += 1;
     };
     // Hour by hour, oldest first, each hour's reports in time order: the table as it grows.
@@ -133,7 +155,13 @@ export async function crowdGroup(report: Report, { domains, runs }: { domains: n
       await crowdStates(at);
       times.push(performance.now() - started);
     }
-    report.atMost(`16 spike state of ${domains.toLocaleString("en")} domains (crowdStates), median of ${runs}`, median(times), GOAL_MS, "ms", 0);
+    report.atMost(
+      `16 spike state of ${domains.toLocaleString("en")} domains (crowdStates), median of ${runs}`,
+      median(times),
+      GOAL_MS,
+      "ms",
+      0,
+    );
     // The status page's read of one of the busiest sites (its 24 hours, state, problems, networks).
     const pageTimes: number[] = [];
     for (let i = 0; i < runs + 1; i++) {

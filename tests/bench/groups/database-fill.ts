@@ -60,7 +60,9 @@ export function fillBusySite(file: string, domain: string, { days, resultsPerChe
     const insertSite = db.prepare(
       `INSERT INTO "Site" (domain, displayName, createdAt, lastCheckedAt, lastVerdict, checkCount) VALUES (?, ?, ?, ?, 'online', ?)`,
     );
-    const insertCheck = db.prepare(`INSERT INTO "Check" (siteId, startedAt, durationMs, verdict, cause, warnings) VALUES (?, ?, 240, ?, NULL, '[]')`);
+    const insertCheck = db.prepare(
+      `INSERT INTO "Check" (siteId, startedAt, durationMs, verdict, cause, warnings) VALUES (?, ?, 240, ?, NULL, '[]')`,
+    );
     const insertResult = db.prepare(
       `INSERT INTO "TesterResult" (checkId, testerId, kind, source, city, country, continent, server, status, statusCode, message, totalMs)
        VALUES (?, ?, ?, 'local', 'Frankfurt', 'DE', 'EU', 'local', 'up', ?, 'ok', 131)`,

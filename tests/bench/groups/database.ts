@@ -33,7 +33,11 @@ async function capturedSql(file: string, run: (client: PrismaClient) => Promise<
   const queries: { sql: string; params: unknown[] }[] = [];
   client.$on("query", (event) => {
     const params = (JSON.parse(event.params) as unknown[]).map((p) =>
-      typeof p === "string" && /^\d{4}-\d\d-\d\dT.*Z$/.test(p) ? p.replace("Z", "+00:00") : typeof p === "string" && /^-?\d+$/.test(p) ? Number(p) : p,
+      typeof p === "string" && /^\d{4}-\d\d-\d\dT.*Z$/.test(p)
+        ? p.replace("Z", "+00:00")
+        : typeof p === "string" && /^-?\d+$/.test(p)
+          ? Number(p)
+          : p,
     );
     queries.push({ sql: event.query, params });
   });
@@ -53,7 +57,10 @@ export async function databaseGroup(report: Report, { saves, queries }: { saves:
       const outcome = roundOf(10, new Date());
       return prismaCheckStore.save({ ascii: domain, unicode: domain }, outcome, decideVerdict(outcome.results));
     });
-    report.info("9 store one round of 10 results", `${ms(median(saveTimes.slice(5)))} (p90 ${ms([...saveTimes.slice(5)].sort((a, b) => a - b)[Math.floor(saves * 0.9)])})`);
+    report.info(
+      "9 store one round of 10 results",
+      `${ms(median(saveTimes.slice(5)))} (p90 ${ms([...saveTimes.slice(5)].sort((a, b) => a - b)[Math.floor(saves * 0.9)])})`,
+    );
 
     // 2. A busy site: 30 days of checks at one a minute, written in one transaction.
     progress("9 filling 30 days of checks at one a minute");
@@ -62,7 +69,13 @@ export async function databaseGroup(report: Report, { saves, queries }: { saves:
     const hourly = await timeIt(queries + 5, () => getHourlyReports(busy));
     const buckets = await getHourlyReports(busy);
     const counted = buckets.reduce((sum, bucket) => sum + bucket.up + bucket.down, 0);
-    report.atMost(`9 24-hour query, site with ${filled.checks.toLocaleString("en")} checks`, median(hourly.slice(5)), HOURLY_GOAL_MS, "ms", 2);
+    report.atMost(
+      `9 24-hour query, site with ${filled.checks.toLocaleString("en")} checks`,
+      median(hourly.slice(5)),
+      HOURLY_GOAL_MS,
+      "ms",
+      2,
+    );
     const latest = await timeIt(queries, () => prismaCheckStore.latest(busy));
     report.info("9 latest check of that site (store.latest)", ms(median(latest)));
     const unknown = await timeIt(queries, (i) => prismaCheckStore.latest(`never-checked-${i}.example.com`));
@@ -77,11 +90,21 @@ export async function databaseGroup(report: Report, { saves, queries }: { saves:
     const sql = await capturedSql(database.file, async (client) => {
       const site = await client.site.findUnique({ where: { domain: busy }, select: { id: true } });
       const from = new Date(Date.now() - 23 * 3_600_000);
-      await client.check.findMany({ where: { siteId: site!.id, startedAt: { gte: from, lt: new Date() } }, select: { startedAt: true, verdict: true } });
-      await client.visitorReport.findMany({ where: { siteId: site!.id, createdAt: { gte: from, lt: new Date() } }, select: { createdAt: true } });
+      await client.check.findMany({
+        where: { siteId: site!.id, startedAt: { gte: from, lt: new Date() } },
+        select: { startedAt: true, verdict: true },
+      });
+      await client.visitorReport.findMany({
+        where: { siteId: site!.id, createdAt: { gte: from, lt: new Date() } },
+        select: { createdAt: true },
+      });
       // store.latest's query (prisma-store.ts findLatest), for a busy site and for a new one.
       for (const domain of [busy, "never-checked.example.com"]) {
-        await client.check.findFirst({ where: { site: { domain } }, orderBy: { startedAt: "desc" }, include: { site: true, results: { orderBy: { id: "asc" } } } });
+        await client.check.findFirst({
+          where: { site: { domain } },
+          orderBy: { startedAt: "desc" },
+          include: { site: true, results: { orderBy: { id: "asc" } } },
+        });
       }
     });
     const sqlite = new Database(database.file, { readonly: true });
@@ -90,7 +113,11 @@ export async function databaseGroup(report: Report, { saves, queries }: { saves:
       for (const { sql: text, params } of sql) {
         const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params) as { detail: string }[];
         const table = /FROM `main`\.`(\w+)`/.exec(text)?.[1] ?? "?";
-        const where = /WHERE (.*?)(?: ORDER BY| LIMIT|$)/.exec(text)?.[1].replace(/`main`\.|`/g, "").replace(/IN \(NULL\)/, "IN (?)") ?? "";
+        const where =
+          /WHERE (.*?)(?: ORDER BY| LIMIT|$)/
+            .exec(text)?.[1]
+            .replace(/`main`\.|`/g, "")
+            .replace(/IN \(NULL\)/, "IN (?)") ?? "";
         const line = `9 plan: ${table} WHERE ${where} → ${plan.map((row) => row.detail).join("; ")}`;
         if (!shown.has(line)) report.note(line);
         shown.add(line);

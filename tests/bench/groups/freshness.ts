@@ -17,7 +17,11 @@ export interface FreshnessOptions {
 
 const CHECKED_AT = /class="checked-at">Checked <time dateTime="([^"]+)"/i;
 
-export async function freshnessGroup(app: BenchApp, report: Report, { ttlSeconds, domain, durationMs, intervalMs }: FreshnessOptions): Promise<void> {
+export async function freshnessGroup(
+  app: BenchApp,
+  report: Report,
+  { ttlSeconds, domain, durationMs, intervalMs }: FreshnessOptions,
+): Promise<void> {
   const seen = new Set<string>();
   let maxAgeMs = 0;
   let answers = 0;

@@ -47,10 +47,14 @@ function microsecondsPerLookup(data: NetworkData, addresses: string[]): number {
 /** A fresh Node with this file's modules, loading the data from `dataDir`: RSS and heap before and after. */
 async function measureInChild(dataDir: string): Promise<{ addedMb: number; loadMs: number; heapMb: number; externalMb: number }> {
   const file = fileURLToPath(import.meta.url);
-  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", "--conditions=react-server", "--import", "tsx", file, CHILD_FLAG, dataDir], {
-    cwd: path.resolve(path.dirname(file), "../../.."),
-    maxBuffer: 1 << 20,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--expose-gc", "--conditions=react-server", "--import", "tsx", file, CHILD_FLAG, dataDir],
+    {
+      cwd: path.resolve(path.dirname(file), "../../.."),
+      maxBuffer: 1 << 20,
+    },
+  );
   return JSON.parse(stdout.trim().split("\n").at(-1) as string);
 }
 
@@ -74,10 +78,22 @@ export async function geoGroup(report: Report, { lookups }: { lookups: number })
     const ipv4 = medianOfRuns(addresses.filter((address) => !address.includes(":")));
     const ipv6 = medianOfRuns(addresses.filter((address) => address.includes(":")));
 
-    report.atMost(`14 visitor network lookup (country + ASN), µs each over ${lookups.toLocaleString("en")} public addresses`, each, GOAL_MICROSECONDS, "µs", 2);
-    report.info("14 lookups a second, one thread", `${Math.round(1e6 / each).toLocaleString("en")} (IPv4 ${ipv4.toFixed(2)} µs, IPv6 ${ipv6.toFixed(2)} µs)`);
+    report.atMost(
+      `14 visitor network lookup (country + ASN), µs each over ${lookups.toLocaleString("en")} public addresses`,
+      each,
+      GOAL_MICROSECONDS,
+      "µs",
+      2,
+    );
+    report.info(
+      "14 lookups a second, one thread",
+      `${Math.round(1e6 / each).toLocaleString("en")} (IPv4 ${ipv4.toFixed(2)} µs, IPv6 ${ipv6.toFixed(2)} µs)`,
+    );
     report.atMost("14 RSS the loaded network data adds (fresh process, converted table)", later.addedMb, GOAL_MB, "MB");
-    report.info("14 the same on the first start (converting the CSV)", `+${first.addedMb.toFixed(1)} MB RSS, ${(first.loadMs / 1000).toFixed(1)} s to convert`);
+    report.info(
+      "14 the same on the first start (converting the CSV)",
+      `+${first.addedMb.toFixed(1)} MB RSS, ${(first.loadMs / 1000).toFixed(1)} s to convert`,
+    );
     report.note(
       `14: a later start loads in ${later.loadMs.toFixed(0)} ms; the data holds ${later.heapMb.toFixed(1)} MB of V8 heap and ${later.externalMb.toFixed(1)} MB outside it (the MMDB and the table's buffers)`,
     );
@@ -101,7 +117,12 @@ async function child(dataDir: string): Promise<void> {
   const after = settle();
   const mb = (bytes: number) => bytes / 1024 / 1024;
   console.log(
-    JSON.stringify({ addedMb: mb(after.rss - before.rss), loadMs, heapMb: mb(after.heapUsed - before.heapUsed), externalMb: mb(after.external - before.external) }),
+    JSON.stringify({
+      addedMb: mb(after.rss - before.rss),
+      loadMs,
+      heapMb: mb(after.heapUsed - before.heapUsed),
+      externalMb: mb(after.external - before.external),
+    }),
   );
 }
 

@@ -23,26 +23,51 @@ export interface HeadersOptions {
 }
 
 /** The directives of a Cache-Control value: name → value ("" for a bare directive). */
-const directives = (value: string) => new Map(value.split(",").map((part) => part.trim().toLowerCase().split("=") as [string, string?]).filter(([name]) => name).map(([name, arg]) => [name, arg ?? ""]));
+const directives = (value: string) =>
+  new Map(
+    value
+      .split(",")
+      .map((part) => part.trim().toLowerCase().split("=") as [string, string?])
+      .filter(([name]) => name)
+      .map(([name, arg]) => [name, arg ?? ""]),
+  );
 
 /** Shared caches may keep it for 1…ttl seconds, and serve it stale while they refresh it. */
 function sharedFor(value: string, ttlSeconds: number, { mustBePublic }: { mustBePublic: boolean }): boolean {
   const d = directives(value);
   const maxAge = Number(d.get("s-maxage"));
   const forbidden = ["private", "no-store", "no-cache"].some((name) => d.has(name));
-  return maxAge >= 1 && maxAge <= ttlSeconds && d.get("stale-while-revalidate") === String(STALE_WINDOW_SECONDS) && !forbidden && (!mustBePublic || d.has("public"));
+  return (
+    maxAge >= 1 &&
+    maxAge <= ttlSeconds &&
+    d.get("stale-while-revalidate") === String(STALE_WINDOW_SECONDS) &&
+    !forbidden &&
+    (!mustBePublic || d.has("public"))
+  );
 }
 
 /** Never kept by a shared cache: no-store, nothing shared, no cache-in-front lifetime. */
 const isPrivate = (timed: Timed) => {
   const d = directives(header(timed, "cache-control"));
-  return d.has("no-store") && !d.has("public") && !d.has("s-maxage") && !header(timed, "x-accel-expires") && !header(timed, "cdn-cache-control");
+  return (
+    d.has("no-store") && !d.has("public") && !d.has("s-maxage") && !header(timed, "x-accel-expires") && !header(timed, "cdn-cache-control")
+  );
 };
 
 /** Next's own request headers for router payloads, plus compression: nothing per visitor. */
-const ALLOWED_VARY = new Set(["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-url", "accept-encoding"]);
+const ALLOWED_VARY = new Set([
+  "rsc",
+  "next-router-state-tree",
+  "next-router-prefetch",
+  "next-router-segment-prefetch",
+  "next-url",
+  "accept-encoding",
+]);
 const varyOk = (timed: Timed) => {
-  const fields = header(timed, "vary").split(",").map((field) => field.trim().toLowerCase()).filter(Boolean);
+  const fields = header(timed, "vary")
+    .split(",")
+    .map((field) => field.trim().toLowerCase())
+    .filter(Boolean);
   return fields.includes("accept-encoding") && fields.every((field) => ALLOWED_VARY.has(field));
 };
 
@@ -52,12 +77,28 @@ export async function headersGroup(app: BenchApp, report: Report, options: Heade
 
   const page = await waitForHit(`${app.baseUrl}/${cachedDomain}`, { headers: { "accept-encoding": "gzip" } });
   const pageOk = sharedFor(header(page, "cache-control"), ttlSeconds, { mustBePublic: false }) && !header(page, "set-cookie");
-  report.add("2 cached page (x-nextjs-cache: HIT)", shown(page, "cache-control"), `s-maxage=1…${ttlSeconds}, swr=${STALE_WINDOW_SECONDS}; no private, no cookie`, pageOk);
+  report.add(
+    "2 cached page (x-nextjs-cache: HIT)",
+    shown(page, "cache-control"),
+    `s-maxage=1…${ttlSeconds}, swr=${STALE_WINDOW_SECONDS}; no private, no cookie`,
+    pageOk,
+  );
 
   const api = await get(`${app.baseUrl}/api/v1/status/${cachedDomain}`, { headers: { "accept-encoding": "gzip" } });
-  const apiOk = api.status === 200 && sharedFor(header(api, "cache-control"), ttlSeconds, { mustBePublic: true }) && !header(api, "set-cookie");
-  report.add("2 API, fresh result", `${api.status} ${shown(api, "cache-control")}`, `public, s-maxage=1…${ttlSeconds}, swr=${STALE_WINDOW_SECONDS}`, apiOk);
-  report.add("2 page and API Vary", `page: ${header(page, "vary")}; API: ${header(api, "vary")}`, "Accept-Encoding + Next's router headers only", varyOk(page) && varyOk(api));
+  const apiOk =
+    api.status === 200 && sharedFor(header(api, "cache-control"), ttlSeconds, { mustBePublic: true }) && !header(api, "set-cookie");
+  report.add(
+    "2 API, fresh result",
+    `${api.status} ${shown(api, "cache-control")}`,
+    `public, s-maxage=1…${ttlSeconds}, swr=${STALE_WINDOW_SECONDS}`,
+    apiOk,
+  );
+  report.add(
+    "2 page and API Vary",
+    `page: ${header(page, "vary")}; API: ${header(api, "vary")}`,
+    "Accept-Encoding + Next's router headers only",
+    varyOk(page) && varyOk(api),
+  );
 
   const sentAt = Date.now() / 1000;
   const cold = await get(`${app.baseUrl}/${coldDomain}`, { headers: { "x-forwarded-for": visitor(9001) }, keepBytes: 0 });
@@ -90,5 +131,10 @@ export async function headersGroup(app: BenchApp, report: Report, options: Heade
     refused !== undefined && isPrivate(refused),
   );
   const missing = await get(`${app.baseUrl}/not_a_domain!`, { keepBytes: 0 });
-  report.add("2 404 (not a domain)", `${missing.status} ${shown(missing, "cache-control")}`, "no-store, nothing for caches in front", missing.status === 404 && isPrivate(missing));
+  report.add(
+    "2 404 (not a domain)",
+    `${missing.status} ${shown(missing, "cache-control")}`,
+    "no-store, nothing for caches in front",
+    missing.status === 404 && isPrivate(missing),
+  );
 }

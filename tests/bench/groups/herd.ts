@@ -32,24 +32,34 @@ export interface HerdOptions {
 
 const settle = () => new Promise((done) => setTimeout(done, 500));
 
-export async function herdGroup(report: Report, { app, site, nginx, loneDomain, herdDomain, concurrency, p99SlackMs, visitorBase }: HerdOptions): Promise<void> {
+export async function herdGroup(
+  report: Report,
+  { app, site, nginx, loneDomain, herdDomain, concurrency, p99SlackMs, visitorBase }: HerdOptions,
+): Promise<void> {
   const baseUrl = nginx?.baseUrl ?? app.baseUrl;
   const shape = nginx ? "7 nginx:" : "7";
-  const footprint = (domain: string) => ({ tcp80: site.counts.connections.http, gets: site.counts.requests.get(domain) ?? 0, tls: site.counts.handshakes.get(domain) ?? 0 });
+  const footprint = (domain: string) => ({
+    tcp80: site.counts.connections.http,
+    gets: site.counts.requests.get(domain) ?? 0,
+    tls: site.counts.handshakes.get(domain) ?? 0,
+  });
   const described = (f: ReturnType<typeof footprint>) => `${f.gets} GET, ${f.tls} TLS, ${f.tcp80}× TCP :80`;
 
   resetCounts(site.counts);
   const lone = await get(`${baseUrl}/${loneDomain}`, { headers: { "x-forwarded-for": visitor(visitorBase) }, keepBytes: 0 });
   await settle();
   const one = footprint(loneDomain);
-  if (lone.status !== 200 || one.tcp80 !== 1) throw new Error(`the lone first visit did not make one round (${lone.status}, ${one.tcp80} connections to :80)`);
+  if (lone.status !== 200 || one.tcp80 !== 1)
+    throw new Error(`the lone first visit did not make one round (${lone.status}, ${one.tcp80} connections to :80)`);
 
   resetCounts(site.counts);
   const renderedBefore = nginx ? rendersOf(nginx, herdDomain) : 0;
   progress(`${shape} herd: ${concurrency} concurrent first visits of one domain${nginx ? " through nginx" : ""}`);
   const started = performance.now();
   const answers = await Promise.allSettled(
-    Array.from({ length: concurrency }, (_, i) => get(`${baseUrl}/${herdDomain}`, { headers: { "x-forwarded-for": visitor(visitorBase + 1 + i) }, keepBytes: 0, timeoutMs: 120_000 })),
+    Array.from({ length: concurrency }, (_, i) =>
+      get(`${baseUrl}/${herdDomain}`, { headers: { "x-forwarded-for": visitor(visitorBase + 1 + i) }, keepBytes: 0, timeoutMs: 120_000 }),
+    ),
   );
   const elapsed = performance.now() - started;
   await settle();
@@ -76,7 +86,13 @@ export async function herdGroup(report: Report, { app, site, nginx, loneDomain, 
   const p99 = percentile(totals, 99);
   const measured = `${ms(p99)} (lone first visit ${ms(lone.totalMs)}; median ${ms(median(totals))}, all done in ${ms(elapsed)})`;
   if (p99SlackMs === undefined) report.info(`${shape} herd of ${concurrency}: p99 (whole page)`, measured);
-  else report.add(`${shape} herd of ${concurrency}: p99 (whole page)`, measured, `≤ lone + ${p99SlackMs / 1000} s`, p99 <= lone.totalMs + p99SlackMs);
+  else
+    report.add(
+      `${shape} herd of ${concurrency}: p99 (whole page)`,
+      measured,
+      `≤ lone + ${p99SlackMs / 1000} s`,
+      p99 <= lone.totalMs + p99SlackMs,
+    );
 
   // The site answered at once all along: anything but "online" is the load speaking.
   const status = await get(`${app.baseUrl}/api/v1/status/${herdDomain}`);

@@ -23,7 +23,10 @@ const asStored = (ms: number) => new Date(ms).toISOString().replace("Z", "+00:00
 
 /** A day's page times: a dozen buckets around 150 ms and a slow tail, as a real site has. */
 const LATENCY = JSON.stringify(
-  Array.from({ length: 400 }, (_, i) => (i % 40 === 0 ? 2000 + i : 120 + (i % 60))).reduce<LatencyHistogram>((h, value) => addSample(h, value), {}),
+  Array.from({ length: 400 }, (_, i) => (i % 40 === 0 ? 2000 + i : 120 + (i % 60))).reduce<LatencyHistogram>(
+    (h, value) => addSample(h, value),
+    {},
+  ),
 );
 
 function fillRollups(file: string, busy: string, now: number) {
@@ -43,15 +46,33 @@ function fillRollups(file: string, busy: string, now: number) {
         rows += 1;
       }
       for (let hour = 0; hour < 30 * 24; hour++) {
-        insertRollup.run(siteId, "hour", asStored(Math.floor(now / HOUR_MS) * HOUR_MS - hour * HOUR_MS), 60, 58, 50 * 60_000, 48 * 60_000, LATENCY);
+        insertRollup.run(
+          siteId,
+          "hour",
+          asStored(Math.floor(now / HOUR_MS) * HOUR_MS - hour * HOUR_MS),
+          60,
+          58,
+          50 * 60_000,
+          48 * 60_000,
+          LATENCY,
+        );
         rows += 1;
       }
     };
     db.transaction(() => {
       fill(busyId);
-      for (let i = 0; i < NEIGHBOURS; i++) fill(Number(insertSite.run(`neighbour${i}.example.com`, `neighbour${i}.example.com`, asStored(now)).lastInsertRowid));
-      const incident = db.prepare(`INSERT INTO "Incident" (siteId, startedAt, detectedAt, endedAt, worstVerdict) VALUES (?, ?, ?, ?, 'global_outage')`);
-      for (let day = 1; day < 400; day += 8) incident.run(busyId, asStored(today - day * DAY_MS), asStored(today - day * DAY_MS + 60_000), asStored(today - day * DAY_MS + HOUR_MS));
+      for (let i = 0; i < NEIGHBOURS; i++)
+        fill(Number(insertSite.run(`neighbour${i}.example.com`, `neighbour${i}.example.com`, asStored(now)).lastInsertRowid));
+      const incident = db.prepare(
+        `INSERT INTO "Incident" (siteId, startedAt, detectedAt, endedAt, worstVerdict) VALUES (?, ?, ?, ?, 'global_outage')`,
+      );
+      for (let day = 1; day < 400; day += 8)
+        incident.run(
+          busyId,
+          asStored(today - day * DAY_MS),
+          asStored(today - day * DAY_MS + 60_000),
+          asStored(today - day * DAY_MS + HOUR_MS),
+        );
     })();
   } finally {
     db.close();
@@ -80,7 +101,9 @@ export async function historyGroup(report: Report, { queries }: { queries: numbe
     // The seeded rows must be the ones the query reads: 90 days of 20 observed hours each.
     const view = await historyOf(busy, "90d");
     if (view.totals.observedMs !== 90 * 20 * HOUR_MS || view.incidents.length === 0 || view.totals.p95Ms === null) {
-      throw new Error(`the 90-day view did not read the seeded roll-ups: ${JSON.stringify(view.totals)}, ${view.incidents.length} incidents`);
+      throw new Error(
+        `the 90-day view did not read the seeded roll-ups: ${JSON.stringify(view.totals)}, ${view.incidents.length} incidents`,
+      );
     }
     await timeRuns(20, () => historyOf(busy, "90d")); // warm: the query plans compiled, pages cached
     const times = await timeRuns(queries, () => historyOf(busy, "90d"));

@@ -24,7 +24,11 @@ export interface DistinctOptions {
 const GROWTH_LIMIT = 0.1;
 const FIRST_VISIT_LIMIT_MS = 10_000;
 
-export async function distinctDomainsGroup(app: BenchApp, report: Report, { name, checkpoints, window, concurrency }: DistinctOptions): Promise<void> {
+export async function distinctDomainsGroup(
+  app: BenchApp,
+  report: Report,
+  { name, checkpoints, window, concurrency }: DistinctOptions,
+): Promise<void> {
   const [early, late] = checkpoints;
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const statuses = new Map<number | string, number>();
@@ -65,6 +69,9 @@ export async function distinctDomainsGroup(app: BenchApp, report: Report, { name
   const every = Math.max(1, Math.floor(rss.samples.length / 40));
   report.note(
     `5 distinct: ${countsOf(statuses)}; RSS at start ${atStart.toFixed(0)} MB; RSS medians over the last ${window} answers before each checkpoint, from ${before.readings} and ${after.readings} readings; ` +
-      `readings (answers: MB) ${rss.samples.filter((_, i) => i % every === 0).map((s) => `${s.answered}: ${s.mb.toFixed(0)}`).join(", ")}`,
+      `readings (answers: MB) ${rss.samples
+        .filter((_, i) => i % every === 0)
+        .map((s) => `${s.answered}: ${s.mb.toFixed(0)}`)
+        .join(", ")}`,
   );
 }

@@ -62,7 +62,12 @@ export async function mixedMemoryGroup(app: BenchApp, report: Report, options: M
 
   const [first, second] = [rss.at(requests, requests / 4), rss.at(2 * requests, requests / 4)];
   const n = requests.toLocaleString("en");
-  report.add(`5 RSS after ${n} mixed requests`, `${describeRss(first)}; at the ${n}th answer ${single[0]?.toFixed(0)} MB`, `< ${RSS_LIMIT_MB} MB`, first.median < RSS_LIMIT_MB);
+  report.add(
+    `5 RSS after ${n} mixed requests`,
+    `${describeRss(first)}; at the ${n}th answer ${single[0]?.toFixed(0)} MB`,
+    `< ${RSS_LIMIT_MB} MB`,
+    first.median < RSS_LIMIT_MB,
+  );
   const growth = second.median / first.median - 1;
   report.add(
     `5 RSS growth over the next ${n}`,

@@ -35,7 +35,12 @@ type Rendering = keyof typeof RENDERINGS;
 /** nginx's answers that did not ask the app: HIT, and a stale page served while one request updates it. */
 const FROM_CACHE = new Set(["HIT", "STALE", "UPDATING"]);
 
-export async function nginxThroughputGroup(app: BenchApp, files: StaticNginx, report: Report, options: NginxThroughputOptions): Promise<void> {
+export async function nginxThroughputGroup(
+  app: BenchApp,
+  files: StaticNginx,
+  report: Report,
+  options: NginxThroughputOptions,
+): Promise<void> {
   const started: [Rendering, RunningNginx][] = [];
   try {
     for (const [name, rendering] of Object.entries(RENDERINGS) as [Rendering, (typeof RENDERINGS)[Rendering]][]) {
@@ -47,20 +52,38 @@ export async function nginxThroughputGroup(app: BenchApp, files: StaticNginx, re
   }
 }
 
-async function measure(app: BenchApp, nginxes: Map<Rendering, RunningNginx>, files: StaticNginx, report: Report, options: NginxThroughputOptions): Promise<void> {
+async function measure(
+  app: BenchApp,
+  nginxes: Map<Rendering, RunningNginx>,
+  files: StaticNginx,
+  report: Report,
+  options: NginxThroughputOptions,
+): Promise<void> {
   let domain = options.domains[0];
   let size = 0;
   const placed = canPlace();
   if (placed) for (const pid of [files.pid, ...[...nginxes.values()].map((nginx) => nginx.pid)]) place(pid, "1");
-  report.info("1 nginx: where it ran", placed ? "wrk (one thread) on CPU 0, every nginx (one worker each) on CPU 1" : "unplaced: fewer than 2 CPUs or no taskset");
+  report.info(
+    "1 nginx: where it ran",
+    placed ? "wrk (one thread) on CPU 0, every nginx (one worker each) on CPU 1" : "unplaced: fewer than 2 CPUs or no taskset",
+  );
   const main = nginxes.get("page")!;
   const identity: Encoding[] = ["identity"];
   const contenders: Record<string, Contender> = {
     page: { url: () => `${main.baseUrl}/${domain}`, pid: main.pid },
     "page-size file": { url: () => `${files.baseUrl}/${FILE}`, pid: files.pid },
-    "page, shipped limits, a crowd": { url: () => `${nginxes.get("page, shipped limits, a crowd")!.baseUrl}/${domain}`, pid: nginxes.get("page, shipped limits, a crowd")!.pid, crowd: true, encodings: identity },
+    "page, shipped limits, a crowd": {
+      url: () => `${nginxes.get("page, shipped limits, a crowd")!.baseUrl}/${domain}`,
+      pid: nginxes.get("page, shipped limits, a crowd")!.pid,
+      crowd: true,
+      encodings: identity,
+    },
     "page-size file, a crowd": { url: () => `${files.baseUrl}/${FILE}`, pid: files.pid, crowd: true, encodings: identity },
-    "page, no limits": { url: () => `${nginxes.get("page, no limits")!.baseUrl}/${domain}`, pid: nginxes.get("page, no limits")!.pid, encodings: identity },
+    "page, no limits": {
+      url: () => `${nginxes.get("page, no limits")!.baseUrl}/${domain}`,
+      pid: nginxes.get("page, no limits")!.pid,
+      encodings: identity,
+    },
   };
   const logFrom = new Map([...nginxes].map(([name, nginx]) => [name, nginx.accessLog().length]));
   const turns = await inTurns(
@@ -77,11 +100,13 @@ async function measure(app: BenchApp, nginxes: Map<Rendering, RunningNginx>, fil
         for (const nginx of nginxes.values()) {
           for (const encoding of Object.values(ENCODINGS)) {
             const through = await get(`${nginx.baseUrl}/${domain}`, { headers: { ...encoding }, keepBytes: 0 });
-            if (through.status !== 200 || header(through, "x-nextjs-cache") !== "HIT") throw new Error(`/${domain} through nginx: ${through.status}, x-nextjs-cache ${header(through, "x-nextjs-cache")}`);
+            if (through.status !== 200 || header(through, "x-nextjs-cache") !== "HIT")
+              throw new Error(`/${domain} through nginx: ${through.status}, x-nextjs-cache ${header(through, "x-nextjs-cache")}`);
           }
         }
         const file = await get(`${files.baseUrl}/${FILE}`, { keepBytes: 0 });
-        if (header(file, "content-length") !== String(size)) throw new Error(`the static nginx sent ${header(file, "content-length")} bytes, not ${size}`);
+        if (header(file, "content-length") !== String(size))
+          throw new Error(`the static nginx sent ${header(file, "content-length")} bytes, not ${size}`);
       },
     },
     (text) => progress(`nginx 1 ${text}`),
@@ -90,18 +115,30 @@ async function measure(app: BenchApp, nginxes: Map<Rendering, RunningNginx>, fil
   const kb = `${(size / 1024).toFixed(1)} KB`;
   const row = (name: string, against: string, encoding: Encoding) => compare(turns, name, against, encoding);
   const [plain, gzip] = [row("page", "page-size file", "identity"), row("page", "page-size file", "gzip")];
-  report.info(`1 nginx serving a file of the page's bytes (${kb}), uncompressed, ${options.connections} conns`, describeSide(plain.against));
+  report.info(
+    `1 nginx serving a file of the page's bytes (${kb}), uncompressed, ${options.connections} conns`,
+    describeSide(plain.against),
+  );
   report.add(
     "1 cached page through nginx ÷ that file, uncompressed",
     `${plain.ratio.toFixed(2)} (${describeSide(plain)}; rounds ${plain.perRound}; CPU per answer ${plain.cpuRatio.toFixed(2)})`,
     `≥ ${RATIO_GOAL}`,
     plain.ratio >= RATIO_GOAL,
   );
-  report.info("1 cached page through nginx ÷ that file, gzip (sent chunked: Next sends no length)", `${gzip.ratio.toFixed(2)} (${describeSide(gzip)} against ${describeSide(gzip.against)}; CPU per answer ${gzip.cpuRatio.toFixed(2)})`);
+  report.info(
+    "1 cached page through nginx ÷ that file, gzip (sent chunked: Next sends no length)",
+    `${gzip.ratio.toFixed(2)} (${describeSide(gzip)} against ${describeSide(gzip.against)}; CPU per answer ${gzip.cpuRatio.toFixed(2)})`,
+  );
   const crowd = row("page, shipped limits, a crowd", "page-size file, a crowd", "identity");
-  report.info("1 the same with the shipped per-visitor limits, 4,096 visitors behind a CDN", `${crowd.ratio.toFixed(2)} (${describeSide(crowd)}; the file ${describeSide(crowd.against)}; CPU per answer ${crowd.cpuRatio.toFixed(2)})`);
+  report.info(
+    "1 the same with the shipped per-visitor limits, 4,096 visitors behind a CDN",
+    `${crowd.ratio.toFixed(2)} (${describeSide(crowd)}; the file ${describeSide(crowd.against)}; CPU per answer ${crowd.cpuRatio.toFixed(2)})`,
+  );
   const none = row("page, no limits", "page-size file", "identity");
-  report.info("1 the same without the per-visitor limits (their cost: the first ratio against this)", `${none.ratio.toFixed(2)} (${describeSide(none)}; CPU per answer ${none.cpuRatio.toFixed(2)})`);
+  report.info(
+    "1 the same without the per-visitor limits (their cost: the first ratio against this)",
+    `${none.ratio.toFixed(2)} (${describeSide(none)}; CPU per answer ${none.cpuRatio.toFixed(2)})`,
+  );
 
   const errors = [plain, gzip, crowd, none].reduce((sum, side) => sum + side.errors + side.against.errors, 0);
   const total = [plain, gzip, crowd, none].reduce((sum, side) => sum + side.total, 0);

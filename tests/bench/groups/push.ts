@@ -30,7 +30,16 @@ export async function pushGroup(report: Report, { subscribers }: { subscribers: 
       const rows = [];
       for (let i = 0; i < subscribers; i += 100) {
         const made = await Promise.all(Array.from({ length: Math.min(100, subscribers - i) }, () => service.subscribe(publicKey)));
-        rows.push(...made.map((browser, j) => ({ siteId: site.id, endpoint: browser.endpoint, p256dh: browser.keys.p256dh, auth: browser.keys.auth, visitorHash: `bench-${i + j}`, token: `bench-token-${i + j}` })));
+        rows.push(
+          ...made.map((browser, j) => ({
+            siteId: site.id,
+            endpoint: browser.endpoint,
+            p256dh: browser.keys.p256dh,
+            auth: browser.keys.auth,
+            visitorHash: `bench-${i + j}`,
+            token: `bench-token-${i + j}`,
+          })),
+        );
       }
       for (let i = 0; i < rows.length; i += 1000) await db.pushSubscription.createMany({ data: rows.slice(i, i + 1000) });
 
@@ -42,13 +51,24 @@ export async function pushGroup(report: Report, { subscribers }: { subscribers: 
       const delivered = service.deliveredCount();
 
       report.atMost(`11 ${subscribers.toLocaleString("en")} subscribers notified after an incident opens`, seconds, GOAL_SECONDS, "s", 1);
-      report.add("11 messages the push service decrypted", `${delivered.toLocaleString("en")}`, `= ${subscribers.toLocaleString("en")}`, delivered === subscribers);
-      report.note(`11: sent ${delivery.sent}, gone ${delivery.gone}, failed ${delivery.failed}; ${Math.round(subscribers / seconds)} notifications a second, sender and push service on one thread`);
+      report.add(
+        "11 messages the push service decrypted",
+        `${delivered.toLocaleString("en")}`,
+        `= ${subscribers.toLocaleString("en")}`,
+        delivered === subscribers,
+      );
+      report.note(
+        `11: sent ${delivery.sent}, gone ${delivery.gone}, failed ${delivery.failed}; ${Math.round(subscribers / seconds)} notifications a second, sender and push service on one thread`,
+      );
       await closeDb();
     });
   } finally {
     await service.close();
-    for (const [name, value] of [["PROBE_ALLOW_CIDRS", previous.allow], ["PUBLIC_BASE_URL", previous.base], ["PUSH_SERVICE_ORIGINS", previous.origins]] as const) {
+    for (const [name, value] of [
+      ["PROBE_ALLOW_CIDRS", previous.allow],
+      ["PUBLIC_BASE_URL", previous.base],
+      ["PUSH_SERVICE_ORIGINS", previous.origins],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }

@@ -34,9 +34,19 @@ export interface ReportsOptions {
 
 const LABEL = "15 reports:";
 
-export async function reportsBench(report: Report, { base, name, quick }: { base: Record<string, string>; name: (label: string) => string; quick: boolean }): Promise<void> {
+export async function reportsBench(
+  report: Report,
+  { base, name, quick }: { base: Record<string, string>; name: (label: string) => string; quick: boolean },
+): Promise<void> {
   if (!findNginx()) return report.failed(`${LABEL} behind nginx`, new Error(NGINX_MISSING));
-  const options = { reports: quick ? 1000 : 10_000, reportSeconds: quick ? 12 : 60, rounds: quick ? 6 : 30, connections: 50, visitorBase: 35_000, domain: name("reports") };
+  const options = {
+    reports: quick ? 1000 : 10_000,
+    reportSeconds: quick ? 12 : 60,
+    rounds: quick ? 6 : 30,
+    connections: 50,
+    visitorBase: 35_000,
+    domain: name("reports"),
+  };
   // The bench's X-Forwarded-For stands for a CDN in front of nginx, which adds the address it saw.
   await withApp(report, "reports-nginx", { ...base, TRUST_PROXY_HOPS: "2" }, async (app) => {
     // The page loads come from one address (autocannon's) for a crowd: the per-visitor limits are lifted.
@@ -59,9 +69,17 @@ async function reportsGroup(app: BenchApp, nginx: RunningNginx, report: Report, 
       place(process.pid, "0");
       for (const pid of [app.pid, sender.pid, nginx.pid]) place(pid, "1");
     }
-    report.info(`${LABEL} where it ran`, placed ? "the page's load generator on CPU 0; nginx, the app and the reporters on CPU 1" : "unplaced: fewer than 2 CPUs or no taskset");
+    report.info(
+      `${LABEL} where it ran`,
+      placed
+        ? "the page's load generator on CPU 0; nginx, the app and the reporters on CPU 1"
+        : "unplaced: fewer than 2 CPUs or no taskset",
+    );
     lowerPriority(app.pid, APP_NICE);
-    report.info(`${LABEL} the app's CPU weight`, `nice ${APP_NICE}: ${niceWeight(APP_NICE)} to nginx's ${niceWeight(0)} (compose.yaml's cpu_shares)`);
+    report.info(
+      `${LABEL} the app's CPU weight`,
+      `nice ${APP_NICE}: ${niceWeight(APP_NICE)} to nginx's ${niceWeight(0)} (compose.yaml's cpu_shares)`,
+    );
 
     await primeCachedPage(app.baseUrl, domain, visitorBase);
     await get(`${nginx.baseUrl}/${domain}`, { keepBytes: 0 });
@@ -73,7 +91,19 @@ async function reportsGroup(app: BenchApp, nginx: RunningNginx, report: Report, 
 
     const takers = [{ name: "app", pid: app.pid }];
     const turnSeconds = reportSeconds / rounds;
-    const turns = await alternateTurns({ label: LABEL, pageUrl, pageHeaders, connections, turnSeconds, rounds, firstReport: 0, reports, send: sender.stream, takers, cacheHeader: "x-cache-status" });
+    const turns = await alternateTurns({
+      label: LABEL,
+      pageUrl,
+      pageHeaders,
+      connections,
+      turnSeconds,
+      rounds,
+      firstReport: 0,
+      reports,
+      send: sender.stream,
+      takers,
+      cacheHeader: "x-cache-status",
+    });
 
     const withoutJs = await reportWithoutJavaScript(nginx.baseUrl, domain, reporterAddress(reports * 2 + 100));
     report.info(`${LABEL} a report without JavaScript (the page's form posted as multipart)`, withoutJs);
@@ -82,15 +112,27 @@ async function reportsGroup(app: BenchApp, nginx: RunningNginx, report: Report, 
     for (const { answer } of sent) answers.set(answer, (answers.get(answer) ?? 0) + 1);
     const stored = storedRows(app.databaseFile, "VisitorReport", domain);
     const expected = sent.length + (withoutJs.startsWith("Thanks") ? 1 : 0);
-    report.info(`${LABEL} ${reports} in ${reportSeconds} s from distinct addresses, stored`, `${stored} rows for ${expected} stored answers (${warm.results.length} warm-up); answers ${countsOf(answers)}`);
+    report.info(
+      `${LABEL} ${reports} in ${reportSeconds} s from distinct addresses, stored`,
+      `${stored} rows for ${expected} stored answers (${warm.results.length} warm-up); answers ${countsOf(answers)}`,
+    );
 
     const latencies = turns.answers.map((result) => result.ms);
     const rate = (turns.answers.length / (turns.sendingMs / 1000)).toFixed(0);
-    report.info(`${LABEL} rate and answer time`, `${rate} reports/s while sending; answer p50 ${ms(median(latencies))}, p99 ${ms(percentile(latencies, 99))}`);
+    report.info(
+      `${LABEL} rate and answer time`,
+      `${rate} reports/s while sending; answer p50 ${ms(median(latencies))}, p99 ${ms(percentile(latencies, 99))}`,
+    );
     // The app serves no page in these turns (nginx's cache does): its CPU is the reports' (and the page's refresh after them).
     const cpuMs = turns.cpuMs.get("app") ?? 0;
-    report.info(`${LABEL} the app's CPU per report`, `${(cpuMs / turns.answers.length).toFixed(2)} ms (${(cpuMs / reportSeconds / 10).toFixed(0)} % of a core at this rate)`);
-    report.info(`${LABEL} cached page p99 with the reports ÷ without, gzip, ${connections} conns, all rounds' answers`, p99Ratio(turns).figure);
+    report.info(
+      `${LABEL} the app's CPU per report`,
+      `${(cpuMs / turns.answers.length).toFixed(2)} ms (${(cpuMs / reportSeconds / 10).toFixed(0)} % of a core at this rate)`,
+    );
+    report.info(
+      `${LABEL} cached page p99 with the reports ÷ without, gzip, ${connections} conns, all rounds' answers`,
+      p99Ratio(turns).figure,
+    );
     report.info(`${LABEL} the same without reports in both: odd rounds ÷ even rounds (the bench's noise)`, noiseFigure(turns));
     report.info(`${LABEL} cached page during the reports, sampled every 200 ms`, countsOf(turns.cacheAnswers));
     const errors = [...turns.alone, ...turns.withReports].reduce((sum, run) => sum + run.errors, 0);

@@ -56,7 +56,10 @@ export async function throughputGroup(app: BenchApp, report: Report, options: Th
         twins.fill(TWIN_NAMES.api, api.body);
         sizes.page = Buffer.byteLength(page.body);
         sizes.api = Buffer.byteLength(api.body);
-        for (const [name, size] of [[TWIN_NAMES.page, sizes.page], [TWIN_NAMES.api, sizes.api]] as const) {
+        for (const [name, size] of [
+          [TWIN_NAMES.page, sizes.page],
+          [TWIN_NAMES.api, sizes.api],
+        ] as const) {
           const file = await get(`${app.baseUrl}${twins.path(name)}`, { keepBytes: 0 });
           if (file.status !== 200 || header(file, "content-length") !== String(size)) {
             throw new Error(`${twins.path(name)} answered ${file.status} with ${header(file, "content-length")} bytes, not ${size}`);
@@ -67,16 +70,32 @@ export async function throughputGroup(app: BenchApp, report: Report, options: Th
       afterRun: async (name, encoding, round) => {
         if (name !== "page") return;
         const after = await get(`${app.baseUrl}/${domain}`, { keepBytes: 0, headers: VISITOR });
-        if (after.headers["x-nextjs-cache"] !== "HIT") notHit.push(`round ${round + 1} ${encoding}: ${after.headers["x-nextjs-cache"] ?? "no x-nextjs-cache"}`);
+        if (after.headers["x-nextjs-cache"] !== "HIT")
+          notHit.push(`round ${round + 1} ${encoding}: ${after.headers["x-nextjs-cache"] ?? "no x-nextjs-cache"}`);
       },
     },
     (text) => progress(`1 ${text}`),
   ).finally(() => placed && place(app.pid, appPlacement));
 
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-  reportPair(report, turns, { label: "cached page", name: "page", file: "page-size file", fileLabel: `static file of its size (${kb(sizes.page)})`, goal: true }, options);
-  reportPair(report, turns, { label: "API answer", name: "api", file: "api-size file", fileLabel: `static file of its size (${kb(sizes.api)})`, goal: false }, options);
-  report.add("1 cached page answered from Next's cache after every run", notHit.length ? notHit.join("; ") : "all x-nextjs-cache: HIT", "all HIT", notHit.length === 0);
+  reportPair(
+    report,
+    turns,
+    { label: "cached page", name: "page", file: "page-size file", fileLabel: `static file of its size (${kb(sizes.page)})`, goal: true },
+    options,
+  );
+  reportPair(
+    report,
+    turns,
+    { label: "API answer", name: "api", file: "api-size file", fileLabel: `static file of its size (${kb(sizes.api)})`, goal: false },
+    options,
+  );
+  report.add(
+    "1 cached page answered from Next's cache after every run",
+    notHit.length ? notHit.join("; ") : "all x-nextjs-cache: HIT",
+    "all HIT",
+    notHit.length === 0,
+  );
 }
 
 interface Pair {
@@ -89,7 +108,12 @@ interface Pair {
 }
 
 /** The gzip rows (the goal's encoding) and the uncompressed figures beside them, for one answer and its file. */
-function reportPair(report: Report, turns: Turns, { label, name, file, fileLabel, goal }: Pair, { connections, repeats }: ThroughputOptions) {
+function reportPair(
+  report: Report,
+  turns: Turns,
+  { label, name, file, fileLabel, goal }: Pair,
+  { connections, repeats }: ThroughputOptions,
+) {
   const row = (encoding: Encoding) => compare(turns, name, file, encoding);
   const [gzip, plain] = [row("gzip"), row("identity")];
   report.info(`1 ${fileLabel}, gzip, ${connections} conns`, describeSide(gzip.against));
@@ -97,6 +121,14 @@ function reportPair(report: Report, turns: Turns, { label, name, file, fileLabel
   const measured = `${gzip.ratio.toFixed(2)} (${describeSide(gzip)}; rounds ${gzip.perRound}; CPU per answer ${gzip.cpuRatio.toFixed(2)})`;
   if (goal) report.add(ratioLabel, measured, `≥ ${RATIO_GOAL}`, gzip.ratio >= RATIO_GOAL);
   else report.info(ratioLabel, measured);
-  report.add(`1 ${label} errors (non-2xx included), both encodings`, `${gzip.errors + plain.errors} of ${gzip.total + plain.total}`, "0", gzip.errors + plain.errors === 0);
-  report.info(`1 ${label} ÷ that file, uncompressed`, `${plain.ratio.toFixed(2)} (${describeSide(plain)} against ${describeSide(plain.against)}; ${repeats} rounds)`);
+  report.add(
+    `1 ${label} errors (non-2xx included), both encodings`,
+    `${gzip.errors + plain.errors} of ${gzip.total + plain.total}`,
+    "0",
+    gzip.errors + plain.errors === 0,
+  );
+  report.info(
+    `1 ${label} ÷ that file, uncompressed`,
+    `${plain.ratio.toFixed(2)} (${describeSide(plain)} against ${describeSide(plain.against)}; ${repeats} rounds)`,
+  );
 }

@@ -56,7 +56,9 @@ function watchedTable(file: string, domains: string[]) {
   db.pragma("busy_timeout = 5000");
   const now = Date.now();
   const insert = db.prepare(`INSERT INTO "Site" (domain, displayName, createdAt, lastCheckedAt) VALUES (?, ?, ?, ?)`);
-  db.transaction(() => domains.forEach((domain) => insert.run(domain, domain, asStored(new Date(now - 3_600_000)), asStored(new Date(now - 3_600_000)))))();
+  db.transaction(() =>
+    domains.forEach((domain) => insert.run(domain, domain, asStored(new Date(now - 3_600_000)), asStored(new Date(now - 3_600_000)))),
+  )();
   const placeholders = domains.map(() => "?").join(",");
   const rows = db.prepare(`SELECT id, lastCheckedAt FROM "Site" WHERE domain IN (${placeholders}) ORDER BY domain`);
   const setChecked = db.prepare(`UPDATE "Site" SET lastCheckedAt = ? WHERE id = ?`);
@@ -88,7 +90,9 @@ function watchedTable(file: string, domains: string[]) {
     /** Each domain's round ends (checkedAt), in order, between two instants. */
     roundsBetween(from: number, to: number): Map<string, number[]> {
       const found = db
-        .prepare(`SELECT s.domain AS domain, c.startedAt AS startedAt, c.durationMs AS durationMs FROM "Check" c JOIN "Site" s ON s.id = c.siteId WHERE s.domain IN (${placeholders}) ORDER BY c.startedAt`)
+        .prepare(
+          `SELECT s.domain AS domain, c.startedAt AS startedAt, c.durationMs AS durationMs FROM "Check" c JOIN "Site" s ON s.id = c.siteId WHERE s.domain IN (${placeholders}) ORDER BY c.startedAt`,
+        )
         .all(...domains) as { domain: string; startedAt: string; durationMs: number }[];
       const ends = new Map<string, number[]>();
       for (const row of found) {
@@ -106,18 +110,31 @@ function watchedTable(file: string, domains: string[]) {
  * BENCH_WATCHED=<n> watches another number of domains, BENCH_WATCH_INTERVAL=<s> re-checks them
  * at another pace (what rate of rounds a machine sustains).
  */
-export async function watchBench(report: Report, { base, names, quick }: { base: Record<string, string>; names: (label: string, count: number) => string[]; quick: boolean }): Promise<void> {
+export async function watchBench(
+  report: Report,
+  { base, names, quick }: { base: Record<string, string>; names: (label: string, count: number) => string[]; quick: boolean },
+): Promise<void> {
   // Two watched phases (three at a short interval), each long enough for two rounds of every domain.
   const repeats = quick ? 1 : INTERVAL_SECONDS >= 60 ? 2 : 3;
   const watchedPhaseSeconds = Math.ceil(INTERVAL_SECONDS * 2.2 + 15);
-  const options = { watched: names("w", Number(process.env.BENCH_WATCHED ?? 1000)), pages: names("wpage", 5 * repeats), repeats, runSeconds: quick ? 8 : 15, watchedPhaseSeconds, connections: 50 };
+  const options = {
+    watched: names("w", Number(process.env.BENCH_WATCHED ?? 1000)),
+    pages: names("wpage", 5 * repeats),
+    repeats,
+    runSeconds: quick ? 8 : 15,
+    watchedPhaseSeconds,
+    connections: 50,
+  };
   await withApp(report, "watch", { ...base, ...WATCH_BENCH_ENV }, (app) => watchGroup(app, report, options));
 }
 
 export async function watchGroup(app: BenchApp, report: Report, options: WatchOptions): Promise<void> {
   const { watched, pages, repeats, runSeconds, watchedPhaseSeconds, connections } = options;
   const table = watchedTable(app.databaseFile, watched);
-  const runs = { without: { full: [] as LoadResult[], paced: [] as LoadResult[] }, with: { full: [] as LoadResult[], paced: [] as LoadResult[] } };
+  const runs = {
+    without: { full: [] as LoadResult[], paced: [] as LoadResult[] },
+    with: { full: [] as LoadResult[], paced: [] as LoadResult[] },
+  };
   const phases: { from: number; to: number }[] = [];
   let page = 0;
   /** A page cached just before the run, so no run spans the end of its 30 s. */
@@ -156,9 +173,13 @@ export async function watchGroup(app: BenchApp, report: Report, options: WatchOp
     table.close();
   }
   const p99s = (results: LoadResult[]) => results.map((r) => r.p99).join(", ");
-  const ratioOf = (mine: LoadResult[], theirs: LoadResult[], pick: (r: LoadResult) => number) => median(mine.map((r, i) => pick(r) / Math.max(1, pick(theirs[i]))));
+  const ratioOf = (mine: LoadResult[], theirs: LoadResult[], pick: (r: LoadResult) => number) =>
+    median(mine.map((r, i) => pick(r) / Math.max(1, pick(theirs[i]))));
   const flatOut = ratioOf(runs.with.full, runs.without.full, (r) => r.p99);
-  report.info(`12 cached page p99 flat out (${connections} conns), nothing watched`, `${median(runs.without.full.map((r) => r.p99))} ms (${p99s(runs.without.full)}; ${median(runs.without.full.map((r) => r.rps)).toFixed(0)} req/s)`);
+  report.info(
+    `12 cached page p99 flat out (${connections} conns), nothing watched`,
+    `${median(runs.without.full.map((r) => r.p99))} ms (${p99s(runs.without.full)}; ${median(runs.without.full.map((r) => r.rps)).toFixed(0)} req/s)`,
+  );
   report.add(
     `12 cached page p99 flat out, ${watched.length} watched ÷ none`,
     `${flatOut.toFixed(2)} (${median(runs.with.full.map((r) => r.p99))} ms; runs ${runs.with.full.map((r, i) => `${r.p99}/${runs.without.full[i].p99}`).join(", ")}; req/s ${ratioOf(runs.with.full, runs.without.full, (r) => r.rps).toFixed(2)})`,
@@ -178,8 +199,18 @@ export async function watchGroup(app: BenchApp, report: Report, options: WatchOp
  * Closed-loop load (as the other groups), or, with `rate`, that many requests a second whatever
  * the answers take: autocannon then counts a late request's wait too (coordinated omission).
  */
-async function loadAt(url: string, { connections, durationSeconds, rate }: { connections: number; durationSeconds: number; rate?: number }): Promise<LoadResult> {
-  const result = await autocannon({ url, connections, duration: durationSeconds, headers: VISITOR, timeout: 10, ...(rate ? { overallRate: rate } : {}) });
+async function loadAt(
+  url: string,
+  { connections, durationSeconds, rate }: { connections: number; durationSeconds: number; rate?: number },
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: durationSeconds,
+    headers: VISITOR,
+    timeout: 10,
+    ...(rate ? { overallRate: rate } : {}),
+  });
   return {
     url,
     rps: result["2xx"] / (result.duration || durationSeconds),
@@ -209,10 +240,15 @@ function readRounds(report: Report, table: ReturnType<typeof watchedTable>, phas
   const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
   report.add(
     `12 ${domains} watched domains: longest time between a domain's rounds`,
-    gaps.length === 0 ? "no domain had two rounds" : `${seconds(worst)} (p50 ${seconds(median(gaps))}, p99 ${seconds(percentile(gaps, 99))}; ${gaps.length} gaps)`,
+    gaps.length === 0
+      ? "no domain had two rounds"
+      : `${seconds(worst)} (p50 ${seconds(median(gaps))}, p99 ${seconds(percentile(gaps, 99))}; ${gaps.length} gaps)`,
     `≤ ${(GAP_GOAL_MS / 1000).toFixed(0)} s (interval ${INTERVAL_MS / 1000} s)`,
     gaps.length > 0 && worst <= GAP_GOAL_MS,
   );
   report.add("12 watched domains not re-checked in a watched phase", `${unchecked} of ${domains * phases.length}`, "0", unchecked === 0);
-  report.info("12 background rounds a second while watched", `${((rounds * 1000) / watchedMs).toFixed(1)} (${rounds} rounds in ${(watchedMs / 1000).toFixed(0)} s)`);
+  report.info(
+    "12 background rounds a second while watched",
+    `${((rounds * 1000) / watchedMs).toFixed(1)} (${rounds} rounds in ${(watchedMs / 1000).toFixed(0)} s)`,
+  );
 }

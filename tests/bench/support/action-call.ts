@@ -7,7 +7,10 @@ import { root } from "../../support/app";
 // Next-Action and the argument list as text/plain, answered with a React payload whose line
 // for the returned value is read back as JSON.
 
-const manifest = () => JSON.parse(readFileSync(join(root, ".next/server/server-reference-manifest.json"), "utf8")) as { node: Record<string, { exportedName: string }> };
+const manifest = () =>
+  JSON.parse(readFileSync(join(root, ".next/server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { exportedName: string }>;
+  };
 
 /** The id of the built app's action exported as `name`. */
 export function actionId(name: string): string {
@@ -21,10 +24,23 @@ export function actionId(name: string): string {
  * an action for a page whose components import it: a status page for the push actions); its
  * returned value.
  */
-export async function callAction<T>(baseUrl: string, page: string, id: string, args: unknown[], from: string, dispatcher?: Dispatcher): Promise<T> {
+export async function callAction<T>(
+  baseUrl: string,
+  page: string,
+  id: string,
+  args: unknown[],
+  from: string,
+  dispatcher?: Dispatcher,
+): Promise<T> {
   const response = await request(`${baseUrl}${page}`, {
     method: "POST",
-    headers: { "next-action": id, origin: baseUrl, accept: "text/x-component", "content-type": "text/plain;charset=UTF-8", "x-forwarded-for": from },
+    headers: {
+      "next-action": id,
+      origin: baseUrl,
+      accept: "text/x-component",
+      "content-type": "text/plain;charset=UTF-8",
+      "x-forwarded-for": from,
+    },
     body: JSON.stringify(args),
     dispatcher,
   });

@@ -48,7 +48,8 @@ export function get(url: string, { headers = {}, agent, keepBytes = Infinity, ti
         }
         // Uncompressed (no Accept-Encoding), so the text is in the bytes as sent.
         // In the text, not the markup: a domain name is set in spans of its own (TextWithName).
-        if (mark !== undefined && markMs === undefined && pageText(Buffer.concat(chunks).toString()).includes(mark)) markMs = performance.now() - started;
+        if (mark !== undefined && markMs === undefined && pageText(Buffer.concat(chunks).toString()).includes(mark))
+          markMs = performance.now() - started;
       });
       response.on("end", () =>
         resolve({
@@ -99,7 +100,10 @@ export async function pool<T>(count: number, concurrency: number, job: (i: numbe
 }
 
 /** Polls `url` until the page cache serves it (x-nextjs-cache: HIT); returns the hit. */
-export async function waitForHit(url: string, { timeoutMs = 30_000, headers = {} }: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<Timed> {
+export async function waitForHit(
+  url: string,
+  { timeoutMs = 30_000, headers = {} }: { timeoutMs?: number; headers?: Record<string, string> } = {},
+): Promise<Timed> {
   const deadline = Date.now() + timeoutMs;
   let last: Timed | undefined;
   while (Date.now() < deadline) {

@@ -22,7 +22,10 @@ function profilingNode(name: string): { node: string; remove(): void } | undefin
   const real = process.env.BENCH_APP_NODE || process.execPath;
   const bin = mkdtempSync(join(tmpdir(), "downcheck-bench-node-"));
   const flags = `--cpu-prof --cpu-prof-dir='${resolve(dir)}' --cpu-prof-name='${name}.cpuprofile'`;
-  writeFileSync(join(bin, "node"), `#!/bin/sh\ncase "$*" in\n  *next/dist/bin/next\\ start*) exec '${real}' ${flags} "$@" ;;\nesac\nexec '${real}' "$@"\n`);
+  writeFileSync(
+    join(bin, "node"),
+    `#!/bin/sh\ncase "$*" in\n  *next/dist/bin/next\\ start*) exec '${real}' ${flags} "$@" ;;\nesac\nexec '${real}' "$@"\n`,
+  );
   chmodSync(join(bin, "node"), 0o755);
   return { node: join(bin, "node"), remove: () => rmSync(bin, { recursive: true, force: true }) };
 }
@@ -45,7 +48,12 @@ async function start(name: string, env: Record<string, string>): Promise<BenchAp
 }
 
 /** Runs `measure` against a new instance; an instance that dies on the way is a miss of its own. */
-export async function withApp(report: Report, name: string, env: Record<string, string>, measure: (app: BenchApp) => Promise<void>): Promise<void> {
+export async function withApp(
+  report: Report,
+  name: string,
+  env: Record<string, string>,
+  measure: (app: BenchApp) => Promise<void>,
+): Promise<void> {
   progress(`starting app "${name}"`);
   const app = await start(name, env);
   running.add(app);
@@ -55,7 +63,13 @@ export async function withApp(report: Report, name: string, env: Record<string, 
     running.delete(app);
     const crash = app.crashed();
     if (crash) {
-      const last = app.logs().trim().split("\n").filter((line) => !/^\s+at /.test(line)).slice(-3).join(" / ");
+      const last = app
+        .logs()
+        .trim()
+        .split("\n")
+        .filter((line) => !/^\s+at /.test(line))
+        .slice(-3)
+        .join(" / ");
       report.add(`app "${name}" stays up`, `exited (${crash}): ${last.slice(0, 300)}`, "no crash", false);
     }
     await app.stop();

@@ -33,14 +33,20 @@ async function open(baseUrl: string, domain: string, from: string): Promise<Held
 async function openMany(baseUrl: string, count: number, domainOf: (i: number) => string, fromOf: (i: number) => string): Promise<Held[]> {
   const held: Held[] = [];
   for (let i = 0; i < count; i += 200) {
-    held.push(...(await Promise.all(Array.from({ length: Math.min(200, count - i) }, (_, j) => open(baseUrl, domainOf(i + j), fromOf(i + j))))));
+    held.push(
+      ...(await Promise.all(Array.from({ length: Math.min(200, count - i) }, (_, j) => open(baseUrl, domainOf(i + j), fromOf(i + j))))),
+    );
   }
   return held;
 }
 
 /** Starts a round of each domain (a first visit through the API; not awaited: it lasts until the deadline). */
 function startRounds(baseUrl: string, domains: string[], from: string): void {
-  for (const domain of domains) void request(`${baseUrl}/api/v1/status/${domain}`, { headers: { "x-forwarded-for": from }, dispatcher: agent }).then((response) => response.body.dump(), () => undefined);
+  for (const domain of domains)
+    void request(`${baseUrl}/api/v1/status/${domain}`, { headers: { "x-forwarded-for": from }, dispatcher: agent }).then(
+      (response) => response.body.dump(),
+      () => undefined,
+    );
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -70,17 +76,39 @@ export async function liveHold(app: BenchApp, { run, feeds }: { run: string; fee
   // feeds from as many visitors over rounds of four domains (each within its shares).
   const domains = [0, 1, 2, 3].map((i) => `live-mem${i}-${run}.com`);
   startRounds(app.baseUrl, domains, "198.51.100.202");
-  release(await openMany(app.baseUrl, 20, (i) => domains[i % domains.length], (i) => `10.78.0.${i}`));
+  release(
+    await openMany(
+      app.baseUrl,
+      20,
+      (i) => domains[i % domains.length],
+      (i) => `10.78.0.${i}`,
+    ),
+  );
   const rssBeforeMb = await rssNow(app);
-  const held = await openMany(app.baseUrl, feeds, (i) => domains[i % domains.length], (i) => `10.77.${(i >> 8) & 255}.${i & 255}`);
+  const held = await openMany(
+    app.baseUrl,
+    feeds,
+    (i) => domains[i % domains.length],
+    (i) => `10.77.${(i >> 8) & 255}.${i & 255}`,
+  );
   const rssHeldMb = await rssNow(app);
   const memoryFeeds = count(held);
   release(held);
 
   const [first, second] = [`live-a-${run}.com`, `live-b-${run}.com`];
   startRounds(app.baseUrl, [first, second], "198.51.100.200");
-  const oneAddress = await openMany(app.baseUrl, 2100, () => first, () => "203.0.113.9");
-  const sixtyFour = await openMany(app.baseUrl, 50, () => first, (i) => `2001:db8:ee:1:${i.toString(16)}::1`);
+  const oneAddress = await openMany(
+    app.baseUrl,
+    2100,
+    () => first,
+    () => "203.0.113.9",
+  );
+  const sixtyFour = await openMany(
+    app.baseUrl,
+    50,
+    () => first,
+    (i) => `2001:db8:ee:1:${i.toString(16)}::1`,
+  );
   const other = await open(app.baseUrl, second, "198.51.100.201");
   release([...oneAddress, ...sixtyFour, other]);
   return {
@@ -89,6 +117,11 @@ export async function liveHold(app: BenchApp, { run, feeds }: { run: string; fee
     oneSixtyFourTried: 50,
     oneSixtyFourHeld: count(sixtyFour),
     otherVisitorStatus: other.status,
-    memory: { feeds: memoryFeeds, rssBeforeMb, rssHeldMb, perFeedKb: memoryFeeds > 0 ? ((rssHeldMb - rssBeforeMb) * 1024) / memoryFeeds : 0 },
+    memory: {
+      feeds: memoryFeeds,
+      rssBeforeMb,
+      rssHeldMb,
+      perFeedKb: memoryFeeds > 0 ? ((rssHeldMb - rssBeforeMb) * 1024) / memoryFeeds : 0,
+    },
   };
 }

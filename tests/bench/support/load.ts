@@ -30,11 +30,18 @@ export interface LoadOptions {
   keepLatencies?: boolean;
 }
 
-export async function cannon(url: string, { connections = 50, durationSeconds = 5, headers = {}, rate, keepLatencies = false }: LoadOptions = {}): Promise<LoadResult> {
+export async function cannon(
+  url: string,
+  { connections = 50, durationSeconds = 5, headers = {}, rate, keepLatencies = false }: LoadOptions = {},
+): Promise<LoadResult> {
   const latencies: number[] | undefined = keepLatencies ? [] : undefined;
   const result = await new Promise<autocannon.Result>((done, failed) => {
-    const instance = autocannon({ url, connections, duration: durationSeconds, headers, timeout: 10, ...(rate ? { overallRate: rate } : {}) }, (error, answer) => (error ? failed(error) : done(answer)));
-    if (latencies) instance.on("response", (_client, statusCode, _bytes, ms) => statusCode >= 200 && statusCode < 300 && latencies.push(ms));
+    const instance = autocannon(
+      { url, connections, duration: durationSeconds, headers, timeout: 10, ...(rate ? { overallRate: rate } : {}) },
+      (error, answer) => (error ? failed(error) : done(answer)),
+    );
+    if (latencies)
+      instance.on("response", (_client, statusCode, _bytes, ms) => statusCode >= 200 && statusCode < 300 && latencies.push(ms));
   });
   const ok = result["2xx"];
   return {
@@ -49,6 +56,11 @@ export async function cannon(url: string, { connections = 50, durationSeconds = 
 }
 
 /** The p-th percentile (0–100) of the runs' kept answer times together, in ms. */
-export const pooledPercentile = (runs: LoadResult[], p: number) => percentile(runs.flatMap((run) => run.latencies ?? []), p);
+export const pooledPercentile = (runs: LoadResult[], p: number) =>
+  percentile(
+    runs.flatMap((run) => run.latencies ?? []),
+    p,
+  );
 
-export const describeLoad = (r: LoadResult) => `${r.url}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors of ${r.total}`;
+export const describeLoad = (r: LoadResult) =>
+  `${r.url}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors of ${r.total}`;

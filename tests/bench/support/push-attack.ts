@@ -47,7 +47,11 @@ export async function startConnectionCounter(): Promise<{ port: number; connecti
     socket.destroy();
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  return { port: (server.address() as net.AddressInfo).port, connections: () => connections, close: () => new Promise((done) => server.close(() => done())) };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections: () => connections,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }
 
 const keys = () => ({ p256dh: createECDH("prime256v1").generateKeys().toString("base64url"), auth: randomBytes(16).toString("base64url") });
@@ -63,7 +67,13 @@ async function subscribe(app: BenchApp, domain: string, endpoint: string, from: 
   const id = actionId("subscribeAction");
   for (;;) {
     // Posted from one status page, as a visitor who subscribes from several would: one round for it in all.
-    const answer = await callAction<PushState>(app.baseUrl, "/example.com", id, [domain, { endpoint, expirationTime: null, keys: keys() }], from);
+    const answer = await callAction<PushState>(
+      app.baseUrl,
+      "/example.com",
+      id,
+      [domain, { endpoint, expirationTime: null, keys: keys() }],
+      from,
+    );
     const wait = /try again in (\d+) seconds/.exec(answer.message);
     if (!wait) return answer;
     await sleep(Number(wait[1]) * 1000);
@@ -82,14 +92,21 @@ export interface PushFigures {
   otherVisitorSameDomain: string;
 }
 
-export async function pushAttack(app: BenchApp, sink: PushSink, counter: { port: number; connections: () => number }, { tries }: { tries: number }): Promise<PushFigures> {
+export async function pushAttack(
+  app: BenchApp,
+  sink: PushSink,
+  counter: { port: number; connections: () => number },
+  { tries }: { tries: number },
+): Promise<PushFigures> {
   const accepted = (answers: PushState[]) => answers.filter((answer) => answer.status === "success").length;
   // Endpoints of the subscriber's choosing: a host and port of theirs.
   const madeUp: PushState[] = [];
-  for (let i = 0; i < 10; i++) madeUp.push(await subscribe(app, `m${i}.chosen-host-push.com`, `https://127.0.0.1:${counter.port}/push/${i}`, "203.0.113.8"));
+  for (let i = 0; i < 10; i++)
+    madeUp.push(await subscribe(app, `m${i}.chosen-host-push.com`, `https://127.0.0.1:${counter.port}/push/${i}`, "203.0.113.8"));
   // Endpoints at a push service that takes anything (subscriptions an attacker minted).
   const real: PushState[] = [];
-  for (let i = 0; i < tries; i++) real.push(await subscribe(app, `s${i}.victim-watch.com`, `https://${PUSH_SINK_HOST}/push/${i}`, "203.0.113.7"));
+  for (let i = 0; i < tries; i++)
+    real.push(await subscribe(app, `s${i}.victim-watch.com`, `https://${PUSH_SINK_HOST}/push/${i}`, "203.0.113.7"));
   const { getDb } = await import("@/server/db");
   const db = getDb();
   const watched = await db.site.count({ where: { pushSubscriptions: { some: {} }, domain: { endsWith: "victim-watch.com" } } });
@@ -106,7 +123,9 @@ export async function pushAttack(app: BenchApp, sink: PushSink, counter: { port:
     let incident: number | null = null;
     for (let change = 1; change <= 3; change++) {
       const now = new Date(start + change * 11 * 60_000);
-      if (incident === null) incident = (await db.incident.create({ data: { siteId: site.id, startedAt: now, detectedAt: now, worstVerdict: "global_outage" } })).id;
+      if (incident === null)
+        incident = (await db.incident.create({ data: { siteId: site.id, startedAt: now, detectedAt: now, worstVerdict: "global_outage" } }))
+          .id;
       else {
         await db.incident.update({ where: { id: incident }, data: { endedAt: now } });
         incident = null;
@@ -114,7 +133,9 @@ export async function pushAttack(app: BenchApp, sink: PushSink, counter: { port:
       await deliverNotifications(site.id, { queue, now: new Date(now.getTime() + 1000) });
     }
   }
-  const remaining = await db.pushSubscription.count({ where: { site: { domain: { endsWith: "victim-watch.com" } }, endpoint: { not: { contains: "/push/other" } } } });
+  const remaining = await db.pushSubscription.count({
+    where: { site: { domain: { endsWith: "victim-watch.com" } }, endpoint: { not: { contains: "/push/other" } } },
+  });
   return {
     madeUpAccepted: accepted(madeUp),
     madeUpTried: madeUp.length,

@@ -43,7 +43,12 @@ export async function postReport(baseUrl: string, dispatcher: Agent, domain: str
 }
 
 /** Sends reports `first`…`first + count - 1` evenly over `seconds` (open loop: a slow answer delays no other). */
-export async function reportStream(post: (n: number) => Promise<{ answer: Answer; ms: number }>, first: number, count: number, seconds: number) {
+export async function reportStream(
+  post: (n: number) => Promise<{ answer: Answer; ms: number }>,
+  first: number,
+  count: number,
+  seconds: number,
+) {
   const intervalMs = (seconds * 1000) / count;
   const started = performance.now();
   const sent: Promise<{ answer: Answer; ms: number }>[] = [];
@@ -91,7 +96,13 @@ export function startReportSender(baseUrl: string, domain: string) {
   };
 }
 
-const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /**
  * A report as a browser without JavaScript sends it: the page's form (its hidden fields, which
@@ -103,9 +114,16 @@ export async function reportWithoutJavaScript(baseUrl: string, domain: string, a
   const form = /<form[^>]*class="report-down-form"[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1];
   if (!form) return "no report form on the page";
   const fields = new FormData();
-  for (const input of form.matchAll(/<input type="hidden" name="([^"]*)"(?: value="([^"]*)")?/g)) fields.append(unescapeHtml(input[1]), unescapeHtml(input[2] ?? ""));
+  for (const input of form.matchAll(/<input type="hidden" name="([^"]*)"(?: value="([^"]*)")?/g))
+    fields.append(unescapeHtml(input[1]), unescapeHtml(input[2] ?? ""));
   fields.set("problem", "slow");
-  const response = await request(`${baseUrl}/${domain}`, { method: "POST", headers: { origin: baseUrl, "x-forwarded-for": address }, body: fields });
+  const response = await request(`${baseUrl}/${domain}`, {
+    method: "POST",
+    headers: { origin: baseUrl, "x-forwarded-for": address },
+    body: fields,
+  });
   const page = pageText(await response.body.text());
-  return response.statusCode === 200 ? (/(Thanks — [^.]*\.|You reported [^.]*\.)/.exec(page)?.[1] ?? "no answer on the page") : `status ${response.statusCode}`;
+  return response.statusCode === 200
+    ? (/(Thanks — [^.]*\.|You reported [^.]*\.)/.exec(page)?.[1] ?? "no answer on the page")
+    : `status ${response.statusCode}`;
 }

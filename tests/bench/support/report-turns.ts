@@ -40,7 +40,10 @@ function cacheSampler(url: string, headers: Record<string, string>, cacheHeader:
   let running = true;
   const loop = (async () => {
     while (running) {
-      const answer = await get(url, { headers, keepBytes: 0 }).then((t) => String(t.headers[cacheHeader] ?? `status ${t.status}`), () => "failed");
+      const answer = await get(url, { headers, keepBytes: 0 }).then(
+        (t) => String(t.headers[cacheHeader] ?? `status ${t.status}`),
+        () => "failed",
+      );
       seen.set(answer, (seen.get(answer) ?? 0) + 1);
       await new Promise((done) => setTimeout(done, 200));
     }

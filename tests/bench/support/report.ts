@@ -90,7 +90,10 @@ export const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /** "3× 200, 1× 429": how many answers had each status. */
 export const countsOf = (statuses: Map<number | string, number>) =>
-  [...statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([status, count]) => `${count}× ${status}`).join(", ");
+  [...statuses]
+    .sort(([a], [b]) => String(a).localeCompare(String(b)))
+    .map(([status, count]) => `${count}× ${status}`)
+    .join(", ");
 
 /** Logs progress to stderr, so stdout holds only the results. */
 export function progress(text: string): void {

@@ -28,7 +28,10 @@ export class RssSampler {
   private answeredSoFar = 0;
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly app: BenchApp, private readonly everyMs = 100) {}
+  constructor(
+    private readonly app: BenchApp,
+    private readonly everyMs = 100,
+  ) {}
 
   start(): void {
     this.timer ??= setInterval(() => this.read(), this.everyMs);

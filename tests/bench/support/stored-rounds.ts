@@ -7,7 +7,9 @@ export const storedRounds = (file: string, domain: string): number => storedRows
 export function storedRows(file: string, table: "Check" | "VisitorReport", domain: string): number {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const row = db.prepare(`SELECT COUNT(*) AS n FROM "${table}" JOIN "Site" ON "Site".id = "${table}".siteId WHERE "Site".domain = ?`).get(domain) as { n: number };
+    const row = db
+      .prepare(`SELECT COUNT(*) AS n FROM "${table}" JOIN "Site" ON "Site".id = "${table}".siteId WHERE "Site".domain = ?`)
+      .get(domain) as { n: number };
     return row.n;
   } finally {
     db.close();

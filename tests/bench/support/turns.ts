@@ -49,12 +49,22 @@ export type Turns = Map<string, TurnResult[]>;
 const turnKey = (name: string, encoding: Encoding) => `${name} ${encoding}`;
 
 /** Loads each contender in turn, in its encodings, `repeats` rounds over; one warm-up run each first. */
-export async function inTurns(contenders: Record<string, Contender>, options: TurnsOptions, progress: (text: string) => void): Promise<Turns> {
+export async function inTurns(
+  contenders: Record<string, Contender>,
+  options: TurnsOptions,
+  progress: (text: string) => void,
+): Promise<Turns> {
   const { repeats, durationSeconds, warmSeconds, connections, loadCpus, headers = {}, beforeRound, afterRun } = options;
   const turns: Turns = new Map();
   const run = async ({ url, pid, crowd }: Contender, encoding: Encoding, seconds: number): Promise<TurnResult> => {
     const cpuBefore = cpuMsOf(pid);
-    const result = await wrk(url(), { connections, durationSeconds: seconds, headers: { ...headers, ...ENCODINGS[encoding] }, crowd, cpus: loadCpus });
+    const result = await wrk(url(), {
+      connections,
+      durationSeconds: seconds,
+      headers: { ...headers, ...ENCODINGS[encoding] },
+      crowd,
+      cpus: loadCpus,
+    });
     const answers = result.rps * seconds;
     return { ...result, cpuUs: ((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, answers) };
   };
@@ -66,7 +76,9 @@ export async function inTurns(contenders: Record<string, Contender>, options: Tu
         if (round === 0) await run(contender, encoding, warmSeconds);
         const result = await run(contender, encoding, durationSeconds);
         turns.set(turnKey(name, encoding), [...(turns.get(turnKey(name, encoding)) ?? []), result]);
-        progress(`round ${round + 1}/${repeats} ${encoding} ${name}: ${describeLoad(result)}, ${result.cpuUs.toFixed(1)} µs of CPU an answer`);
+        progress(
+          `round ${round + 1}/${repeats} ${encoding} ${name}: ${describeLoad(result)}, ${result.cpuUs.toFixed(1)} µs of CPU an answer`,
+        );
         await afterRun?.(name, encoding, round);
       }
     }

@@ -62,18 +62,34 @@ interface WrkFigures {
 }
 
 /** One run of wrk against `url`; errors are failed connections, reads and writes, time-outs and 4xx/5xx answers. */
-export async function wrk(url: string, { connections, durationSeconds, headers = {}, crowd = false, cpus }: WrkOptions): Promise<LoadResult> {
+export async function wrk(
+  url: string,
+  { connections, durationSeconds, headers = {}, crowd = false, cpus }: WrkOptions,
+): Promise<LoadResult> {
   const bin = findWrk();
   if (!bin) throw new Error(WRK_MISSING);
   if (!scriptFile) {
     scriptFile = join(mkdtempSync(join(tmpdir(), "downcheck-wrk-")), "figures.lua");
     writeFileSync(scriptFile, SCRIPT);
   }
-  const args = ["-t1", `-c${connections}`, `-d${durationSeconds}s`, "--timeout", "10s", "-s", scriptFile, ...Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]), url];
+  const args = [
+    "-t1",
+    `-c${connections}`,
+    `-d${durationSeconds}s`,
+    "--timeout",
+    "10s",
+    "-s",
+    scriptFile,
+    ...Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]),
+    url,
+  ];
   const [command, commandArgs] = cpus ? ["taskset", ["-c", cpus, bin, ...args]] : [bin, args];
   const output = await new Promise<string>((done, failed) =>
-    execFile(command, commandArgs, { env: { ...process.env, WRK_CROWD: crowd ? "1" : "0" }, timeout: (durationSeconds + 30) * 1000 }, (error, stdout, stderr) =>
-      error ? failed(new Error(`wrk ${url}: ${error.message} ${stderr}`)) : done(stdout),
+    execFile(
+      command,
+      commandArgs,
+      { env: { ...process.env, WRK_CROWD: crowd ? "1" : "0" }, timeout: (durationSeconds + 30) * 1000 },
+      (error, stdout, stderr) => (error ? failed(new Error(`wrk ${url}: ${error.message} ${stderr}`)) : done(stdout)),
     ),
   );
   const json = /^WRK_RESULT (.*)$/m.exec(output)?.[1];

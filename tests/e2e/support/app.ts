@@ -52,7 +52,10 @@ interface AppOptions {
   dataDir?: string;
 }
 
-export async function startApp(env: Record<string, string>, { name = "app", quiet = false, captureLogs = false, ...given }: AppOptions = {}): Promise<RunningApp> {
+export async function startApp(
+  env: Record<string, string>,
+  { name = "app", quiet = false, captureLogs = false, ...given }: AppOptions = {},
+): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = given.dataDir ?? `${root}/tests/.tmp/e2e-${name}-${process.pid}-${port}`;
   mkdirSync(dataDir, { recursive: true });

@@ -83,9 +83,7 @@ function bundledChromium(): E2eChromium {
   let bundled: Bundled;
   try {
     const script = resolve(__dirname, "bundled-chromium.mjs");
-    bundled = JSON.parse(
-      execFileSync(process.execPath, [script], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }),
-    ) as Bundled;
+    bundled = JSON.parse(execFileSync(process.execPath, [script], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as Bundled;
   } catch (error) {
     const detail = String((error as { stderr?: string }).stderr || error).trim();
     throw new Error(

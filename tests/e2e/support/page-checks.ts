@@ -15,7 +15,8 @@ export async function expectNoOverflow(page: Page, label: string) {
     const outside = [...document.body.querySelectorAll("*")].filter(
       (element) => element.getBoundingClientRect().right > edge + 0.5 && !element.parentElement?.closest(".table-scroll"),
     );
-    const name = (element: Element) => `${element.tagName.toLowerCase()}${typeof element.className === "string" && element.className ? `.${element.className.trim().split(/\s+/).join(".")}` : ""}`;
+    const name = (element: Element) =>
+      `${element.tagName.toLowerCase()}${typeof element.className === "string" && element.className ? `.${element.className.trim().split(/\s+/).join(".")}` : ""}`;
     return { scrollWidth: document.documentElement.scrollWidth, edge, outside: outside.slice(0, 5).map(name) };
   });
   expect(overflow, label).toEqual({ scrollWidth: overflow.edge, edge: overflow.edge, outside: [] });
@@ -23,7 +24,10 @@ export async function expectNoOverflow(page: Page, label: string) {
 
 export async function expectNoAxeViolations(page: Page, label: string) {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), label).toEqual([]);
+  expect(
+    violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    label,
+  ).toEqual([]);
 }
 
 /**
@@ -31,7 +35,12 @@ export async function expectNoAxeViolations(page: Page, label: string) {
  * cookie notice is accepted first: fixed to the viewport, it would cover the parts the pictures
  * are for (pages-quality.spec.ts checks the pages with it).
  */
-export async function checkPageAndScreenshot(page: Page, name: string, outputDir: string, schemes: readonly ("light" | "dark")[] = ["light"]) {
+export async function checkPageAndScreenshot(
+  page: Page,
+  name: string,
+  outputDir: string,
+  schemes: readonly ("light" | "dark")[] = ["light"],
+) {
   const notice = page.getByRole("complementary", { name: "Cookie notice" });
   if (await notice.isVisible()) {
     // OK is a server action that sets a cookie, so Next renders the page again: the notice goes
@@ -49,7 +58,8 @@ export async function checkPageAndScreenshot(page: Page, name: string, outputDir
       const label = `${name}, ${colorScheme}, ${width} px`;
       await expectNoOverflow(page, label);
       if (width === 375) await expectNoAxeViolations(page, label);
-      if (width !== 320) await page.screenshot({ path: join(outputDir, "screenshots", `${name}-${width}-${colorScheme}.png`), fullPage: true });
+      if (width !== 320)
+        await page.screenshot({ path: join(outputDir, "screenshots", `${name}-${width}-${colorScheme}.png`), fullPage: true });
     }
   }
 }

@@ -44,9 +44,7 @@ export interface TargetPorts {
 export const SLOW_TARGET_DELAY_MS = 1500;
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
-  );
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
 }
 
 /**

@@ -24,7 +24,9 @@ function probeTarget(target: string, protocol: string, ports: TargetPorts): Prom
       timeout: 4000,
     };
     const answered = (statusCode: number, socket: TLSSocket | null) =>
-      resolve(finished(statusCode, { tls: socket ? { authorized: socket.authorized, error: socket.authorizationError?.toString() } : null }));
+      resolve(
+        finished(statusCode, { tls: socket ? { authorized: socket.authorized, error: socket.authorizationError?.toString() } : null }),
+      );
     const request = https
       ? httpsRequest({ ...options, servername: target, rejectUnauthorized: false }, (res) => {
           answered(res.statusCode ?? 0, res.socket as TLSSocket);
@@ -49,7 +51,9 @@ const SCRIPTED: StandInTest[] = TEN_PROBES.map((probe) => {
 
 /** Europe's three probes time out, the other seven see 200: down in some regions. */
 const EUROPE_DOWN: StandInTest[] = TEN_PROBES.map((probe) =>
-  probe.continent === "EU" ? { status: "failed", failureSource: "target", rawOutput: "Request timeout." } : finished(200, { tls: { authorized: true } }),
+  probe.continent === "EU"
+    ? { status: "failed", failureSource: "target", rawOutput: "Request timeout." }
+    : finished(200, { tls: { authorized: true } }),
 );
 
 /** Every probe gets a 503, as our own tester does: down for everyone. */
@@ -60,7 +64,12 @@ const SERVER_ERROR: StandInTest[] = TEN_PROBES.map(() => finished(503, { tls: { 
  * network and takes the first ten: nine off Comcast and Philadelphia, all reaching the site.
  * "Only your network?" asks for AS7922 and gets all three of Comcast's: 2 of 3 failing.
  */
-const COMCAST_TROUBLE_PROBES = [...TEN_PROBES.filter((probe) => probe.asn !== 7922), NETWORK_PROBES[2], NETWORK_PROBES[0], NETWORK_PROBES[1]];
+const COMCAST_TROUBLE_PROBES = [
+  ...TEN_PROBES.filter((probe) => probe.asn !== 7922),
+  NETWORK_PROBES[2],
+  NETWORK_PROBES[0],
+  NETWORK_PROBES[1],
+];
 const TIMEOUT: StandInTest = { status: "failed", failureSource: "target", rawOutput: "Request timeout." };
 
 export function startWorld(names: TargetNames, portsOf: (name: string) => TargetPorts): Promise<GlobalpingStandIn> {

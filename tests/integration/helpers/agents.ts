@@ -80,7 +80,12 @@ export interface AgentAnswer {
 /** One raw request to an agent, for the cases the remote tester would never send. */
 export async function callAgent(
   url: string,
-  { method = "POST", path = "/v1/probe", body, headers = {} }: { method?: Dispatcher.HttpMethod; path?: string; body?: string | Readable; headers?: Record<string, string> },
+  {
+    method = "POST",
+    path = "/v1/probe",
+    body,
+    headers = {},
+  }: { method?: Dispatcher.HttpMethod; path?: string; body?: string | Readable; headers?: Record<string, string> },
 ): Promise<AgentAnswer> {
   const response = await request(new URL(path, url), {
     method,

@@ -30,12 +30,19 @@ export interface CertificateAuthority {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function makeCertificate({ hostname, expired = false, expiredDaysAgo, selfSigned = false, authority }: CertificateRequest): Promise<CertificatePems> {
+export async function makeCertificate({
+  hostname,
+  expired = false,
+  expiredDaysAgo,
+  selfSigned = false,
+  authority,
+}: CertificateRequest): Promise<CertificatePems> {
   const now = Date.now();
   const daysAgo = expiredDaysAgo ?? (expired ? 1 : null);
-  const validity = daysAgo !== null
-    ? { notBeforeDate: new Date(now - 30 * DAY_MS), notAfterDate: new Date(now - daysAgo * DAY_MS) }
-    : { notBeforeDate: new Date(now - DAY_MS), notAfterDate: new Date(now + 30 * DAY_MS) };
+  const validity =
+    daysAgo !== null
+      ? { notBeforeDate: new Date(now - 30 * DAY_MS), notAfterDate: new Date(now - daysAgo * DAY_MS) }
+      : { notBeforeDate: new Date(now - DAY_MS), notAfterDate: new Date(now + 30 * DAY_MS) };
   const leafOptions = {
     keyType: "ec" as const,
     algorithm: "sha256",

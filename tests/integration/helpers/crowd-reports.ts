@@ -59,4 +59,3 @@ export const usualWindows = (perWeek: number, weeks = 8): Seed[] =>
     { minutesAgo: 5, weeksAgo: k + 1, count: perWeek },
     { minutesAgo: 20, weeksAgo: k + 1, count: perWeek },
   ]).flat();
-

@@ -22,7 +22,13 @@ const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3 } as const;
 
 const normalize = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
-function respond(query: dnsPacket.DecodedPacket, records: DnsRecords, mode: DnsServerMode, asked: Map<string, number>, ttl: number): Buffer {
+function respond(
+  query: dnsPacket.DecodedPacket,
+  records: DnsRecords,
+  mode: DnsServerMode,
+  asked: Map<string, number>,
+  ttl: number,
+): Buffer {
   const question = query.questions?.[0];
   const entry = question ? records[normalize(question.name)] : undefined;
   let rcode: number = entry ? RCODE.NOERROR : RCODE.NXDOMAIN;
@@ -48,10 +54,7 @@ function respond(query: dnsPacket.DecodedPacket, records: DnsRecords, mode: DnsS
   });
 }
 
-export async function startDnsServer(
-  records: DnsRecords,
-  options: { mode?: DnsServerMode; ttl?: number } = {},
-): Promise<TestDnsServer> {
+export async function startDnsServer(records: DnsRecords, options: { mode?: DnsServerMode; ttl?: number } = {}): Promise<TestDnsServer> {
   const mode = options.mode ?? "normal";
   const asked = new Map<string, number>();
   const normalized: DnsRecords = Object.fromEntries(Object.entries(records).map(([name, r]) => [normalize(name), r]));

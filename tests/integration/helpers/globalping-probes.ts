@@ -54,8 +54,15 @@ export const TEN_PROBES: readonly StandInProbe[] = [
 ];
 
 function probe(
-  continent: string, region: string, country: string, state: string | null, city: string,
-  asn: number, network: string, [latitude, longitude]: [number, number], extraTags: string[] = [],
+  continent: string,
+  region: string,
+  country: string,
+  state: string | null,
+  city: string,
+  asn: number,
+  network: string,
+  [latitude, longitude]: [number, number],
+  extraTags: string[] = [],
 ): StandInProbe {
   const tags = [EYEBALL_ASNS.has(asn) ? "eyeball-network" : "datacenter-network", ...extraTags];
   return { continent, region, country, state, city, asn, network, latitude, longitude, tags, resolvers: ["private"] };
@@ -69,11 +76,7 @@ export function finished(statusCode = 200, details: FinishedDetails = {}): Stand
 }
 
 /** Every probe (TEN_PROBES unless given) runs the same test, final `afterMs` after the POST. */
-export function everyProbe(
-  test: StandInTest | Promise<StandInTest>,
-  afterMs = 50,
-  probes: readonly StandInProbe[] = TEN_PROBES,
-): Scenario {
+export function everyProbe(test: StandInTest | Promise<StandInTest>, afterMs = 50, probes: readonly StandInProbe[] = TEN_PROBES): Scenario {
   return () => ({ tests: probes.map((probe) => ({ probe, test, afterMs })) });
 }
 
@@ -102,13 +105,20 @@ export const NETWORK_PROBES: readonly StandInProbe[] = [
  * Locations naming neither leave the scenario's probes in its order: the stand-in does not place
  * continents or "magic" words, so tests that use them list the probes they want.
  */
-export function matchingTests(tests: readonly ScenarioTest[], locations: readonly { asn?: number; country?: string; limit?: number }[], limit?: number): ScenarioTest[] {
+export function matchingTests(
+  tests: readonly ScenarioTest[],
+  locations: readonly { asn?: number; country?: string; limit?: number }[],
+  limit?: number,
+): ScenarioTest[] {
   if (!locations.some((l) => l.asn !== undefined || l.country !== undefined)) return [...tests];
   const taken = new Set<ScenarioTest>();
   for (const location of locations) {
-    const inside = tests.filter((test) => !taken.has(test)
-      && (location.asn === undefined || test.probe.asn === location.asn)
-      && (location.country === undefined || test.probe.country === location.country));
+    const inside = tests.filter(
+      (test) =>
+        !taken.has(test) &&
+        (location.asn === undefined || test.probe.asn === location.asn) &&
+        (location.country === undefined || test.probe.country === location.country),
+    );
     for (const test of inside.slice(0, limit ?? location.limit ?? 1)) taken.add(test);
   }
   return tests.filter((test) => taken.has(test));
@@ -132,18 +142,36 @@ function askSite(url: string): Promise<StandInTest> {
     });
     request.on("timeout", () => request.destroy(new Error("Request timeout.")));
     request.on("error", (error: NodeJS.ErrnoException) =>
-      resolve({ status: "failed", rawOutput: error.code ? `${error.code} ${error.message}` : error.message, failureSource: "target" }));
+      resolve({ status: "failed", rawOutput: error.code ? `${error.code} ${error.message}` : error.message, failureSource: "target" }),
+    );
     request.end();
   });
 }
 
 /** UN M49 region names, the `region` values the real API accepts (src/lib/location/regions.ts). */
 export const GLOBALPING_REGIONS: readonly string[] = [
-  "Northern Africa", "Eastern Africa", "Middle Africa", "Southern Africa", "Western Africa",
-  "Caribbean", "Central America", "South America", "Northern America",
-  "Central Asia", "Eastern Asia", "South-eastern Asia", "Southern Asia", "Western Asia",
-  "Eastern Europe", "Northern Europe", "Southern Europe", "Western Europe",
-  "Australia and New Zealand", "Melanesia", "Micronesia", "Polynesia",
+  "Northern Africa",
+  "Eastern Africa",
+  "Middle Africa",
+  "Southern Africa",
+  "Western Africa",
+  "Caribbean",
+  "Central America",
+  "South America",
+  "Northern America",
+  "Central Asia",
+  "Eastern Asia",
+  "South-eastern Asia",
+  "Southern Asia",
+  "Western Asia",
+  "Eastern Europe",
+  "Northern Europe",
+  "Southern Europe",
+  "Western Europe",
+  "Australia and New Zealand",
+  "Melanesia",
+  "Micronesia",
+  "Polynesia",
 ];
 
 /** US state and territory codes, the `state` values the real API accepts (src/lib/location/states.ts). */
@@ -153,7 +181,12 @@ export const US_STATE_CODES: readonly string[] = (
 ).split(" ");
 
 /** What the measurement says about the request a probe made. */
-export interface TestContext { target: string; protocol?: string; method?: string; createdAt: number }
+export interface TestContext {
+  target: string;
+  protocol?: string;
+  method?: string;
+  createdAt: number;
+}
 
 const NO_TIMINGS = { total: null, dns: null, tcp: null, tls: null, firstByte: null, download: null };
 const DAY_MS = 86_400_000;
@@ -172,13 +205,25 @@ export function probeResult(test: StandInTest, context: TestContext, at: number)
     return {
       status: "failed",
       ...(failure.failureSource && { failureSource: failure.failureSource }),
-      resolvedAddress: null, headers: {}, rawHeaders: null, rawBody: null, rawOutput: failure.rawOutput,
-      truncated: false, statusCode: null, statusCodeName: null, timings: NO_TIMINGS, tls: null,
+      resolvedAddress: null,
+      headers: {},
+      rawHeaders: null,
+      rawBody: null,
+      rawOutput: failure.rawOutput,
+      truncated: false,
+      statusCode: null,
+      statusCodeName: null,
+      timings: NO_TIMINGS,
+      tls: null,
     };
   }
   const { target } = context;
   const secure = context.protocol !== "HTTP";
-  const pairs = [["Date", new Date(at).toUTCString()], ["Content-Type", "text/html; charset=utf-8"], ["Server", "stand-in"]];
+  const pairs = [
+    ["Date", new Date(at).toUTCString()],
+    ["Content-Type", "text/html; charset=utf-8"],
+    ["Server", "stand-in"],
+  ];
   const rawHeaders = pairs.map(([name, value]) => `${name}: ${value}`).join("\n");
   // A HEAD request (the default method) has no body, and the probe reports null for it.
   const rawBody = context.method === "GET" ? `<!doctype html><title>${target}</title>` : null;
@@ -187,29 +232,44 @@ export function probeResult(test: StandInTest, context: TestContext, at: number)
   const given = test.timings ?? {};
   const pick = (key: Timing, fallback: number | null) => (given[key] === undefined ? fallback : given[key]);
   const parts = {
-    dns: pick("dns", 8), tcp: pick("tcp", 14), tls: pick("tls", secure ? 22 : null),
-    firstByte: pick("firstByte", 35), download: pick("download", 2),
+    dns: pick("dns", 8),
+    tcp: pick("tcp", 14),
+    tls: pick("tls", secure ? 22 : null),
+    firstByte: pick("firstByte", 35),
+    download: pick("download", 2),
   };
-  const total = pick("total", Object.values(parts).reduce<number>((sum, ms) => sum + (ms ?? 0), 0));
+  const total = pick(
+    "total",
+    Object.values(parts).reduce<number>((sum, ms) => sum + (ms ?? 0), 0),
+  );
 
   // Certificate numbers come from the target, so a measurement's body (and its ETag) is stable.
   const hex = (seed: string, bytes: number) =>
-    createHash("sha512").update(seed).digest("hex").slice(0, bytes * 2).toUpperCase().match(/../g)?.join(":") ?? "";
-  const tls = !secure || test.tls === null ? null : {
-    authorized: test.tls?.authorized ?? true,
-    protocol: "TLSv1.3",
-    cipherName: "TLS_AES_256_GCM_SHA384",
-    ...(test.tls?.error !== undefined && { error: test.tls.error }),
-    createdAt: new Date(context.createdAt - 30 * DAY_MS).toISOString(),
-    expiresAt: test.tls?.expiresAt ?? new Date(context.createdAt + 60 * DAY_MS).toISOString(),
-    issuer: { C: "US", O: "Let's Encrypt", CN: "E6" },
-    subject: { CN: target, alt: `DNS:${target}` },
-    keyType: "EC",
-    keyBits: 256,
-    serialNumber: hex(`${target} serial`, 16),
-    fingerprint256: hex(`${target} fingerprint`, 32),
-    publicKey: hex(`${target} key`, 65),
-  };
+    createHash("sha512")
+      .update(seed)
+      .digest("hex")
+      .slice(0, bytes * 2)
+      .toUpperCase()
+      .match(/../g)
+      ?.join(":") ?? "";
+  const tls =
+    !secure || test.tls === null
+      ? null
+      : {
+          authorized: test.tls?.authorized ?? true,
+          protocol: "TLSv1.3",
+          cipherName: "TLS_AES_256_GCM_SHA384",
+          ...(test.tls?.error !== undefined && { error: test.tls.error }),
+          createdAt: new Date(context.createdAt - 30 * DAY_MS).toISOString(),
+          expiresAt: test.tls?.expiresAt ?? new Date(context.createdAt + 60 * DAY_MS).toISOString(),
+          issuer: { C: "US", O: "Let's Encrypt", CN: "E6" },
+          subject: { CN: target, alt: `DNS:${target}` },
+          keyType: "EC",
+          keyBits: 256,
+          serialNumber: hex(`${target} serial`, 16),
+          fingerprint256: hex(`${target} fingerprint`, 32),
+          publicKey: hex(`${target} key`, 65),
+        };
   return {
     status: "finished",
     resolvedAddress: test.resolvedAddress ?? "203.0.113.10",

@@ -4,7 +4,13 @@ import net from "node:net";
 import { continents, countries } from "countries-list";
 import { z } from "zod";
 import {
-  GLOBALPING_REGIONS, US_STATE_CODES, finishedUp, matchingTests, probeResult, type StandInProbe, type StandInTest,
+  GLOBALPING_REGIONS,
+  US_STATE_CODES,
+  finishedUp,
+  matchingTests,
+  probeResult,
+  type StandInProbe,
+  type StandInTest,
 } from "./globalping-probes";
 import { startHttpServer } from "./servers";
 
@@ -14,10 +20,17 @@ import { startHttpServer } from "./servers";
 
 export type { StandInProbe, StandInTest } from "./globalping-probes";
 /** A function runs only when its probe is chosen for a measurement (a probe that really asks a site). */
-export interface ScenarioTest { probe: StandInProbe; test: StandInTest | Promise<StandInTest> | (() => Promise<StandInTest>); afterMs?: number }
-export type Scenario = (request: { target: string; body: unknown; authorization: string | null }) =>
-  | { tests: ScenarioTest[] }
-  | { error: { status: 400 | 422 | 429 | 500; type: string; message: string; headers?: Record<string, string> } };
+export interface ScenarioTest {
+  probe: StandInProbe;
+  test: StandInTest | Promise<StandInTest> | (() => Promise<StandInTest>);
+  afterMs?: number;
+}
+export type Scenario = (request: {
+  target: string;
+  body: unknown;
+  authorization: string | null;
+}) =>
+  { tests: ScenarioTest[] } | { error: { status: 400 | 422 | 429 | 500; type: string; message: string; headers?: Record<string, string> } };
 export interface GlobalpingStandIn {
   /** http://127.0.0.1:<port>, no trailing slash. */
   url: string;
@@ -50,90 +63,123 @@ const oneOf = (values: readonly string[], phrase = `must be one of [${values.joi
 const text = (max: number) => z.string().min(1).max(max);
 const unbracket = (address: string) => address.replace(/^\[(.*)\]$/, "$1");
 const isPrivateIp = (address: string) =>
-  net.isIPv6(address) ? /^(::1?$|f[cd]|fe[89ab])/i.test(address)
-  : net.isIPv4(address) && /^(0|10|127|169\.254|172\.(1[6-9]|2\d|3[01])|192\.168|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7]))\./.test(address);
+  net.isIPv6(address)
+    ? /^(::1?$|f[cd]|fe[89ab])/i.test(address)
+    : net.isIPv4(address) && /^(0|10|127|169\.254|172\.(1[6-9]|2\d|3[01])|192\.168|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7]))\./.test(address);
 // validator's isFQDN as the real API calls it: a TLD of letters (or punycode), underscores allowed.
 const isFqdn = (name: string) => {
   const labels = name.split(".");
-  return labels.length > 1 && /^([a-z\u00a1-\uffff]{2,}|xn[a-z0-9-]{2,})$/i.test(labels[labels.length - 1])
-    && labels.every((label) => /^(?!-)[a-z0-9_\u00a1-\uffff-]{1,63}(?<!-)$/i.test(label));
+  return (
+    labels.length > 1 &&
+    /^([a-z\u00a1-\uffff]{2,}|xn[a-z0-9-]{2,})$/i.test(labels[labels.length - 1]) &&
+    labels.every((label) => /^(?!-)[a-z0-9_\u00a1-\uffff-]{1,63}(?<!-)$/i.test(label))
+  );
 };
 
 function requestSchema(authenticated: boolean) {
   const max = authenticated ? 500 : 50;
-  const location = z.strictObject({
-    continent: oneOf(Object.keys(continents), "must be a valid two-letter continent code").optional(),
-    region: oneOf(GLOBALPING_REGIONS).optional(),
-    country: oneOf(Object.keys(countries), "must be a valid two-letter ISO code").optional(),
-    state: oneOf(US_STATE_CODES, "must be a valid two-letter code, e.g. CA").optional(),
-    city: text(128).optional(),
-    network: text(128).optional(),
-    asn: z.number().int().positive().optional(),
-    magic: text(128).refine((v) => v.split("+").length <= 4, "@must contain at most 4 combined filters").optional(),
-    tags: z.array(text(128)).max(32).optional(),
-    limit: z.number().min(1).max(max).optional(),
-  }).refine((l) => LOCATION_KEYS.some((key) => l[key] !== undefined),
-    `@must contain at least one of [${LOCATION_KEYS.join(", ")}]`);
+  const location = z
+    .strictObject({
+      continent: oneOf(Object.keys(continents), "must be a valid two-letter continent code").optional(),
+      region: oneOf(GLOBALPING_REGIONS).optional(),
+      country: oneOf(Object.keys(countries), "must be a valid two-letter ISO code").optional(),
+      state: oneOf(US_STATE_CODES, "must be a valid two-letter code, e.g. CA").optional(),
+      city: text(128).optional(),
+      network: text(128).optional(),
+      asn: z.number().int().positive().optional(),
+      magic: text(128)
+        .refine((v) => v.split("+").length <= 4, "@must contain at most 4 combined filters")
+        .optional(),
+      tags: z.array(text(128)).max(32).optional(),
+      limit: z.number().min(1).max(max).optional(),
+    })
+    .refine((l) => LOCATION_KEYS.some((key) => l[key] !== undefined), `@must contain at least one of [${LOCATION_KEYS.join(", ")}]`);
   const measurementOptions = z.strictObject({
-    request: z.strictObject({
-      method: oneOf(["GET", "HEAD", "OPTIONS"]).optional(),
-      host: text(255).refine(isFqdn, "@must contain a valid domain name").optional(),
-      path: text(16384).optional(),
-      query: text(16384).optional(),
-      headers: z.record(z.string(), z.string().max(8192))
-        .refine((h) => Object.keys(h).length <= 128, "@must have less than or equal to 128 keys").optional(),
-    }).optional(),
-    resolver: z.string().refine((v) => net.isIP(v) !== 0 && !isPrivateIp(v), "@must be a valid ip address").optional(),
+    request: z
+      .strictObject({
+        method: oneOf(["GET", "HEAD", "OPTIONS"]).optional(),
+        host: text(255).refine(isFqdn, "@must contain a valid domain name").optional(),
+        path: text(16384).optional(),
+        query: text(16384).optional(),
+        headers: z
+          .record(z.string(), z.string().max(8192))
+          .refine((h) => Object.keys(h).length <= 128, "@must have less than or equal to 128 keys")
+          .optional(),
+      })
+      .optional(),
+    resolver: z
+      .string()
+      .refine((v) => net.isIP(v) !== 0 && !isPrivateIp(v), "@must be a valid ip address")
+      .optional(),
     protocol: oneOf(["HTTP", "HTTPS", "HTTP2"]).optional(),
-    port: z.number().refine((v) => Number.isInteger(v) && v >= 0 && v <= 65535, "@must be a valid port").optional(),
+    port: z
+      .number()
+      .refine((v) => Number.isInteger(v) && v >= 0 && v <= 65535, "@must be a valid port")
+      .optional(),
     ipVersion: z.union([z.literal(4), z.literal(6)], { error: "@must be either 4 or 6" }).optional(),
   });
-  return z.strictObject({
-    type: oneOf(["ping", "traceroute", "dns", "mtr", "http"]),
-    target: text(255)
-      .refine((v) => isFqdn(v) || net.isIP(unbracket(v)) !== 0, "@does not match any of the allowed types")
-      .refine((v) => !isPrivateIp(unbracket(v)), "@must not be a private hostname"),
-    measurementOptions: measurementOptions.optional(),
-    timeout: z.number().int().min(5).max(30).optional(),
-    locations: z.array(location).max(128).optional(),
-    limit: z.number().min(1).max(max).optional(),
-    inProgressUpdates: z.boolean().optional(),
-  }).superRefine((body, ctx) => {
-    const locations = body.locations ?? [];
-    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
-    if (body.limit !== undefined) {
-      const forbidden = "@is not allowed when a global limit is set";
-      locations.forEach((l, i) => l.limit !== undefined && issue(["locations", i, "limit"], forbidden));
-    } else if (locations.reduce((sum, l) => sum + (l.limit ?? 1), 0) > max) {
-      issue(["locations"], `the sum of limits must be less than or equal to ${max}`);
-    }
-    if (body.measurementOptions?.ipVersion !== undefined && !isFqdn(body.target)) {
-      issue(["measurementOptions", "ipVersion"], "@is not allowed when target is not a domain");
-    }
-  });
+  return z
+    .strictObject({
+      type: oneOf(["ping", "traceroute", "dns", "mtr", "http"]),
+      target: text(255)
+        .refine((v) => isFqdn(v) || net.isIP(unbracket(v)) !== 0, "@does not match any of the allowed types")
+        .refine((v) => !isPrivateIp(unbracket(v)), "@must not be a private hostname"),
+      measurementOptions: measurementOptions.optional(),
+      timeout: z.number().int().min(5).max(30).optional(),
+      locations: z.array(location).max(128).optional(),
+      limit: z.number().min(1).max(max).optional(),
+      inProgressUpdates: z.boolean().optional(),
+    })
+    .superRefine((body, ctx) => {
+      const locations = body.locations ?? [];
+      const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+      if (body.limit !== undefined) {
+        const forbidden = "@is not allowed when a global limit is set";
+        locations.forEach((l, i) => l.limit !== undefined && issue(["locations", i, "limit"], forbidden));
+      } else if (locations.reduce((sum, l) => sum + (l.limit ?? 1), 0) > max) {
+        issue(["locations"], `the sum of limits must be less than or equal to ${max}`);
+      }
+      if (body.measurementOptions?.ipVersion !== undefined && !isFqdn(body.target)) {
+        issue(["measurementOptions", "ipVersion"], "@is not allowed when target is not a domain");
+      }
+    });
 }
 type MeasurementRequest = z.output<ReturnType<typeof requestSchema>>;
 
 const ARTICLE: Record<string, string> = {
-  string: "a string", number: "a number", int: "an integer", boolean: "a boolean", array: "an array", object: "of type object",
+  string: "a string",
+  number: "a number",
+  int: "an integer",
+  boolean: "a boolean",
+  array: "an array",
+  object: "of type object",
 };
 /** The real API reports Joi's first error: `{ "locations.0.limit": '"locations[0].limit" is not allowed ...' }`. */
 function joiParams(issue: z.core.$ZodIssue): Record<string, string> {
   const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
   const label = path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("") || "value";
   const sized = (what: "number" | "length" | "items", bound: string, limit: unknown) =>
-    what === "length" ? `length must be ${bound} ${String(limit)} characters long`
-    : what === "items" ? `must contain ${bound} ${String(limit)} items` : `must be ${bound} ${String(limit)}`;
+    what === "length"
+      ? `length must be ${bound} ${String(limit)} characters long`
+      : what === "items"
+        ? `must contain ${bound} ${String(limit)} items`
+        : `must be ${bound} ${String(limit)}`;
   const origin = (o: string) => (o === "string" ? "length" : o === "array" ? "items" : "number");
-  const phrase =
-    issue.message.startsWith("@") ? issue.message.slice(1)
-    : issue.code === "unrecognized_keys" ? "is not allowed"
-    : issue.code === "invalid_type" && issue.input === undefined ? "is required"
-    : issue.code === "invalid_type" ? `must be ${ARTICLE[issue.expected] ?? issue.expected}`
-    : issue.code === "too_small" && issue.origin === "string" ? "is not allowed to be empty"
-    : issue.code === "too_small" ? sized(origin(issue.origin), "greater than or equal to", issue.minimum)
-    : issue.code === "too_big" ? sized(origin(issue.origin), "less than or equal to", issue.maximum)
-    : null;
+  const phrase = issue.message.startsWith("@")
+    ? issue.message.slice(1)
+    : issue.code === "unrecognized_keys"
+      ? "is not allowed"
+      : issue.code === "invalid_type" && issue.input === undefined
+        ? "is required"
+        : issue.code === "invalid_type"
+          ? `must be ${ARTICLE[issue.expected] ?? issue.expected}`
+          : issue.code === "too_small" && issue.origin === "string"
+            ? "is not allowed to be empty"
+            : issue.code === "too_small"
+              ? sized(origin(issue.origin), "greater than or equal to", issue.minimum)
+              : issue.code === "too_big"
+                ? sized(origin(issue.origin), "less than or equal to", issue.maximum)
+                : null;
   return { [path.join(".")]: phrase === null ? issue.message : `"${label}" ${phrase}` };
 }
 
@@ -146,21 +192,40 @@ const measurementId = (now: number) =>
 /** What the real store keeps of the options: only what differs from the defaults. */
 function withoutDefaults(value: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
   const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
-  return Object.fromEntries(Object.entries(value).flatMap(([key, v]): [string, unknown][] => {
-    const d = defaults[key];
-    if (!isObject(v) || !isObject(d)) return JSON.stringify(v) === JSON.stringify(d) ? [] : [[key, v]];
-    const inner = withoutDefaults(v, d);
-    return Object.keys(inner).length ? [[key, inner]] : [];
-  }));
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, v]): [string, unknown][] => {
+      const d = defaults[key];
+      if (!isObject(v) || !isObject(d)) return JSON.stringify(v) === JSON.stringify(d) ? [] : [[key, v]];
+      const inner = withoutDefaults(v, d);
+      return Object.keys(inner).length ? [[key, inner]] : [];
+    }),
+  );
 }
 
-interface LiveTest { probe: StandInProbe; readyAt: number; outcome?: { test: StandInTest; at: number } }
-interface Measurement { id: string; request: MeasurementRequest; createdAt: number; tests: LiveTest[]; header: object }
-interface Window { remaining: number | null; resetAt: number; limit?: number } // remaining null: not opened, full
+interface LiveTest {
+  probe: StandInProbe;
+  readyAt: number;
+  outcome?: { test: StandInTest; at: number };
+}
+interface Measurement {
+  id: string;
+  request: MeasurementRequest;
+  createdAt: number;
+  tests: LiveTest[];
+  header: object;
+}
+interface Window {
+  remaining: number | null;
+  resetAt: number;
+  limit?: number;
+} // remaining null: not opened, full
 const IN_PROGRESS = { status: "in-progress", rawHeaders: "", rawBody: "", rawOutput: "" };
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
-const errorReply = (status: number, error: object, documentation: string, headers?: Record<string, string>): Reply =>
-  ({ status, body: { error, links: { documentation } }, headers });
+const errorReply = (status: number, error: object, documentation: string, headers?: Record<string, string>): Reply => ({
+  status,
+  body: { error, links: { documentation } },
+  headers,
+});
 
 /**
  * `clock`: the stand-in's time in ms (default: the real one). A test that moves it itself gets polls
@@ -173,8 +238,10 @@ export async function startGlobalpingStandIn(
   const defaultScenario = options.scenario ?? finishedUp(200);
   let scenario = defaultScenario;
   // One hourly window for anonymous callers and one for token holders, as the real API keeps.
-  const freshWindows = (): Record<"anonymous" | "token", Window> =>
-    ({ anonymous: { remaining: null, resetAt: 0 }, token: { remaining: null, resetAt: 0 } });
+  const freshWindows = (): Record<"anonymous" | "token", Window> => ({
+    anonymous: { remaining: null, resetAt: 0 },
+    token: { remaining: null, resetAt: 0 },
+  });
   let windows = freshWindows();
   const measurements = new Map<string, Measurement>();
   const polls = new Map<string, { last: number; blockedUntil: number }>();
@@ -199,7 +266,7 @@ export async function startGlobalpingStandIn(
     // Refused before looking for probes when the requested count exceeds the points left.
     const now = clock();
     const window = windows[token ? "token" : "anonymous"];
-    const limit = window.limit ?? (token ? 500 : options.hourlyLimit ?? 250);
+    const limit = window.limit ?? (token ? 500 : (options.hourlyLimit ?? 250));
     if (window.remaining !== null && window.resetAt <= now) window.remaining = null;
     const remaining = window.remaining ?? limit;
     const rateHeaders = (consumed: number, cost: number) => ({
@@ -233,11 +300,15 @@ export async function startGlobalpingStandIn(
 
     const id = measurementId(now);
     const tests = chosen.map(({ probe, afterMs = 0 }): LiveTest => ({ probe, readyAt: now + afterMs }));
-    const settle = (i: number, test: StandInTest) => { tests[i].outcome = { test, at: clock() }; };
-    chosen.forEach(({ test }, i) => Promise.resolve(typeof test === "function" ? test() : test).then(
-      (settled) => settle(i, settled),
-      (error: unknown) => settle(i, { status: "failed", rawOutput: String(error), failureSource: "internal" }),
-    ));
+    const settle = (i: number, test: StandInTest) => {
+      tests[i].outcome = { test, at: clock() };
+    };
+    chosen.forEach(({ test }, i) =>
+      Promise.resolve(typeof test === "function" ? test() : test).then(
+        (settled) => settle(i, settled),
+        (error: unknown) => settle(i, { status: "failed", rawOutput: String(error), failureSource: "internal" }),
+      ),
+    );
     // The real store drops what equals a default: a timeout of 15, a limit of one per location, `limit: 1` on a location.
     const stored = withoutDefaults(request.measurementOptions ?? {}, HTTP_DEFAULTS);
     const header = {
@@ -305,7 +376,11 @@ export async function startGlobalpingStandIn(
     let body: unknown = {};
     let unreadable: string | null = null;
     if (/json/i.test(req.headers["content-type"] ?? "") && raw.trim() !== "") {
-      try { body = JSON.parse(raw); } catch (error) { unreadable = (error as Error).message; }
+      try {
+        body = JSON.parse(raw);
+      } catch (error) {
+        unreadable = (error as Error).message;
+      }
     }
     const logged = raw === "" ? undefined : unreadable ? raw : body;
     requests.push({ method: req.method ?? "", path, headers: req.headers, body: logged, at });
@@ -333,7 +408,9 @@ export async function startGlobalpingStandIn(
   return {
     url,
     requests,
-    setScenario: (next) => { scenario = next; },
+    setScenario: (next) => {
+      scenario = next;
+    },
     setRateLimit: ({ remaining, resetSeconds, limit }) => {
       const resetAt = clock() + resetSeconds * 1000;
       for (const window of Object.values(windows)) Object.assign(window, { remaining, resetAt, limit });

@@ -12,17 +12,37 @@ const MINUTE = 60_000;
 export function roundResults(status: Exclude<ProbeStatus, "error">): ProbeResult[] {
   const down = status === "down";
   const local: ProbeResult = {
-    testerId: "local-http", kind: "http", source: "local", location: { city: "Frankfurt", country: "DE" }, server: "local",
-    status, cause: down ? "http_5xx" : null, statusCode: down ? 503 : 200, message: `HTTP ${down ? 503 : 200} from https://seeded/`,
+    testerId: "local-http",
+    kind: "http",
+    source: "local",
+    location: { city: "Frankfurt", country: "DE" },
+    server: "local",
+    status,
+    cause: down ? "http_5xx" : null,
+    statusCode: down ? 503 : 200,
+    message: `HTTP ${down ? 503 : 200} from https://seeded/`,
     timings: { dnsMs: 3, connectMs: 11, tlsMs: 24, ttfbMs: 80, totalMs: 95 },
     detail: { headers: { server: "nginx", "retry-after": down ? "120" : "0", "set-cookie": "(1 cookie, values not kept)" } },
   };
   const world = (index: number, city: string, country: string, continent: "AS" | "NA"): ProbeResult => ({
-    testerId: `world:${index}`, kind: "http", source: "world", location: { city, country, continent }, network: { asn: 2516 + index, name: `Net ${city}` },
-    server: "Globalping probe", status, cause: down ? "timeout" : null, statusCode: down ? null : 200, message: down ? "Request timeout." : "HTTP 200 OK",
+    testerId: `world:${index}`,
+    kind: "http",
+    source: "world",
+    location: { city, country, continent },
+    network: { asn: 2516 + index, name: `Net ${city}` },
+    server: "Globalping probe",
+    status,
+    cause: down ? "timeout" : null,
+    statusCode: down ? null : 200,
+    message: down ? "Request timeout." : "HTTP 200 OK",
     timings: { dnsMs: 20, connectMs: down ? null : 40, tlsMs: down ? null : 60, ttfbMs: down ? null : 150, totalMs: down ? 10_000 : 200 },
     measuredAt: null,
-    detail: { raw: { probe: { city, country, tags: ["datacenter-network"] }, result: { status: down ? "failed" : "finished", rawOutput: down ? "Request timeout." : "HTTP/1.1 200" } } },
+    detail: {
+      raw: {
+        probe: { city, country, tags: ["datacenter-network"] },
+        result: { status: down ? "failed" : "finished", rawOutput: down ? "Request timeout." : "HTTP/1.1 200" },
+      },
+    },
   });
   return [local, world(1, "Tokyo", "JP", "AS"), world(2, "Chicago", "US", "NA")];
 }
@@ -45,7 +65,11 @@ export async function seedIncident(domain: string, startMs: number, { failing = 
   let incidentId: number | null = null;
   for (const [i, status] of statuses.entries()) {
     const results = roundResults(status);
-    const record = await prismaCheckStore.save({ ascii: domain, unicode: domain }, { startedAt: new Date(startMs + i * MINUTE), durationMs: 900, results }, decideVerdict(results));
+    const record = await prismaCheckStore.save(
+      { ascii: domain, unicode: domain },
+      { startedAt: new Date(startMs + i * MINUTE), durationMs: 900, results },
+      decideVerdict(results),
+    );
     await recordRollup(record, rounds.at(-1)?.checkedAt ?? null);
     const change = await trackIncident(record);
     if (change?.type === "opened") incidentId = change.incidentId;

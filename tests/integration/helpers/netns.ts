@@ -67,8 +67,7 @@ const namespaceName = (pid: number, role: string) => `${NETNS_PREFIX}${pid}-${ro
  */
 export async function preflight(): Promise<void> {
   const probe = namespaceName(process.pid, "preflight");
-  const unavailable = (reason: string) =>
-    new Error(`network namespaces unavailable: ${reason}; this test needs root and iproute2`);
+  const unavailable = (reason: string) => new Error(`network namespaces unavailable: ${reason}; this test needs root and iproute2`);
   if (process.platform !== "linux") throw unavailable(`this is ${process.platform}, not Linux`);
   try {
     await run("ip", ["netns", "add", probe], { timeout: 10_000 });
@@ -134,7 +133,19 @@ async function link(
   a: { namespace?: string; name: string; address: string },
   b: { namespace: string; name: string; address: string },
 ): Promise<void> {
-  await ip("link", "add", a.name, ...(a.namespace ? ["netns", a.namespace] : []), "type", "veth", "peer", "name", b.name, "netns", b.namespace);
+  await ip(
+    "link",
+    "add",
+    a.name,
+    ...(a.namespace ? ["netns", a.namespace] : []),
+    "type",
+    "veth",
+    "peer",
+    "name",
+    b.name,
+    "netns",
+    b.namespace,
+  );
   for (const end of [a, b]) {
     const inNamespace = end.namespace ? ["-n", end.namespace] : [];
     await ip(...inNamespace, "addr", "add", `${end.address}/30`, "dev", end.name);
@@ -203,7 +214,10 @@ export async function setAgentLinkUp(region: NetRegion): Promise<void> {
 export async function teardownTopology(): Promise<void> {
   const prefix = `${NETNS_PREFIX}${process.pid}-`;
   const listed = await ip("netns", "list").catch(() => "");
-  const namespaces = listed.split("\n").map((line) => line.split(" ")[0]).filter((name) => name.startsWith(prefix));
+  const namespaces = listed
+    .split("\n")
+    .map((line) => line.split(" ")[0])
+    .filter((name) => name.startsWith(prefix));
   for (const namespace of namespaces) {
     await killProcessesIn(namespace);
     await ip("netns", "del", namespace).catch(() => undefined);

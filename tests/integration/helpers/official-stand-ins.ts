@@ -21,9 +21,15 @@ export interface OfficialStandIn {
 }
 
 /** The published document at `path`, 404 everywhere else: how a real page behaves. */
-export const serving = (path: string, body: unknown): StandInHandler => (asked) => (asked === path ? { status: 200, body } : { status: 404, body: { error: "not found" } });
+export const serving =
+  (path: string, body: unknown): StandInHandler =>
+  (asked) =>
+    asked === path ? { status: 200, body } : { status: 404, body: { error: "not found" } };
 /** The same answer to every path: a catch-all host. */
-export const everywhere = (answer: StandInAnswer): StandInHandler => () => answer;
+export const everywhere =
+  (answer: StandInAnswer): StandInHandler =>
+  () =>
+    answer;
 
 export interface OfficialWorld {
   standIns: Record<string, OfficialStandIn>;
@@ -58,7 +64,9 @@ export async function startOfficialWorld(hosts: Record<string, StandInHandler>, 
   const dns = await startDnsServer(records);
   return {
     standIns,
-    connectTo: Object.values(standIns).map(({ host, port }) => `${host}:443:127.0.0.1:${port}`).join(","),
+    connectTo: Object.values(standIns)
+      .map(({ host, port }) => `${host}:443:127.0.0.1:${port}`)
+      .join(","),
     dns,
     ca: authority.cert,
     close: async () => {
@@ -74,15 +82,29 @@ export async function startOfficialWorld(hosts: Record<string, StandInHandler>, 
  */
 export async function officialServiceFor(
   world: OfficialWorld,
-  options: { now?: () => number; hourly?: number; ttlMs?: number; timeoutMs?: number; budget?: import("@/server/checking/world/budget").WorldBudget } = {},
+  options: {
+    now?: () => number;
+    hourly?: number;
+    ttlMs?: number;
+    timeoutMs?: number;
+    budget?: import("@/server/checking/world/budget").WorldBudget;
+  } = {},
 ) {
   const { createGuard } = await import("@/server/checking/probe/guard");
   const { createOfficialFetcher } = await import("@/server/owner/official/fetch-json");
   const { createOfficialService } = await import("@/server/owner/official/service");
   const { createMemoryBudget } = await import("@/server/checking/world/budget");
   const guard = createGuard({ connectTo: world.connectTo, resolver: world.dns.address });
-  const fetcher = createOfficialFetcher({ guard, userAgentUrl: "https://downcheck.example.net", ca: world.ca, timeoutMs: options.timeoutMs ?? 2000 });
+  const fetcher = createOfficialFetcher({
+    guard,
+    userAgentUrl: "https://downcheck.example.net",
+    ca: world.ca,
+    timeoutMs: options.timeoutMs ?? 2000,
+  });
   const budget = options.budget ?? createMemoryBudget({ hourlyTests: options.hourly ?? 100 });
   const hourlyRequests = options.hourly ?? 100;
-  return { fetcher, service: createOfficialService({ fetcher, ttlMs: options.ttlMs ?? 120_000, budget, hourlyRequests, now: options.now }) };
+  return {
+    fetcher,
+    service: createOfficialService({ fetcher, ttlMs: options.ttlMs ?? 120_000, budget, hourlyRequests, now: options.now }),
+  };
 }

@@ -24,7 +24,10 @@ export function startHttpsServer(handler: http.RequestListener, cert: { key: str
 
 /** Accepts connections and never says a word: the server that makes clients wait. */
 export function startSilentTcpServer(): Promise<RunningServer> {
-  return listen(net.createServer(() => undefined), "tcp");
+  return listen(
+    net.createServer(() => undefined),
+    "tcp",
+  );
 }
 
 /** A port where connections are refused for the whole run (below the ephemeral range: refused-port.ts). */

@@ -44,31 +44,41 @@ async function waitingForLock(name: string, except: pg.Client) {
 }
 
 describe("migrations when several instances start at once", () => {
-  it("one instance migrates a new database; the others wait for it, then have nothing to apply", async () => {
-    const { url, name, holder } = await databaseWithLockHeld();
-    const deploys = Array.from({ length: INSTANCES }, () => runPrisma(["migrate", "deploy"], url));
-    // Every instance has read the (empty) history and is at the lock: the moment they collide.
-    await vi.waitFor(async () => expect(await waitingForLock(name, holder)).toBe(INSTANCES), { timeout: 60_000, interval: 200 });
-    await holder.query("SELECT pg_advisory_unlock($1)", [MIGRATE_LOCK_KEY]);
-    const runs = await Promise.all(deploys);
+  it(
+    "one instance migrates a new database; the others wait for it, then have nothing to apply",
+    async () => {
+      const { url, name, holder } = await databaseWithLockHeld();
+      const deploys = Array.from({ length: INSTANCES }, () => runPrisma(["migrate", "deploy"], url));
+      // Every instance has read the (empty) history and is at the lock: the moment they collide.
+      await vi.waitFor(async () => expect(await waitingForLock(name, holder)).toBe(INSTANCES), { timeout: 60_000, interval: 200 });
+      await holder.query("SELECT pg_advisory_unlock($1)", [MIGRATE_LOCK_KEY]);
+      const runs = await Promise.all(deploys);
 
-    for (const run of runs) expect(run, `${run.stdout}\n${run.stderr}`).toMatchObject({ code: 0 });
-    const applied = runs.filter((run) => run.stdout.includes("All migrations have been successfully applied."));
-    const idle = runs.filter((run) => run.stdout.includes("No pending migrations to apply."));
-    expect([applied.length, idle.length]).toEqual([1, INSTANCES - 1]);
-    const history = await withPostgresClient(url, (client) =>
-      client.query("SELECT migration_name, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY migration_name"),
-    );
-    expect(history.rows.map((row) => row.migration_name)).toEqual(postgresMigrationNames());
-    expect(history.rows.every((row) => row.finished_at !== null && row.rolled_back_at === null && row.logs === null)).toBe(true);
-  }, 2 * CLI_TIMEOUT_MS);
+      for (const run of runs) expect(run, `${run.stdout}\n${run.stderr}`).toMatchObject({ code: 0 });
+      const applied = runs.filter((run) => run.stdout.includes("All migrations have been successfully applied."));
+      const idle = runs.filter((run) => run.stdout.includes("No pending migrations to apply."));
+      expect([applied.length, idle.length]).toEqual([1, INSTANCES - 1]);
+      const history = await withPostgresClient(url, (client) =>
+        client.query("SELECT migration_name, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY migration_name"),
+      );
+      expect(history.rows.map((row) => row.migration_name)).toEqual(postgresMigrationNames());
+      expect(history.rows.every((row) => row.finished_at !== null && row.rolled_back_at === null && row.logs === null)).toBe(true);
+    },
+    2 * CLI_TIMEOUT_MS,
+  );
 
-  it("stops with a message when another migration holds the lock for longer than it waits", async () => {
-    const { url } = await databaseWithLockHeld();
-    const run = await runPrisma(["migrate", "deploy"], url, { SCHEMA_ENGINE_STANDIN_LOCK_WAIT_MS: "1500" });
-    expect(run.code).not.toBe(0);
-    expect(`${run.stdout}\n${run.stderr}`).toContain("Another migration of this PostgreSQL database is still running after 2 s");
-    const tables = await withPostgresClient(url, (client) => client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename = 'Site'"));
-    expect(tables.rowCount).toBe(0);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "stops with a message when another migration holds the lock for longer than it waits",
+    async () => {
+      const { url } = await databaseWithLockHeld();
+      const run = await runPrisma(["migrate", "deploy"], url, { SCHEMA_ENGINE_STANDIN_LOCK_WAIT_MS: "1500" });
+      expect(run.code).not.toBe(0);
+      expect(`${run.stdout}\n${run.stderr}`).toContain("Another migration of this PostgreSQL database is still running after 2 s");
+      const tables = await withPostgresClient(url, (client) =>
+        client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename = 'Site'"),
+      );
+      expect(tables.rowCount).toBe(0);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });

@@ -29,7 +29,10 @@ async function readSchema() {
 }
 
 const databasesNamed = (pattern: string) =>
-  withPostgresClient(server, async (client) => (await client.query("SELECT datname FROM pg_database WHERE datname LIKE $1", [pattern])).rowCount);
+  withPostgresClient(
+    server,
+    async (client) => (await client.query("SELECT datname FROM pg_database WHERE datname LIKE $1", [pattern])).rowCount,
+  );
 
 describe("prisma migrate on PostgreSQL through the offline schema engine", () => {
   beforeAll(async () => {
@@ -55,7 +58,12 @@ describe("prisma migrate on PostgreSQL through the offline schema engine", () =>
       ]),
     );
     expect(schema.uniqueIndexes).toEqual(
-      expect.arrayContaining(["Site_domain_key", "Rating_siteId_addressHash_day_key", "RelatedPage_siteId_url_key", "SocialLink_siteId_source_url_key"]),
+      expect.arrayContaining([
+        "Site_domain_key",
+        "Rating_siteId_addressHash_day_key",
+        "RelatedPage_siteId_url_key",
+        "SocialLink_siteId_source_url_key",
+      ]),
     );
   });
 
@@ -65,38 +73,67 @@ describe("prisma migrate on PostgreSQL through the offline schema engine", () =>
     expect(migrations.every((m) => m.finished_at !== null && m.rolled_back_at === null)).toBe(true);
   });
 
-  it("a second deploy applies nothing and status reports the database up to date", async () => {
-    expect(succeeded(await runPrisma(["migrate", "deploy"], url)).stdout).toContain("No pending migrations to apply.");
-    expect(succeeded(await runPrisma(["migrate", "status"], url)).stdout).toContain("Database schema is up to date!");
-  }, 2 * CLI_TIMEOUT_MS);
+  it(
+    "a second deploy applies nothing and status reports the database up to date",
+    async () => {
+      expect(succeeded(await runPrisma(["migrate", "deploy"], url)).stdout).toContain("No pending migrations to apply.");
+      expect(succeeded(await runPrisma(["migrate", "status"], url)).stdout).toContain("Database schema is up to date!");
+    },
+    2 * CLI_TIMEOUT_MS,
+  );
 
-  it("diff from the migrations to the schema is empty, and its scratch database is gone afterwards", async () => {
-    const args = ["migrate", "diff", "--from-migrations", "prisma/postgresql/migrations", "--to-schema", "prisma/postgresql/schema.prisma"];
-    expect(succeeded(await runPrisma([...args, "--exit-code"], url)).stdout).toContain("No difference detected.");
-    expect(await databasesNamed("prisma_migrate_shadow_db_%")).toBe(0);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "diff from the migrations to the schema is empty, and its scratch database is gone afterwards",
+    async () => {
+      const args = [
+        "migrate",
+        "diff",
+        "--from-migrations",
+        "prisma/postgresql/migrations",
+        "--to-schema",
+        "prisma/postgresql/schema.prisma",
+      ];
+      expect(succeeded(await runPrisma([...args, "--exit-code"], url)).stdout).toContain("No difference detected.");
+      expect(await databasesNamed("prisma_migrate_shadow_db_%")).toBe(0);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("dev finds the schema and the migrations in step and leaves the data alone", async () => {
-    await withPostgresClient(url, (client) => client.query(`INSERT INTO "Site" (domain, "displayName") VALUES ('kept.example', 'kept.example')`));
-    const run = succeeded(await runPrisma(["migrate", "dev", "--name", "nothing"], url));
-    expect(run.stdout).toMatch(/Already in sync/);
-    const sites = await withPostgresClient(url, (client) => client.query("SELECT domain FROM \"Site\""));
-    expect(sites.rows).toEqual([{ domain: "kept.example" }]);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "dev finds the schema and the migrations in step and leaves the data alone",
+    async () => {
+      await withPostgresClient(url, (client) =>
+        client.query(`INSERT INTO "Site" (domain, "displayName") VALUES ('kept.example', 'kept.example')`),
+      );
+      const run = succeeded(await runPrisma(["migrate", "dev", "--name", "nothing"], url));
+      expect(run.stdout).toMatch(/Already in sync/);
+      const sites = await withPostgresClient(url, (client) => client.query('SELECT domain FROM "Site"'));
+      expect(sites.rows).toEqual([{ domain: "kept.example" }]);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("reset empties the database and applies the migrations again", async () => {
-    succeeded(await runPrisma(["migrate", "reset", "--force"], url));
-    const sites = await withPostgresClient(url, (client) => client.query('SELECT COUNT(*)::int AS count FROM "Site"'));
-    expect(sites.rows[0]).toEqual({ count: 0 });
-    expect((await readSchema()).migrations).toHaveLength(postgresMigrationNames().length);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "reset empties the database and applies the migrations again",
+    async () => {
+      succeeded(await runPrisma(["migrate", "reset", "--force"], url));
+      const sites = await withPostgresClient(url, (client) => client.query('SELECT COUNT(*)::int AS count FROM "Site"'));
+      expect(sites.rows[0]).toEqual({ count: 0 });
+      expect((await readSchema()).migrations).toHaveLength(postgresMigrationNames().length);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("says which server it cannot reach instead of failing obscurely", async () => {
-    const port = new URL(server).port;
-    // A port next to the test server's, with nothing listening (the server has only its own).
-    const unreachable = `postgresql://postgres@127.0.0.1:${Number(port) === 65535 ? 1 : Number(port) + 1}/nowhere`;
-    const run = await runPrisma(["migrate", "deploy"], unreachable);
-    expect(run.code).not.toBe(0);
-    expect(`${run.stdout}\n${run.stderr}`).toMatch(/Can't reach database server at .?127\.0\.0\.1.?:\d+/);
-  }, CLI_TIMEOUT_MS);
+  it(
+    "says which server it cannot reach instead of failing obscurely",
+    async () => {
+      const port = new URL(server).port;
+      // A port next to the test server's, with nothing listening (the server has only its own).
+      const unreachable = `postgresql://postgres@127.0.0.1:${Number(port) === 65535 ? 1 : Number(port) + 1}/nowhere`;
+      const run = await runPrisma(["migrate", "deploy"], unreachable);
+      expect(run.code).not.toBe(0);
+      expect(`${run.stdout}\n${run.stderr}`).toMatch(/Can't reach database server at .?127\.0\.0\.1.?:\d+/);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });

@@ -23,16 +23,28 @@ export interface Layer {
   stop(): Promise<void>;
 }
 
-export async function startLayer(instances: number, env: Record<string, string> = {}, nginxOptions: Parameters<typeof startNginx>[1] = {}): Promise<Layer> {
+export async function startLayer(
+  instances: number,
+  env: Record<string, string> = {},
+  nginxOptions: Parameters<typeof startNginx>[1] = {},
+): Promise<Layer> {
   const stops: (() => Promise<unknown>)[] = [];
   try {
     const [site, dns]: [LoopbackSite, TestDnsServer] = await Promise.all([startInstantSite({ delayMs: SITE_DELAY_MS }), startNoNamesDns()]);
-    stops.push(() => site.close(), () => dns.close());
+    stops.push(
+      () => site.close(),
+      () => dns.close(),
+    );
     const appEnv = { ...probeEnv([site.routes()], dns, site.caFile), TRUST_PROXY_HOPS: "2", CHECK_DEADLINE_MS: "4000", ...env };
-    const apps = await Promise.all(Array.from({ length: instances }, (_, i) => startApp(`nginx-${instances}-${i}`, appEnv, { nodeOptions: "" })));
+    const apps = await Promise.all(
+      Array.from({ length: instances }, (_, i) => startApp(`nginx-${instances}-${i}`, appEnv, { nodeOptions: "" })),
+    );
     stops.push(() => Promise.all(apps.map((app) => app.stop())));
     // The CDN in front is at 127.0.0.1: nginx counts each visitor by the address it names.
-    const nginx = await startNginx(apps.map((app) => `127.0.0.1:${app.port}`), { realIpFrom: ["127.0.0.1"], ...nginxOptions });
+    const nginx = await startNginx(
+      apps.map((app) => `127.0.0.1:${app.port}`),
+      { realIpFrom: ["127.0.0.1"], ...nginxOptions },
+    );
     stops.push(() => nginx.stop());
     return {
       nginx,
@@ -42,7 +54,9 @@ export async function startLayer(instances: number, env: Record<string, string> 
         return apps.reduce((sum, app) => {
           const db = new Database(app.databaseFile, { readonly: true });
           try {
-            const row = db.prepare(`SELECT COUNT(*) AS n FROM "Check" JOIN "Site" ON "Site".id = "Check"."siteId" WHERE "Site".domain = ?`).get(domain) as { n: number };
+            const row = db
+              .prepare(`SELECT COUNT(*) AS n FROM "Check" JOIN "Site" ON "Site".id = "Check"."siteId" WHERE "Site".domain = ?`)
+              .get(domain) as { n: number };
             return sum + row.n;
           } finally {
             db.close();

@@ -36,7 +36,8 @@ const SERVER = String.raw`[ \t]*server [^\s;]+ resolve`;
  * `upstream <name> { … }` with every server line in one run, the run in the shape `servers`
  * (a regex source) describes: group 1 is what comes before the run, group 2 the run.
  */
-const upstreamServers = (name: string, servers: string) => new RegExp(String.raw`(upstream ${name} \{\n${OTHER_LINE}*?)(${servers})(?=${OTHER_LINE}*\})`);
+const upstreamServers = (name: string, servers: string) =>
+  new RegExp(String.raw`(upstream ${name} \{\n${OTHER_LINE}*?)(${servers})(?=${OTHER_LINE}*\})`);
 
 /** The per-visitor limits, as deploy/nginx.conf writes them. */
 export interface NginxLimits {
@@ -78,21 +79,46 @@ export function shippedLimits(shipped: string): NginxLimits {
 }
 
 /** deploy/nginx.conf with `upstreams` (host:port) as its sites, listening on `port`, caching in `cacheDir`. */
-export function renderNginxConf(shipped: string, { upstreams, port, cacheDir, realIpFrom, limits, exposeVisitorKey }: NginxConfOptions): string {
+export function renderNginxConf(
+  shipped: string,
+  { upstreams, port, cacheDir, realIpFrom, limits, exposeVisitorKey }: NginxConfOptions,
+): string {
   const servers = (addresses: string[]) => addresses.map((address) => `    server ${address};\n`).join("");
   let text = replaceOnce(shipped, /^resolver .*$/m, "# resolver: not needed on loopback", "resolver line");
-  text = replaceOnce(text, upstreamServers("downcheck_sites", String.raw`(?:${SERVER};\n)+`), `$1${servers(upstreams)}`, "upstream server list");
+  text = replaceOnce(
+    text,
+    upstreamServers("downcheck_sites", String.raw`(?:${SERVER};\n)+`),
+    `$1${servers(upstreams)}`,
+    "upstream server list",
+  );
   text = replaceOnce(text, /listen 80 default_server;/, `listen 127.0.0.1:${port} default_server;`, "default server's listen line");
   text = replaceOnce(text, /listen 80;/, `listen 127.0.0.1:${port};`, "listen line");
   // The tests ask for http://127.0.0.1:<port>/: this site's name, as localhost is.
   text = replaceOnce(text, /server_name localhost;/, "server_name localhost 127.0.0.1;", "site's server_name");
-  if (realIpFrom) text = replaceOnce(text, /^# set_real_ip_from .*$/m, realIpFrom.map((address) => `set_real_ip_from ${address};`).join("\n"), "commented set_real_ip_from");
+  if (realIpFrom)
+    text = replaceOnce(
+      text,
+      /^# set_real_ip_from .*$/m,
+      realIpFrom.map((address) => `set_real_ip_from ${address};`).join("\n"),
+      "commented set_real_ip_from",
+    );
   const wanted = limits === "off" ? undefined : { ...shippedLimits(shipped), ...limits };
   const limitReq = wanted ? `limit_req zone=downcheck_requests burst=${wanted.burst} nodelay;` : "# limit_req: off";
   if (wanted) text = replaceOnce(text, /(zone=downcheck_requests:\S+) rate=\S+;/, `$1 rate=${wanted.rate};`, "limit_req_zone");
   text = replaceOnce(text, /limit_req zone=downcheck_requests burst=\d+ nodelay;/, limitReq, "limit_req");
-  text = replaceOnce(text, /limit_conn downcheck_connections \d+;/, wanted ? `limit_conn downcheck_connections ${wanted.connections};` : "# limit_conn: off", "limit_conn");
-  if (exposeVisitorKey) text = replaceOnce(text, /^([ \t]*)(add_header X-Cache-Status .*)$/m, "$1$2\n$1add_header X-Visitor-Key $downcheck_visitor always;", "X-Cache-Status line");
+  text = replaceOnce(
+    text,
+    /limit_conn downcheck_connections \d+;/,
+    wanted ? `limit_conn downcheck_connections ${wanted.connections};` : "# limit_conn: off",
+    "limit_conn",
+  );
+  if (exposeVisitorKey)
+    text = replaceOnce(
+      text,
+      /^([ \t]*)(add_header X-Cache-Status .*)$/m,
+      "$1$2\n$1add_header X-Visitor-Key $downcheck_visitor always;",
+      "X-Cache-Status line",
+    );
   return replaceOnce(text, /\/var\/cache\/nginx\/downcheck/, cacheDir, "cache folder");
 }
 
@@ -112,7 +138,8 @@ export interface RunningNginx {
 export async function listening(port: number, child: ChildProcess, errorLog: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${existsSync(errorLog) ? readFileSync(errorLog, "utf8") : ""}`);
+    if (child.exitCode !== null)
+      throw new Error(`nginx exited (${child.exitCode}): ${existsSync(errorLog) ? readFileSync(errorLog, "utf8") : ""}`);
     const open = await new Promise<boolean>((done) => {
       const socket = connect(port, "127.0.0.1", () => done(true)).on("error", () => done(false));
       socket.once("connect", () => socket.destroy());
@@ -124,14 +151,22 @@ export async function listening(port: number, child: ChildProcess, errorLog: str
 }
 
 /** Starts nginx in front of `upstreams` (host:port each), the sites. */
-export async function startNginx(upstreams: string[], rendering: Pick<NginxConfOptions, "realIpFrom" | "limits" | "exposeVisitorKey"> = {}): Promise<RunningNginx> {
+export async function startNginx(
+  upstreams: string[],
+  rendering: Pick<NginxConfOptions, "realIpFrom" | "limits" | "exposeVisitorKey"> = {},
+): Promise<RunningNginx> {
   const bin = findNginx();
   if (!bin) throw new Error(NGINX_MISSING);
   const dir = mkdtempSync(join(tmpdir(), "downcheck-nginx-"));
   // nginx's workers may run as another user than its master (as root: nobody).
   chmodSync(dir, 0o777);
   const port = await freePort();
-  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), { upstreams, port, cacheDir: join(dir, "cache"), ...rendering });
+  const site = renderNginxConf(readFileSync(join(root, "deploy/nginx.conf"), "utf8"), {
+    upstreams,
+    port,
+    cacheDir: join(dir, "cache"),
+    ...rendering,
+  });
   const errorLog = join(dir, "error.log");
   const accessLog = join(dir, "access.log");
   const conf = join(dir, "nginx.conf");

@@ -55,7 +55,12 @@ export async function startCluster(instances = 3, settings: Record<string, strin
   };
   try {
     const [postgres, redis, site, dns] = await Promise.all([startPostgresServer(), startRedis(), startInstantSite(), startNoNamesDns()]);
-    stops.push(() => postgres.stop(), () => redis.stop(), () => site.close(), () => dns.close());
+    stops.push(
+      () => postgres.stop(),
+      () => redis.stop(),
+      () => site.close(),
+      () => dns.close(),
+    );
     // An empty database: the instances' own `prisma migrate deploy` makes the schema, all three
     // at once, as in a rollout (the migration lock keeps them from colliding).
     const databaseUrl = postgres.url.replace(/\/postgres$/, "/downcheck_scale");

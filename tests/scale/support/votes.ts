@@ -76,7 +76,12 @@ export interface CastVote {
  * `targets()` names at the time (a load balancer's healthy set), until stopped. Voter loop `i`
  * rates `domainOf(i)`.
  */
-export function keepVoting(baseUrls: string[], targets: () => number[], domainOf: (loop: number) => string, { voters = 16, firstVisitor = 0 } = {}) {
+export function keepVoting(
+  baseUrls: string[],
+  targets: () => number[],
+  domainOf: (loop: number) => string,
+  { voters = 16, firstVisitor = 0 } = {},
+) {
   const cast: CastVote[] = [];
   let next = 0;
   let running = true;

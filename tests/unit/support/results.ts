@@ -14,7 +14,16 @@ export interface ResultSpec {
   tls?: Partial<TlsDetails>;
 }
 
-export function result({ kind = "http", status = "up", cause = null, at = "Frankfurt", asn, source, stale, tls }: ResultSpec = {}): ProbeResult {
+export function result({
+  kind = "http",
+  status = "up",
+  cause = null,
+  at = "Frankfurt",
+  asn,
+  source,
+  stale,
+  tls,
+}: ResultSpec = {}): ProbeResult {
   // "" is no place at all: a service's own status row (a world check that could not run).
   const [city, country = at === "" ? "" : "XX"] = at.split(", ");
   const network: Network | undefined = asn === undefined ? undefined : { asn, name: `Net ${asn}` };

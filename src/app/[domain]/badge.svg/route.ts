@@ -17,7 +17,8 @@ export async function GET(request: Request, { params }: RouteContext<"/[domain]/
   if (!parsed.ok) return plainText(404, parsed.message);
   const query = new URL(request.url).searchParams;
   const share = query.get("share");
-  if (share !== null && !(BADGE_SHARES as readonly string[]).includes(share)) return plainText(400, `share must be one of ${BADGE_SHARES.join(", ")}`);
+  if (share !== null && !(BADGE_SHARES as readonly string[]).includes(share))
+    return plainText(400, `share must be one of ${BADGE_SHARES.join(", ")}`);
   const label = query.get("label") ?? "domain";
   if (!(BADGE_LABELS as readonly string[]).includes(label)) return plainText(400, `label must be one of ${BADGE_LABELS.join(", ")}`);
 
@@ -28,8 +29,12 @@ export async function GET(request: Request, { params }: RouteContext<"/[domain]/
   const svg = statusBadge({
     label: label === "status" ? "status" : parsed.unicode,
     verdict: latest?.verdict ?? null,
-    ...(share !== null ? { share: { range: share as BadgeShare, value: history?.onlineShare ?? null, observedShare: history?.observedShare ?? 0 } } : {}),
+    ...(share !== null
+      ? { share: { range: share as BadgeShare, value: history?.onlineShare ?? null, observedShare: history?.observedShare ?? 0 } }
+      : {}),
   });
   // Browsers and CDNs may keep it as long as the page's result is fresh, and serve it while they ask again.
-  return new Response(svg, { headers: { "Content-Type": "image/svg+xml; charset=utf-8", ...publicCache(app().config.CHECK_TTL_SECONDS, { browser: true }) } });
+  return new Response(svg, {
+    headers: { "Content-Type": "image/svg+xml; charset=utf-8", ...publicCache(app().config.CHECK_TTL_SECONDS, { browser: true }) },
+  });
 }

@@ -10,7 +10,8 @@ const FEED_ENTRIES = 50;
 
 export async function GET(_request: Request, { params }: RouteContext<"/[domain]/feed.xml">) {
   const parsed = parseRequestedDomain((await params).domain);
-  if (!parsed.ok) return new Response(`${parsed.message}\n`, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE } });
+  if (!parsed.ok)
+    return new Response(`${parsed.message}\n`, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE } });
   const { config } = app();
   const [incidents, latest] = await Promise.all([recentIncidents(parsed.ascii, FEED_ENTRIES), latestVerdict(parsed.ascii)]);
   const body = incidentFeed({
@@ -21,5 +22,7 @@ export async function GET(_request: Request, { params }: RouteContext<"/[domain]
     fallbackUpdated: latest?.checkedAt ?? new Date(0),
   });
   // As fresh as the page: an incident opens or ends with a round, at most every CHECK_TTL_SECONDS.
-  return new Response(body, { headers: { "Content-Type": "application/atom+xml; charset=utf-8", ...publicCache(config.CHECK_TTL_SECONDS) } });
+  return new Response(body, {
+    headers: { "Content-Type": "application/atom+xml; charset=utf-8", ...publicCache(config.CHECK_TTL_SECONDS) },
+  });
 }

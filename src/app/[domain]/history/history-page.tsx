@@ -14,10 +14,13 @@ import { type Target } from "@/lib/domain";
 // What /<domain>/history and /<domain>/history/<range> share: the domain and range checked
 // first (a 404 for anything else, as /<domain> does), their metadata, and the page itself.
 
-const pathOf = (ascii: string, range: HistoryRange) => (range === DEFAULT_HISTORY_RANGE ? `/${ascii}/history` : `/${ascii}/history/${range}`);
+const pathOf = (ascii: string, range: HistoryRange) =>
+  range === DEFAULT_HISTORY_RANGE ? `/${ascii}/history` : `/${ascii}/history/${range}`;
 
 /** The domain and range of the URL, or a 404; a name not in its canonical form goes to the one that is. */
-export async function resolveHistoryParams(params: Promise<{ domain: string; range?: string }>): Promise<{ target: Target; range: HistoryRange; raw: string }> {
+export async function resolveHistoryParams(
+  params: Promise<{ domain: string; range?: string }>,
+): Promise<{ target: Target; range: HistoryRange; raw: string }> {
   const { domain: raw, range = DEFAULT_HISTORY_RANGE } = await params;
   const parsed = parseRequestedDomain(raw);
   if (!parsed.ok || !isHistoryRange(range)) notFound();

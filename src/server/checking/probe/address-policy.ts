@@ -12,8 +12,8 @@ export type Cidr = [Address, number];
 
 const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
-const METADATA_ADDRESSES = ["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "169.254.170.2"].map(
-  (a) => ipaddr.parse(a).toNormalizedString(),
+const METADATA_ADDRESSES = ["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "169.254.170.2"].map((a) =>
+  ipaddr.parse(a).toNormalizedString(),
 );
 
 /** Parses an IP literal in any notation a socket accepts ("2130706433", "0x7f.1", "[::1]", "fe80::1%eth0"). */

@@ -24,11 +24,7 @@ export function parseConnectTo(raw: string | undefined, variable = "PROBE_CONNEC
 }
 
 /** The first route matching host:port, in the order written (curl uses the first match too). */
-export function findRoute(
-  routes: readonly ConnectRoute[],
-  host: string,
-  port: number,
-): { address: string; port: number } | null {
+export function findRoute(routes: readonly ConnectRoute[], host: string, port: number): { address: string; port: number } | null {
   const wanted = normalizeHost(host);
   const route = routes.find((r) => (r.host === null || r.host === wanted) && (r.port === null || r.port === port));
   return route ? { address: route.address, port: route.targetPort ?? port } : null;

@@ -95,7 +95,8 @@ async function lookupAll(host: string, signal?: AbortSignal): Promise<{ address:
 /** Both address records from one resolver, judged as lookupAll judges the system's answers. */
 async function lookupWith(resolver: string, host: string, signal?: AbortSignal): Promise<{ address: string; family: number }[]> {
   const { a, aaaa } = await queryAddresses(host, { resolver, signal: signal ?? AbortSignal.timeout(DNS_TIMEOUT_MS) });
-  const addresses = (outcome: QueryOutcome, family: number) => ("addresses" in outcome ? outcome.addresses.map((address) => ({ address, family })) : []);
+  const addresses = (outcome: QueryOutcome, family: number) =>
+    "addresses" in outcome ? outcome.addresses.map((address) => ({ address, family })) : [];
   const answers = [...addresses(a, 4), ...addresses(aaaa, 6)];
   if (answers.length > 0) return answers;
   const codes = [a, aaaa].map((outcome) => ("code" in outcome ? outcome.code : ""));

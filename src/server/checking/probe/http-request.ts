@@ -69,7 +69,8 @@ export async function probeHttp(domain: string, options: HttpProbeOptions): Prom
     const hop = chain.last;
     const stoppedBy = hop && policyStop(error);
     // The site answered (a redirect) before a rule of ours stopped us: it is up, with a note.
-    if (hop && stoppedBy) return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), stoppedBy, headers: hop.headers };
+    if (hop && stoppedBy)
+      return { ok: true, statusCode: hop.statusCode, url: hop.url.href, timings: clock.timings(), stoppedBy, headers: hop.headers };
     const timings = clock.timings();
     const refused = refusedCertificateIn(error);
     if (!refused) return { ok: false, ...classify(error), timings };
@@ -105,12 +106,7 @@ function startUrl(protocol: "https:" | "http:", domain: string): URL {
 }
 
 // A new Agent per hop means a new connection per hop, so the connect and TLS timings are real.
-async function requestOnce(
-  url: URL,
-  options: HttpProbeOptions,
-  timeouts: PhaseTimeouts,
-  clock: PhaseClock,
-): Promise<Hop> {
+async function requestOnce(url: URL, options: HttpProbeOptions, timeouts: PhaseTimeouts, clock: PhaseClock): Promise<Hop> {
   const hopStarted = performance.now();
   let connection: ConnectionTimings | undefined;
   // Our own clock for the response head, armed once connected: undici's headersTimeout ticks in

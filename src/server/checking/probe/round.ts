@@ -27,7 +27,6 @@ export interface TesterUpdate {
   final: boolean;
 }
 
-
 // A tester that honours the signal reports its own "timeout" result; this grace lets that
 // result win over the runner's "overran" error without stretching the deadline noticeably.
 const OVERRUN_GRACE_MS = 100;
@@ -89,19 +88,18 @@ export async function runRound(
 // rules. A certificate browsers refuse will not change in a quarter of a second either.
 const votesDown = (result: ProbeResult) => isDownVote(result) && result.kind !== "tls" && !(result.tls && !result.tls.authorized);
 
-async function withinDeadline(
-  tester: Tester,
-  probe: () => Promise<ProbeResult[]>,
-  deadline: number,
-): Promise<ProbeResult[]> {
+async function withinDeadline(tester: Tester, probe: () => Promise<ProbeResult[]>, deadline: number): Promise<ProbeResult[]> {
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const overrun = new Promise<ProbeResult[]>((resolve) => {
-    timer = setTimeout(() => {
-      // A tester that honours the round's signal answers before this: overrunning is a bug.
-      console.error(`round: tester ${tester.id} did not finish before the round's deadline`);
-      resolve([errorResult(tester, "did not finish before the round's deadline", Date.now() - started)]);
-    }, Math.max(0, deadline - started) + OVERRUN_GRACE_MS);
+    timer = setTimeout(
+      () => {
+        // A tester that honours the round's signal answers before this: overrunning is a bug.
+        console.error(`round: tester ${tester.id} did not finish before the round's deadline`);
+        resolve([errorResult(tester, "did not finish before the round's deadline", Date.now() - started)]);
+      },
+      Math.max(0, deadline - started) + OVERRUN_GRACE_MS,
+    );
   });
   try {
     const results = await Promise.race([probe(), overrun]);

@@ -50,8 +50,7 @@ export function toProbeError(error: unknown, endpoint: string): ProbeError {
   const code = errorCode(error);
   if (code === null) throw error;
   const known = CAUSE_BY_CODE[code];
-  const cause: Cause =
-    known ?? (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") ? "tls" : "unreachable");
+  const cause: Cause = known ?? (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") ? "tls" : "unreachable");
   return new SocketProbeError(cause, code, endpoint);
 }
 
@@ -73,10 +72,8 @@ export function awaitSocketEvent(
   phase: { name: string; endpoint: string; timeoutMs: number; signal: AbortSignal },
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timedOut = () =>
-      fail(new ProbeError("timeout", `${phase.name} to ${phase.endpoint} timed out after ${phase.timeoutMs} ms`));
-    const deadline = () =>
-      fail(new ProbeError("timeout", `the check's deadline passed during ${phase.name} to ${phase.endpoint}`));
+    const timedOut = () => fail(new ProbeError("timeout", `${phase.name} to ${phase.endpoint} timed out after ${phase.timeoutMs} ms`));
+    const deadline = () => fail(new ProbeError("timeout", `the check's deadline passed during ${phase.name} to ${phase.endpoint}`));
     const closed = () => fail(new ProbeError("reset", `connection to ${phase.endpoint} closed during ${phase.name}`));
     const timer = setTimeout(timedOut, phase.timeoutMs);
     const cleanUp = () => {

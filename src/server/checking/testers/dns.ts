@@ -38,12 +38,7 @@ function summarize(answers: Array<[string, QueryOutcome]>): string {
 }
 
 /** up, down (dns / blocked_address) or error (the resolver, not the name, failed). */
-export function judgeAnswers(
-  host: string,
-  a: QueryOutcome,
-  aaaa: QueryOutcome,
-  isPublic: (address: string) => boolean,
-): Judgement {
+export function judgeAnswers(host: string, a: QueryOutcome, aaaa: QueryOutcome, isPublic: (address: string) => boolean): Judgement {
   const found = [...addressesOf(a), ...addressesOf(aaaa)];
   const summary = summarize([
     ["A", a],

@@ -17,6 +17,4 @@ export const TESTER_KIND_LIST: readonly TesterKind<never>[] = [
   globalpingTesterKind,
 ] as TesterKind<never>[];
 
-export const testerKindsByName: ReadonlyMap<TesterKindName, TesterKind<never>> = new Map(
-  TESTER_KIND_LIST.map((kind) => [kind.name, kind]),
-);
+export const testerKindsByName: ReadonlyMap<TesterKindName, TesterKind<never>> = new Map(TESTER_KIND_LIST.map((kind) => [kind.name, kind]));

@@ -27,9 +27,7 @@ export type TlsOptions = z.infer<typeof tlsOptionsSchema>;
 const TLS_PORT = 443;
 
 function describe(details: TlsDetails, protocol: string | null): string {
-  const validity = details.validTo
-    ? `valid until ${details.validTo.slice(0, 10)} (${details.daysLeft} days left)`
-    : "no validity date";
+  const validity = details.validTo ? `valid until ${details.validTo.slice(0, 10)} (${details.daysLeft} days left)` : "no validity date";
   const certificate = `issued by ${details.issuer ?? "unknown"}, ${validity}`;
   return details.error ? `${details.error}: ${certificateReason(details)}; ${certificate}` : `${protocol ?? "TLS"}, ${certificate}`;
 }

@@ -52,7 +52,13 @@ interface Entry {
   shares: readonly string[];
 }
 
-export function createMemoryBudget({ hourlyTests, hourShares = HOUR_SHARES }: { hourlyTests: number; hourShares?: Record<SpendPriority, number> }): MemoryBudget {
+export function createMemoryBudget({
+  hourlyTests,
+  hourShares = HOUR_SHARES,
+}: {
+  hourlyTests: number;
+  hourShares?: Record<SpendPriority, number>;
+}): MemoryBudget {
   let spent: Entry[] = [];
   const groups = new Map<string, Map<string, number>>();
   let pausedUntil = 0;

@@ -102,7 +102,15 @@ function safeJson(text: string): unknown {
   }
 }
 
-export function createGlobalpingClient({ baseUrl, token, userAgent }: { baseUrl: string; token?: string; userAgent: string }): GlobalpingClient {
+export function createGlobalpingClient({
+  baseUrl,
+  token,
+  userAgent,
+}: {
+  baseUrl: string;
+  token?: string;
+  userAgent: string;
+}): GlobalpingClient {
   // Its own pool, kept alive: polling every half second would otherwise pay a handshake each time.
   const connections = new Agent({ keepAliveTimeout: 30_000, connections: 8 });
   const base = new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
@@ -112,7 +120,10 @@ export function createGlobalpingClient({ baseUrl, token, userAgent }: { baseUrl:
     ...(token ? { authorization: `Bearer ${token}` } : {}),
   };
 
-  async function call(path: string, init: { method: "GET" | "POST"; body?: string; headers?: Record<string, string>; signal: AbortSignal }) {
+  async function call(
+    path: string,
+    init: { method: "GET" | "POST"; body?: string; headers?: Record<string, string>; signal: AbortSignal },
+  ) {
     try {
       const response = await request(new URL(path, base), {
         method: init.method,

@@ -6,17 +6,21 @@ import { z } from "zod";
 // a number outside its meaning (a latitude, a status code) is read as unknown.
 
 /** Free text, kept to `max` characters (the last one an ellipsis when cut), never cut inside a surrogate pair. */
-const text = (max: number) => z.string().transform((value) => {
-  if (value.length <= max) return value;
-  const end = /[\uD800-\uDBFF]/.test(value[max - 2]) ? max - 2 : max - 1;
-  return `${value.slice(0, end)}…`;
-});
+const text = (max: number) =>
+  z.string().transform((value) => {
+    if (value.length <= max) return value;
+    const end = /[\uD800-\uDBFF]/.test(value[max - 2]) ? max - 2 : max - 1;
+    return `${value.slice(0, end)}…`;
+  });
 /** A number, or null when it is outside [min, max]: the value then means nothing we can show. */
 const within = (min: number, max: number) => z.number().transform((value) => (value >= min && value <= max ? value : null));
 const ms = within(0, 600_000).nullable().optional();
 /** Text we only show: anything else (Node gives a list for a repeated name) is left out. */
 const shown = (max: number) =>
-  z.unknown().transform((value) => (typeof value === "string" ? text(max).parse(value) : undefined)).optional();
+  z
+    .unknown()
+    .transform((value) => (typeof value === "string" ? text(max).parse(value) : undefined))
+    .optional();
 
 export const CreatedSchema = z.object({
   // Sent back as it came (URL-encoded in the path), so never cut; the spec gives it no form.
@@ -51,7 +55,8 @@ type FailureSource = (typeof FAILURE_SOURCES)[number];
 export const TestResultSchema = z.object({
   status: z.enum(["in-progress", "finished", "failed", "offline"]),
   // "EXPERIMENTAL" in the spec: a source it may add later reads as an unlabelled failure.
-  failureSource: z.string()
+  failureSource: z
+    .string()
     .transform((value) => ((FAILURE_SOURCES as readonly string[]).includes(value) ? (value as FailureSource) : undefined))
     .optional(),
   rawOutput: text(20_000).nullable().optional(),

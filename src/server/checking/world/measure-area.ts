@@ -20,7 +20,14 @@ const probeTimeoutSeconds = (deadline: number) => Math.min(10, Math.max(5, Math.
 
 export async function measureArea(
   { client, budget }: WorldAccess,
-  request: { domain: string; area: ProbeArea; probes: number; protocol: "HTTPS" | "HTTP"; deadline: number; shares?: readonly BudgetShare[] },
+  request: {
+    domain: string;
+    area: ProbeArea;
+    probes: number;
+    protocol: "HTTPS" | "HTTP";
+    deadline: number;
+    shares?: readonly BudgetShare[];
+  },
 ): Promise<AreaOutcome> {
   const { domain, area, probes, protocol, deadline, shares = [] } = request;
   const decision = await budget.reserve(probes, "routine", shares);

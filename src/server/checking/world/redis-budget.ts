@@ -1,7 +1,14 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { HOUR_SHARES, type BudgetShare } from "@/lib/world-shares";
-import { createMemoryBudget, HOUR_MS, type BudgetDecision, type Reservation, type SpendPriority, type WorldBudget } from "@/server/checking/world/budget";
+import {
+  createMemoryBudget,
+  HOUR_MS,
+  type BudgetDecision,
+  type Reservation,
+  type SpendPriority,
+  type WorldBudget,
+} from "@/server/checking/world/budget";
 import type { RedisConnection } from "@/server/redis/client.mjs";
 
 // The hourly budget of every instance together, kept in Redis and applied atomically by scripts:
@@ -126,7 +133,17 @@ export function redisBudget(
       reservation.tests -= back;
       const keyList = [keys.server, keys.spent, ...reservation.shares.map(ledgerKey)];
       return shared(
-        async () => void (await client.eval(REFUND, keyList.length, ...keyList, String(reservation.at), reservation.id, String(held), String(back), String(now))),
+        async () =>
+          void (await client.eval(
+            REFUND,
+            keyList.length,
+            ...keyList,
+            String(reservation.at),
+            reservation.id,
+            String(held),
+            String(back),
+            String(now),
+          )),
         () => undefined,
       );
     },
@@ -135,14 +152,22 @@ export function redisBudget(
       local.observe(remaining, resetSeconds, now);
       const resetAt = now + resetSeconds * 1000;
       await shared(
-        async () => void (await client.multi().hset(keys.server, { remaining, resetAt }).pexpireat(keys.server, resetAt + 1000).exec()),
+        async () =>
+          void (await client
+            .multi()
+            .hset(keys.server, { remaining, resetAt })
+            .pexpireat(keys.server, resetAt + 1000)
+            .exec()),
         () => undefined,
       );
     },
 
     async pauseUntil(until) {
       local.pauseUntil(until);
-      await shared(async () => void (await client.eval(PAUSE, 1, keys.paused, String(Math.ceil(until)), String(Date.now()))), () => undefined);
+      await shared(
+        async () => void (await client.eval(PAUSE, 1, keys.paused, String(Math.ceil(until)), String(Date.now()))),
+        () => undefined,
+      );
     },
   };
 }

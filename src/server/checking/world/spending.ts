@@ -18,13 +18,23 @@ export interface Spending {
   background: boolean;
 }
 
-export function spendingFor(asker: Asker | undefined, domain: string, question: Question, { probes, hourlyTests }: { probes: number; hourlyTests: number }): Spending {
+export function spendingFor(
+  asker: Asker | undefined,
+  domain: string,
+  question: Question,
+  { probes, hourlyTests }: { probes: number; hourlyTests: number },
+): Spending {
   const site = registrableDomainOf(domain);
   const siteShare: BudgetShare = { key: `site:${site}`, cap: shareOf(hourlyTests, WORLD_SITE_SHARE, probes) };
   const routineEscalates = (to: SpendPriority) => (question === "routine" ? to : null);
   if (asker?.kind === "background") {
     const cap = Math.floor(hourlyTests * BACKGROUND_SHARE);
-    return { priority: "routine", shares: [{ key: `background:${site}`, cap, splitAmong: { group: "background", member: site } }], escalateTo: null, background: true };
+    return {
+      priority: "routine",
+      shares: [{ key: `background:${site}`, cap, splitAmong: { group: "background", member: site } }],
+      escalateTo: null,
+      background: true,
+    };
   }
   // A round outside the check service (a tester called on its own) has no one to charge.
   const shares = asker ? [{ key: `visitor:${asker.visitor}`, cap: shareOf(hourlyTests, WORLD_VISITOR_SHARE, probes) }, siteShare] : [];
@@ -40,10 +50,13 @@ export function refusalWords(decision: Exclude<BudgetDecision, { ok: true }>, sp
   if (decision.code === "share") {
     const site = registrableDomainOf(domain);
     if (decision.share.startsWith("visitor:")) return "we keep it for sites many people ask about, so this check used only our own testers";
-    if (decision.share.startsWith("background:")) return `the regular checks of ${site} have had their part of this hour's world checks (next after ${clock(decision.retryAt)})`;
+    if (decision.share.startsWith("background:"))
+      return `the regular checks of ${site} have had their part of this hour's world checks (next after ${clock(decision.retryAt)})`;
     return `this hour's world checks of ${site} and its subdomains are used up (until ${clock(decision.retryAt)})`;
   }
-  if (spending.background) return `this hour's Globalping budget is kept for the sites visitors are asking about (next refresh after ${clock(decision.retryAt)})`;
-  if (spending.priority === "routine") return `this hour's Globalping budget is kept for sites that may be down (next refresh after ${clock(decision.retryAt)})`;
+  if (spending.background)
+    return `this hour's Globalping budget is kept for the sites visitors are asking about (next refresh after ${clock(decision.retryAt)})`;
+  if (spending.priority === "routine")
+    return `this hour's Globalping budget is kept for sites that may be down (next refresh after ${clock(decision.retryAt)})`;
   return `this hour's Globalping budget is used up (until ${clock(decision.retryAt)})`;
 }

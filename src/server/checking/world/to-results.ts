@@ -75,7 +75,8 @@ function verdictOfTest(test: TestResult, tls: TlsDetails | null): { status: Prob
       const code = test.statusCode ?? 0;
       const answered = `HTTP ${code}${test.statusCodeName ? ` ${test.statusCodeName}` : ""}`;
       // Browsers stop at the certificate: what the server answered behind it never reaches a visitor.
-      if (tls && !tls.authorized) return { status: "down", cause: "tls", message: `${certificateReason(tls)} (${tls.error}); behind it ${answered}` };
+      if (tls && !tls.authorized)
+        return { status: "down", cause: "tls", message: `${certificateReason(tls)} (${tls.error}); behind it ${answered}` };
       if (code === 0) return { status: "error", cause: "tester_error", message: "finished without a status code" };
       const down = code >= 500 && code !== 501;
       return { status: down ? "down" : "up", cause: down ? "http_5xx" : null, message: answered };
@@ -87,7 +88,8 @@ function verdictOfTest(test: TestResult, tls: TlsDetails | null): { status: Prob
       // The target's fault is the only failure that votes; the field is best-effort, so an
       // unlabelled failure votes only when its output names a cause we know.
       const targetFault = test.failureSource === "target" || (test.failureSource === undefined && cause !== null);
-      if (!targetFault) return { status: "error", cause: "tester_error", message: `the probe failed (${test.failureSource ?? "unknown"}): ${raw}` };
+      if (!targetFault)
+        return { status: "error", cause: "tester_error", message: `the probe failed (${test.failureSource ?? "unknown"}): ${raw}` };
       return { status: "down", cause: cause ?? "unreachable", message: raw };
     }
     case "offline":
@@ -97,7 +99,7 @@ function verdictOfTest(test: TestResult, tls: TlsDetails | null): { status: Prob
   }
 }
 
-const continentOf = (code: string): Continent | null => (CONTINENTS as readonly string[]).includes(code) ? (code as Continent) : null;
+const continentOf = (code: string): Continent | null => ((CONTINENTS as readonly string[]).includes(code) ? (code as Continent) : null);
 
 export function toProbeResult(item: MeasurementItem, index: number, { testerId, measuredAt }: MappingContext): ProbeResult {
   const { probe, result: test } = item;

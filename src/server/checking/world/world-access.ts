@@ -23,9 +23,14 @@ export interface WorldAccess {
 /** Null when the world is off (GLOBALPING_URL=off); the budget is the default world tester's own. */
 export function createWorldAccess(config: AppConfig): WorldAccess | null {
   if (config.GLOBALPING_URL === "off") return null;
-  const hourlyTests = config.GLOBALPING_HOURLY_BUDGET ?? (config.GLOBALPING_TOKEN ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
+  const hourlyTests =
+    config.GLOBALPING_HOURLY_BUDGET ?? (config.GLOBALPING_TOKEN ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
   return {
-    client: createGlobalpingClient({ baseUrl: config.GLOBALPING_URL, token: config.GLOBALPING_TOKEN, userAgent: `downcheck/0.1 (+${config.PUBLIC_BASE_URL})` }),
+    client: createGlobalpingClient({
+      baseUrl: config.GLOBALPING_URL,
+      token: config.GLOBALPING_TOKEN,
+      userAgent: `downcheck/0.1 (+${config.PUBLIC_BASE_URL})`,
+    }),
     budget: hourlyBudgetFor(WORLD_TESTER_ID, hourlyTests, config.REDIS_URL),
     hourlyTests,
     probes: config.GLOBALPING_PROBES,

@@ -97,8 +97,12 @@ export function createWorldCheck({ testerId, client, budget, hourlyTests, probes
       if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
       // Each probe's answer for the live view as it comes; a probe still running is left out.
       const answered = (measurement: Measurement, measuredAt: string) =>
-        measurement.results.flatMap((item, i) => (item.result.status === "in-progress" ? [] : [toProbeResult(item, i, { testerId, measuredAt })]));
-      const measurement = await pollMeasurement(client, answer.created.id, deadline, (partial) => round.progress?.(answered(partial, new Date().toISOString())));
+        measurement.results.flatMap((item, i) =>
+          item.result.status === "in-progress" ? [] : [toProbeResult(item, i, { testerId, measuredAt })],
+        );
+      const measurement = await pollMeasurement(client, answer.created.id, deadline, (partial) =>
+        round.progress?.(answered(partial, new Date().toISOString())),
+      );
       if (!measurement) return { ok: false, cause: "tester_error", message: "Globalping did not answer before our deadline" };
       const measuredAt = new Date().toISOString();
       const results = measurement.results.map((item, i) => toProbeResult(item, i, { testerId, measuredAt }));
@@ -114,7 +118,11 @@ export function createWorldCheck({ testerId, client, budget, hourlyTests, probes
         }
         case "no_probes":
           logOnce(`globalping has no probes for the configured locations: ${error.message}`);
-          return { ok: false, cause: "no_probes", message: "Globalping, which runs them, has no probes in the places we ask for right now" };
+          return {
+            ok: false,
+            cause: "no_probes",
+            message: "Globalping, which runs them, has no probes in the places we ask for right now",
+          };
         // What went wrong in detail is for the operator's log (once per distinct detail), not
         // for a visitor's page: "getaddrinfo ENOTFOUND api.globalping.io" helps nobody there.
         case "refused_request":
@@ -160,7 +168,12 @@ async function excusePlainHttpSites(results: ProbeResult[], round: RoundInfo): P
   return results.map((r) =>
     r.status === "down" && r.cause === "refused"
       ? // In a visitor's words: the probe's own ("connect ECONNREFUSED 1.2.3.4:443") says less.
-        { ...r, status: "error", cause: "tester_error", message: "it asked over HTTPS, which the site refuses; the site serves plain HTTP, which this probe did not try" }
+        {
+          ...r,
+          status: "error",
+          cause: "tester_error",
+          message: "it asked over HTTPS, which the site refuses; the site serves plain HTTP, which this probe did not try",
+        }
       : r,
   );
 }

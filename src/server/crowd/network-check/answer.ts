@@ -16,7 +16,8 @@ const STORE_MARGIN_MS = 500;
 /** Where to ask, in order: the visitor's network, then (no probes there, or unknown) their country. */
 function scopesOf(network: VisitorNetwork): NetworkScope[] {
   const scopes: NetworkScope[] = [];
-  if (network.asn !== null && Number.isSafeInteger(network.asn) && network.asn > 0) scopes.push({ kind: "asn", asn: network.asn, name: network.asnName });
+  if (network.asn !== null && Number.isSafeInteger(network.asn) && network.asn > 0)
+    scopes.push({ kind: "asn", asn: network.asn, name: network.asnName });
   if (network.country !== null && /^[A-Z]{2}$/.test(network.country)) scopes.push({ kind: "country", country: network.country });
   return scopes;
 }
@@ -25,7 +26,10 @@ function scopesOf(network: VisitorNetwork): NetworkScope[] {
  * Whether `domain` works inside the visitor's network, when our own probes say it is up; null when
  * there is nothing to ask or no answer in time. Never throws: the report counts either way.
  */
-export async function answerForVisitorNetwork({ domain, network, visitor }: { domain: string; network: VisitorNetwork; visitor: string }, access: WorldAccess | null): Promise<NetworkAnswer | null> {
+export async function answerForVisitorNetwork(
+  { domain, network, visitor }: { domain: string; network: VisitorNetwork; visitor: string },
+  access: WorldAccess | null,
+): Promise<NetworkAnswer | null> {
   const deadline = Date.now() + VISITOR_WAIT_MS;
   try {
     const scopes = scopesOf(network);

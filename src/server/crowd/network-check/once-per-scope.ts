@@ -53,7 +53,12 @@ async function waitForOthers(siteId: number, scope: string, startedAt: Date, dea
  * The outcome for `scope`: stored by whoever measured it in the last NETWORK_ANSWER_REUSE_MS,
  * awaited (until `deadline`) while another visitor's measurement runs, or measured now.
  */
-export async function outcomeOnce(domain: string, scope: NetworkScope, deadline: number, measure: () => Promise<AreaOutcome>): Promise<ScopeOutcome> {
+export async function outcomeOnce(
+  domain: string,
+  scope: NetworkScope,
+  deadline: number,
+  measure: () => Promise<AreaOutcome>,
+): Promise<ScopeOutcome> {
   const key = scopeKey(scope);
   const claim = await claimNetworkCheck(domain, key, NETWORK_ANSWER_REUSE_MS);
   if (!claim) return { kind: "unavailable" };

@@ -87,7 +87,8 @@ export function openCountryDatabase(bytes, label) {
   } catch (error) {
     throw new Error(`${label} is no readable MMDB file: ${error instanceof Error ? error.message : error}`);
   }
-  if (!/country/i.test(reader.metadata.databaseType)) throw new Error(`${label} is a "${reader.metadata.databaseType}" database, not a country one`);
+  if (!/country/i.test(reader.metadata.databaseType))
+    throw new Error(`${label} is a "${reader.metadata.databaseType}" database, not a country one`);
   return reader;
 }
 

@@ -65,8 +65,18 @@ export async function loadNetworkData(options: NetworkDataOptions): Promise<Netw
   }
   const npm = npmCopies(options.packagesDir);
   const [country, asn] = await Promise.all([
-    firstLoaded("country", release && { label: `release ${release.name}`, load: () => readCountries(release.country) }, { label: "npm", load: () => readCountries(npm.country) }, warn),
-    firstLoaded("network", release && { label: `release ${release.name}`, load: () => readNetworks(release.asn) }, { label: "npm", load: () => npmNetworks(npm, options.dataDir, warn) }, warn),
+    firstLoaded(
+      "country",
+      release && { label: `release ${release.name}`, load: () => readCountries(release.country) },
+      { label: "npm", load: () => readCountries(npm.country) },
+      warn,
+    ),
+    firstLoaded(
+      "network",
+      release && { label: `release ${release.name}`, load: () => readNetworks(release.asn) },
+      { label: "npm", load: () => npmNetworks(npm, options.dataDir, warn) },
+      warn,
+    ),
   ]);
   return new NetworkData(country.value, asn.value, { country: country.label, asn: asn.label });
 }
@@ -108,7 +118,9 @@ async function npmNetworks(npm: ReturnType<typeof npmCopies>, dataDir: string, w
     if (!isAbsent(error)) warn(`converting the network table again: ${messageOf(error)}`);
   }
   try {
-    await promisify(execFile)(process.execPath, [path.resolve("src/scripts/geo-convert.mjs"), cache, ...npm.asnCsv], { timeout: CONVERT_TIMEOUT_MS });
+    await promisify(execFile)(process.execPath, [path.resolve("src/scripts/geo-convert.mjs"), cache, ...npm.asnCsv], {
+      timeout: CONVERT_TIMEOUT_MS,
+    });
     return await readNetworks(cache);
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();

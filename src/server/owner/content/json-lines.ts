@@ -77,7 +77,5 @@ export function jsonLineFinder(text: string): (path: JsonPath) => number {
 
 /** ["sites", 0, "pages", 1, "url"] → "sites[0].pages[1].url" */
 export function formatJsonPath(path: JsonPath): string {
-  return path
-    .map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`))
-    .join("");
+  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`)).join("");
 }

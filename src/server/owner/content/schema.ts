@@ -69,7 +69,10 @@ const page = z.strictObject({
 });
 
 const social = z.strictObject(
-  Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, socialUrl(network).optional()])) as Record<SocialNetwork, z.ZodOptional<ReturnType<typeof socialUrl>>>,
+  Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, socialUrl(network).optional()])) as Record<
+    SocialNetwork,
+    z.ZodOptional<ReturnType<typeof socialUrl>>
+  >,
 );
 
 const site = z.strictObject({

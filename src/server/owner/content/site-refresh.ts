@@ -14,7 +14,11 @@ const ASK_TIMEOUT_MS = 5000;
 
 export type SiteAnswer = { site: string; ok: true } | { site: string; ok: false; reason: string };
 
-export async function askSitesToRefresh(siteUrls: string, domains: readonly string[], token = internalToken(CONTENT_REFRESH_PURPOSE)): Promise<SiteAnswer[]> {
+export async function askSitesToRefresh(
+  siteUrls: string,
+  domains: readonly string[],
+  token = internalToken(CONTENT_REFRESH_PURPOSE),
+): Promise<SiteAnswer[]> {
   const batches: string[][] = [];
   for (let start = 0; start < domains.length; start += REFRESH_MAX_DOMAINS) batches.push(domains.slice(start, start + REFRESH_MAX_DOMAINS));
   return Promise.all(
@@ -32,7 +36,11 @@ export async function askSitesToRefresh(siteUrls: string, domains: readonly stri
         }
         return { site, ok: true };
       } catch (error) {
-        return { site, ok: false, reason: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) };
+        return {
+          site,
+          ok: false,
+          reason: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error),
+        };
       }
     }),
   );

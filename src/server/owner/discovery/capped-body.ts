@@ -11,8 +11,7 @@ export type ChunkVerdict = "more" | "stop";
 
 export type CappedRead =
   /** `complete`: the body ended (false: stopped at the cap or by the consumer). `bytes`: decoded bytes read. */
-  | { ok: true; complete: boolean; bytes: number }
-  | { ok: false; reason: string; bytes: number };
+  { ok: true; complete: boolean; bytes: number } | { ok: false; reason: string; bytes: number };
 
 function decoderFor(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null | "unknown" {
   switch (encoding.trim().toLowerCase()) {
@@ -32,7 +31,12 @@ function decoderFor(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliD
 }
 
 /** Reads `body` (encoded as `encoding` says) into `onChunk`, at most `maxBytes` decoded bytes. */
-export async function readCapped(body: Readable, encoding: string, maxBytes: number, onChunk: (chunk: Buffer) => ChunkVerdict): Promise<CappedRead> {
+export async function readCapped(
+  body: Readable,
+  encoding: string,
+  maxBytes: number,
+  onChunk: (chunk: Buffer) => ChunkVerdict,
+): Promise<CappedRead> {
   // Destroyed below when the cap or the consumer stops it: undici reports that as an error.
   body.on("error", () => undefined);
   const decoder = decoderFor(encoding);

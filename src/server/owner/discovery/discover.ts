@@ -30,7 +30,10 @@ export interface DiscoveryOptions {
   now?: () => number;
 }
 
-export async function discoverOwner(domain: string, { client, wikidata, deadlineMs = DISCOVERY_DEADLINE_MS, maxBytes = MAX_DOCUMENT_BYTES, signal: stop, now = Date.now }: DiscoveryOptions): Promise<Discovery> {
+export async function discoverOwner(
+  domain: string,
+  { client, wikidata, deadlineMs = DISCOVERY_DEADLINE_MS, maxBytes = MAX_DOCUMENT_BYTES, signal: stop, now = Date.now }: DiscoveryOptions,
+): Promise<Discovery> {
   const started = performance.now();
   const signal = stop ? AbortSignal.any([stop, AbortSignal.timeout(deadlineMs)]) : AbortSignal.timeout(deadlineMs);
   const asking = wikidata ? wikidataAccounts(wikidata, domain, signal) : Promise.resolve(null);
@@ -38,15 +41,26 @@ export async function discoverOwner(domain: string, { client, wikidata, deadline
   let bytesRead = home.bytesRead;
   const result = (fields: Pick<Discovery, "outcome" | "problem"> & Partial<Discovery>): Promise<Discovery> =>
     asking.then((fromWikidata) => ({
-      siteName: null, accounts: [], pages: [], feedUrl: null, ...fields,
-      wikidata: fromWikidata, bytesRead, durationMs: Math.round(performance.now() - started),
+      siteName: null,
+      accounts: [],
+      pages: [],
+      feedUrl: null,
+      ...fields,
+      wikidata: fromWikidata,
+      bytesRead,
+      durationMs: Math.round(performance.now() - started),
     }));
   if (!home.findings) return result({ outcome: "failed", problem: home.problem });
 
   const { findings, pageUrl } = home;
   const base = webUrl(findings.base ?? undefined, pageUrl) ?? pageUrl;
-  const accounts = siteAccounts(findings, base).slice(0, MAX_ACCOUNTS).map((found): FoundAccount => ({ ...found, source: "site", sourceUrl: pageUrl }));
-  const feedUrl = findings.feeds.map((href) => webUrl(href, base)).find((url): url is string => url !== null && registrableDomainOf(new URL(url).hostname) === registrableDomainOf(domain)) ?? null;
+  const accounts = siteAccounts(findings, base)
+    .slice(0, MAX_ACCOUNTS)
+    .map((found): FoundAccount => ({ ...found, source: "site", sourceUrl: pageUrl }));
+  const feedUrl =
+    findings.feeds
+      .map((href) => webUrl(href, base))
+      .find((url): url is string => url !== null && registrableDomainOf(new URL(url).hostname) === registrableDomainOf(domain)) ?? null;
   let pages: FeedPage[] = [];
   let problem = home.problem;
   if (feedUrl) {
@@ -56,10 +70,19 @@ export async function discoverOwner(domain: string, { client, wikidata, deadline
     problem ??= feed.problem;
   }
   const found = accounts.length > 0 || pages.length > 0;
-  return result({ outcome: found ? "found" : "nothing", problem, siteName: findings.siteName, accounts, pages, feedUrl: pages.length > 0 ? feedUrl : null });
+  return result({
+    outcome: found ? "found" : "nothing",
+    problem,
+    siteName: findings.siteName,
+    accounts,
+    pages,
+    feedUrl: pages.length > 0 ? feedUrl : null,
+  });
 }
 
-type HomeRead = { findings: HomePageFindings; pageUrl: string; problem: string | null; bytesRead: number } | { findings: null; problem: string; bytesRead: number };
+type HomeRead =
+  | { findings: HomePageFindings; pageUrl: string; problem: string | null; bytesRead: number }
+  | { findings: null; problem: string; bytesRead: number };
 
 /** https://<domain>/, else http:// when https reached no answer at all (refused, a certificate browsers refuse). */
 async function readHomePage(client: SiteClient, domain: string, signal: AbortSignal, maxBytes: number): Promise<HomeRead> {
@@ -67,11 +90,17 @@ async function readHomePage(client: SiteClient, domain: string, signal: AbortSig
   let problem = "";
   for (const scheme of ["https", "http"]) {
     const reader = createHomePageReader();
-    const fetched = await client.get(new URL(`${scheme}://${domain}/`), { expected: "html", signal, maxBytes, onChunk: (chunk) => reader.write(chunk) });
+    const fetched = await client.get(new URL(`${scheme}://${domain}/`), {
+      expected: "html",
+      signal,
+      maxBytes,
+      onChunk: (chunk) => reader.write(chunk),
+    });
     bytesRead += fetched.bytesRead;
     if (fetched.ok) return { findings: reader.findings(), pageUrl: fetched.url.href, problem: null, bytesRead };
     // Cut short (a slow drip, a body that failed mid-way): what arrived is still the site's word.
-    if (fetched.bytesRead > 0) return { findings: reader.findings(), pageUrl: `${scheme}://${domain}/`, problem: fetched.reason, bytesRead };
+    if (fetched.bytesRead > 0)
+      return { findings: reader.findings(), pageUrl: `${scheme}://${domain}/`, problem: fetched.reason, bytesRead };
     problem = problem ? `${problem}; ${fetched.reason}` : fetched.reason;
     if (fetched.answered || signal.aborted) break;
   }
@@ -83,14 +112,24 @@ function siteAccounts(findings: HomePageFindings, base: string): AccountLink[] {
   const links = [
     ...findings.jsonLd.flatMap(sameAsLinks).map((href) => accountFromUrl(href)),
     ...findings.relMe.map((href) => accountFromUrl(webUrl(href, base) ?? "")),
-    findings.twitterSite ? (/^https?:/i.test(findings.twitterSite) ? accountFromUrl(findings.twitterSite) : accountFromHandle("x", findings.twitterSite)) : null,
+    findings.twitterSite
+      ? /^https?:/i.test(findings.twitterSite)
+        ? accountFromUrl(findings.twitterSite)
+        : accountFromHandle("x", findings.twitterSite)
+      : null,
     ...findings.footerLinks.map((href) => accountFromUrl(webUrl(href, base) ?? "")),
   ];
   const seen = new Set<string>();
   return links.filter((link): link is AccountLink => link !== null && !seen.has(link.url) && Boolean(seen.add(link.url)));
 }
 
-async function readFeed(client: SiteClient, url: string, signal: AbortSignal, maxBytes: number, now: number): Promise<{ pages: FeedPage[]; problem: string | null; bytesRead: number }> {
+async function readFeed(
+  client: SiteClient,
+  url: string,
+  signal: AbortSignal,
+  maxBytes: number,
+  now: number,
+): Promise<{ pages: FeedPage[]; problem: string | null; bytesRead: number }> {
   const chunks: Buffer[] = [];
   const fetched = await client.get(new URL(url), { expected: "feed", signal, maxBytes, onChunk: (chunk) => (chunks.push(chunk), "more") });
   if (!fetched.ok) return { pages: [], problem: `feed: ${fetched.reason}`, bytesRead: fetched.bytesRead };
@@ -105,6 +144,7 @@ async function wikidataAccounts(client: WikidataClient, domain: string, signal: 
     console.warn(`owner discovery: Wikidata for ${domain}: ${answer.reason}`);
     return null;
   }
-  const item = answer.item?.replace(/^https?:\/\/www\.wikidata\.org\/entity\//, "https://www.wikidata.org/wiki/") ?? "https://www.wikidata.org/";
+  const item =
+    answer.item?.replace(/^https?:\/\/www\.wikidata\.org\/entity\//, "https://www.wikidata.org/wiki/") ?? "https://www.wikidata.org/";
   return answer.accounts.slice(0, MAX_ACCOUNTS).map((found) => ({ ...found, source: "wikidata", sourceUrl: item }));
 }

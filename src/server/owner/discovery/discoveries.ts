@@ -89,4 +89,8 @@ export function createOwnerDiscoveries({ client, wikidata, perSite, queue }: Own
 }
 
 /** OWNER_DISCOVERY=off: no site is read; imported content still shows. */
-export const NO_OWNER_DISCOVERIES: OwnerDiscoveries = { queueIfDue: async () => undefined, run: async () => undefined, close: async () => undefined };
+export const NO_OWNER_DISCOVERIES: OwnerDiscoveries = {
+  queueIfDue: async () => undefined,
+  run: async () => undefined,
+  close: async () => undefined,
+};

@@ -38,7 +38,13 @@ function rawItems(parsed: AnyFeed): RawItem[] {
         text: item.description ?? item.content?.encoded,
       }));
     case "rdf":
-      return (parsed.feed.items ?? []).map((item) => ({ title: item.title, titleIsHtml: true, link: item.link, date: dateText(item.dc?.dates?.[0]), text: item.description }));
+      return (parsed.feed.items ?? []).map((item) => ({
+        title: item.title,
+        titleIsHtml: true,
+        link: item.link,
+        date: dateText(item.dc?.dates?.[0]),
+        text: item.description,
+      }));
     case "atom":
       return (parsed.feed.entries ?? []).map((entry) => {
         const title = atomText(entry.title as Text);
@@ -84,7 +90,11 @@ export function feedPages(text: string, feedUrl: string, now = Date.now()): Feed
   const seen = new Set<string>();
   for (const item of rawItems(parsed)) {
     const url = webUrl(item.link, feedUrl);
-    const title = item.title ? (item.titleIsHtml ? plainText(item.title, TITLE_MAX_CHARS) : clip(item.title.replace(/\s+/g, " ").trim(), TITLE_MAX_CHARS)) : "";
+    const title = item.title
+      ? item.titleIsHtml
+        ? plainText(item.title, TITLE_MAX_CHARS)
+        : clip(item.title.replace(/\s+/g, " ").trim(), TITLE_MAX_CHARS)
+      : "";
     const time = item.date ? Date.parse(item.date) : NaN;
     if (!url || !title || !Number.isFinite(time) || time > now + FUTURE_SLACK_MS || seen.has(url)) continue;
     seen.add(url);

@@ -12,7 +12,13 @@ const MAX_JSON_LD_BLOCKS = 8;
 const MAX_LINKS = 200;
 const MAX_FEEDS = 10;
 
-const FEED_TYPES = new Set(["application/rss+xml", "application/atom+xml", "application/feed+json", "application/json", "application/rdf+xml"]);
+const FEED_TYPES = new Set([
+  "application/rss+xml",
+  "application/atom+xml",
+  "application/feed+json",
+  "application/json",
+  "application/rdf+xml",
+]);
 
 export interface HomePageFindings {
   jsonLd: string[];
@@ -36,7 +42,16 @@ export interface HomePageReader {
 const tokens = (value: string | undefined) => (value ?? "").toLowerCase().split(/\s+/).filter(Boolean);
 
 export function createHomePageReader(): HomePageReader {
-  const found: HomePageFindings = { jsonLd: [], relMe: [], twitterSite: null, siteName: null, feeds: [], footerLinks: [], base: null, finished: false };
+  const found: HomePageFindings = {
+    jsonLd: [],
+    relMe: [],
+    twitterSite: null,
+    siteName: null,
+    feeds: [],
+    footerLinks: [],
+    base: null,
+    finished: false,
+  };
   const decoder = new TextDecoder("utf-8", { fatal: false });
   let jsonLd: string[] | null = null;
   let jsonLdBytes = 0;
@@ -53,13 +68,20 @@ export function createHomePageReader(): HomePageReader {
         if (name === "base" && found.base === null && attributes.href) found.base = attributes.href.trim();
         if ((name === "link" || name === "a") && rel.includes("me")) push(found.relMe, attributes.href);
         if (name === "a" && footerDepth > 0) push(found.footerLinks, attributes.href);
-        if (name === "link" && rel.includes("alternate") && FEED_TYPES.has((attributes.type ?? "").toLowerCase().trim())) push(found.feeds, attributes.href, MAX_FEEDS);
+        if (name === "link" && rel.includes("alternate") && FEED_TYPES.has((attributes.type ?? "").toLowerCase().trim()))
+          push(found.feeds, attributes.href, MAX_FEEDS);
         if (name === "meta") {
           const key = (attributes.name ?? attributes.property ?? "").toLowerCase().trim();
-          if (key === "twitter:site" && found.twitterSite === null && attributes.content) found.twitterSite = attributes.content.trim().slice(0, 100);
-          if (key === "og:site_name" && found.siteName === null && attributes.content) found.siteName = attributes.content.replace(/\s+/g, " ").trim().slice(0, 200) || null;
+          if (key === "twitter:site" && found.twitterSite === null && attributes.content)
+            found.twitterSite = attributes.content.trim().slice(0, 100);
+          if (key === "og:site_name" && found.siteName === null && attributes.content)
+            found.siteName = attributes.content.replace(/\s+/g, " ").trim().slice(0, 200) || null;
         }
-        if (name === "script" && (attributes.type ?? "").toLowerCase().trim() === "application/ld+json" && found.jsonLd.length < MAX_JSON_LD_BLOCKS) {
+        if (
+          name === "script" &&
+          (attributes.type ?? "").toLowerCase().trim() === "application/ld+json" &&
+          found.jsonLd.length < MAX_JSON_LD_BLOCKS
+        ) {
           jsonLd = [];
           jsonLdBytes = 0;
         }

@@ -4,8 +4,18 @@ import "server-only";
 // who runs it, at the top level or in `@graph`; nested nodes (an article's author) are not read.
 
 const OWNER_TYPES = new Set([
-  "organization", "corporation", "onlinebusiness", "onlinestore", "newsmediaorganization", "localbusiness", "ngo",
-  "educationalorganization", "governmentorganization", "website", "person", "brand",
+  "organization",
+  "corporation",
+  "onlinebusiness",
+  "onlinestore",
+  "newsmediaorganization",
+  "localbusiness",
+  "ngo",
+  "educationalorganization",
+  "governmentorganization",
+  "website",
+  "person",
+  "brand",
 ]);
 const MAX_NODES = 100;
 const MAX_SAME_AS = 50;

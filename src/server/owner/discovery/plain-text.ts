@@ -41,7 +41,13 @@ export function plainText(html: string, maxChars: number): string {
   );
   parser.write(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html);
   parser.end();
-  return clip(parts.join("").replace(/[\u0000-\u001f\u007f\s]+/g, " ").trim(), maxChars);
+  return clip(
+    parts
+      .join("")
+      .replace(/[\u0000-\u001f\u007f\s]+/g, " ")
+      .trim(),
+    maxChars,
+  );
 }
 
 /** `text` cut to `maxChars`, at the last space when there is one near the end. */

@@ -30,7 +30,10 @@ export type SiteFetched =
 
 export interface SiteClient {
   /** GETs `url`, handing the decoded body to `onChunk` as it arrives, until it says "stop" or `maxBytes` are read. */
-  get(url: URL, options: { expected: Expected; signal: AbortSignal; maxBytes: number; onChunk: (chunk: Buffer) => ChunkVerdict }): Promise<SiteFetched>;
+  get(
+    url: URL,
+    options: { expected: Expected; signal: AbortSignal; maxBytes: number; onChunk: (chunk: Buffer) => ChunkVerdict },
+  ): Promise<SiteFetched>;
   close(): Promise<void>;
   /** Ends every connection at once, requests in flight included. */
   destroy(): Promise<void>;
@@ -45,7 +48,6 @@ export interface SiteClientOptions {
   /** Extra trusted CA certificates (PEM); for tests and private deployments. */
   ca?: string | string[];
 }
-
 
 export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000, ca }: SiteClientOptions): SiteClient {
   const dispatcher = new Agent({
@@ -77,18 +79,32 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
           url = next;
           continue;
         }
-        const contentType = String(response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+        const contentType = String(response.headers["content-type"] ?? "")
+          .split(";")[0]!
+          .trim()
+          .toLowerCase();
         if (response.statusCode !== 200) {
           discard(response.body);
           return { ok: false, reason: `HTTP ${response.statusCode} from ${url.href}`, bytesRead, answered: true };
         }
         if (!TYPES[expected].test(contentType)) {
           discard(response.body);
-          return { ok: false, reason: `${url.href} is ${contentType || "of no type"}, not ${expected === "html" ? "an HTML page" : "a feed"}`, bytesRead, answered: true };
+          return {
+            ok: false,
+            reason: `${url.href} is ${contentType || "of no type"}, not ${expected === "html" ? "an HTML page" : "a feed"}`,
+            bytesRead,
+            answered: true,
+          };
         }
         const read = await readCapped(response.body, String(response.headers["content-encoding"] ?? ""), maxBytes, onChunk);
         bytesRead += read.bytes;
-        if (!read.ok) return { ok: false, reason: signal.aborted ? `${url.href} did not finish in time` : `${url.href}: ${read.reason}`, bytesRead, answered: true };
+        if (!read.ok)
+          return {
+            ok: false,
+            reason: signal.aborted ? `${url.href} did not finish in time` : `${url.href}: ${read.reason}`,
+            bytesRead,
+            answered: true,
+          };
         return { ok: true, url, contentType, complete: read.complete, bytesRead };
       }
     } catch (error) {

@@ -20,9 +20,7 @@ export const WIKIDATA_PROPERTIES: Record<string, SocialNetwork> = {
 
 const MAX_ANSWER_BYTES = 256 * 1024;
 
-export type WikidataAnswer =
-  | { ok: true; item: string | null; accounts: AccountLink[] }
-  | { ok: false; reason: string };
+export type WikidataAnswer = { ok: true; item: string | null; accounts: AccountLink[] } | { ok: false; reason: string };
 
 export interface WikidataClient {
   accountsOf(domain: string, signal: AbortSignal): Promise<WikidataAnswer>;
@@ -36,8 +34,12 @@ export function websiteForms(domain: string): string[] {
 }
 
 export function sparqlFor(domain: string): string {
-  const sites = websiteForms(domain).map((url) => `<${url}>`).join(" ");
-  const properties = Object.keys(WIKIDATA_PROPERTIES).map((id) => `wdt:${id}`).join(" ");
+  const sites = websiteForms(domain)
+    .map((url) => `<${url}>`)
+    .join(" ");
+  const properties = Object.keys(WIKIDATA_PROPERTIES)
+    .map((id) => `wdt:${id}`)
+    .join(" ");
   return `SELECT ?item ?prop ?value WHERE { VALUES ?site { ${sites} } ?item wdt:P856 ?site . OPTIONAL { VALUES ?prop { ${properties} } ?item ?prop ?value . } } LIMIT 200`;
 }
 
@@ -62,7 +64,17 @@ export function accountsOfAnswer(json: unknown): { item: string | null; accounts
   return { item: [...items][0]!, accounts };
 }
 
-export function createWikidataClient({ url, userAgentUrl, budget, timeoutMs = 5000 }: { url: string; userAgentUrl: string; budget: WorldBudget; timeoutMs?: number }): WikidataClient {
+export function createWikidataClient({
+  url,
+  userAgentUrl,
+  budget,
+  timeoutMs = 5000,
+}: {
+  url: string;
+  userAgentUrl: string;
+  budget: WorldBudget;
+  timeoutMs?: number;
+}): WikidataClient {
   const dispatcher = new Agent({ connections: 2, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   return {
     async accountsOf(domain, signal) {
@@ -81,7 +93,12 @@ export function createWikidataClient({ url, userAgentUrl, budget, timeoutMs = 50
           return { ok: false, reason: `Wikidata answered HTTP ${response.statusCode}` };
         }
         const chunks: Buffer[] = [];
-        const read = await readCapped(response.body, String(response.headers["content-encoding"] ?? ""), MAX_ANSWER_BYTES, (chunk) => (chunks.push(chunk), "more"));
+        const read = await readCapped(
+          response.body,
+          String(response.headers["content-encoding"] ?? ""),
+          MAX_ANSWER_BYTES,
+          (chunk) => (chunks.push(chunk), "more"),
+        );
         if (!read.ok || !read.complete) return { ok: false, reason: read.ok ? "Wikidata's answer is too long" : read.reason };
         const answer = accountsOfAnswer(JSON.parse(Buffer.concat(chunks).toString("utf8")));
         return answer ? { ok: true, ...answer } : { ok: false, reason: "Wikidata's answer is not SPARQL results" };

@@ -6,9 +6,7 @@ import { createGuardedConnector, type AddressGuard } from "@/server/checking";
 // GET one document of an official status page through the probes' guarded connector (its address
 // comes from a list, a guess or the database): no redirects, a deadline and a body cap.
 
-export type Fetched =
-  | { ok: true; status: number; text: string }
-  | { ok: false; reason: string };
+export type Fetched = { ok: true; status: number; text: string } | { ok: false; reason: string };
 
 export interface OfficialFetcher {
   get(url: string): Promise<Fetched>;

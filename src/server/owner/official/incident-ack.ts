@@ -16,12 +16,18 @@ export const HOOK_WAIT_MS = 2000;
 export async function noteOfficialAck(record: CheckRecord, service: OfficialService): Promise<boolean> {
   if (!record.stored) return false;
   const db = getDb();
-  const open = await db.incident.findFirst({ where: { site: { domain: record.domain }, endedAt: null, officialAckAt: null }, select: { id: true } });
+  const open = await db.incident.findFirst({
+    where: { site: { domain: record.domain }, endedAt: null, officialAckAt: null },
+    select: { id: true },
+  });
   if (!open) return false;
   const view = await service.refresh({ ascii: record.domain, unicode: record.displayName }, { kind: "background" });
   if (!view.found || !view.summary || !view.fetchedAt || !admitsProblem(view.summary)) return false;
   // Set once: a second instance noting the same incident finds it already set.
-  const { count } = await db.incident.updateMany({ where: { id: open.id, officialAckAt: null }, data: { officialAckAt: new Date(view.fetchedAt) } });
+  const { count } = await db.incident.updateMany({
+    where: { id: open.id, officialAckAt: null },
+    data: { officialAckAt: new Date(view.fetchedAt) },
+  });
   return count === 1;
 }
 

@@ -7,7 +7,14 @@ import type { WorldBudget } from "@/server/checking";
 import { adaptersByKind } from "./adapters";
 import { findOfficialPage, type BudgetedGet } from "./discover";
 import { jsonOf, type OfficialFetcher } from "./fetch-json";
-import { readOfficialRow, readStoredOfficialRow, saveFinding, saveReading, siteRowId, type OfficialRow } from "@/server/data/official-pages";
+import {
+  readOfficialRow,
+  readStoredOfficialRow,
+  saveFinding,
+  saveReading,
+  siteRowId,
+  type OfficialRow,
+} from "@/server/data/official-pages";
 
 // A domain's official status: where the page is (looked for once a day), and a reading at most
 // `ttlMs` old, shared by every instance through the OfficialPage row. Only a round refreshes it (a
@@ -39,7 +46,11 @@ export function createOfficialService({ fetcher, ttlMs, budget, hourlyRequests, 
   const inFlight = new Map<string, Promise<OfficialView>>();
 
   /** Where the page is (looked for again when due), and how to get the site's row id for a write. */
-  async function locate(target: Target, get: BudgetedGet, writeAfter: Promise<unknown>): Promise<{ site: () => Promise<number>; row: OfficialRow } | null> {
+  async function locate(
+    target: Target,
+    get: BudgetedGet,
+    writeAfter: Promise<unknown>,
+  ): Promise<{ site: () => Promise<number>; row: OfficialRow } | null> {
     const { siteId: known, row } = await readOfficialRow(target.ascii);
     let made: Promise<number> | undefined;
     const site = async () => {
@@ -57,7 +68,11 @@ export function createOfficialService({ fetcher, ttlMs, budget, hourlyRequests, 
     await saveFinding(siteId, finding, at, same);
     // The finding read the page already: that is its first reading.
     if (summary) await saveReading(siteId, summary, at);
-    const reading = summary ? { summary, fetchedAt: at } : same ? { summary: row.summary, fetchedAt: row.fetchedAt } : { summary: null, fetchedAt: null };
+    const reading = summary
+      ? { summary, fetchedAt: at }
+      : same
+        ? { summary: row.summary, fetchedAt: row.fetchedAt }
+        : { summary: null, fetchedAt: null };
     return { site, row: { siteId, finding, foundAt: at, ...reading } };
   }
 
@@ -105,7 +120,14 @@ export function createOfficialService({ fetcher, ttlMs, budget, hourlyRequests, 
       if (!row || row.finding.kind === "none") return { found: false };
       const { kind, url } = row.finding;
       // A page found but never read (it failed, or the budget ran out first) is unavailable.
-      return { found: true, kind, url, summary: row.summary, fetchedAt: row.fetchedAt?.toISOString() ?? null, problem: row.summary ? null : "unavailable" };
+      return {
+        found: true,
+        kind,
+        url,
+        summary: row.summary,
+        fetchedAt: row.fetchedAt?.toISOString() ?? null,
+        problem: row.summary ? null : "unavailable",
+      };
     },
   };
 }
@@ -116,7 +138,8 @@ function sharesOf(target: Target, asker: Asker, hourly: number): BudgetShare[] {
   return asker.kind === "visitor" ? [{ key: `visitor:${asker.visitor}`, cap: shareOf(hourly, OFFICIAL_VISITOR_SHARE, 1) }, site] : [site];
 }
 
-const sameFinding = (a: OfficialFinding, b: OfficialFinding) => a.kind === b.kind && (a.kind === "none" || (b.kind !== "none" && a.url === b.url));
+const sameFinding = (a: OfficialFinding, b: OfficialFinding) =>
+  a.kind === b.kind && (a.kind === "none" || (b.kind !== "none" && a.url === b.url));
 
 /** OFFICIAL_STATUS=off: no page is looked for or read. */
 export const NO_OFFICIAL_SERVICE: OfficialService = { refresh: async () => ({ found: false }), stored: async () => ({ found: false }) };

@@ -26,6 +26,7 @@ function webUrl(value: string | null): string | null {
 export async function storedOfficial(domain: string): Promise<StoredOfficial> {
   const page = await storedOfficialPage(domain);
   const url = webUrl(page?.url ?? null);
-  const reading = url && page?.summary && page.fetchedAt ? { kind: page.kind, url, summary: page.summary, fetchedAt: page.fetchedAt } : null;
+  const reading =
+    url && page?.summary && page.fetchedAt ? { kind: page.kind, url, summary: page.summary, fetchedAt: page.fetchedAt } : null;
   return { url: url ?? webUrl(seedPageFor(domain)), reading };
 }

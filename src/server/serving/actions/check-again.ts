@@ -32,5 +32,8 @@ export async function checkAgain(_previous: ActionState, formData: FormData): Pr
     return { status: "success", message: `Checked ${target.unicode} again just now.` };
   }
   const seconds = (checks.nextFreshCheckAt(outcome.record).getTime() - Date.now()) / 1000;
-  return { status: "success", message: `This result is recent. A fresh check of ${target.unicode} is possible ${formatRelativeSeconds(seconds)}.` };
+  return {
+    status: "success",
+    message: `This result is recent. A fresh check of ${target.unicode} is possible ${formatRelativeSeconds(seconds)}.`,
+  };
 }

@@ -2,7 +2,12 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { hasPushSubscription, MAX_SITES_PER_ENDPOINT, removePushSubscription, removeSubscriptionByToken } from "@/server/data/push-subscriptions";
+import {
+  hasPushSubscription,
+  MAX_SITES_PER_ENDPOINT,
+  removePushSubscription,
+  removeSubscriptionByToken,
+} from "@/server/data/push-subscriptions";
 import { registrableDomainOf } from "@/lib/domain";
 import { subscribeBrowser, type SubscribeOutcome } from "@/server/watching";
 import { MAX_ENDPOINT_LENGTH, PushSubscriptionSchema } from "@/lib/push-subscription";
@@ -28,13 +33,18 @@ const Domain = z.string({ error: "The page lost its website; reload the page." }
 const Owner = z.object(
   {
     endpoint: z.string({ error: "The subscription has no endpoint." }).min(1).max(MAX_ENDPOINT_LENGTH),
-    auth: z.string({ error: "The subscription has no auth secret." }).regex(/^[A-Za-z0-9_-]{22}={0,2}$/, "The subscription's auth secret is not one a browser makes.").transform((value) => value.replace(/=+$/, "")),
+    auth: z
+      .string({ error: "The subscription has no auth secret." })
+      .regex(/^[A-Za-z0-9_-]{22}={0,2}$/, "The subscription's auth secret is not one a browser makes.")
+      .transform((value) => value.replace(/=+$/, "")),
   },
   { error: "The page did not say which subscription; reload the page." },
 );
 const SubscribeInput = z.object({ domain: Domain, subscription: PushSubscriptionSchema });
 const OwnerInput = z.object({ domain: Domain, owner: Owner });
-const TokenInput = z.object({ token: z.string({ error: "This link has no token." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This link's token is not one we issue.") });
+const TokenInput = z.object({
+  token: z.string({ error: "This link has no token." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This link's token is not one we issue."),
+});
 
 const failed = (message: string): PushState => ({ status: "error", message });
 const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? "That request was not valid.";
@@ -72,7 +82,12 @@ export async function subscribeAction(domain: unknown, subscription: unknown): P
   const target = parseRequestedDomain(parsed.data.domain);
   if (!target.ok) return failed(target.message);
   try {
-    const outcome = await subscribeBrowser({ domain: target.ascii, displayName: target.unicode, subscription: parsed.data.subscription, bucket: gate.bucket });
+    const outcome = await subscribeBrowser({
+      domain: target.ascii,
+      displayName: target.unicode,
+      subscription: parsed.data.subscription,
+      bucket: gate.bucket,
+    });
     if (!outcome.ok) return failed(refusal(outcome, target.unicode, registrableDomainOf(target.ascii)));
   } catch (error) {
     console.error("subscribeAction: could not store a subscription", error);
@@ -107,7 +122,11 @@ export async function pushStatusAction(domain: unknown, owner: unknown): Promise
   const target = parseRequestedDomain(parsed.data.domain);
   if (!target.ok) return failed(target.message);
   try {
-    return { status: "idle", message: "", subscribed: await hasPushSubscription(target.ascii, parsed.data.owner.endpoint, parsed.data.owner.auth) };
+    return {
+      status: "idle",
+      message: "",
+      subscribed: await hasPushSubscription(target.ascii, parsed.data.owner.endpoint, parsed.data.owner.auth),
+    };
   } catch (error) {
     console.error("pushStatusAction: could not read a subscription", error);
     return failed("Whether you get notifications could not be read.");

@@ -60,5 +60,7 @@ async function formRefusal(request: Request, actionId: string | null, callable: 
   if ((actionId === null && named.length === 0) || named.some((id) => !callable.has(id))) return unknownAction;
   const argumentList = form.get("0");
   if (argumentList === null) return null; // a no-JavaScript post: Next decodes its $ACTION_* fields
-  return typeof argumentList === "string" && isArgumentList(argumentList) ? null : refusal(400, "invalid_action_call", "The form's argument list is not valid.");
+  return typeof argumentList === "string" && isArgumentList(argumentList)
+    ? null
+    : refusal(400, "invalid_action_call", "The form's argument list is not valid.");
 }

@@ -12,7 +12,13 @@ import { missingPermalinkPage, notADomainPage, refusedCheckPage } from "@/server
  * A domain's own pages and files below its status page (`/github.com/feed.xml`). Next routes
  * them and each checks its domain again; none starts a round, so none is charged here.
  */
-const DOMAIN_SUBPATHS = [/^incidents\/[1-9]\d{0,11}$/, /^checks\/[1-9]\d{0,11}$/, /^history(?:\/(?:24h|7d|30d|90d))?$/, /^feed\.xml$/, /^badge\.svg$/];
+const DOMAIN_SUBPATHS = [
+  /^incidents\/[1-9]\d{0,11}$/,
+  /^checks\/[1-9]\d{0,11}$/,
+  /^history(?:\/(?:24h|7d|30d|90d))?$/,
+  /^feed\.xml$/,
+  /^badge\.svg$/,
+];
 
 export type PageAdmission =
   /**
@@ -98,5 +104,9 @@ export async function admitPageRequest(method: string, pathname: string, headers
   if (method === "POST") return { ok: true };
   const { refusal } = admitted;
   // A refusal is this visitor's, and may be over in seconds: no cache, not even the browser's, keeps it.
-  return { ok: false, refusal: { ...refusal, headers: { "Cache-Control": "private, no-store" } }, page: refusedCheckPage(path.target, refusal.message, refusal.retryAfterSeconds ?? 0) };
+  return {
+    ok: false,
+    refusal: { ...refusal, headers: { "Cache-Control": "private, no-store" } },
+    page: refusedCheckPage(path.target, refusal.message, refusal.retryAfterSeconds ?? 0),
+  };
 }

@@ -14,5 +14,9 @@ export async function unsubscribeLinkRefusal(method: string, search: URLSearchPa
   const tokens = search.getAll("token");
   const token = tokens.length === 1 ? tokens[0] : null;
   if (token && TOKEN.test(token) && (await findSubscriptionByToken(token))) return null;
-  return { ok: false, refusal: { status: 404, code: "unknown_link", message: "This unsubscribe link is not valid" }, page: unknownUnsubscribeLinkPage() };
+  return {
+    ok: false,
+    refusal: { status: 404, code: "unknown_link", message: "This unsubscribe link is not valid" },
+    page: unknownUnsubscribeLinkPage(),
+  };
 }

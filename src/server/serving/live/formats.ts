@@ -39,7 +39,8 @@ li{padding:.3rem 0;border-top:1px solid #8884}b{margin-right:.5rem}.up{color:#11
  */
 export function htmlPage(displayName: string, resultPath: string): LiveFormat {
   const written = new Set<string>();
-  const row = (r: LiveRow) => `<li><b>${escape(r.place)}</b><span class="${r.badge === "neutral" ? "" : r.status}">${escape(r.text)}</span> <small>${escape([r.kind, r.network, r.total].filter(Boolean).join(", "))}</small></li>\n`;
+  const row = (r: LiveRow) =>
+    `<li><b>${escape(r.place)}</b><span class="${r.badge === "neutral" ? "" : r.status}">${escape(r.text)}</span> <small>${escape([r.kind, r.network, r.total].filter(Boolean).join(", "))}</small></li>\n`;
   const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escape(`Answers so far for ${displayName}`)}</title><style>${STYLE}</style></head><body>`;
   const link = `<a href="${escape(resultPath)}" target="_top">Show the result</a>`;
   return {

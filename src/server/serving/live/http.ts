@@ -24,11 +24,13 @@ const json = (refusal: Refusal): PlainAnswer => ({
 });
 
 export async function serveLiveFeed(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method !== "GET") return answer(res, json({ status: 405, code: "method_not_allowed", message: "Only GET is answered here.", headers: { Allow: "GET" } }));
+  if (req.method !== "GET")
+    return answer(res, json({ status: 405, code: "method_not_allowed", message: "Only GET is answered here.", headers: { Allow: "GET" } }));
   // The segment as the URL spells it: parseRequestedDomain decodes it once, as for the page.
   const segment = PATH.exec(req.url ?? "")?.[1];
   const parsed = segment ? parseRequestedDomain(segment) : null;
-  if (!parsed?.ok) return answer(res, json({ status: 400, code: "invalid_domain", message: parsed?.message ?? "That is not a domain name." }));
+  if (!parsed?.ok)
+    return answer(res, json({ status: 400, code: "invalid_domain", message: parsed?.message ?? "That is not a domain name." }));
 
   const html = new URL(req.url ?? "/", "http://localhost").searchParams.get("view") === "html";
   const format = html ? htmlPage(parsed.unicode, `/${parsed.ascii}`) : eventStream();
@@ -50,4 +52,3 @@ export async function serveLiveFeed(req: IncomingMessage, res: ServerResponse): 
   // The visitor left while the round was awaited.
   if (gone) stop();
 }
-

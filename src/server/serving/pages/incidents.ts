@@ -44,5 +44,11 @@ export async function getIncidentPageView(domain: string, id: number): Promise<I
   if (incident?.endedAt) keepAnHour();
   else keepForARound();
   if (incident === null) return null;
-  return { incident, keptChecks: await keptCheckIds(checked, incident.evidence.map((piece) => piece.checkId)) };
+  return {
+    incident,
+    keptChecks: await keptCheckIds(
+      checked,
+      incident.evidence.map((piece) => piece.checkId),
+    ),
+  };
 }

@@ -45,5 +45,8 @@ export async function getStatusView(target: Target): Promise<StatusView> {
   // Read from the cache later, this read still passes its whole `revalidate` to the page.
   cacheTag(freshUntilTag(checkedAt + ttlSeconds * 1000));
   const { checkedAt: _date, ...rest } = outcome.record;
-  return { ok: true, check: { ...rest, checkedAt: new Date(checkedAt).toISOString(), freshUntil: new Date(checkedAt + ttlSeconds * 1000).toISOString() } };
+  return {
+    ok: true,
+    check: { ...rest, checkedAt: new Date(checkedAt).toISOString(), freshUntil: new Date(checkedAt + ttlSeconds * 1000).toISOString() },
+  };
 }

@@ -25,7 +25,10 @@ export function forwardedFor(header: string | string[] | undefined, peer: string
  * The visitor's protocol: with no trusted proxy, the socket's own, whatever the client claims;
  * behind trusted proxies, what the nearest one set, or the socket's when it set nothing usable.
  */
-export function forwardedProto(header: string | string[] | undefined, { encrypted, trustProxyHops }: { encrypted: boolean; trustProxyHops: number }): "http" | "https" {
+export function forwardedProto(
+  header: string | string[] | undefined,
+  { encrypted, trustProxyHops }: { encrypted: boolean; trustProxyHops: number },
+): "http" | "https" {
   const own = encrypted ? "https" : "http";
   if (!(trustProxyHops > 0)) return own;
   const value = nearest(header)?.toLowerCase();

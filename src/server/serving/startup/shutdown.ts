@@ -18,7 +18,15 @@ interface ShutdownOptions {
 }
 
 /** What to do on each stop signal: the first starts the grace, the second exits at once. */
-export function shutdownHandler(graceMs: number, { exit = (code) => process.exit(code), log = console.log, later = (done, ms) => void setTimeout(done, ms).unref(), onStop }: ShutdownOptions = {}) {
+export function shutdownHandler(
+  graceMs: number,
+  {
+    exit = (code) => process.exit(code),
+    log = console.log,
+    later = (done, ms) => void setTimeout(done, ms).unref(),
+    onStop,
+  }: ShutdownOptions = {},
+) {
   let stopping = false;
   return (signal: Signal) => {
     if (stopping) {
@@ -30,7 +38,9 @@ export function shutdownHandler(graceMs: number, { exit = (code) => process.exit
     log(`downcheck: ${signal}, finishing the requests in flight (at most ${graceMs} ms)`);
     // Not awaited: the exit is Next's (or the grace's), whichever comes first. A background job
     // cut short is not lost: its lock runs out and another instance runs it (jobs/bullmq-queue.ts).
-    onStop?.().catch((error: unknown) => log(`downcheck: stopping the background work failed: ${error instanceof Error ? error.message : String(error)}`));
+    onStop?.().catch((error: unknown) =>
+      log(`downcheck: stopping the background work failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     // Unref'd: when Next is done first, its own exit is not held up by this timer.
     later(() => {
       log("downcheck: grace over, exiting with the connections still open");

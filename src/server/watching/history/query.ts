@@ -24,12 +24,18 @@ export async function historyOf(domain: string, range: HistoryRange, now = new D
     }),
     incidentsBetween(domain, new Date(from), new Date(to)),
   ]);
-  const onTimeline: HistoryIncident[] = incidents.slice(-MAX_INCIDENTS).map(({ id, startedAt, endedAt, worstVerdict }) => ({ id, startedAt, endedAt, worstVerdict }));
+  const onTimeline: HistoryIncident[] = incidents
+    .slice(-MAX_INCIDENTS)
+    .map(({ id, startedAt, endedAt, worstVerdict }) => ({ id, startedAt, endedAt, worstVerdict }));
   return buildHistoryView({ domain, range, now, rows, incidents: onTimeline });
 }
 
 /** A domain's share of observed time online over a range (the badge's 30-day figure). */
-export async function onlineShare(domain: string, range: HistoryRange, now = new Date()): Promise<{ observedShare: number; onlineShare: number | null }> {
+export async function onlineShare(
+  domain: string,
+  range: HistoryRange,
+  now = new Date(),
+): Promise<{ observedShare: number; onlineShare: number | null }> {
   const { totals } = await historyOf(domain, range, now);
   return { observedShare: totals.observedShare, onlineShare: totals.onlineShare };
 }

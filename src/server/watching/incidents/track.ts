@@ -28,9 +28,16 @@ const STREAK_FIELDS = { id: true, streakRounds: true, streakSince: true, streakC
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
 
 const findOpen = (db: Db, siteId: number): Promise<OpenIncident> =>
-  db.incident.findFirst({ where: { siteId, endedAt: null }, orderBy: { startedAt: "desc" }, select: { id: true, worstVerdict: true, causes: true, places: true } });
+  db.incident.findFirst({
+    where: { siteId, endedAt: null },
+    orderBy: { startedAt: "desc" },
+    select: { id: true, worstVerdict: true, causes: true, places: true },
+  });
 
-const stateOf = (site: { streakRounds: number; streakSince: Date | null; streakCheckId: number | null }, open: OpenIncident): TrackingState => ({
+const stateOf = (
+  site: { streakRounds: number; streakSince: Date | null; streakCheckId: number | null },
+  open: OpenIncident,
+): TrackingState => ({
   openIncident: open !== null,
   streakRounds: site.streakRounds,
   streakSince: site.streakSince,
@@ -72,17 +79,35 @@ export async function trackIncident(record: CheckRecord): Promise<IncidentChange
     const change = await applyToIncident(tx, held.id, decision, incident, record, round);
     const next = applyDecision(state, decision);
     if (decision.kind !== "none") {
-      await tx.site.update({ where: { id: held.id }, data: { streakRounds: next.streakRounds, streakSince: next.streakSince, streakCheckId: next.streakCheckId }, select: { id: true } });
+      await tx.site.update({
+        where: { id: held.id },
+        data: { streakRounds: next.streakRounds, streakSince: next.streakSince, streakCheckId: next.streakCheckId },
+        select: { id: true },
+      });
     }
-    return change === null ? null : { type: change.type, incidentId: change.incidentId, siteId: held.id, domain: record.domain, at: record.checkedAt };
+    return change === null
+      ? null
+      : { type: change.type, incidentId: change.incidentId, siteId: held.id, domain: record.domain, at: record.checkedAt };
   }, TRANSACTION_OPTIONS);
 }
 
-async function applyToIncident(tx: Db, siteId: number, decision: RuleDecision, incident: OpenIncident, record: CheckRecord, round: TrackedRound) {
-  if (decision.kind === "open") return { type: "opened" as const, incidentId: await openIncident(tx, siteId, decision.startedAt, record, round) };
+async function applyToIncident(
+  tx: Db,
+  siteId: number,
+  decision: RuleDecision,
+  incident: OpenIncident,
+  record: CheckRecord,
+  round: TrackedRound,
+) {
+  if (decision.kind === "open")
+    return { type: "opened" as const, incidentId: await openIncident(tx, siteId, decision.startedAt, record, round) };
   if (!incident) return null;
   if (decision.kind === "close") {
-    await tx.incident.update({ where: { id: incident.id }, data: { endedAt: decision.endedAt, recoveryCheckId: decision.recoveryCheckId }, select: { id: true } });
+    await tx.incident.update({
+      where: { id: incident.id },
+      data: { endedAt: decision.endedAt, recoveryCheckId: decision.recoveryCheckId },
+      select: { id: true },
+    });
     const recovery = await readStoredRound(tx, decision.recoveryCheckId);
     if (recovery) await freezeEvidence(tx, incident.id, siteId, "recovery", recovery);
     return { type: "closed" as const, incidentId: incident.id };
@@ -119,13 +144,26 @@ async function openIncident(tx: Db, siteId: number, startedAt: Date, record: Che
 /** A failing round while the incident is open: its causes and places join, and it may be the new worst. */
 async function sumIntoIncident(tx: Db, siteId: number, incident: NonNullable<OpenIncident>, record: CheckRecord): Promise<void> {
   const causes = mergeCauses(JSON.parse(incident.causes) as Cause[], record.cause);
-  const places = mergePlaces({ ...NO_PLACES, ...(JSON.parse(incident.places) as Partial<IncidentPlaces>) }, incidentPlacesOf(record.failing));
-  const held: RoundWeight = { verdict: incident.worstVerdict === "global_outage" ? "global_outage" : "regional", failingLocations: await worstFailingLocations(tx, incident.id) };
-  const candidate: RoundWeight = { verdict: record.verdict === "global_outage" ? "global_outage" : "regional", failingLocations: record.locations.down };
+  const places = mergePlaces(
+    { ...NO_PLACES, ...(JSON.parse(incident.places) as Partial<IncidentPlaces>) },
+    incidentPlacesOf(record.failing),
+  );
+  const held: RoundWeight = {
+    verdict: incident.worstVerdict === "global_outage" ? "global_outage" : "regional",
+    failingLocations: await worstFailingLocations(tx, incident.id),
+  };
+  const candidate: RoundWeight = {
+    verdict: record.verdict === "global_outage" ? "global_outage" : "regional",
+    failingLocations: record.locations.down,
+  };
   const worse = isWorse(candidate, held);
   await tx.incident.update({
     where: { id: incident.id },
-    data: { causes: JSON.stringify(causes), places: JSON.stringify(places), ...(worse ? { worstVerdict: record.verdict, worstCheckId: record.id } : {}) },
+    data: {
+      causes: JSON.stringify(causes),
+      places: JSON.stringify(places),
+      ...(worse ? { worstVerdict: record.verdict, worstCheckId: record.id } : {}),
+    },
     select: { id: true },
   });
   if (!worse) return;

@@ -90,7 +90,15 @@ export interface BullWorker {
   ready(): Promise<void>;
 }
 
-export function startBullWorker({ url, prefix, concurrency, run, lockDurationMs, stalledIntervalMs, log = console.error }: BullWorkerOptions): BullWorker {
+export function startBullWorker({
+  url,
+  prefix,
+  concurrency,
+  run,
+  lockDurationMs,
+  stalledIntervalMs,
+  log = console.error,
+}: BullWorkerOptions): BullWorker {
   const worker = new Worker(QUEUE_NAME, async (job) => run(job.data as Job), {
     connection: connection(url, "downcheck-worker"),
     prefix,

@@ -32,7 +32,13 @@ interface Entry {
 /** Completed ids remembered at most: a bound on memory, however many jobs an hour brings. */
 const MAX_KEPT_IDS = 50_000;
 
-export function createMemoryQueue({ concurrency, run, keepIdsMs = KEEP_FINISHED_IDS_MS, retry = RETRY, log = console.error }: MemoryQueueOptions): MemoryQueue {
+export function createMemoryQueue({
+  concurrency,
+  run,
+  keepIdsMs = KEEP_FINISHED_IDS_MS,
+  retry = RETRY,
+  log = console.error,
+}: MemoryQueueOptions): MemoryQueue {
   const waiting: Entry[] = [];
   const timers = new Set<NodeJS.Timeout>();
   /** Ids of jobs waiting, delayed or running. */

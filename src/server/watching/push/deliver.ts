@@ -39,7 +39,10 @@ export interface Delivery {
 const nothing = (deferredUntil: Date | null = null): Delivery => ({ sent: 0, deferredUntil, gone: 0, failed: 0, dropped: 0 });
 
 /** `queue` takes the delivery held back to the end of the gap; `sender` replaces this one's own (a test's). */
-export async function deliverNotifications(siteId: number, { queue, now = new Date(), sender }: { queue: JobQueue; now?: Date; sender?: PushSender }): Promise<Delivery> {
+export async function deliverNotifications(
+  siteId: number,
+  { queue, now = new Date(), sender }: { queue: JobQueue; now?: Date; sender?: PushSender },
+): Promise<Delivery> {
   const site = await getNotifyState(siteId);
   if (!site) return nothing();
   const state = site.current.state;
@@ -50,7 +53,10 @@ export async function deliverNotifications(siteId: number, { queue, now = new Da
   const deferredUntil = site.notifiedAt ? new Date(site.notifiedAt.getTime() + NOTIFY_GAP_MS) : null;
   if (deferredUntil && deferredUntil.getTime() - now.getTime() > CLOCK_SLACK_MS) {
     // One job per gap's end, however many changes fall inside it.
-    await queue.add({ name: "notify", siteId }, { id: `notify:${siteId}:after:${deferredUntil.getTime()}`, delayMs: deferredUntil.getTime() - now.getTime() });
+    await queue.add(
+      { name: "notify", siteId },
+      { id: `notify:${siteId}:after:${deferredUntil.getTime()}`, delayMs: deferredUntil.getTime() - now.getTime() },
+    );
     return nothing(deferredUntil);
   }
   // Claimed before sending: two instances running this at once send once.
@@ -62,7 +68,7 @@ export async function deliverNotifications(siteId: number, { queue, now = new Da
   const failures = new Map<string, number>();
   const result = nothing();
   try {
-    for (let afterId = 0; ; ) {
+    for (let afterId = 0; ;) {
       const batch = await listSubscriptionBatch(siteId, afterId, BATCH_SIZE);
       if (batch.length === 0) break;
       afterId = batch[batch.length - 1].id;
@@ -70,7 +76,14 @@ export async function deliverNotifications(siteId: number, { queue, now = new Da
       await eachAtMost(CONCURRENCY, batch, async (row: SubscriptionRow) => {
         // Stored before the push services were listed, or the list changed since: never sent to.
         if (!atPushService(row.endpoint, config)) return void outcomes.gone.push(row.id);
-        const payload = notificationPayload({ domain: site.domain, displayName: site.displayName, site: site.current, baseUrl: config.PUBLIC_BASE_URL, token: row.token, now });
+        const payload = notificationPayload({
+          domain: site.domain,
+          displayName: site.displayName,
+          site: site.current,
+          baseUrl: config.PUBLIC_BASE_URL,
+          token: row.token,
+          now,
+        });
         const outcome = await own.send({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, payload, options);
         if (outcome.kind === "sent") outcomes.sent.push(row.id);
         else if (outcome.kind === "gone") outcomes.gone.push(row.id);
@@ -92,7 +105,9 @@ export async function deliverNotifications(siteId: number, { queue, now = new Da
   // Not retried: a push service that refuses now is asked again at the next change.
   if (result.failed > 0) {
     const dropped = result.dropped > 0 ? `; ${result.dropped} forgotten after ${MAX_FAILED_SENDS} failures in a row` : "";
-    console.warn(`push: ${site.domain} "${state}" not delivered to ${result.failed}: ${[...failures].map(([why, n]) => `${why} ×${n}`).join(", ")}${dropped}`);
+    console.warn(
+      `push: ${site.domain} "${state}" not delivered to ${result.failed}: ${[...failures].map(([why, n]) => `${why} ×${n}`).join(", ")}${dropped}`,
+    );
   }
   return result;
 }

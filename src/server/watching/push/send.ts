@@ -44,7 +44,15 @@ export function pushTopic(domain: string): string {
   return createHash("sha256").update(domain).digest("base64url").slice(0, 32);
 }
 
-export function createPushSender({ vapid, guard, connections = 32 }: { vapid: VapidKeys; guard: AddressGuard; connections?: number }): PushSender {
+export function createPushSender({
+  vapid,
+  guard,
+  connections = 32,
+}: {
+  vapid: VapidKeys;
+  guard: AddressGuard;
+  connections?: number;
+}): PushSender {
   // Keep-alive connections per push service: a big site's notifications go to a few origins
   // (FCM, Mozilla, Apple), thousands each.
   const dispatcher = new Agent({

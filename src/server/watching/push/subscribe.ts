@@ -1,7 +1,13 @@
 import "server-only";
 import { createHmac } from "node:crypto";
 import { getConfig } from "@/server/config";
-import { addPushSubscription, newSubscriptionToken, planSubscription, renewPushSubscription, type SubscriptionRefusal } from "@/server/data/push-subscriptions";
+import {
+  addPushSubscription,
+  newSubscriptionToken,
+  planSubscription,
+  renewPushSubscription,
+  type SubscriptionRefusal,
+} from "@/server/data/push-subscriptions";
 import { guardFromConfig } from "@/server/checking";
 import { getVisitorSecret } from "@/server/crowd";
 import { confirmationPayload } from "@/lib/push-payload";
@@ -14,8 +20,7 @@ import { getVapidKeys } from "./vapid";
 // one more row, and its push service must take a first message before anything is stored.
 
 export type SubscribeOutcome =
-  | { ok: true; created: boolean }
-  | { ok: false; code: SubscriptionRefusal | "not_push_service" | "not_confirmed"; limit?: number };
+  { ok: true; created: boolean } | { ok: false; code: SubscriptionRefusal | "not_push_service" | "not_confirmed"; limit?: number };
 
 /** The first message is news only for a while: a device offline longer gets the next one instead. */
 const CONFIRMATION_TTL_SECONDS = 10 * 60;
@@ -45,13 +50,18 @@ export async function subscribeBrowser(
     bounds: { perAddress: config.PUSH_MAX_PER_ADDRESS, subdomains: config.PUSH_MAX_SUBDOMAINS },
   });
   if (plan.kind === "refused") return { ok: false, code: plan.code, ...(plan.limit ? { limit: plan.limit } : {}) };
-  if (plan.kind === "renew") return (await renewPushSubscription(domain, subscription)) ? { ok: true, created: false } : { ok: false, code: "not_owner" };
+  if (plan.kind === "renew")
+    return (await renewPushSubscription(domain, subscription)) ? { ok: true, created: false } : { ok: false, code: "not_owner" };
 
   const token = newSubscriptionToken();
   const own = sender ?? createPushSender({ vapid: getVapidKeys(config), guard: guardFromConfig(config), connections: 1 });
   try {
     const payload = confirmationPayload({ domain, displayName: input.displayName, baseUrl: config.PUBLIC_BASE_URL, token });
-    const outcome = await own.send(subscription, payload, { ttlSeconds: CONFIRMATION_TTL_SECONDS, urgency: "normal", topic: pushTopic(domain) });
+    const outcome = await own.send(subscription, payload, {
+      ttlSeconds: CONFIRMATION_TTL_SECONDS,
+      urgency: "normal",
+      topic: pushTopic(domain),
+    });
     if (outcome.kind !== "sent") return { ok: false, code: "not_confirmed" };
   } finally {
     if (!sender) await own.close();

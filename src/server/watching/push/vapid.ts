@@ -62,7 +62,9 @@ let cached: { key: string; keys: VapidKeys } | undefined;
 
 /** The keys from the environment, or the generated pair beside the SQLite database. */
 export function getVapidKeys(config: AppConfig = getConfig()): VapidKeys {
-  const key = [config.VAPID_PUBLIC_KEY, config.VAPID_PRIVATE_KEY, config.VAPID_SUBJECT, config.PUBLIC_BASE_URL, config.DATABASE_URL].join("\n");
+  const key = [config.VAPID_PUBLIC_KEY, config.VAPID_PRIVATE_KEY, config.VAPID_SUBJECT, config.PUBLIC_BASE_URL, config.DATABASE_URL].join(
+    "\n",
+  );
   if (cached?.key === key) return cached.keys;
   const subject = vapidSubject(config);
   // config.ts accepts the two only together, and requires them unless the database is a file.

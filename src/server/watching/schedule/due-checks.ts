@@ -17,11 +17,18 @@ export const watchIntervals = (config = getConfig()): WatchIntervals => ({
  * registrable domain), delayed until its due time; its id (domain and due time) makes it once for
  * all instances and ticks. Returns the domains added.
  */
-export async function addDueChecks(queue: JobQueue, now = new Date(), { intervals = watchIntervals(), aheadMs = TICK_EVERY_MS } = {}): Promise<string[]> {
+export async function addDueChecks(
+  queue: JobQueue,
+  now = new Date(),
+  { intervals = watchIntervals(), aheadMs = TICK_EVERY_MS } = {},
+): Promise<string[]> {
   const due = dueThisTick(await watchedSites(now), intervals, new Date(now.getTime() + aheadMs));
   await Promise.all(
     due.map(({ site, at }) =>
-      queue.add({ name: "check", domain: site.domain }, { id: checkJobId(site.domain, at), delayMs: Math.max(0, at.getTime() - now.getTime()) }),
+      queue.add(
+        { name: "check", domain: site.domain },
+        { id: checkJobId(site.domain, at), delayMs: Math.max(0, at.getTime() - now.getTime()) },
+      ),
     ),
   );
   return due.map(({ site }) => site.domain);

@@ -31,7 +31,9 @@ export function recordPageView(target: Target, now = Date.now()): Promise<void> 
   written.delete(target.ascii);
   // Outside the request: the promise is kept for the minute (and the domain up to MAX_REMEMBERED
   // views later), and one made under the request's AsyncLocalStorage would keep its whole render.
-  const done = runOutsideRequest(() => write(target, new Date(now), () => written.get(target.ascii)?.at === now && written.delete(target.ascii)));
+  const done = runOutsideRequest(() =>
+    write(target, new Date(now), () => written.get(target.ascii)?.at === now && written.delete(target.ascii)),
+  );
   written.set(target.ascii, { at: now, done });
   return done;
 }

@@ -7,7 +7,11 @@ import { TICK_EVERY_MS } from "./due-checks";
  * all instances) and the worker that runs jobs. Never waits for Redis: a server serves while it is
  * away, and the schedule is set once it is back.
  */
-export function startWatching(jobs: Jobs, { redisUrl, concurrency }: { redisUrl?: string; concurrency: number }, log: (line: string) => void = console.error): void {
+export function startWatching(
+  jobs: Jobs,
+  { redisUrl, concurrency }: { redisUrl?: string; concurrency: number },
+  log: (line: string) => void = console.error,
+): void {
   // Alone and told to run nothing: no tick either, its jobs would be dropped.
   if (!redisUrl && concurrency === 0) return;
   jobs.startWorker();

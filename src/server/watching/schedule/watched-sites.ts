@@ -28,7 +28,10 @@ const toWatched = ({ id, lastViewedAt, ...row }: Row, inIncident: Set<number>, n
  * passes every site's id as a parameter, past SQLite's limit at a thousand watched sites.
  */
 async function sitesInIncident(siteIds?: number[]): Promise<Set<number>> {
-  const open = await getDb().incident.findMany({ where: { endedAt: null, ...(siteIds ? { siteId: { in: siteIds } } : {}) }, select: { siteId: true } });
+  const open = await getDb().incident.findMany({
+    where: { endedAt: null, ...(siteIds ? { siteId: { in: siteIds } } : {}) },
+    select: { siteId: true },
+  });
   return new Set(open.map((incident) => incident.siteId));
 }
 

@@ -46,7 +46,10 @@ export async function generateMetadata({ params }: PageProps<"/[domain]/incident
 export default async function IncidentPage({ params }: PageProps<"/[domain]/incidents/[id]">) {
   const target = await resolve(params);
   if (!target.canonical) permanentRedirect(`/${target.ascii}/incidents/${target.id}`);
-  const [view, official] = await Promise.all([getIncidentPageView(target.ascii, target.id), getIncidentOfficialFacts(target.ascii, target.id)]);
+  const [view, official] = await Promise.all([
+    getIncidentPageView(target.ascii, target.id),
+    getIncidentOfficialFacts(target.ascii, target.id),
+  ]);
   if (!view) notFound();
   const { incident, keptChecks } = view;
   // Nothing when the site has no official page we read.

@@ -1,6 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, type OfficialComponent, type OfficialState, type OfficialSummary } from "@/lib/official-status";
+import {
+  clipText,
+  isoOrNull,
+  OFFICIAL_MAX_LISTED,
+  type OfficialComponent,
+  type OfficialState,
+  type OfficialSummary,
+} from "@/lib/official-status";
 import { stateWords } from "@/lib/official-status-words";
 import { below, type OfficialAdapter } from "./adapter";
 
@@ -52,7 +59,12 @@ export function parseBetterStack(body: unknown): OfficialSummary | null {
   });
   // "Downtime" with some resources still up is a partial outage; with none, a major one.
   const someUp = resources.some((resource) => text(resource, "status") === "operational");
-  const overall: OfficialState = { operational: "operational", degraded: "degraded", maintenance: "maintenance", downtime: someUp ? "partial_outage" : "major_outage" }[attributes.aggregate_state] as OfficialState;
+  const overall: OfficialState = {
+    operational: "operational",
+    degraded: "degraded",
+    maintenance: "maintenance",
+    downtime: someUp ? "partial_outage" : "major_outage",
+  }[attributes.aggregate_state] as OfficialState;
 
   const updates = ofType(included, "status_update");
   const reports = ofType(included, "status_report").filter(

@@ -11,6 +11,8 @@ import { statuspageAdapter } from "./statuspage";
  */
 export const OFFICIAL_ADAPTERS: readonly OfficialAdapter[] = [statuspageAdapter, instatusAdapter, betterStackAdapter];
 
-export const adaptersByKind: ReadonlyMap<OfficialKind, OfficialAdapter> = new Map(OFFICIAL_ADAPTERS.map((adapter) => [adapter.kind, adapter]));
+export const adaptersByKind: ReadonlyMap<OfficialKind, OfficialAdapter> = new Map(
+  OFFICIAL_ADAPTERS.map((adapter) => [adapter.kind, adapter]),
+);
 
 export type { OfficialAdapter } from "./adapter";

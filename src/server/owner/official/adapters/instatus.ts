@@ -1,6 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, safeLink, worseState, type OfficialState, type OfficialSummary } from "@/lib/official-status";
+import {
+  clipText,
+  isoOrNull,
+  OFFICIAL_MAX_LISTED,
+  safeLink,
+  worseState,
+  type OfficialState,
+  type OfficialSummary,
+} from "@/lib/official-status";
 import { stateWords } from "@/lib/official-status-words";
 import { below, type OfficialAdapter } from "./adapter";
 

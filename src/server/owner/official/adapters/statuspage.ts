@@ -59,7 +59,10 @@ export function parseStatuspage(body: unknown): OfficialSummary | null {
     affected: (components ?? [])
       .filter((component) => !component.group && component.status !== "operational")
       .slice(0, OFFICIAL_MAX_LISTED)
-      .map((component) => ({ name: clipText(component.name) ?? "", status: COMPONENT_STATES[component.status] as Exclude<OfficialState, "operational"> })),
+      .map((component) => ({
+        name: clipText(component.name) ?? "",
+        status: COMPONENT_STATES[component.status] as Exclude<OfficialState, "operational">,
+      })),
     incidents: (incidents ?? [])
       .filter((incident) => !RESOLVED.has(incident.status))
       .slice(0, OFFICIAL_MAX_LISTED)

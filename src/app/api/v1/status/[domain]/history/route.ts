@@ -11,13 +11,18 @@ export async function GET(request: Request, { params }: RouteContext<"/api/v1/st
   const parsed = parseRequestedDomain((await params).domain);
   if (!parsed.ok) return refusalJson({ status: 400, code: "invalid_domain", message: parsed.message });
   const range = new URL(request.url).searchParams.get("range") ?? DEFAULT_HISTORY_RANGE;
-  if (!isHistoryRange(range)) return refusalJson({ status: 400, code: "invalid_range", message: `range must be one of ${HISTORY_RANGES.join(", ")}` });
+  if (!isHistoryRange(range))
+    return refusalJson({ status: 400, code: "invalid_range", message: `range must be one of ${HISTORY_RANGES.join(", ")}` });
   let view;
   try {
     view = await historyOf(parsed.ascii, range);
   } catch (error) {
     console.error(`history api: ${parsed.ascii} ${range} could not be read`, error);
-    return refusalJson({ status: 503, code: "unavailable", message: "The history cannot be read right now; please try again in a moment." });
+    return refusalJson({
+      status: 503,
+      code: "unavailable",
+      message: "The history cannot be read right now; please try again in a moment.",
+    });
   }
   // The same answer for everyone until the next round can change it (at most every CHECK_TTL_SECONDS).
   return Response.json(view, { headers: publicCache(app().config.CHECK_TTL_SECONDS) });
