@@ -2,7 +2,6 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { labelOf } from "@/components/HistoryChart";
-import { HistoryShares } from "@/components/HistoryShares";
 import { HistoryStrip } from "@/components/HistoryStrip";
 import { HistoryTimeline } from "@/components/HistoryTimeline";
 import { buildHistoryView, type HistoryIncident, type RollupRow } from "@/lib/history-view";
@@ -138,30 +137,5 @@ describe("the 90 days' axis labels", () => {
     expect(labels.at(-1)).toBe("major");
     // Alternating, so the labels a phone shows are twice as far apart and never touch.
     expect(labels.every((label, i) => i === 0 || label !== labels[i - 1])).toBe(true);
-  });
-});
-
-describe("HistoryShares", () => {
-  it("says a range nobody observed was not observed instead of giving it a share", () => {
-    const observed = ninetyDays([day("2026-11-22", 12, 12)]).totals;
-    const nothing = ninetyDays([]).totals;
-    render(<HistoryShares totals={{ "24h": nothing, "90d": observed }} />);
-
-    const terms = screen.getAllByRole("term").map((term) => term.textContent);
-    expect(terms).toEqual(["Last 24 hours", "Last 90 days"]);
-    const definitions = screen.getAllByRole("definition").map((definition) => definition.textContent);
-    // Half a day of 90 observed: too little for a share of the 90 days to mean anything.
-    expect(definitions).toEqual([
-      "Not observed: no check that could tell whether it was up.",
-      "Not enough data yet: checked for 12 hours of these 90 days.",
-    ]);
-  });
-
-  it("gives the share of a range observed at least a fifth of the time", () => {
-    const days = Array.from({ length: 20 }, (_, i) => day(`2026-11-${String(i + 3).padStart(2, "0")}`, 24, 24));
-    render(<HistoryShares totals={{ "90d": ninetyDays(days).totals }} />);
-
-    const definitions = screen.getAllByRole("definition").map((definition) => definition.textContent);
-    expect(definitions).toEqual(["Online 100 % of observed time", "Observed 22.3 % of the time"]);
   });
 });
