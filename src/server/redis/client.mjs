@@ -16,11 +16,8 @@ import { Redis } from "ioredis";
 
 const HOLDER = Symbol.for("downcheck.redis");
 /**
- * A round trip on a healthy network takes well under a millisecond, but the time-out runs on
- * this process's event loop: under load (a hundred pages rendering at once) a loop turn takes
- * hundreds of milliseconds, and a reply that arrived in time is then reported as timed out
- * (ioredis runs the timer before reading the socket). At 250 ms that split a herd's round into
- * two; a second leaves room for a busy loop and still answers a hung Redis quickly.
+ * The time-out runs on this process's event loop, which turns slowly under load: a short one would
+ * report replies that arrived in time as timed out. A second still answers a hung Redis quickly.
  */
 export const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_TIMEOUT_MS = 1000;
