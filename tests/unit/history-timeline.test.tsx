@@ -2,7 +2,6 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { labelOf } from "@/components/HistoryChart";
-import { HistoryStrip } from "@/components/HistoryStrip";
 import { HistoryTimeline } from "@/components/HistoryTimeline";
 import { buildHistoryView, type HistoryIncident, type RollupRow } from "@/lib/history-view";
 import { addSample, type LatencyHistogram } from "@/lib/latency-histogram";
@@ -92,40 +91,6 @@ describe("HistoryTimeline", () => {
     expect(
       screen.getByRole("img", { name: /Response time of shop\.example\.test over the last 90 days: median \d+ ms/ }),
     ).toBeInTheDocument();
-  });
-});
-
-describe("HistoryStrip on the status page", () => {
-  const incident = {
-    id: 7,
-    startedAt: "2026-11-21T10:00:00.000Z",
-    endedAt: "2026-11-21T10:23:00.000Z",
-    worstVerdict: "global_outage" as const,
-  };
-  const view = () => ninetyDays([day("2026-11-20", 24, 24), day("2026-11-21", 12, 11.9), day("2026-11-22", 6, 1)], [incident]);
-
-  it("says what the full chart says in its accessible name, with no table", () => {
-    render(<HistoryStrip view={view()} domain={DOMAIN} />);
-    expect(screen.getByRole("img")).toHaveAccessibleName(
-      `${DOMAIN} over the last 90 days: online 87.8 % of observed time, observed 1.9 % of the time; 1 incident`,
-    );
-    expect(screen.queryByRole("table")).toBeNull();
-  });
-
-  it("draws the 90 tracks, each colour's bars and the incidents as one path each, without a tooltip per day", () => {
-    const { container } = render(<HistoryStrip view={view()} domain={DOMAIN} />);
-    const svg = container.querySelector("svg")!;
-    const boxes = (element: Element | null) => (element?.getAttribute("d")?.match(/M/g) ?? []).length;
-    expect(boxes(svg.querySelector(".history-track"))).toBe(90);
-    expect(["up", "partly", "down"].map((level) => boxes(svg.querySelector(`path[data-level="${level}"]`)))).toEqual([1, 1, 1]);
-    expect(boxes(svg.querySelector(".history-incident"))).toBe(1);
-    expect(svg.querySelectorAll("title, g")).toHaveLength(0);
-  });
-
-  it("leaves a colour out when no day has it", () => {
-    const { container } = render(<HistoryStrip view={ninetyDays([day("2026-11-22", 24, 24)])} domain={DOMAIN} />);
-    expect(Array.from(container.querySelectorAll("path[data-level]"), (path) => path.getAttribute("data-level"))).toEqual(["up"]);
-    expect(container.querySelector(".history-incident")).toBeNull();
   });
 });
 
