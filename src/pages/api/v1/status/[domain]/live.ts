@@ -1,6 +1,5 @@
 import type { NextApiRequest, NextApiResponse } from "next";
 import { liveFeedHandler } from "@/server/serving/live/registry";
-import { errorJson, NO_STORE } from "@/server/serving/responses";
 
 // A running round of the domain, as each tester answers (server/serving/live/http.ts). A Pages
 // Router API route on purpose: it returns while the feed goes on, keeping none of Next's request.
@@ -10,6 +9,6 @@ export const config = { api: { bodyParser: false, externalResolver: true } };
 export default async function handler(req: NextApiRequest, res: NextApiResponse): Promise<void> {
   const serve = liveFeedHandler();
   if (serve) return serve(req, res);
-  res.writeHead(503, { "Content-Type": "application/json", ...NO_STORE, "Retry-After": "5" });
-  res.end(JSON.stringify(errorJson("starting", "The server is starting; try again in a moment.")));
+  res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store", "Retry-After": "5" });
+  res.end(JSON.stringify({ error: { code: "starting", message: "The server is starting; try again in a moment." } }));
 }
