@@ -43,14 +43,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </p>
         </footer>
         <noscript>
-          {/* Without JavaScript, React cannot move a streamed part into its place (a script does
-              that): it stays in a hidden element at the end of the page, for a cached page too.
-              Shown there, ordered (the result's part first: a cached page keeps the other sections
-              in an earlier part) and before the footer, it reads in order: the result and the
-              sections under the page's heading, where the no-script live view (page.tsx) stood,
-              which goes once the result is in. What only a script can finish (the browser's own check, the
-              live view) is not shown as under way. React's markup is the only hook here; the e2e
-              specs "without JavaScript" fail if it changes. */}
+          {/* Without JavaScript a streamed part stays hidden at the end of the page (only a script moves it):
+              show those parts, result first, before the footer. React's markup is the only hook; the
+              "without JavaScript" e2e specs fail if it changes. */}
           <style>
             {`[data-loading],.live-check{display:none}body{display:flex;flex-direction:column}body>header,body>main,body>footer{box-sizing:border-box;width:100%}` +
               `body>div[hidden][id^="S:"]{display:block;order:2;box-sizing:border-box;width:100%;max-width:64rem;margin:0 auto;padding:0 1rem}` +

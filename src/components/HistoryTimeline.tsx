@@ -4,10 +4,7 @@ import { HistoryLatency, HistoryLatencyLegend } from "./HistoryLatency";
 import { HistoryTable } from "./HistoryTable";
 import "./History.css";
 
-/**
- * One range's bars, response times and table, on the history pages (the status page shows the
- * lighter HistoryStrip). `domain` is the name people read.
- */
+/** One range's bars, response times and table, on the history pages. `domain` is the name people read. */
 export function HistoryTimeline({
   view,
   domain,

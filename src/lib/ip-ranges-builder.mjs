@@ -138,8 +138,8 @@ export class AsnTableBuilder {
 }
 
 /**
- * Sorts one family's ranges by start and clips overlaps (ip-location-db's files are sorted, and
- * one IPv4 pair of 2026-06 overlaps: later ranges start after the one before them ends).
+ * Sorts one family's ranges by start and clips overlaps (the source files may hold a few): a
+ * later range starts after the one before it ends.
  * @param {{ starts: Words, ends: Words, entries: Words }} rows
  * @param {1 | 4} width words per address
  */

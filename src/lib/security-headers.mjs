@@ -3,14 +3,9 @@
 // handlers and the gate's own refusals alike (next.config.mjs `headers`). Plain JavaScript, so
 // Next's server reads its configuration without starting a TypeScript compiler.
 
-// Next streams its React payload in inline <script> tags whose content differs per page, so
-// script-src needs 'unsafe-inline' unless every page renders per request with a nonce, which
-// would make no page cacheable (README, Security). Everything else is as strict as the app
-// allows: no plugins, inline event handlers or foreign scripts, styles or fonts, and no frames
-// but our own live answers page (framed for a browser without JavaScript). The visitor's own
-// check fetches the checked site itself (no-cors, no cookies, the answer unread) over the scheme
-// our testers reached it by, hence connect-src https: http: (a page served over HTTPS cannot ask
-// http: ones anyway: the browser blocks mixed content, and the check says so).
+// script-src needs 'unsafe-inline' for Next's inline payload scripts: a nonce would make no page
+// cacheable (docs/SECURITY.md). connect-src allows https: http: because the visitor's own check
+// fetches the checked site (no-cors, unread); everything else is as strict as the app allows.
 /** @returns {string} */
 export function contentSecurityPolicy({ development = false, framedBySelf = false } = {}) {
   return [

@@ -47,10 +47,8 @@ export function listenSettings(env) {
 }
 
 /**
- * V8 flags for the server, which V8 takes on the command line only; each kept the server's memory
- * bounded under a stream of first visits (docs/BENCHMARKS.md, "Memory"): --liftoff-only compiles
- * Prisma's WebAssembly once; --stack-trace-limit=0 before Node 24 stops errors from keeping other
- * renders' frames alive; the heap and young-generation sizes keep what V8 holds near what is live.
+ * V8 flags for the server (command line only), each keeping its memory bounded under a stream of
+ * first visits; docs/BENCHMARKS.md says what each does.
  * @param {string} nodeVersion process.versions.node of the Node that will serve
  */
 export function serverNodeFlags(nodeVersion) {

@@ -12,6 +12,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-a
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-postgresql/client";
 import { getConfig } from "@/server/config";
+import { processSingleton } from "@/server/base/process-singleton";
 import { databaseProvider, postgresOptions } from "../../prisma/database-url.mjs";
 
 // The one Prisma client of the app, made on first use (tests point DATABASE_URL at their own
@@ -99,27 +100,19 @@ function createClient(databaseUrl: string): PrismaClient {
   return new PrismaClient({ adapter: withConnectionSetup(factory), queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE });
 }
 
-type Cached = { url: string; client: PrismaClient };
-
 // The process gets one client and one connection, however many bundles (and dev reloads) load this.
-const globalCache = globalThis as typeof globalThis & { downcheckDb?: Cached };
-
-let cached: Cached | undefined;
+const slot = processSingleton("db", () => ({ current: undefined as { url: string; client: PrismaClient } | undefined }));
 
 export function getDb(): Db {
   const url = getConfig().DATABASE_URL;
-  if (cached?.url !== url) {
-    cached = globalCache.downcheckDb?.url === url ? globalCache.downcheckDb : { url, client: createClient(url) };
-  }
-  globalCache.downcheckDb = cached;
-  return cached.client;
+  if (slot.current?.url !== url) slot.current = { url, client: createClient(url) };
+  return slot.current.client;
 }
 
 /** Closes the connection (tests, shutdown); the next getDb() opens a new one. */
 export async function closeDb(): Promise<void> {
-  const closing = cached;
-  cached = undefined;
-  if (globalCache.downcheckDb === closing) globalCache.downcheckDb = undefined;
+  const closing = slot.current;
+  slot.current = undefined;
   await closing?.client.$disconnect();
 }
 

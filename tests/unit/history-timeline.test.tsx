@@ -2,8 +2,6 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { labelOf } from "@/components/HistoryChart";
-import { HistoryShares } from "@/components/HistoryShares";
-import { HistoryStrip } from "@/components/HistoryStrip";
 import { HistoryTimeline } from "@/components/HistoryTimeline";
 import { buildHistoryView, type HistoryIncident, type RollupRow } from "@/lib/history-view";
 import { addSample, type LatencyHistogram } from "@/lib/latency-histogram";
@@ -96,40 +94,6 @@ describe("HistoryTimeline", () => {
   });
 });
 
-describe("HistoryStrip on the status page", () => {
-  const incident = {
-    id: 7,
-    startedAt: "2026-11-21T10:00:00.000Z",
-    endedAt: "2026-11-21T10:23:00.000Z",
-    worstVerdict: "global_outage" as const,
-  };
-  const view = () => ninetyDays([day("2026-11-20", 24, 24), day("2026-11-21", 12, 11.9), day("2026-11-22", 6, 1)], [incident]);
-
-  it("says what the full chart says in its accessible name, with no table", () => {
-    render(<HistoryStrip view={view()} domain={DOMAIN} />);
-    expect(screen.getByRole("img")).toHaveAccessibleName(
-      `${DOMAIN} over the last 90 days: online 87.8 % of observed time, observed 1.9 % of the time; 1 incident`,
-    );
-    expect(screen.queryByRole("table")).toBeNull();
-  });
-
-  it("draws the 90 tracks, each colour's bars and the incidents as one path each, without a tooltip per day", () => {
-    const { container } = render(<HistoryStrip view={view()} domain={DOMAIN} />);
-    const svg = container.querySelector("svg")!;
-    const boxes = (element: Element | null) => (element?.getAttribute("d")?.match(/M/g) ?? []).length;
-    expect(boxes(svg.querySelector(".history-track"))).toBe(90);
-    expect(["up", "partly", "down"].map((level) => boxes(svg.querySelector(`path[data-level="${level}"]`)))).toEqual([1, 1, 1]);
-    expect(boxes(svg.querySelector(".history-incident"))).toBe(1);
-    expect(svg.querySelectorAll("title, g")).toHaveLength(0);
-  });
-
-  it("leaves a colour out when no day has it", () => {
-    const { container } = render(<HistoryStrip view={ninetyDays([day("2026-11-22", 24, 24)])} domain={DOMAIN} />);
-    expect(Array.from(container.querySelectorAll("path[data-level]"), (path) => path.getAttribute("data-level"))).toEqual(["up"]);
-    expect(container.querySelector(".history-incident")).toBeNull();
-  });
-});
-
 describe("the 90 days' axis labels", () => {
   it("labels about six days, the newest first, and marks every other one minor (a phone hides those)", () => {
     const view = ninetyDays([]);
@@ -138,30 +102,5 @@ describe("the 90 days' axis labels", () => {
     expect(labels.at(-1)).toBe("major");
     // Alternating, so the labels a phone shows are twice as far apart and never touch.
     expect(labels.every((label, i) => i === 0 || label !== labels[i - 1])).toBe(true);
-  });
-});
-
-describe("HistoryShares", () => {
-  it("says a range nobody observed was not observed instead of giving it a share", () => {
-    const observed = ninetyDays([day("2026-11-22", 12, 12)]).totals;
-    const nothing = ninetyDays([]).totals;
-    render(<HistoryShares totals={{ "24h": nothing, "90d": observed }} />);
-
-    const terms = screen.getAllByRole("term").map((term) => term.textContent);
-    expect(terms).toEqual(["Last 24 hours", "Last 90 days"]);
-    const definitions = screen.getAllByRole("definition").map((definition) => definition.textContent);
-    // Half a day of 90 observed: too little for a share of the 90 days to mean anything.
-    expect(definitions).toEqual([
-      "Not observed: no check that could tell whether it was up.",
-      "Not enough data yet: checked for 12 hours of these 90 days.",
-    ]);
-  });
-
-  it("gives the share of a range observed at least a fifth of the time", () => {
-    const days = Array.from({ length: 20 }, (_, i) => day(`2026-11-${String(i + 3).padStart(2, "0")}`, 24, 24));
-    render(<HistoryShares totals={{ "90d": ninetyDays(days).totals }} />);
-
-    const definitions = screen.getAllByRole("definition").map((definition) => definition.textContent);
-    expect(definitions).toEqual(["Online 100 % of observed time", "Observed 22.3 % of the time"]);
   });
 });

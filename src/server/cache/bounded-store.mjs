@@ -66,13 +66,9 @@ export class BoundedStore {
   }
 
   /**
-   * Keeps `value`, counted as `bytes` plus its key and ENTRY_OVERHEAD_BYTES, until `expiresAt`
-   * (ms since the epoch), making room by dropping the least recently used. False, with nothing
-   * kept under `key`, when the entry alone exceeds the byte budget or its deadline has passed.
-   *
-   * @param {string} key
-   * @param {V} value
-   * @param {{ bytes: number, expiresAt?: number }} size
+   * Keeps `value` until `expiresAt` (epoch ms), dropping the least recently used to make room;
+   * false, with nothing kept, when it alone exceeds the budget or its deadline has passed.
+   * @param {string} key @param {V} value @param {{ bytes: number, expiresAt?: number }} size
    */
   set(key, value, { bytes, expiresAt = Infinity }) {
     const now = this.#now();

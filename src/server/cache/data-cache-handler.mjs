@@ -21,12 +21,9 @@ import { TagTimes } from "./tag-times.mjs";
 const performanceNow = () => performance.timeOrigin + performance.now();
 
 /**
- * Next's pending entry with its stream read once into bytes: keeping the stream would keep its
- * request alive. Null for a dynamic entry (expire 0), which Next makes anew on every read.
- * Rejects when the stream fails mid-way.
- *
- * @param {Promise<CacheEntry>} pendingEntry
- * @returns {Promise<StoredEntry | null>}
+ * Next's pending entry read once into bytes (a kept stream would keep its request alive); null
+ * for a dynamic entry (expire 0).
+ * @param {Promise<CacheEntry>} pendingEntry @returns {Promise<StoredEntry | null>}
  */
 async function readEntry(pendingEntry) {
   const entry = await pendingEntry;
@@ -35,12 +32,8 @@ async function readEntry(pendingEntry) {
 }
 
 /**
- * The entry Next reads: a new single-use stream over the bytes for every hit, and `revalidate: -1`
- * for a stale one (revalidateTag(tag, "max")), which Next serves while it makes a new one.
- *
- * @param {StoredEntry} stored
- * @param {import("./tag-times.mjs").TagVerdict} verdict
- * @returns {CacheEntry}
+ * A new single-use stream for every hit; `revalidate: -1` marks a stale one, served while Next makes anew.
+ * @param {StoredEntry} stored @param {import("./tag-times.mjs").TagVerdict} verdict @returns {CacheEntry}
  */
 function served({ value, ...entry }, verdict) {
   const stream = new ReadableStream({
@@ -69,14 +62,8 @@ function pendingSets() {
 }
 
 /**
- * The 'use cache' store: in this process, or with `redis` in Redis for every instance, with this
- * process's store for when Redis cannot answer. `tagTimes`: its record of invalidations, when the
- * caller shares it.
- *
- * @param {{
- *   maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes,
- *   redis?: import("../redis/client.mjs").RedisConnection, namespace?: string,
- * }} options
+ * The 'use cache' store: in this process, or with `redis` shared by every instance (this process's store answers when Redis cannot).
+ * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes, redis?: import("../redis/client.mjs").RedisConnection, namespace?: string }} options
  * @returns {DataCache}
  */
 export function createDataCache({

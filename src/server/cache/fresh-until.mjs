@@ -35,12 +35,8 @@ export function freshUntilOf(tags) {
 }
 
 /**
- * A page's lifetime made no longer than what it shows allows: fresh until `freshUntil` (at least
- * a second), and stale no longer after that than it would have been.
- *
- * @param {CacheLifetime | undefined} cacheControl
- * @param {number} lastModified ms
- * @param {number | undefined} freshUntil ms
+ * A page's lifetime no longer than what it shows allows: fresh until `freshUntil` (at least a second).
+ * @param {CacheLifetime | undefined} cacheControl @param {number} lastModified ms @param {number | undefined} freshUntil ms
  * @returns {CacheLifetime | undefined}
  */
 export function boundedCacheControl(cacheControl, lastModified, freshUntil) {

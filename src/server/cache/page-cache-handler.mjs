@@ -1,9 +1,7 @@
 // @ts-check
-// Next's `cacheHandler`: rendered pages, route responses and fetch data, kept in memory under our
-// bound instead of Next's default, which writes every page under .next/ and never deletes it
-// (pages are cheap to render again: a restart starts empty). With REDIS_URL every instance shares
-// them, and this process's store answers whenever Redis cannot, so an outage costs sharing, never
-// an answer. A route's fallback shell is rendered on first use and kept like any page.
+// Next's `cacheHandler`: pages, route responses and fetch data in memory under our bound (Next's
+// default writes every page under .next/ and never deletes it). With REDIS_URL every instance
+// shares them; this process's store answers whenever Redis cannot.
 
 import { sharedRedis } from "../redis/client.mjs";
 import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
@@ -13,7 +11,6 @@ import { TagTimes } from "./tag-times.mjs";
 
 /**
  * Next's values (its IncrementalCacheValue, declared under a private path) as far as we look in.
- *
  * @typedef {import("node:http").OutgoingHttpHeaders} Headers
  * @typedef {{ kind: "APP_PAGE", html: string, rscData?: Buffer, status?: number, postponed?: string, headers?: Headers, segmentData?: Map<string, Buffer> }} AppPageValue
  * @typedef {{ kind: "PAGES", html: string, pageData: unknown, status?: number, headers?: Headers }} PagesValue
@@ -39,9 +36,7 @@ const TAGS_HEADER = "x-next-cache-tags";
 const performanceNow = () => performance.timeOrigin + performance.now();
 
 /**
- * Only a success or a redirect is kept: a crawler's 404s or an error page would take the room of
- * real pages. `null` is the Pages Router's "not found".
- *
+ * Only a success or a redirect is kept: a crawler's 404s would take the room of real pages.
  * @param {CachedValue | null | undefined} data
  * @returns {data is CachedValue}
  */
@@ -57,11 +52,7 @@ const jsonBytes = (value) => (value === undefined ? 0 : Buffer.byteLength(JSON.s
 /** V8 keeps a string with any character past Latin-1 (a "…") at two bytes a character. @param {string | undefined} text */
 const stringBytes = (text) => (text?.length ?? 0) * 2;
 
-/**
- * What an entry holds in memory: its bodies, segments, postponed state and headers.
- *
- * @param {CachedValue} value
- */
+/** What an entry holds in memory. @param {CachedValue} value */
 export function byteSize(value) {
   switch (value.kind) {
     case "APP_PAGE": {
@@ -81,12 +72,8 @@ export function byteSize(value) {
 }
 
 /**
- * A Buffer that is a view into a larger one (Node's pool, a render's buffer) is copied, so that an
- * entry keeps alive only the bytes it is counted for.
- *
- * @template {Buffer | undefined} B
- * @param {B} buffer
- * @returns {B}
+ * A view into a larger Buffer is copied, so an entry keeps alive only the bytes it is counted for.
+ * @template {Buffer | undefined} B @param {B} buffer @returns {B}
  */
 function ownBytes(buffer) {
   if (!buffer || (buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.byteLength)) return buffer;
@@ -105,13 +92,8 @@ function withOwnBuffers(value) {
 }
 
 /**
- * What the cache keeps of a response, what it weighs and until when it may be kept (its `expire`:
- * until then Next serves it while rendering a new one). Its life is never longer than the result
- * it shows (fresh-until.mjs).
- *
- * @param {CachedValue} data
- * @param {number} lastModified
- * @param {WriteContext | undefined} ctx
+ * What the cache keeps of a response, what it weighs and until when (never longer than the result it shows).
+ * @param {CachedValue} data @param {number} lastModified @param {WriteContext | undefined} ctx
  * @returns {{ record: PageRecord, bytes: number, expiresAt: number }}
  */
 function pageRecord(data, lastModified, ctx) {
@@ -128,14 +110,8 @@ function pageRecord(data, lastModified, ctx) {
 const hitOf = ({ lastModified, value, cacheControl }) => ({ lastModified, value, cacheControl });
 
 /**
- * The page cache: in this process, or with `redis` in Redis for every instance, with this
- * process's store for when Redis cannot answer. `tagTimes`: its record of invalidations, when the
- * caller shares it.
- *
- * @param {{
- *   maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes,
- *   redis?: import("../redis/client.mjs").RedisConnection, namespace?: string,
- * }} options
+ * The page cache: in this process, or with `redis` shared by every instance (this process's store answers when Redis cannot).
+ * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes, redis?: import("../redis/client.mjs").RedisConnection, namespace?: string }} options
  * @returns {PageCache}
  */
 export function createPageCache({

@@ -1,13 +1,8 @@
 // @ts-check
-// What the cache handlers share through Redis with every site instance: entries bounded by count
-// and bytes (least recently used go first), each with a TTL so nothing outlives its deadline, and
-// a record per invalidated tag, returned with every read of an entry so that an invalidation made
-// on one instance is a miss on all at once.
-//
-// Keys under `<namespace>`: e:<key> (hash: v = value, t = tags), lru (sorted set: key → its last
-// use), uses (the count that numbers uses), sizes (hash: key → bytes), bytes (their sum),
-// tag:<tag> (records, as tag-times.mjs reads them). Uses are counted, not timed: a sorted set
-// orders equal scores by key, so many uses in one millisecond would evict an entry just used.
+// What the cache handlers share through Redis: entries bounded by count and bytes (LRU), each with
+// a TTL, and a record per invalidated tag read with every entry, so an invalidation is a miss on all
+// instances at once. Keys under `<namespace>`: e:<key>, lru, uses, sizes, bytes, tag:<tag>; uses are
+// counted, not timed, since a sorted set orders equal scores by key.
 
 import { deserialize, serialize } from "node:v8";
 import { verdictOfRecords, worse } from "./tag-times.mjs";
@@ -113,7 +108,6 @@ return 1
 
 /**
  * The scripts as ioredis adds them to a client (`…Buffer` answers in Buffers).
- *
  * @typedef {object} Scripts
  * @property {(namespace: string, key: string, ...readerTags: string[]) => Promise<Buffer[] | null>} downcheckCacheGetBuffer
  * @property {(...args: [string, string, string | Buffer, string, string, string, string, string]) => Promise<number>} downcheckCacheSet
@@ -121,20 +115,11 @@ return 1
  */
 
 /**
- * A cache handler's records (serialized with v8) and invalidations in Redis. While Redis is away
- * the handler keeps its own entries and invalidations; when it is back, `onReconnect` lets the
- * handler drop those entries (invalidations made elsewhere meanwhile never reached them), and the
- * invalidations are sent.
- *
+ * A cache handler's records (v8-serialized) and invalidations in Redis. On reconnecting, `onReconnect`
+ * drops the handler's own entries (invalidations made elsewhere never reached them) and its invalidations are sent.
  * @template R the records kept
- * @param {{
- *   redis: Pick<import("../redis/client.mjs").RedisConnection, "client" | "isReady">,
- *   namespace: string, maxEntries: number, maxBytes: number,
- *   tagTimes: import("./tag-times.mjs").TagTimes,
- *   timestampOf: (record: R) => number,
- *   onReconnect?: () => void,
- *   now?: () => number,
- * }} options
+ * @param {{ redis: Pick<import("../redis/client.mjs").RedisConnection, "client" | "isReady">, namespace: string, maxEntries: number,
+ *   maxBytes: number, tagTimes: import("./tag-times.mjs").TagTimes, timestampOf: (record: R) => number, onReconnect?: () => void, now?: () => number }} options
  */
 export function createRedisStore({
   redis,
@@ -185,12 +170,9 @@ export function createRedisStore({
     isReady: () => redis.isReady(),
 
     /**
-     * The record under `key` and whether it may be served, by Redis's invalidation records (of its
-     * tags and `readerTags`) and this process's, which also hold those not sent yet. Undefined
-     * when Redis has none (expired, evicted or never stored); rejects when Redis fails.
-     *
-     * @param {string} key
-     * @param {string[]} [readerTags]
+     * The record under `key` and whether it may be served, by Redis's invalidations and this process's
+     * (which hold those not sent yet); undefined when Redis has none, rejects when Redis fails.
+     * @param {string} key @param {string[]} [readerTags]
      */
     async get(key, readerTags = []) {
       const found = await scripts.downcheckCacheGetBuffer(namespace, key, ...readerTags);
@@ -204,12 +186,8 @@ export function createRedisStore({
     },
 
     /**
-     * Keeps `record` for `ttlMs` (at most MAX_ENTRY_TTL_MS), counted as what Redis keeps. False
-     * when it was not kept: no time left, or larger than the whole budget.
-     *
-     * @param {string} key
-     * @param {R} record
-     * @param {{ tags: readonly string[], ttlMs: number }} meta
+     * Keeps `record` for `ttlMs` (at most MAX_ENTRY_TTL_MS); false when no time is left or it exceeds the whole budget.
+     * @param {string} key @param {R} record @param {{ tags: readonly string[], ttlMs: number }} meta
      */
     async set(key, record, { tags, ttlMs }) {
       const ttl = Math.min(Math.floor(ttlMs), MAX_ENTRY_TTL_MS);

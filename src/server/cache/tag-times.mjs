@@ -20,13 +20,8 @@ const RANK = { fresh: 0, stale: 1, expired: 2 };
 export const worse = (a, b) => (RANK[a] >= RANK[b] ? a : b);
 
 /**
- * An entry's verdict by one tag's record: expired when made at or before the last expiry (a
- * stale mark whose expiry has come included), stale when at or before the last stale mark.
- *
- * @param {TagRecord} record
- * @param {number} timestamp when the entry was made
- * @param {number} now
- * @returns {TagVerdict}
+ * Expired when made at or before the last expiry (a stale mark whose expiry has come included), stale when at or before the last stale mark.
+ * @param {TagRecord} record @param {number} timestamp when the entry was made @param {number} now @returns {TagVerdict}
  */
 export function verdictOf({ stale, expired, pendingBefore, pendingAt }, timestamp, now) {
   const settled = pendingAt <= now ? Math.max(expired, pendingBefore) : expired;
@@ -35,13 +30,8 @@ export function verdictOf({ stale, expired, pendingBefore, pendingAt }, timestam
 }
 
 /**
- * An entry's verdict by the records Redis keeps (redis-store.mjs): "stale,expired,pendingBefore,pendingAt"
- * per tag, 0 for never, '' for a tag with none.
- *
- * @param {readonly string[]} records
- * @param {number} timestamp when the entry was made
- * @param {number} now
- * @returns {TagVerdict}
+ * The verdict by Redis's records: "stale,expired,pendingBefore,pendingAt" per tag, 0 for never, '' for none.
+ * @param {readonly string[]} records @param {number} timestamp when the entry was made @param {number} now @returns {TagVerdict}
  */
 export function verdictOfRecords(records, timestamp, now) {
   /** @type {TagVerdict} */
@@ -69,13 +59,9 @@ export class TagTimes {
   }
 
   /**
-   * Next's `updateTags(tags, durations)`. Without durations (updateTag, revalidatePath, a
-   * one-argument revalidateTag) entries with a tag expire now; with them (revalidateTag(tag,
-   * "max")) they are stale now, served while a new one is made, and expire `durations.expire`
-   * seconds later.
-   *
-   * @param {readonly string[]} tags
-   * @param {{ expire?: number }} [durations]
+   * Next's `updateTags`: without durations entries expire now; with them (revalidateTag(tag, "max")) they are
+   * stale now, served while a new one is made, and expire `durations.expire` seconds later.
+   * @param {readonly string[]} tags @param {{ expire?: number }} [durations]
    */
   update(tags, durations) {
     const now = this.#now();
@@ -102,12 +88,8 @@ export class TagTimes {
   }
 
   /**
-   * Whether an entry made at `timestamp` (ms) with `tags` (its own and, for a request, its
-   * path's soft tags) may still be served.
-   *
-   * @param {Iterable<string>} tags
-   * @param {number} timestamp
-   * @returns {TagVerdict}
+   * Whether an entry made at `timestamp` (ms) with `tags` (its own and its path's soft tags) may still be served.
+   * @param {Iterable<string>} tags @param {number} timestamp @returns {TagVerdict}
    */
   verdict(tags, timestamp) {
     if (timestamp <= this.#floor) return "expired";

@@ -1,15 +1,8 @@
 // @ts-check
-// The process's connection to Redis (REDIS_URL), shared by everything that coordinates several
-// site instances: the cache handlers, the rate limits, the round leases, the world budget.
-//
-// Redis is a helper, never a dependency: when it is down or slow every caller answers on its own
-// (per instance) at once. So commands are never queued while disconnected (offline queue off, no
-// retries), connecting and each command have short time-outs, and reconnection keeps trying in
-// the background. Callers check `isReady()` before asking and treat any rejection as "not now".
-//
-// Plain ESM: the cache handlers import it with Node's own loader, outside Next's bundles, while
-// the server code imports it through the bundle, so a process holds two copies of this module.
-// The connection is kept on globalThis so that both share one per process, not one each.
+// The process's connection to Redis (REDIS_URL), shared by the cache handlers, limits, leases and
+// the world budget. Redis is a helper, never a dependency: no offline queue, short time-outs, and
+// callers check `isReady()` and treat a rejection as "not now". Plain ESM loaded both by Node (cache
+// handlers) and through Next's bundle, so the connection lives on globalThis: one per process.
 
 import { Redis } from "ioredis";
 
@@ -19,22 +12,12 @@ import { Redis } from "ioredis";
  * @property {() => void} [onResync] After a (re)connection of the subscriber: messages published meanwhile were missed.
  */
 
-/**
- * @typedef {object} RedisConnection
- * @property {Redis} client
- * @property {string} address host:port, without credentials.
- * @property {() => boolean} isReady
- * @property {(channel: string, listener: ChannelListener) => () => void} subscribe
- * @property {() => Promise<void>} close
- */
+/** @typedef {{ client: Redis, address: string, isReady: () => boolean, subscribe: (channel: string, listener: ChannelListener) => () => void, close: () => Promise<void> }} RedisConnection `address`: host:port, without credentials */
 
 const HOLDER = Symbol.for("downcheck.redis");
 /**
- * A round trip on a healthy network takes well under a millisecond, but the time-out runs on
- * this process's event loop: under load (a hundred pages rendering at once) a loop turn takes
- * hundreds of milliseconds, and a reply that arrived in time is then reported as timed out
- * (ioredis runs the timer before reading the socket). At 250 ms that split a herd's round into
- * two; a second leaves room for a busy loop and still answers a hung Redis quickly.
+ * The time-out runs on this process's event loop, which turns slowly under load: a short one would
+ * report replies that arrived in time as timed out. A second still answers a hung Redis quickly.
  */
 export const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_TIMEOUT_MS = 1000;
@@ -73,12 +56,8 @@ export function redisAddress(url) {
 }
 
 /**
- * A connection for commands plus one for subscriptions (a subscribed connection can do nothing
- * else). Logs one line when Redis goes away and one when it is back, not one per retry.
- *
- * @param {string} url
- * @param {{ log?: (line: string) => void }} [options]
- * @returns {RedisConnection}
+ * A connection for commands plus one for subscriptions; logs one line when Redis goes away and one when it is back.
+ * @param {string} url @param {{ log?: (line: string) => void }} [options] @returns {RedisConnection}
  */
 export function connectRedis(url, { log = (line) => console.error(line) } = {}) {
   const address = redisAddress(url);

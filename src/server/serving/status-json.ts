@@ -8,11 +8,11 @@ import { discoverySummary } from "@/server/data/owner-discoveries";
 import { getRelatedView, getSocialView } from "./pages/owner";
 import { getReportsView } from "./pages/reports";
 
-// GET /api/v1/status/<domain> (documented in the README's JSON API): the round, and beside it the
+// GET /api/v1/status/<domain> (documented in docs/API.md): the round, and beside it the
 // owner's word, the official status page's last reading and the crowd's state, read as the page
 // reads them, so the API says what the page says; the official reading is never fetched for it.
 
-/** The public JSON shape of GET /api/v1/status/<domain> (documented in README). */
+/** The public JSON shape of GET /api/v1/status/<domain> (documented in docs/API.md). */
 export function statusJson(record: CheckRecord, cached: boolean) {
   return {
     domain: record.domain,

@@ -1,6 +1,7 @@
 import "server-only";
 import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
 import type { LiveEvent } from "@/server/checking";
+import { NO_STORE } from "@/server/serving/responses";
 import { liveRows, type LiveRow } from "./rows";
 import type { LiveFormat } from "./stream";
 
@@ -17,7 +18,7 @@ export function eventStream(): LiveFormat {
   const message = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
   return {
     headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" },
-    noRound: () => ({ status: 204, headers: { "Cache-Control": "no-store" }, body: null }),
+    noRound: () => ({ status: 204, headers: { ...NO_STORE }, body: null }),
     start: (start) => message("round", { ...start, now: Date.now() }),
     event: (event) =>
       event.type === "results"
@@ -47,7 +48,7 @@ export function htmlPage(displayName: string, resultPath: string): LiveFormat {
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" },
     noRound: () => ({
       status: 200,
-      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+      headers: { "Content-Type": "text/html; charset=utf-8", ...NO_STORE },
       body: `${head}<p>No check of ${escape(displayName)} is running here right now. ${link}</p></body></html>`,
     }),
     start: () => `${head}<ul>\n`,

@@ -3,6 +3,7 @@ import { liveFeedHandler } from "@/server/serving/live/registry";
 
 // A running round of the domain, as each tester answers (server/serving/live/http.ts). A Pages
 // Router API route on purpose: it returns while the feed goes on, keeping none of Next's request.
+// It imports no "server-only" module (responses.ts is one): the Pages Router refuses them.
 
 export const config = { api: { bodyParser: false, externalResolver: true } };
 

@@ -4,7 +4,7 @@ import { recentIncidents } from "@/server/data/incidents";
 import { publicCache, refusalJson } from "@/server/serving/responses";
 
 // GET /api/v1/status/<domain>/incidents[?limit=1..100]: the latest incidents, newest first
-// (documented in README). Reads only: it never starts a round.
+// (documented in docs/API.md). Reads only: it never starts a round.
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
