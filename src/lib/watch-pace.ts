@@ -14,8 +14,11 @@ export interface WatchDemand {
 
 export const NO_DEMAND: WatchDemand = { viewed: false, subscribers: 0, reporters: 0 };
 
-/** Each subscriber and each reporter weighs as much as this many viewers: they asked to be told. */
-export const DEMAND_WEIGHTS = { viewed: 1, subscriber: 2, reporter: 2 } as const;
+/**
+ * What each kind of watcher weighs, in viewers: a subscriber asked to be told the moment it fails,
+ * a reporter has already seen it fail for them.
+ */
+export const DEMAND_WEIGHTS = { viewed: 1, subscriber: 3, reporter: 2 } as const;
 
 /** The fastest demand alone sets: once a minute, for the most watched. */
 export const FASTEST_DEMAND_PACE_MS = 60_000;

@@ -9,15 +9,11 @@ const demand = (overrides: Partial<WatchDemand>): WatchDemand => ({ ...NO_DEMAND
 describe("the pace follows demand", () => {
   it.each([
     { case: "a forgotten single tab", demand: demand({ viewed: true }), score: 1, paceSeconds: 300 },
-    { case: "one subscriber, nobody viewing", demand: demand({ subscribers: 1 }), score: 2, paceSeconds: 150 },
-    { case: "viewed and one subscriber", demand: demand({ viewed: true, subscribers: 1 }), score: 3, paceSeconds: 100 },
-    {
-      case: "viewed, one subscriber, one reporter",
-      demand: demand({ viewed: true, subscribers: 1, reporters: 1 }),
-      score: 5,
-      paceSeconds: 60,
-    },
-    { case: "the most watched", demand: demand({ viewed: true, subscribers: 500, reporters: 40 }), score: 1081, paceSeconds: 60 },
+    { case: "one reporter, nobody viewing", demand: demand({ reporters: 1 }), score: 2, paceSeconds: 150 },
+    { case: "one subscriber, nobody viewing", demand: demand({ subscribers: 1 }), score: 3, paceSeconds: 100 },
+    { case: "viewed and one subscriber", demand: demand({ viewed: true, subscribers: 1 }), score: 4, paceSeconds: 75 },
+    { case: "viewed, a subscriber, a reporter", demand: demand({ viewed: true, subscribers: 1, reporters: 1 }), score: 6, paceSeconds: 60 },
+    { case: "the most watched", demand: demand({ viewed: true, subscribers: 500, reporters: 40 }), score: 1581, paceSeconds: 60 },
     { case: "watched for no counted reason (an open incident only)", demand: NO_DEMAND, score: 1, paceSeconds: 300 },
   ])("$case: score $score, a round every $paceSeconds s", ({ demand: watched, score, paceSeconds }) => {
     expect(demandScore(watched)).toBe(score);
