@@ -16,6 +16,8 @@ export const OFFICIAL_ALARM_MAX_AGE_MS = 30 * 60_000;
 export interface WatchSignals {
   demandOf(siteId: number, viewed: boolean): WatchDemand;
   alarmed(siteId: number, domain: string): boolean;
+  /** The domains whose crowd says "possible problems" or worse (watched or not). */
+  crowdAlarmed: ReadonlySet<string>;
 }
 
 export async function readWatchSignals(now: Date, siteId?: number): Promise<WatchSignals> {
@@ -44,8 +46,10 @@ export async function readWatchSignals(now: Date, siteId?: number): Promise<Watc
       })
       .map((page) => page.siteId),
   );
+  const crowdAlarmed = new Set([...crowd].filter(([, reading]) => reading.state !== "none").map(([domain]) => domain));
   return {
+    crowdAlarmed,
     demandOf: (id, viewed) => ({ ...NO_DEMAND, viewed, subscribers: subscribed.get(id) ?? 0, reporters: reporters.get(id) ?? 0 }),
-    alarmed: (id, domain) => officialAlarm.has(id) || (crowd.get(domain)?.state ?? "none") !== "none",
+    alarmed: (id, domain) => officialAlarm.has(id) || crowdAlarmed.has(domain),
   };
 }

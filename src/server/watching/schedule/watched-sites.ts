@@ -61,12 +61,12 @@ async function sitesInIncident(siteIds?: number[]): Promise<Set<number>> {
   return new Set(open.map((incident) => incident.siteId));
 }
 
-/** Every watched domain now, with what its schedule depends on. */
-export async function watchedSites(now: Date): Promise<WatchedSite[]> {
+/** Every watched domain now, with what its schedule depends on (`given`: the signals already read at `now`). */
+export async function watchedSites(now: Date, given?: WatchSignals): Promise<WatchedSite[]> {
   const [rows, inIncident, signals] = await Promise.all([
     getDb().site.findMany({ where: watchedWhere(now), select: SELECT }),
     sitesInIncident(),
-    readWatchSignals(now),
+    given ?? readWatchSignals(now),
   ]);
   return rows.map((row) => toWatched(row, inIncident, signals, now));
 }
