@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
 import { NO_DEMAND } from "@/lib/watch-pace";
+import { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } from "@/lib/world-shares";
 import {
   checkJobId,
   dueAt,
@@ -119,6 +120,28 @@ describe("a tick's due rounds", () => {
     expect(dueThisTick([...subscribed, incident], intervals, horizon).map(({ site: watched }) => watched.domain)).toEqual([
       "api.victim.example",
     ]);
+  });
+
+  it("asks no more rounds of one site a minute than its background share, however many of its subdomains are suspect", () => {
+    // Ten minutes of ticks; every subdomain failing (a streak) and its round run at its due time.
+    const sites = Array.from({ length: 30 }, (_, i) =>
+      site({ domain: `s${i}.victim.example`, lastCheckedAt: ago(600), streakSince: ago(600), viewed: true }),
+    );
+    const rounds: number[] = [];
+    for (let tick = 0; tick < 40; tick++) {
+      const now = NOW.getTime() + tick * 15_000;
+      for (const { site: watched, at } of dueThisTick(sites, intervals, new Date(now + 15_000))) {
+        const ran = Math.max(now, at.getTime());
+        rounds.push(ran);
+        Object.assign(watched, { lastCheckedAt: new Date(ran), streakSince: new Date(ran) });
+      }
+    }
+    for (let minute = 0; minute < 10; minute++) {
+      const from = NOW.getTime() + minute * 60_000;
+      const inMinute = rounds.filter((ran) => ran >= from && ran < from + 60_000).length;
+      expect(inMinute).toBeLessThanOrEqual(BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE);
+    }
+    expect(rounds.length).toBeGreaterThan(30);
   });
 
   it("takes nothing that is not due before the horizon", () => {
