@@ -1,11 +1,14 @@
 import { clockLabel, CLOCK_NAMES, durationWords, firstWords, type ClockName, type IncidentClocks } from "@/lib/incident-clocks";
 import { utcDateTime } from "@/lib/incident-words";
+import { ScrollTable } from "./ScrollTable";
 
 const NEVER: Record<ClockName, string> = {
   probes: "",
   crowd: "Never said “possible problems”",
   official: "Never admitted it",
 };
+
+const COLUMNS = ["Source", "First said so", "After our first failing round"] as const;
 
 /** Relative to our first failing round: "+4 min 10 s", "−45 s", "—" for ours. */
 function relative(clocks: IncidentClocks, name: ClockName): string {
@@ -22,14 +25,7 @@ export function IncidentClocksTable({ clocks, hasOfficialPage }: { clocks: Incid
     <section className="card" aria-labelledby="incident-clocks-heading" data-incident-clocks="">
       <h2 id="incident-clocks-heading">Who knew first</h2>
       <p data-first={clocks.first}>{firstWords(clocks)}</p>
-      <table className="incident-clocks">
-        <thead>
-          <tr>
-            <th scope="col">Source</th>
-            <th scope="col">First said so</th>
-            <th scope="col">After our first failing round</th>
-          </tr>
-        </thead>
+      <ScrollTable caption="When each source first said so" columns={COLUMNS} className="incident-clocks">
         <tbody>
           {shown.map((name) => {
             const at = clocks[name];
@@ -42,7 +38,7 @@ export function IncidentClocksTable({ clocks, hasOfficialPage }: { clocks: Incid
             );
           })}
         </tbody>
-      </table>
+      </ScrollTable>
     </section>
   );
 }
