@@ -8,7 +8,7 @@ const NEVER: Record<ClockName, string> = {
   official: "Never admitted it",
 };
 
-const COLUMNS = ["Source", "First said so", "After our first failing round"] as const;
+const COLUMNS = ["Source", "First said so", "After our probes"] as const;
 
 /** Relative to our first failing round: "+4 min 10 s", "−45 s", "—" for ours. */
 function relative(clocks: IncidentClocks, name: ClockName): string {
