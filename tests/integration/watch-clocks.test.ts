@@ -104,7 +104,7 @@ describe("the clocks in the JSON and the history's lead", () => {
 
 describe("what the schedule reads", () => {
   it("sees a failing round's streak, the crowd and the official page as suspicion, and counts subscribers and reporters", async () => {
-    const { watchedSites } = await import("@/server/watching/schedule/watched-sites");
+    const { watchedSite, watchedSites } = await import("@/server/watching/schedule/watched-sites");
     const now = new Date(Date.UTC(2026, 10, 28, 13, 0));
     const viewed = { lastViewedAt: now, lastCheckedAt: now };
     const make = async (domain: string, data: object = {}) =>
@@ -140,5 +140,7 @@ describe("what the schedule reads", () => {
     expect(suspect("admitted.example.test")).toEqual({ streak: false, alarmed: true });
     expect(suspect("quiet-watched.example.test")).toEqual({ streak: false, alarmed: false });
     expect(sites.get("quiet-watched.example.test")?.demand).toEqual({ viewed: true, subscribers: 1, reporters: 2 });
+    // A job reads one site alone, and sees the same.
+    for (const domain of sites.keys()) expect(await watchedSite(domain, now)).toEqual(sites.get(domain));
   });
 });

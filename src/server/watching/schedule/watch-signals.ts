@@ -1,7 +1,7 @@
 import "server-only";
 import { admitsProblem, readSnapshot } from "@/lib/official-status";
 import { NO_DEMAND, type WatchDemand } from "@/lib/watch-pace";
-import { crowdStates } from "@/server/data/crowd";
+import { crowdReadingOf, crowdStates } from "@/server/data/crowd";
 import { getDb } from "@/server/db";
 
 // What the schedule reads beside a site's own row: who watches it (subscribers, reporters of the
@@ -20,16 +20,27 @@ export interface WatchSignals {
   crowdAlarmed: ReadonlySet<string>;
 }
 
-export async function readWatchSignals(now: Date, siteId?: number): Promise<WatchSignals> {
+/** The domains whose crowd raised the alarm: every reported domain, or only `site` (a job's one read). */
+async function crowdAlarms(now: Date, site?: { id: number; domain: string }): Promise<Set<string>> {
+  if (site) {
+    const reading = await crowdReadingOf({ id: site.id, lastVerdict: null, lastCheckedAt: null }, now);
+    return new Set(reading.state === "none" ? [] : [site.domain]);
+  }
+  const readings = await crowdStates(now);
+  return new Set([...readings].filter(([, reading]) => reading.state !== "none").map(([domain]) => domain));
+}
+
+/** The signals of every site at `now`, or of `site` alone. */
+export async function readWatchSignals(now: Date, site?: { id: number; domain: string }): Promise<WatchSignals> {
   const db = getDb();
-  const one = siteId === undefined ? {} : { siteId };
-  const [subscribers, reports, crowd, pages] = await Promise.all([
+  const one = site === undefined ? {} : { siteId: site.id };
+  const [subscribers, reports, crowdAlarmed, pages] = await Promise.all([
     db.pushSubscription.groupBy({ by: ["siteId"], where: one, _count: { _all: true } }),
     db.visitorReport.groupBy({
       by: ["siteId", "visitorHash"],
       where: { ...one, createdAt: { gte: new Date(now.getTime() - REPORTERS_WINDOW_MS) } },
     }),
-    crowdStates(now),
+    crowdAlarms(now, site),
     db.officialPage.findMany({
       where: { ...one, snapshot: { not: null }, fetchedAt: { gte: new Date(now.getTime() - OFFICIAL_ALARM_MAX_AGE_MS) } },
       select: { siteId: true, snapshot: true },
@@ -46,7 +57,6 @@ export async function readWatchSignals(now: Date, siteId?: number): Promise<Watc
       })
       .map((page) => page.siteId),
   );
-  const crowdAlarmed = new Set([...crowd].filter(([, reading]) => reading.state !== "none").map(([domain]) => domain));
   return {
     crowdAlarmed,
     demandOf: (id, viewed) => ({ ...NO_DEMAND, viewed, subscribers: subscribed.get(id) ?? 0, reporters: reporters.get(id) ?? 0 }),

@@ -75,6 +75,6 @@ export async function watchedSites(now: Date, given?: WatchSignals): Promise<Wat
 export async function watchedSite(domain: string, now: Date): Promise<WatchedSite | null> {
   const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select: SELECT });
   if (!row) return null;
-  const [inIncident, signals] = await Promise.all([sitesInIncident([row.id]), readWatchSignals(now, row.id)]);
+  const [inIncident, signals] = await Promise.all([sitesInIncident([row.id]), readWatchSignals(now, row)]);
   return toWatched(row, inIncident, signals, now);
 }
