@@ -8,7 +8,7 @@ export interface WatchDemand {
   viewed: boolean;
   /** Browsers subscribed to its "it's down" / "it's back" notifications. */
   subscribers: number;
-  /** Distinct visitors who reported a problem with it in the last hour. */
+  /** Distinct visitors who reported a problem with it in the last 15 minutes. */
   reporters: number;
 }
 

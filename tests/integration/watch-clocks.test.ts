@@ -126,7 +126,11 @@ describe("what the schedule reads", () => {
       },
     });
     const quiet = await make("quiet-watched.example.test");
-    await addReports(quiet.id, now, [{ minutesAgo: 40, count: 2 }]);
+    // Two reporters within the last 15 minutes count; one 40 minutes ago no longer does.
+    await addReports(quiet.id, now, [
+      { minutesAgo: 10, count: 2 },
+      { minutesAgo: 40, count: 1 },
+    ]);
     await (
       await db()
     ).pushSubscription.create({

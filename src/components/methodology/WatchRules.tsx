@@ -13,8 +13,8 @@ export function WatchRules() {
         <li>
           A watched site with nothing wrong is checked every watch interval (5 minutes unless the operator sets another) divided by how many
           people follow it: a visit in the last hour counts {DEMAND_WEIGHTS.viewed}, each browser waiting for a notification{" "}
-          {DEMAND_WEIGHTS.subscriber}, each visitor who reported a problem in the last hour {DEMAND_WEIGHTS.reporter}. A forgotten tab keeps
-          the whole interval; the most followed sites are checked once every {seconds(FASTEST_DEMAND_PACE_MS)}, never more often.
+          {DEMAND_WEIGHTS.subscriber}, each visitor who reported a problem in the last 15 minutes {DEMAND_WEIGHTS.reporter}. A forgotten tab
+          keeps the whole interval; the most followed sites are checked once every {seconds(FASTEST_DEMAND_PACE_MS)}, never more often.
         </li>
         <li>
           Suspicion shortens the wait: after a check that finds the site down anywhere, when visitors report &ldquo;possible

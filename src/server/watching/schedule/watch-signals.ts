@@ -2,14 +2,17 @@ import "server-only";
 import { admitsProblem, readSnapshot } from "@/lib/official-status";
 import { NO_DEMAND, type WatchDemand } from "@/lib/watch-pace";
 import { crowdReadingOf, crowdStates } from "@/server/data/crowd";
+import { REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
 import { getDb } from "@/server/db";
 
-// What the schedule reads beside a site's own row: who watches it (subscribers, reporters of the
-// last hour) and whether someone else raised the alarm (the crowd's spike, the official page).
+// What the schedule reads beside a site's own row: who watches it (subscribers, recent reporters) and whether someone else raised the alarm (the crowd's spike, the official page).
 // Grouped queries over every site (or one), never a list of ids: SQLite caps a query's parameters.
 
-/** Reporters count for the pace over this long; the crowd's spike rule reads its own windows. */
-export const REPORTERS_WINDOW_MS = 60 * 60_000;
+/**
+ * Reporters count for the pace over this long: a visitor reports a site at most once in it, so its
+ * reports are its distinct reporters, counted per site (never a row per reporter).
+ */
+export const REPORTERS_WINDOW_MS = REPORT_INTERVAL_MS;
 /** An official reading older than this raises no alarm: the page may have moved on. */
 export const OFFICIAL_ALARM_MAX_AGE_MS = 30 * 60_000;
 
@@ -37,8 +40,9 @@ export async function readWatchSignals(now: Date, site?: { id: number; domain: s
   const [subscribers, reports, crowdAlarmed, pages] = await Promise.all([
     db.pushSubscription.groupBy({ by: ["siteId"], where: one, _count: { _all: true } }),
     db.visitorReport.groupBy({
-      by: ["siteId", "visitorHash"],
+      by: ["siteId"],
       where: { ...one, createdAt: { gte: new Date(now.getTime() - REPORTERS_WINDOW_MS) } },
+      _count: { _all: true },
     }),
     crowdAlarms(now, site),
     db.officialPage.findMany({
@@ -47,8 +51,7 @@ export async function readWatchSignals(now: Date, site?: { id: number; domain: s
     }),
   ]);
   const subscribed = new Map(subscribers.map((row) => [row.siteId, row._count._all]));
-  const reporters = new Map<number, number>();
-  for (const row of reports) reporters.set(row.siteId, (reporters.get(row.siteId) ?? 0) + 1);
+  const reporters = new Map(reports.map((row) => [row.siteId, row._count._all]));
   const officialAlarm = new Set(
     pages
       .filter((page) => {
