@@ -40,8 +40,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  vi.useRealTimers();
+  // Stopped on the moved clock: a job still running may wait on one of its timers.
   await app?.stop();
+  vi.useRealTimers();
   await world?.close();
   await (await import("@/server/db")).closeDb();
   if (database) await removeTestDatabase(database);
@@ -61,6 +62,8 @@ describe("first to know: watched sites down at random moments, in-process queue"
       await vi.advanceTimersByTimeAsync(STEP_MS);
       await world.observe();
     }
+    // The other sites' rounds still running finish before the database closes.
+    await app.stop();
 
     const rows = world.rows();
     if (process.env.WATCH_OUTAGE_REPORT) writeFileSync(process.env.WATCH_OUTAGE_REPORT, JSON.stringify({ seed: SEED, rows }));
