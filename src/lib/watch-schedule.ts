@@ -27,8 +27,11 @@ export interface WatchedSite {
   demand: WatchDemand;
   /** The start of the incident rule's streak (rounds disagreeing with the site's state), if any. */
   streakSince: Date | null;
-  /** The crowd reports "possible problems" or worse, or the official page admits a problem. */
-  alarmed: boolean;
+  /**
+   * Since when the crowd reports "possible problems" or worse, or the official page admits a
+   * problem (the later of the two); null when neither does.
+   */
+  alarmedAt: Date | null;
 }
 
 /**
@@ -40,11 +43,13 @@ export const EARLY_RELEASE_MS = 2000;
 
 /**
  * Suspicion: no incident is open, but a round found the site not online (a streak the rule is
- * counting) or the crowd or the official page says something is wrong. It is checked at the
- * incident pace until it is online again or an incident opens.
+ * counting), or the crowd or the official page said something is wrong since its last round. It is
+ * checked at the incident pace until a round finds it online again (which ends the streak, and is
+ * newer than the alarm) or an incident opens.
  */
-export const isSuspect = (site: Pick<WatchedSite, "openIncident" | "streakSince" | "alarmed">): boolean =>
-  !site.openIncident && (site.streakSince !== null || site.alarmed);
+export const isSuspect = (site: Pick<WatchedSite, "openIncident" | "streakSince" | "alarmedAt" | "lastCheckedAt" | "createdAt">): boolean =>
+  !site.openIncident &&
+  (site.streakSince !== null || (site.alarmedAt !== null && (site.lastCheckedAt ?? site.createdAt).getTime() < site.alarmedAt.getTime()));
 
 /**
  * Time between background rounds: the TTL during an open incident or under suspicion, else the
@@ -52,7 +57,7 @@ export const isSuspect = (site: Pick<WatchedSite, "openIncident" | "streakSince"
  * reused, so a shorter pace would ask for rounds that never run).
  */
 export function watchIntervalMs(
-  site: Pick<WatchedSite, "openIncident" | "streakSince" | "alarmed" | "demand">,
+  site: Pick<WatchedSite, "openIncident" | "streakSince" | "alarmedAt" | "lastCheckedAt" | "createdAt" | "demand">,
   intervals: WatchIntervals,
 ): number {
   const ttlMs = intervals.checkTtlSeconds * 1000;

@@ -122,7 +122,21 @@ describe("what the schedule reads", () => {
         url: "https://status.admitted.example.test",
         foundAt: now,
         fetchedAt: new Date(now.getTime() - 60_000),
-        snapshot: JSON.stringify({ overall: "major_outage", description: "Major outage", updatedAt: null, affected: [], incidents: [] }),
+        snapshot: JSON.stringify({
+          overall: "major_outage",
+          description: "Major outage",
+          updatedAt: null,
+          affected: [],
+          incidents: [
+            {
+              name: "Errors",
+              status: "investigating",
+              startedAt: new Date(now.getTime() - 5 * MINUTE).toISOString(),
+              latestUpdate: null,
+              link: null,
+            },
+          ],
+        }),
       },
     });
     const quiet = await make("quiet-watched.example.test");
@@ -138,11 +152,17 @@ describe("what the schedule reads", () => {
     });
 
     const sites = new Map((await watchedSites(now)).map((site) => [site.domain, site]));
-    const suspect = (domain: string) => ({ streak: sites.get(domain)?.streakSince !== null, alarmed: sites.get(domain)?.alarmed });
+    const suspect = (domain: string) => ({
+      streak: sites.get(domain)?.streakSince !== null,
+      alarmed: sites.get(domain)?.alarmedAt !== null,
+    });
     expect(suspect("streak.example.test")).toEqual({ streak: true, alarmed: false });
     expect(suspect("crowded.example.test")).toEqual({ streak: false, alarmed: true });
     expect(suspect("admitted.example.test")).toEqual({ streak: false, alarmed: true });
     expect(suspect("quiet-watched.example.test")).toEqual({ streak: false, alarmed: false });
+    // The official alarm began with the page's incident; the crowd's when the tick first saw it (now, until noted).
+    expect(sites.get("admitted.example.test")?.alarmedAt).toEqual(new Date(now.getTime() - 5 * MINUTE));
+    expect(sites.get("crowded.example.test")?.alarmedAt).toEqual(now);
     expect(sites.get("quiet-watched.example.test")?.demand).toEqual({ viewed: true, subscribers: 1, reporters: 2 });
     // A job reads one site alone, and sees the same.
     for (const domain of sites.keys()) expect(await watchedSite(domain, now)).toEqual(sites.get(domain));

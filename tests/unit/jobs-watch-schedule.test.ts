@@ -27,7 +27,7 @@ const site = (overrides: Partial<WatchedSite>): WatchedSite => ({
   viewed: false,
   demand: NO_DEMAND,
   streakSince: null,
-  alarmed: false,
+  alarmedAt: null,
   ...overrides,
 });
 
@@ -70,15 +70,23 @@ describe("suspicion shortens the wait", () => {
   it.each([
     { case: "no incident, no streak, no alarm", site: site({}), suspect: false },
     { case: "a round found it not online (a streak)", site: site({ streakSince: ago(10) }), suspect: true },
-    { case: "the crowd or the official page raised the alarm", site: site({ alarmed: true }), suspect: true },
-    { case: "an incident is open (its own pace)", site: site({ openIncident: true, alarmed: true }), suspect: false },
+    {
+      case: "the crowd or the official page raised the alarm since its last round",
+      site: site({ lastCheckedAt: ago(200), alarmedAt: ago(100) }),
+      suspect: true,
+    },
+    { case: "a round found it online since the alarm", site: site({ lastCheckedAt: ago(50), alarmedAt: ago(100) }), suspect: false },
+    { case: "an incident is open (its own pace)", site: site({ openIncident: true, alarmedAt: ago(10) }), suspect: false },
   ])("isSuspect() is $suspect when $case", ({ site: watched, suspect: expected }) => {
     expect(isSuspect(watched)).toBe(expected);
   });
 
   it("re-checks a suspect domain at the TTL instead of the watch interval", () => {
     expect(watchIntervalMs(suspect, intervals)).toBe(60_000);
-    expect(watchIntervalMs(site({ alarmed: true }), intervals)).toBe(60_000);
+    const alarmed = site({ lastCheckedAt: ago(200), alarmedAt: ago(30) });
+    expect(watchIntervalMs(alarmed, intervals)).toBe(60_000);
+    // Due at once: its last round is older than the TTL.
+    expect(isDue(alarmed, intervals, NOW)).toBe(true);
   });
 
   it("puts the round after a failing one where the incident rule counts it: a span after the streak's start, even when let go early", () => {

@@ -18,7 +18,8 @@ export const OFFICIAL_ALARM_MAX_AGE_MS = 30 * 60_000;
 
 export interface WatchSignals {
   demandOf(siteId: number, viewed: boolean): WatchDemand;
-  alarmed(siteId: number, domain: string): boolean;
+  /** Since when the crowd or the official page says something is wrong (the later), or null. */
+  alarmedAt(site: { id: number; domain: string; crowdAlarmAt: Date | null }): Date | null;
   /** The domains whose crowd says "possible problems" or worse (watched or not). */
   crowdAlarmed: ReadonlySet<string>;
 }
@@ -47,22 +48,28 @@ export async function readWatchSignals(now: Date, site?: { id: number; domain: s
     crowdAlarms(now, site),
     db.officialPage.findMany({
       where: { ...one, snapshot: { not: null }, fetchedAt: { gte: new Date(now.getTime() - OFFICIAL_ALARM_MAX_AGE_MS) } },
-      select: { siteId: true, snapshot: true },
+      select: { siteId: true, snapshot: true, fetchedAt: true },
     }),
   ]);
   const subscribed = new Map(subscribers.map((row) => [row.siteId, row._count._all]));
   const reporters = new Map(reports.map((row) => [row.siteId, row._count._all]));
-  const officialAlarm = new Set(
-    pages
-      .filter((page) => {
-        const summary = readSnapshot(page.snapshot);
-        return summary !== null && admitsProblem(summary);
-      })
-      .map((page) => page.siteId),
-  );
+  const officialAlarm = new Map(pages.flatMap((page) => officialSince(page)));
   return {
     crowdAlarmed,
     demandOf: (id, viewed) => ({ ...NO_DEMAND, viewed, subscribers: subscribed.get(id) ?? 0, reporters: reporters.get(id) ?? 0 }),
-    alarmed: (id, domain) => officialAlarm.has(id) || crowdAlarmed.has(domain),
+    alarmedAt(site) {
+      // The tick notes the crowd's start after reading it: until then it began now.
+      const crowdSince = crowdAlarmed.has(site.domain) ? (site.crowdAlarmAt ?? now) : null;
+      const since = [crowdSince, officialAlarm.get(site.id) ?? null].filter((at): at is Date => at !== null);
+      return since.length === 0 ? null : new Date(Math.max(...since.map((at) => at.getTime())));
+    },
   };
+}
+
+/** When an admitting page's problem began: its earliest open incident's start, else the reading's time. */
+function officialSince(page: { siteId: number; snapshot: string | null; fetchedAt: Date | null }): [number, Date][] {
+  const summary = readSnapshot(page.snapshot);
+  if (summary === null || !admitsProblem(summary) || page.fetchedAt === null) return [];
+  const starts = summary.incidents.map((incident) => Date.parse(incident.startedAt ?? "")).filter(Number.isFinite);
+  return [[page.siteId, new Date(starts.length > 0 ? Math.min(...starts, page.fetchedAt.getTime()) : page.fetchedAt.getTime())]];
 }

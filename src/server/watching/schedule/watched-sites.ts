@@ -23,6 +23,7 @@ const SELECT = {
   lastViewedAt: true,
   streakRounds: true,
   streakSince: true,
+  crowdAlarmAt: true,
 } as const;
 
 type Row = {
@@ -33,6 +34,7 @@ type Row = {
   lastViewedAt: Date | null;
   streakRounds: number;
   streakSince: Date | null;
+  crowdAlarmAt: Date | null;
 };
 
 function toWatched(row: Row, inIncident: Set<number>, signals: WatchSignals, now: Date): WatchedSite {
@@ -45,7 +47,7 @@ function toWatched(row: Row, inIncident: Set<number>, signals: WatchSignals, now
     viewed,
     demand: signals.demandOf(row.id, viewed),
     streakSince: row.streakRounds > 0 ? row.streakSince : null,
-    alarmed: signals.alarmed(row.id, row.domain),
+    alarmedAt: signals.alarmedAt(row),
   };
 }
 
