@@ -3,6 +3,7 @@
 // hourly or daily roll-ups by a pure function so the numbers can be tested without a database.
 import { mergeHistograms, parseHistogram, quantile, type LatencyHistogram } from "./latency-histogram";
 import { PERIOD_MS, periodStart, type RollupPeriod } from "./observed-time";
+import { NO_LEAD, type OfficialLead } from "./incident-clocks";
 import type { Verdict } from "./probe-result";
 
 export const HISTORY_RANGES = ["24h", "7d", "30d", "90d"] as const;
@@ -69,6 +70,8 @@ export interface HistoryView {
   buckets: HistoryBucket[];
   /** The incidents that overlap the range, oldest first. */
   incidents: HistoryIncident[];
+  /** Our usual lead over the site's official page, over the last 90 days whatever the range. */
+  officialLead: OfficialLead;
 }
 
 /** What the status page shows: every range's totals and the 90 days, day by day. */
@@ -112,6 +115,7 @@ export function buildHistoryView(input: {
   now: Date;
   rows: readonly RollupRow[];
   incidents: HistoryIncident[];
+  officialLead?: OfficialLead;
 }): HistoryView {
   const { period, from, to } = historyWindow(input.range, input.now);
   const size = PERIOD_MS[period];
@@ -165,6 +169,7 @@ export function buildHistoryView(input: {
     },
     buckets,
     incidents: input.incidents,
+    officialLead: input.officialLead ?? NO_LEAD,
   };
 }
 

@@ -1,5 +1,6 @@
 // Incidents as every reader gets them (the page, the permalink, the feed, the JSON API): plain,
 // serialisable data, so it can be cached and handed to client parts.
+import type { IncidentClocks } from "./incident-clocks";
 import type { Cause, ProbeResult, Verdict } from "./probe-result";
 
 /** Which round of an incident a piece of evidence froze. */
@@ -27,6 +28,8 @@ export interface IncidentView {
   worstVerdict: Exclude<Verdict, "online">;
   causes: Cause[];
   places: IncidentPlaces;
+  /** Who knew first: our probes, the crowd's reports, the official page. */
+  clocks: IncidentClocks;
 }
 
 /** One round, frozen when the incident reached it; kept for good (the raw check is pruned). */

@@ -2,6 +2,8 @@
 // the "check" job's handler ask the same rule, so a job that runs late or twice can tell whether
 // its round is still due.
 import { registrableDomainOf } from "@/lib/domain";
+import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
+import { demandPaceMs, type WatchDemand } from "@/lib/watch-pace";
 
 /** A domain viewed this recently is watched. */
 export const VIEWED_WATCH_MS = 60 * 60_000;
@@ -21,26 +23,59 @@ export interface WatchedSite {
   openIncident: boolean;
   /** A visitor viewed its page in the last hour. */
   viewed: boolean;
+  /** Who watches it: sets the quiet pace (lib/watch-pace.ts). */
+  demand: WatchDemand;
+  /** The start of the incident rule's streak (rounds disagreeing with the site's state), if any. */
+  streakSince: Date | null;
+  /**
+   * Since when the crowd reports "possible problems" or worse, or the official page admits a
+   * problem (the later of the two); null when neither does.
+   */
+  alarmedAt: Date | null;
 }
 
 /**
- * Time between background rounds: the TTL during an open incident, else the watch interval,
- * never shorter than the TTL (within it a round's result is reused, so a shorter pace would ask
- * for rounds that never run).
+ * A delayed job may be let go a moment before its due time (timers and Redis's clock are not the
+ * app's): the job handler accepts a round this early, and a due time that must not be undercut
+ * is set this much later.
  */
-export function watchIntervalMs(openIncident: boolean, intervals: WatchIntervals): number {
+export const EARLY_RELEASE_MS = 2000;
+
+/**
+ * Suspicion: no incident is open, but a round found the site not online (a streak the rule is
+ * counting), or the crowd or the official page said something is wrong since its last round. It is
+ * checked at the incident pace until a round finds it online again (which ends the streak, and is
+ * newer than the alarm) or an incident opens.
+ */
+export const isSuspect = (site: Pick<WatchedSite, "openIncident" | "streakSince" | "alarmedAt" | "lastCheckedAt" | "createdAt">): boolean =>
+  !site.openIncident &&
+  (site.streakSince !== null || (site.alarmedAt !== null && (site.lastCheckedAt ?? site.createdAt).getTime() < site.alarmedAt.getTime()));
+
+/**
+ * Time between background rounds: the TTL during an open incident or under suspicion, else the
+ * pace the domain's demand sets; never shorter than the TTL (within it a round's result is
+ * reused, so a shorter pace would ask for rounds that never run).
+ */
+export function watchIntervalMs(
+  site: Pick<WatchedSite, "openIncident" | "streakSince" | "alarmedAt" | "lastCheckedAt" | "createdAt" | "demand">,
+  intervals: WatchIntervals,
+): number {
   const ttlMs = intervals.checkTtlSeconds * 1000;
-  return openIncident ? ttlMs : Math.max(ttlMs, intervals.watchIntervalSeconds * 1000);
+  return site.openIncident || isSuspect(site) ? ttlMs : Math.max(ttlMs, demandPaceMs(site.demand, intervals));
 }
 
 /**
  * When the next background round is due: the last check plus the interval. A domain never
  * checked counts from when its row was made: its first view starts a visitor's round at once,
- * which the background must not race for a round slot.
+ * which the background must not race for a round slot. While the rule counts a streak, the next
+ * round starts no sooner than the span the rule wants after the streak's first (plus the early
+ * release), so it is the round that opens or closes the incident rather than one more of the streak.
  */
 export function dueAt(site: WatchedSite, intervals: WatchIntervals): Date {
   const since = site.lastCheckedAt ?? site.createdAt;
-  return new Date(since.getTime() + watchIntervalMs(site.openIncident, intervals));
+  const paced = since.getTime() + watchIntervalMs(site, intervals);
+  if (site.streakSince === null) return new Date(paced);
+  return new Date(Math.max(paced, site.streakSince.getTime() + MIN_STREAK_SPAN_MS + EARLY_RELEASE_MS));
 }
 
 export function isDue(site: WatchedSite, intervals: WatchIntervals, now: Date): boolean {
@@ -58,10 +93,10 @@ export function checkJobId(domain: string, due: Date): string {
 
 /**
  * The due rounds a tick adds: the watched sites due before `horizon`, one per registrable domain
- * (subdomains take turns); viewed sites and open incidents first, then the longest overdue.
+ * (subdomains take turns); viewed, suspect sites and open incidents first, then the longest overdue.
  */
 export function dueThisTick(sites: readonly WatchedSite[], intervals: WatchIntervals, horizon: Date): { site: WatchedSite; at: Date }[] {
-  const demanded = (site: WatchedSite) => (site.viewed || site.openIncident ? 0 : 1);
+  const demanded = (site: WatchedSite) => (site.viewed || site.openIncident || isSuspect(site) ? 0 : 1);
   const due = sites
     .map((site) => ({ site, at: dueAt(site, intervals) }))
     .filter(({ at }) => at.getTime() < horizon.getTime())

@@ -88,6 +88,7 @@ async function main(report: Report, closers: (() => Promise<unknown>)[]): Promis
   );
 
   await group("11 push", async () => (await import("./groups/push")).pushGroup(report, { subscribers: quick ? 1000 : 10_000 }));
+  await group("17 first", async () => (await import("./groups/first-to-know")).firstToKnowGroup(report, { outages: quick ? 5 : 20 }));
   await group("14 geo", async () => (await import("./groups/geo")).geoGroup(report, { lookups: quick ? 20_000 : 100_000 }));
 
   const blackholed = names("hole", 9);

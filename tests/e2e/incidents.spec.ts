@@ -106,12 +106,16 @@ test("an incident's permalink: what happened, each frozen round with its rule an
   expect(await page.locator('meta[property="og:title"]').getAttribute("content")).toMatch(/^Incident on /);
   await expect(page.getByRole("heading", { level: 2 })).toHaveText([
     "What happened",
+    "Who knew first",
     "First failing round",
     "Worst round",
     "Recovering round",
   ]);
   await expect(page.locator(".evidence-rule").first()).toContainText("down for everyone");
   await expect(page.locator(".incident-facts")).toContainText("Tokyo, Japan");
+  // The clocks side by side: ours ran; nobody reported it and the site has no official page we read.
+  await expect(page.locator("[data-incident-clocks] [data-first]")).toHaveText("Our probes alone saw it.");
+  await expect(page.locator("[data-incident-clocks] tbody tr")).toHaveText([/^Our probes.+UTC—$/, /^Visitors' reports.*Never said/]);
   // Every tester row of each round, with the headers we saw and Globalping's raw result.
   await expect(page.locator(".evidence-round").first().locator("tbody tr:not(.evidence-row)")).toHaveCount(3);
   await expect(page.getByText("Headers we saw (3)").first()).toBeAttached();

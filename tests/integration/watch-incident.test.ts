@@ -115,7 +115,8 @@ describe("a watched site that goes down and comes back, with nobody looking", ()
     answer = 200;
     await tickAt(150); // not due yet: 60 s from the last round
     await tickAt(180);
-    await tickAt(240);
+    // The second online round waits for the span the rule counts, plus a job's early release.
+    await tickAt(242);
     const [closed] = await incidents();
     expect({ endedAt: closed.endedAt, evidence: closed.evidence.map((e) => e.role) }).toEqual({
       endedAt: at(180),

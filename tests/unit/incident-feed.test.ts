@@ -1,3 +1,4 @@
+import { incidentClocks } from "@/lib/incident-clocks";
 import { describe, expect, it } from "vitest";
 import { entryUpdated, incidentFeed, incidentTagUri } from "@/lib/incident-feed";
 import type { IncidentView } from "@/lib/incident-view";
@@ -11,6 +12,7 @@ const incident = (id: number, endedAt: string | null): IncidentView => ({
   worstVerdict: "global_outage",
   causes: ["timeout"],
   places: { continents: [], countries: [], cities: [], networks: [] },
+  clocks: incidentClocks({ startedAt: new Date("2026-11-26T14:02:00.000Z"), crowdAt: null, officialAckAt: null }),
 });
 
 describe("incident feed", () => {

@@ -1,3 +1,4 @@
+import { incidentClocks } from "@/lib/incident-clocks";
 import { describe, expect, it } from "vitest";
 import type { IncidentView } from "@/lib/incident-view";
 import { currentIncidentLine, incidentLength, incidentSummary, incidentTitle, placesInWords, utcTime } from "@/lib/incident-words";
@@ -16,6 +17,7 @@ const incident = (overrides: Partial<IncidentView> = {}): IncidentView => ({
     cities: ["Frankfurt, Germany", "Berlin, Germany"],
     networks: ["AS3320 Deutsche Telekom AG"],
   },
+  clocks: incidentClocks({ startedAt: new Date("2026-11-26T14:02:10.000Z"), crowdAt: null, officialAckAt: null }),
   ...overrides,
 });
 

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { render, screen } from "@testing-library/react";
+import { incidentClocks } from "@/lib/incident-clocks";
 import { describe, expect, it } from "vitest";
 import { IncidentsList } from "@/components/IncidentsList";
 import type { IncidentView } from "@/lib/incident-view";
@@ -13,6 +14,7 @@ const incident = (id: number, overrides: Partial<IncidentView> = {}): IncidentVi
   worstVerdict: "global_outage",
   causes: ["timeout"],
   places: { continents: [], countries: [], cities: [], networks: [] },
+  clocks: incidentClocks({ startedAt: new Date("2026-11-26T14:02:00.000Z"), crowdAt: null, officialAckAt: null }),
   ...overrides,
 });
 

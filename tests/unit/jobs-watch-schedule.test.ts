@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { checkJobId, dueAt, dueThisTick, isDue, watchIntervalMs, type WatchedSite } from "@/lib/watch-schedule";
+import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
+import { NO_DEMAND } from "@/lib/watch-pace";
+import { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } from "@/lib/world-shares";
+import {
+  checkJobId,
+  dueAt,
+  dueThisTick,
+  EARLY_RELEASE_MS,
+  isDue,
+  isSuspect,
+  watchIntervalMs,
+  type WatchedSite,
+} from "@/lib/watch-schedule";
 import { shutdownHandler } from "@/server/serving/startup/shutdown";
 
 // When a watched domain's background round is due, and what its job is called.
@@ -13,6 +25,9 @@ const site = (overrides: Partial<WatchedSite>): WatchedSite => ({
   lastCheckedAt: null,
   openIncident: false,
   viewed: false,
+  demand: NO_DEMAND,
+  streakSince: null,
+  alarmedAt: null,
   ...overrides,
 });
 
@@ -30,10 +45,12 @@ describe("watch schedule", () => {
   });
 
   it("watchIntervalMs() never paces faster than the TTL, within which a result is reused", () => {
-    expect(watchIntervalMs(false, { checkTtlSeconds: 60, watchIntervalSeconds: 30 })).toBe(60_000);
-    expect(watchIntervalMs(true, { checkTtlSeconds: 60, watchIntervalSeconds: 30 })).toBe(60_000);
-    expect(watchIntervalMs(false, intervals)).toBe(300_000);
-    expect(watchIntervalMs(true, intervals)).toBe(60_000);
+    const fastWatch = { checkTtlSeconds: 60, watchIntervalSeconds: 30 };
+    expect(watchIntervalMs(site({}), fastWatch)).toBe(60_000);
+    expect(watchIntervalMs(site({ openIncident: true }), fastWatch)).toBe(60_000);
+    expect(watchIntervalMs(site({}), intervals)).toBe(300_000);
+    expect(watchIntervalMs(site({ openIncident: true }), intervals)).toBe(60_000);
+    expect(watchIntervalMs(site({ openIncident: true }), { checkTtlSeconds: 90, watchIntervalSeconds: 300 })).toBe(90_000);
   });
 
   it("checkJobId() names the domain and its due time, and changes once a round is stored", () => {
@@ -43,6 +60,53 @@ describe("watch schedule", () => {
     expect(id).toBe(`check-${ago(60).getTime()}-a.example`);
     expect(id).not.toContain(":");
     expect(checkJobId(after.domain, dueAt(after, intervals))).not.toBe(id);
+  });
+});
+
+describe("suspicion shortens the wait", () => {
+  const failedAt = ago(50);
+  const suspect = site({ viewed: true, lastCheckedAt: failedAt, streakSince: new Date(failedAt.getTime() - 300) });
+
+  it.each([
+    { case: "no incident, no streak, no alarm", site: site({}), suspect: false },
+    { case: "a round found it not online (a streak)", site: site({ streakSince: ago(10) }), suspect: true },
+    {
+      case: "the crowd or the official page raised the alarm since its last round",
+      site: site({ lastCheckedAt: ago(200), alarmedAt: ago(100) }),
+      suspect: true,
+    },
+    { case: "a round found it online since the alarm", site: site({ lastCheckedAt: ago(50), alarmedAt: ago(100) }), suspect: false },
+    { case: "an incident is open (its own pace)", site: site({ openIncident: true, alarmedAt: ago(10) }), suspect: false },
+  ])("isSuspect() is $suspect when $case", ({ site: watched, suspect: expected }) => {
+    expect(isSuspect(watched)).toBe(expected);
+  });
+
+  it("re-checks a suspect domain at the TTL instead of the watch interval", () => {
+    expect(watchIntervalMs(suspect, intervals)).toBe(60_000);
+    const alarmed = site({ lastCheckedAt: ago(200), alarmedAt: ago(30) });
+    expect(watchIntervalMs(alarmed, intervals)).toBe(60_000);
+    // Due at once: its last round is older than the TTL.
+    expect(isDue(alarmed, intervals, NOW)).toBe(true);
+  });
+
+  it("puts the round after a failing one where the incident rule counts it: a span after the streak's start, even when let go early", () => {
+    const due = dueAt(suspect, intervals);
+    const startedEarly = due.getTime() - EARLY_RELEASE_MS;
+    expect(startedEarly - suspect.streakSince!.getTime()).toBeGreaterThanOrEqual(MIN_STREAK_SPAN_MS);
+    // and no later than that, when the failing round was quick
+    expect(due.getTime()).toBe(suspect.streakSince!.getTime() + MIN_STREAK_SPAN_MS + EARLY_RELEASE_MS);
+  });
+
+  it("waits the TTL after a slow failing round (its result is reused within it)", () => {
+    const slow = site({ lastCheckedAt: ago(0), streakSince: ago(8) });
+    expect(dueAt(slow, intervals).getTime()).toBe(NOW.getTime() + 60_000);
+  });
+
+  it("puts a suspect subdomain first in its site's turn", () => {
+    const quiet = site({ domain: "a.victim.example", lastCheckedAt: ago(900) });
+    const failing = site({ domain: "b.victim.example", lastCheckedAt: ago(70), streakSince: ago(71) });
+    const due = dueThisTick([quiet, failing], intervals, new Date(NOW.getTime() + 15_000));
+    expect(due.map(({ site: watched }) => watched.domain)).toEqual(["b.victim.example"]);
   });
 });
 
@@ -64,6 +128,28 @@ describe("a tick's due rounds", () => {
     expect(dueThisTick([...subscribed, incident], intervals, horizon).map(({ site: watched }) => watched.domain)).toEqual([
       "api.victim.example",
     ]);
+  });
+
+  it("asks no more rounds of one site a minute than its background share, however many of its subdomains are suspect", () => {
+    // Ten minutes of ticks; every subdomain failing (a streak) and its round run at its due time.
+    const sites = Array.from({ length: 30 }, (_, i) =>
+      site({ domain: `s${i}.victim.example`, lastCheckedAt: ago(600), streakSince: ago(600), viewed: true }),
+    );
+    const rounds: number[] = [];
+    for (let tick = 0; tick < 40; tick++) {
+      const now = NOW.getTime() + tick * 15_000;
+      for (const { site: watched, at } of dueThisTick(sites, intervals, new Date(now + 15_000))) {
+        const ran = Math.max(now, at.getTime());
+        rounds.push(ran);
+        Object.assign(watched, { lastCheckedAt: new Date(ran), streakSince: new Date(ran) });
+      }
+    }
+    for (let minute = 0; minute < 10; minute++) {
+      const from = NOW.getTime() + minute * 60_000;
+      const inMinute = rounds.filter((ran) => ran >= from && ran < from + 60_000).length;
+      expect(inMinute).toBeLessThanOrEqual(BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE);
+    }
+    expect(rounds.length).toBeGreaterThan(30);
   });
 
   it("takes nothing that is not due before the horizon", () => {

@@ -5,6 +5,7 @@ import { DataSources } from "@/components/methodology/DataSources";
 import { FairShareRules } from "@/components/methodology/FairShareRules";
 import { NetworkRules } from "@/components/methodology/NetworkRules";
 import { OfficialRules } from "@/components/methodology/OfficialRules";
+import { WatchRules } from "@/components/methodology/WatchRules";
 import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
 import { GLOBAL_OUTAGE_SHARE, MIN_LOCATIONS_TO_IGNORE_ONE } from "@/lib/verdict";
 
@@ -63,6 +64,8 @@ export default function MethodologyPage() {
         where no location could tell changes nothing. Incidents are detected by these checks, never acknowledged by anyone. Each keeps its
         evidence for good: the first failing check, the worst and the recovering one, with every tester&apos;s answer.
       </p>
+
+      <WatchRules />
 
       <h2>History</h2>
       <p>

@@ -1,4 +1,5 @@
 import "server-only";
+import { incidentClocks, LEAD_DAYS, medianLeadSeconds, type OfficialLead } from "@/lib/incident-clocks";
 import type { EvidenceRole, EvidenceSnapshot, IncidentDetail, IncidentPlaces, IncidentView } from "@/lib/incident-view";
 import type { Cause } from "@/lib/probe-result";
 import { getDb } from "@/server/db";
@@ -14,6 +15,8 @@ interface IncidentRow {
   worstVerdict: string;
   causes: string;
   places: string;
+  crowdAt: Date | null;
+  officialAckAt: Date | null;
 }
 
 const EMPTY_PLACES: IncidentPlaces = { continents: [], countries: [], cities: [], networks: [] };
@@ -28,6 +31,7 @@ function toView(domain: string, row: IncidentRow): IncidentView {
     worstVerdict: row.worstVerdict as IncidentView["worstVerdict"],
     causes: JSON.parse(row.causes) as Cause[],
     places: { ...EMPTY_PLACES, ...(JSON.parse(row.places) as Partial<IncidentPlaces>) },
+    clocks: incidentClocks(row),
   };
 }
 
@@ -87,4 +91,16 @@ export async function incidentDetail(domain: string, id: number): Promise<Incide
     .map((piece) => JSON.parse(piece.snapshot) as EvidenceSnapshot)
     .sort((a, b) => ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role));
   return { ...toView(domain, row), evidence };
+}
+
+/** Our lead over `domain`'s official page: the incidents of the last 90 days it admitted. */
+export async function officialLeadOf(domain: string, now: Date): Promise<OfficialLead> {
+  const rows = await getDb().incident.findMany({
+    where: { site: { domain }, startedAt: { gte: new Date(now.getTime() - LEAD_DAYS * 86_400_000) }, officialAckAt: { not: null } },
+    select: { startedAt: true, officialAckAt: true },
+    orderBy: { startedAt: "desc" },
+    take: MAX_RECENT_INCIDENTS * 5,
+  });
+  const behind = rows.map((row) => Math.round((row.officialAckAt!.getTime() - row.startedAt.getTime()) / 1000));
+  return { medianSeconds: medianLeadSeconds(behind), incidents: behind.length };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { buildHistoryView, historyWindow, type HistoryIncident, type HistoryRange, type HistoryView } from "@/lib/history-view";
-import { incidentsBetween } from "@/server/data/incidents";
+import { incidentsBetween, officialLeadOf } from "@/server/data/incidents";
 import { getDb } from "@/server/db";
 
 export { HISTORY_RANGES, type HistoryRange } from "@/lib/history-view";
@@ -17,17 +17,18 @@ export async function historyOf(domain: string, range: HistoryRange, now = new D
   const { period, from, to } = historyWindow(range, now);
   const site = await db.site.findUnique({ where: { domain }, select: { id: true } });
   if (!site) return buildHistoryView({ domain, range, now, rows: [], incidents: [] });
-  const [rows, incidents] = await Promise.all([
+  const [rows, incidents, officialLead] = await Promise.all([
     db.rollup.findMany({
       where: { siteId: site.id, period, start: { gte: new Date(from), lt: new Date(to) } },
       select: { start: true, rounds: true, observedMs: true, onlineMs: true, latency: true },
     }),
     incidentsBetween(domain, new Date(from), new Date(to)),
+    officialLeadOf(domain, now),
   ]);
   const onTimeline: HistoryIncident[] = incidents
     .slice(-MAX_INCIDENTS)
     .map(({ id, startedAt, endedAt, worstVerdict }) => ({ id, startedAt, endedAt, worstVerdict }));
-  return buildHistoryView({ domain, range, now, rows, incidents: onTimeline });
+  return buildHistoryView({ domain, range, now, rows, incidents: onTimeline, officialLead });
 }
 
 /** A domain's share of observed time online over a range (the badge's 30-day figure). */

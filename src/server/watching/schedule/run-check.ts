@@ -1,15 +1,9 @@
 import "server-only";
 import { displayName } from "@/lib/idn-display";
-import { isDue } from "@/lib/watch-schedule";
+import { EARLY_RELEASE_MS, isDue } from "@/lib/watch-schedule";
 import type { CheckService } from "@/server/checking";
 import { watchIntervals } from "./due-checks";
 import { watchedSite } from "./watched-sites";
-
-/**
- * A delayed job may be let go a moment before its due time (timers and Redis's clock are not
- * the app's); a round stored since is a whole interval away, so this tells the two apart.
- */
-const EARLY_MS = 2000;
 
 /**
  * A "check" job: one background round of `domain` if it is still watched and due (a late or
@@ -17,7 +11,7 @@ const EARLY_MS = 2000;
  */
 export async function runWatchedCheck(checks: Pick<CheckService, "background">, domain: string, now = new Date()): Promise<void> {
   const site = await watchedSite(domain, now);
-  if (!site || !isDue(site, watchIntervals(), new Date(now.getTime() + EARLY_MS))) return;
+  if (!site || !isDue(site, watchIntervals(), new Date(now.getTime() + EARLY_RELEASE_MS))) return;
   // The domain came from our own table, stored from a parsed target: its ASCII form.
   const outcome = await checks.background({ ascii: domain, unicode: displayName(domain) });
   if (!outcome.ok && (outcome.refusal.code === "busy" || outcome.refusal.code === "rate_limited")) {

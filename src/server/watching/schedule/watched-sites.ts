@@ -1,9 +1,11 @@
 import "server-only";
 import { VIEWED_WATCH_MS, type WatchedSite } from "@/lib/watch-schedule";
 import { getDb } from "@/server/db";
+import { readWatchSignals, type WatchSignals } from "./watch-signals";
 
 // Which domains are watched: those with an open incident, with push subscribers, or viewed by a
-// visitor in the last hour (Site.lastViewedAt; background rounds do not set it).
+// visitor in the last hour (Site.lastViewedAt; background rounds do not set it). Their pace reads the
+// incident rule's streak and the signals of watch-signals.ts.
 
 const watchedWhere = (now: Date) => ({
   OR: [
@@ -13,15 +15,41 @@ const watchedWhere = (now: Date) => ({
   ],
 });
 
-const SELECT = { id: true, domain: true, createdAt: true, lastCheckedAt: true, lastViewedAt: true } as const;
+const SELECT = {
+  id: true,
+  domain: true,
+  createdAt: true,
+  lastCheckedAt: true,
+  lastViewedAt: true,
+  streakRounds: true,
+  streakSince: true,
+  crowdAlarmAt: true,
+} as const;
 
-type Row = { id: number; domain: string; createdAt: Date; lastCheckedAt: Date | null; lastViewedAt: Date | null };
+type Row = {
+  id: number;
+  domain: string;
+  createdAt: Date;
+  lastCheckedAt: Date | null;
+  lastViewedAt: Date | null;
+  streakRounds: number;
+  streakSince: Date | null;
+  crowdAlarmAt: Date | null;
+};
 
-const toWatched = ({ id, lastViewedAt, ...row }: Row, inIncident: Set<number>, now: Date): WatchedSite => ({
-  ...row,
-  openIncident: inIncident.has(id),
-  viewed: lastViewedAt !== null && lastViewedAt.getTime() >= now.getTime() - VIEWED_WATCH_MS,
-});
+function toWatched(row: Row, inIncident: Set<number>, signals: WatchSignals, now: Date): WatchedSite {
+  const viewed = row.lastViewedAt !== null && row.lastViewedAt.getTime() >= now.getTime() - VIEWED_WATCH_MS;
+  return {
+    domain: row.domain,
+    createdAt: row.createdAt,
+    lastCheckedAt: row.lastCheckedAt,
+    openIncident: inIncident.has(row.id),
+    viewed,
+    demand: signals.demandOf(row.id, viewed),
+    streakSince: row.streakRounds > 0 ? row.streakSince : null,
+    alarmedAt: signals.alarmedAt(row),
+  };
+}
 
 /**
  * The sites with an open incident, asked apart: a nested read of each watched site's incidents
@@ -35,15 +63,20 @@ async function sitesInIncident(siteIds?: number[]): Promise<Set<number>> {
   return new Set(open.map((incident) => incident.siteId));
 }
 
-/** Every watched domain now, with what its schedule depends on. */
-export async function watchedSites(now: Date): Promise<WatchedSite[]> {
-  const [rows, inIncident] = await Promise.all([getDb().site.findMany({ where: watchedWhere(now), select: SELECT }), sitesInIncident()]);
-  return rows.map((row) => toWatched(row, inIncident, now));
+/** Every watched domain now, with what its schedule depends on (`given`: the signals already read at `now`). */
+export async function watchedSites(now: Date, given?: WatchSignals): Promise<WatchedSite[]> {
+  const [rows, inIncident, signals] = await Promise.all([
+    getDb().site.findMany({ where: watchedWhere(now), select: SELECT }),
+    sitesInIncident(),
+    given ?? readWatchSignals(now),
+  ]);
+  return rows.map((row) => toWatched(row, inIncident, signals, now));
 }
 
 /** The domain's schedule state if it is still watched, else null (a job that runs late). */
 export async function watchedSite(domain: string, now: Date): Promise<WatchedSite | null> {
   const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select: SELECT });
   if (!row) return null;
-  return toWatched(row, await sitesInIncident([row.id]), now);
+  const [inIncident, signals] = await Promise.all([sitesInIncident([row.id]), readWatchSignals(now, row)]);
+  return toWatched(row, inIncident, signals, now);
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
 import { EvidenceRound } from "@/components/EvidenceRound";
+import { IncidentClocksTable } from "@/components/IncidentClocksTable";
 import type { EvidenceRole } from "@/lib/incident-view";
 import { causesInWords, incidentSummary, incidentTitle, placesInWords, utcDateTime } from "@/lib/incident-words";
 import { pageMetadata } from "@/server/serving/page-metadata";
@@ -95,6 +96,7 @@ export default async function IncidentPage({ params }: PageProps<"/[domain]/inci
           ) : null}
         </dl>
       </section>
+      <IncidentClocksTable clocks={incident.clocks} hasOfficialPage={official?.hasOfficialPage ?? false} />
       {incident.evidence.map((piece) => (
         <EvidenceRound
           key={piece.role}
