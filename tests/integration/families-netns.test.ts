@@ -26,7 +26,7 @@ const SITES = {
   stalls: { A: [siteV4(1)], AAAA: [siteV6(4)] },
   noaaaa: { A: [siteV4(1), siteV4(2)] },
   v4down: { A: [siteV4(3)], AAAA: [siteV6(1)] },
-} as const;
+};
 type Site = keyof typeof SITES;
 const host = (site: Site) => `${site}.example.test`;
 const TIMEOUTS = { connectMs: 1000, headersMs: 1000, bodyMs: 1000 };

@@ -71,7 +71,7 @@ for (const { address, mode } of listeners) {
 
 /** Starts the listeners in the namespace, in one process; resolves once all listen. */
 export async function startSites(ns: string, listeners: Listener[]): Promise<ChildProcess> {
-  const env = { PATH: process.env.PATH, LISTENERS: JSON.stringify(listeners) };
+  const env: NodeJS.ProcessEnv = { NODE_ENV: "test", PATH: process.env.PATH, LISTENERS: JSON.stringify(listeners) };
   const child = spawn("ip", ["netns", "exec", ns, process.execPath, "-e", SITES_SCRIPT], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   await new Promise<void>((resolve, reject) => {
