@@ -26,6 +26,7 @@ const SITES = {
   stalls: { A: [siteV4(1)], AAAA: [siteV6(4)] },
   noaaaa: { A: [siteV4(1), siteV4(2)] },
   v4down: { A: [siteV4(3)], AAAA: [siteV6(1)] },
+  loopback: { A: [siteV4(1)], AAAA: ["::1"] },
 };
 type Site = keyof typeof SITES;
 const host = (site: Site) => `${site}.example.test`;
@@ -125,6 +126,15 @@ describe("http tester over both families", () => {
     const result = await probe("v4down");
     expect(result.status).toBe("up");
     expect(familyFinding([result])?.words).toBe("up over IPv6; IPv4 fails: its one IPv4 address refuses connections");
+  });
+});
+
+describe("the SSRF guard over both families", () => {
+  it("refuses the whole name when one of its addresses is not public, before connecting to any", async () => {
+    const result = await probe("loopback");
+    expect(result).toMatchObject({ status: "error", cause: "blocked_address" });
+    expect(result.message).toContain("::1");
+    expect(result.addresses).toBeUndefined();
   });
 });
 
