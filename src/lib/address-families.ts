@@ -77,8 +77,23 @@ function allFailing(family: FamilySummary): string {
   const n = family.failing.length;
   const verb = sharedVerb(family.failing, n === 1);
   if (n === 1) return `its one ${name} address ${verb}`;
-  if (verb === null) return `its ${n} ${name} addresses fail`;
+  if (verb === null) return `its ${n} ${name} addresses fail (${eachWay(family.failing)})`;
   return `${n === 2 ? "both its" : `all ${n} of its`} ${name} addresses ${verb}`;
+}
+
+/** "1 refuses connections, 1 times out": how many failed each way, in the order first seen. */
+function eachWay(failing: FamilySummary["failing"]): string {
+  const counts = new Map<string, number>();
+  for (const entry of failing) {
+    const key = `${entry.cause}:${entry.stalled}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .map(([key, count]) => {
+      const [cause, stalled] = key.split(":");
+      return `${count} ${verbFor(cause === "null" ? null : (cause as Cause), stalled === "true", count === 1)}`;
+    })
+    .join(", ");
 }
 
 function someFailing(family: FamilySummary): string {

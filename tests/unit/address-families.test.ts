@@ -65,7 +65,7 @@ describe("familyFinding", () => {
     [
       "says the count when IPv6 addresses fail differently",
       ["v4 up", "v6 reset", "v6 refused"],
-      "up over IPv4; IPv6 fails: its 2 IPv6 addresses fail",
+      "up over IPv4; IPv6 fails: its 2 IPv6 addresses fail (1 drops connections, 1 refuses connections)",
       true,
     ],
     ["leaves inconclusive addresses out", ["v4 up", "v6 up", "v6 error"], null, false],
