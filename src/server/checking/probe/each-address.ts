@@ -65,11 +65,13 @@ const roundOrNull = (ms: number | null) => (ms === null ? null : Math.round(ms))
 
 /**
  * The site's result from its addresses' results: the first that served (up when either family
- * does), else the first that was down, else the first; it carries every address's entry.
+ * does), else the first that was down, else the first; it carries every address's entry. Each
+ * probe ran pinned, so the name's one resolution is its DNS time.
  */
-export function mergeAddressResults(tried: { address: GuardedAddress; result: ProbeResult }[]): ProbeResult {
+export function mergeAddressResults(tried: { address: GuardedAddress; result: ProbeResult }[], resolveMs: number): ProbeResult {
   const pick = tried.find(({ result }) => result.status === "up") ?? tried.find(({ result }) => result.status === "down") ?? tried[0];
-  return { ...pick.result, addresses: tried.map(({ address, result }) => addressEntry(address, result)) };
+  const timings = { ...pick.result.timings, dnsMs: resolveMs, totalMs: pick.result.timings.totalMs + resolveMs };
+  return { ...pick.result, timings, addresses: tried.map(({ address, result }) => addressEntry(address, result)) };
 }
 
 /** Runs `probeOne` for every address of host:port in parallel and merges the results. */
@@ -79,9 +81,11 @@ export async function probeEachAddress(
   context: ProbeContext,
   probeOne: (pinned: ProbeContext) => Promise<ProbeResult>,
 ): Promise<ProbeResult> {
+  const started = performance.now();
   const addresses = await addressesToTry(host, port, context);
+  const resolveMs = Math.round(performance.now() - started);
   const tried = await Promise.all(
     addresses.map(async (address) => ({ address, result: await probeOne(pinnedContext(context, host, port, address)) })),
   );
-  return mergeAddressResults(tried);
+  return mergeAddressResults(tried, resolveMs);
 }

@@ -63,16 +63,20 @@ export class TcpTester implements Tester {
   /** The port is open when any address of the name accepts on it; each address is tried. */
   private async tryPort(host: string, port: number, context: ProbeContext): Promise<PortOutcome> {
     let addresses;
+    const started = performance.now();
     try {
       addresses = await addressesToTry(host, port, context);
     } catch (error) {
       if (!isProbeError(error)) throw error;
       return { port, open: false, cause: error.probeCause, detail: error.message, addresses: [] };
     }
+    const resolveMs = Math.round(performance.now() - started);
     const tried = await Promise.all(addresses.map((address) => this.tryAddress(host, port, pinnedContext(context, host, port, address))));
     const entries = tried.map((outcome, i) => addressEntry(addresses[i], asResult(outcome)));
     const open = tried.find(isOpen);
-    return { ...(open ?? tried.find(isClosed) ?? tried[0]), addresses: entries };
+    // Each address was tried pinned: the name's one resolution is the DNS time.
+    if (open) return { ...open, dnsMs: resolveMs, addresses: entries };
+    return { ...(tried.find(isClosed) ?? tried[0]), addresses: entries };
   }
 
   private async tryAddress(host: string, port: number, context: ProbeContext): Promise<PortOutcome> {
