@@ -1,3 +1,4 @@
+import { familyFinding } from "@/lib/address-families";
 import { testedScheme } from "@/lib/browser-reach";
 import { utcDateTime, utcTime } from "@/lib/incident-words";
 import { describeVerdict } from "@/lib/verdict-line";
@@ -20,6 +21,8 @@ function causeDetails(results: ProbeResult[]) {
     tlsError: results.find((r) => r.tls && !r.tls.authorized)?.tls?.error ?? null,
   };
 }
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * The answer first: the verdict, for whom and where, how old (counted by the browser), what this
@@ -48,6 +51,7 @@ export function CheckResult({ target, view }: { target: Target; view: StatusView
 
   const { check } = view;
   const line = describeVerdict(target.unicode, { ...check, ...causeDetails(check.results) });
+  const families = familyFinding(check.results);
 
   return (
     <section className={`card result result-${check.verdict}`} aria-labelledby="result-heading" data-verdict={check.verdict}>
@@ -55,6 +59,8 @@ export function CheckResult({ target, view }: { target: Target; view: StatusView
       <h2 id="result-heading" className="result-line">
         <TextWithName text={line} name={target.unicode} />
       </h2>
+      {/* A family that fails while the other serves: visitors on that family wait or fail. */}
+      {families?.familyFails && families.words ? <p className="family-finding">{capitalized(families.words)}</p> : null}
       {/* Each on a line of its own: the age's words change in the browser, and move nothing. */}
       <p className="checked-at">
         <span>

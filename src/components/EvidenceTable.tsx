@@ -3,6 +3,7 @@ import { groupByPlace } from "@/lib/group-by-place";
 import { countryName } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
 import { publicMessage, resultText, tlsNotApplicable } from "@/lib/result-text";
+import { AddressTable } from "./AddressTable";
 import "./Evidence.css";
 import { ResultDetailCells } from "./ResultDetailCells";
 import { ScrollTable } from "./ScrollTable";
@@ -38,7 +39,10 @@ function EvidenceRows({ result }: { result: ProbeResult }) {
   const place = [city, country && country !== "--" ? countryName(country) : ""].filter(Boolean).join(", ") || "—";
   const detail = result.detail;
   const hasEvidence =
-    Boolean(result.message) || Boolean(detail?.headers && Object.keys(detail.headers).length) || detail?.raw !== undefined;
+    Boolean(result.message) ||
+    Boolean(detail?.headers && Object.keys(detail.headers).length) ||
+    detail?.raw !== undefined ||
+    Boolean(result.addresses?.length);
   return (
     <>
       <tr data-status={result.status} data-source={result.source ?? "local"}>
@@ -56,6 +60,7 @@ function EvidenceRows({ result }: { result: ProbeResult }) {
           <td colSpan={COLUMNS.length}>
             <div>
               {result.message ? <p className="evidence-message">{publicMessage(result.message)}</p> : null}
+              {result.addresses?.length ? <AddressTable addresses={result.addresses} /> : null}
               <EvidenceDetails result={result} />
             </div>
           </td>

@@ -100,6 +100,30 @@ export interface ProbeResult {
   stale?: boolean;
   /** Evidence as seen, capped (lib/evidence-caps.ts): shown on the check and incident pages, not in the API. */
   detail?: ProbeDetail;
+  /**
+   * One entry per address of the name the tester tried (both families), when it tried them one by
+   * one; absent for testers that do not (dns, world probes) and for results stored before.
+   */
+  addresses?: AddressResult[];
+}
+
+export type AddressFamily = 4 | 6;
+/** At most this many addresses of one family are tried in a round; the rest are left out. */
+export const ADDRESSES_PER_FAMILY = 8;
+
+/** What one address of the site did, on its own. */
+export interface AddressResult {
+  family: AddressFamily;
+  address: string;
+  /** The port tried (the tcp tester tries several). */
+  port: number;
+  status: ProbeStatus;
+  cause: Cause | null;
+  statusCode: number | null;
+  connectMs: number | null;
+  tlsMs: number | null;
+  ttfbMs: number | null;
+  message: string | null;
 }
 
 export interface ProbeDetail {

@@ -83,6 +83,22 @@ describe("evidence in the check store", () => {
     expect((await modules.store.prismaCheckStore.latest(HOST))?.results.map((r) => r.detail)).toEqual(read?.results.map((r) => r.detail));
   });
 
+  it("keeps each address's result beside the evidence, without a schema change, and reads it back apart", async () => {
+    const [probed] = await probedRound();
+    expect(probed.addresses).toEqual([expect.objectContaining({ family: 4, address: "127.0.0.1", status: "up", statusCode: 200 })]);
+    const v6 = { ...probed.addresses![0], family: 6 as const, address: "2001:db8::1", status: "down" as const, cause: "refused" as const };
+    const row = { ...probed, addresses: [...probed.addresses!, v6] };
+    const saved = await modules.store.prismaCheckStore.save(
+      target,
+      { startedAt: new Date(), durationMs: 5, results: [row] },
+      decideVerdict([row]),
+    );
+    const [read] = (await modules.checks.storedCheck(HOST, saved.id))?.results ?? [];
+    expect(read.addresses).toEqual(row.addresses);
+    expect(read.detail).toEqual(probed.detail);
+    expect(read.detail).not.toHaveProperty("addresses");
+  });
+
   it("reads a round with no evidence as rows without detail", async () => {
     const row = { ...worldRow(null), detail: undefined };
     const saved = await modules.store.prismaCheckStore.save(

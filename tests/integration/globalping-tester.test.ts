@@ -321,3 +321,86 @@ describe("globalping tester: evidence as received", () => {
     }
   });
 });
+
+describe("globalping tester: IPv6", () => {
+  // Our own http tester's last round found an IPv6 address of the site.
+  const previousWithIpv6 = (): ProbeResult[] => [
+    {
+      testerId: "local-http",
+      kind: "http",
+      location: { city: "Frankfurt", country: "DE" },
+      server: "local",
+      status: "up",
+      cause: null,
+      statusCode: 200,
+      message: null,
+      timings: { dnsMs: 1, connectMs: 1, tlsMs: null, ttfbMs: 1, totalMs: 3 },
+      addresses: [
+        {
+          family: 4,
+          address: "192.0.2.1",
+          port: 443,
+          status: "up",
+          cause: null,
+          statusCode: 200,
+          connectMs: 1,
+          tlsMs: 1,
+          ttfbMs: 1,
+          message: null,
+        },
+        {
+          family: 6,
+          address: "2001:db8::1",
+          port: 443,
+          status: "down",
+          cause: "refused",
+          statusCode: null,
+          connectMs: null,
+          tlsMs: null,
+          ttfbMs: null,
+          message: null,
+        },
+      ],
+    },
+  ];
+  const ipVersionOf = (post: { body: unknown }) =>
+    (post.body as { measurementOptions?: { ipVersion?: number } }).measurementOptions?.ipVersion;
+  const probesOf = (post: { body: unknown }) =>
+    (post.body as { locations: { limit?: number }[] }).locations.reduce((sum, location) => sum + (location.limit ?? 1), 0);
+
+  it("asks a share of the same probes over IPv6 where the site has AAAA records", async () => {
+    standIn.setScenario(everyProbe(finished(200), 20));
+    const rows = worldRows((await round([world({ probes: 9 })], UP, { previous: previousWithIpv6() })).results);
+    expect(posts().map((post) => [ipVersionOf(post), probesOf(post)])).toEqual([
+      [undefined, 6],
+      [6, 3],
+    ]);
+    expect(rows).toHaveLength(9);
+    expect(new Set(rows.map((r) => r.testerId)).size).toBe(9);
+    expect(rows.filter((r) => r.message?.startsWith("over IPv6")).map((r) => r.status)).toEqual(["up", "up", "up"]);
+  });
+
+  it("counts an IPv6 probe that cannot reach anything over IPv6 as inconclusive, never down", async () => {
+    standIn.setScenario(({ body }) => {
+      const v6 = (body as { measurementOptions?: { ipVersion?: number } }).measurementOptions?.ipVersion === 6;
+      const test = v6
+        ? ({ status: "failed", failureSource: "target", rawOutput: "connect ENETUNREACH 2001:db8::1:443" } as const)
+        : finished(200);
+      return { tests: TEN_PROBES.map((probe) => ({ probe, test, afterMs: 20 })) };
+    });
+    const rows = worldRows((await round([world({ probes: 9 })], UP, { previous: previousWithIpv6() })).results);
+    const overIpv6 = rows.filter((r) => r.message?.startsWith("over IPv6"));
+    expect(overIpv6.map((r) => [r.status, r.cause])).toEqual([
+      ["error", "tester_error"],
+      ["error", "tester_error"],
+      ["error", "tester_error"],
+    ]);
+    expect(rows.filter((r) => r.status === "down")).toEqual([]);
+  });
+
+  it("asks over IPv4 alone when the site has no AAAA record", async () => {
+    standIn.setScenario(everyProbe(finished(200), 20));
+    await round([world({ probes: 9 })], UP, { previous: [] });
+    expect(posts().map(ipVersionOf)).toEqual([undefined]);
+  });
+});

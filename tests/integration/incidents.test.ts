@@ -150,7 +150,10 @@ describe("incidents from real rounds", () => {
     const rows = await db.getDb().testerResult.findMany({ where: { checkId: stored.id, detail: { not: null } }, orderBy: { id: "asc" } });
     // Every location got an answer (200 or 503), so every row kept the headers it saw.
     expect(rows).toHaveLength(4);
-    expect(first.results.map((r) => r.detail)).toEqual(rows.map((row) => JSON.parse(row.detail!)));
+    // The column keeps each address's result beside the evidence (check-store.ts); both are frozen.
+    const columns = rows.map((row) => JSON.parse(row.detail!) as { addresses?: unknown });
+    expect(first.results.map((r) => r.detail)).toEqual(columns.map(({ addresses: _addresses, ...evidence }) => evidence));
+    expect(first.results.map((r) => r.addresses)).toEqual(columns.map((column) => column.addresses));
     expect(first.results[0].detail?.headers).toMatchObject({ "content-length": "5" });
     expect(first.reports).toEqual({ since: at(180 - 3600), until: at(180), count: 1 });
     expect(first.rule).toBe("2 of 4 locations that could tell failed (less than 80 %): down in some places");

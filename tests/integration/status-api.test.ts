@@ -74,6 +74,21 @@ describe("GET /api/v1/status/<domain>", () => {
     expect(body.testers.find((t: { kind: string }) => t.kind === "tls").tls).toMatchObject({ authorized: true });
   });
 
+  it("carries each address an http tester tried and each family's state", async () => {
+    const body = await (await call(HOST)).json();
+    const http = body.testers.find((t: { kind: string }) => t.kind === "http");
+    // The agents' names are routed to one IPv4 address (PROBE_CONNECT_TO): one address, no IPv6.
+    expect(http.addresses).toEqual([
+      expect.objectContaining({ family: 4, address: "127.0.0.1", status: "up", statusCode: 200, cause: null, tlsMs: expect.any(Number) }),
+    ]);
+    expect(body.families).toEqual({
+      ipv4: { state: "up", addresses: 1, up: 1, failing: [] },
+      ipv6: { state: "absent", addresses: 0, up: 0, failing: [] },
+      words: "no IPv6 (no AAAA record)",
+      familyFails: false,
+    });
+  });
+
   it("answers the same round from the cache the second time", async () => {
     const first = await (await call(HOST)).json();
     const tagsBefore = staleTags.length;

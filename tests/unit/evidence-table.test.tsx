@@ -34,6 +34,26 @@ const world = result({
 });
 
 describe("EvidenceTable", () => {
+  it("lists each address a tester tried under its row, IPv4 first, with what it did", () => {
+    const entry = { port: 443, statusCode: null, tlsMs: null, ttfbMs: null, message: null };
+    const addresses = [
+      { ...entry, family: 6 as const, address: "2001:db8::1", status: "down" as const, cause: "refused" as const, connectMs: null },
+      { ...entry, family: 6 as const, address: "2001:db8::2", status: "down" as const, cause: "timeout" as const, connectMs: 4 },
+      { ...entry, family: 4 as const, address: "192.0.2.1", status: "up" as const, cause: null, statusCode: 200, connectMs: 3, ttfbMs: 9 },
+    ];
+    render(<EvidenceTable results={[result({ status: "up", cause: null, statusCode: 200, addresses })]} caption="Evidence" />);
+    const table = screen.getByRole("table", { name: "Each address (3)" });
+    const rows = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      "IPv4192.0.2.1:443up (200)3 ms—9 ms",
+      "IPv6[2001:db8::1]:443connection refused———",
+      "IPv6[2001:db8::2]:443accepted, then no answer4 ms——",
+    ]);
+  });
+
   it("shows every tester's place, network, source, result, code and each phase's time", () => {
     render(<EvidenceTable results={[result({}), world]} caption="Evidence" />);
     const local = within(screen.getByText("Frankfurt, Germany").closest("tr")!);

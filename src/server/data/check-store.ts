@@ -1,6 +1,7 @@
 import "server-only";
 import type { Target } from "@/lib/domain";
 import type {
+  AddressResult,
   Cause,
   Continent,
   ProbeDetail,
@@ -56,12 +57,22 @@ function findLatest(domain: string) {
 
 type ResultRow = CheckRow["results"][number];
 
+// The detail column holds the evidence and, beside it, the per-address results: JSON that only
+// this app reads, so a new field needs no schema change. `addresses` is a key evidence never has.
+type StoredDetail = ProbeDetail & { addresses?: AddressResult[] };
+
+function storedDetail(r: ProbeResult): StoredDetail {
+  return { ...r.detail, ...(r.addresses ? { addresses: r.addresses } : {}) };
+}
+
 /** A stored detail that no longer reads (a hand-edited row) costs the evidence, never the round. */
-function readDetail(json: string | null): ProbeDetail | null {
+function readDetail(json: string | null): { evidence: ProbeDetail | null; addresses: AddressResult[] | null } | null {
   if (!json) return null;
   try {
-    const detail = JSON.parse(json) as unknown;
-    return detail !== null && typeof detail === "object" ? (detail as ProbeDetail) : null;
+    const parsed = JSON.parse(json) as unknown;
+    if (parsed === null || typeof parsed !== "object") return null;
+    const { addresses, ...evidence } = parsed as StoredDetail;
+    return { evidence: Object.keys(evidence).length > 0 ? evidence : null, addresses: Array.isArray(addresses) ? addresses : null };
   } catch {
     return null;
   }
@@ -90,7 +101,8 @@ export function toResult(r: ResultRow): ProbeResult {
     ...(r.tls ? { tls: JSON.parse(r.tls) as TlsDetails } : {}),
     measuredAt: r.measuredAt?.toISOString() ?? null,
     ...(r.stale ? { stale: true } : {}),
-    ...(detail ? { detail } : {}),
+    ...(detail?.evidence ? { detail: detail.evidence } : {}),
+    ...(detail?.addresses ? { addresses: detail.addresses } : {}),
   };
 }
 
@@ -119,7 +131,7 @@ function toRow(r: ProbeResult) {
     ttfbMs: roundMs(r.timings.ttfbMs),
     totalMs: Math.round(r.timings.totalMs),
     tls: r.tls ? JSON.stringify(r.tls) : null,
-    detail: r.detail ? JSON.stringify(r.detail) : null,
+    detail: r.detail || r.addresses ? JSON.stringify(storedDetail(r)) : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { familyFinding, type FamilySummary } from "@/lib/address-families";
 import { completeLocation } from "@/lib/places";
 import { publicMessage } from "@/lib/result-text";
 import type { CheckRecord } from "@/server/data/check-store";
@@ -20,6 +21,7 @@ export function statusJson(record: CheckRecord, cached: boolean) {
     verdict: record.verdict,
     cause: record.cause,
     warnings: record.warnings,
+    families: familiesJson(record.results),
     checkedAt: record.checkedAt.toISOString(),
     durationMs: record.durationMs,
     cached,
@@ -56,9 +58,18 @@ export function statusJson(record: CheckRecord, cached: boolean) {
         measuredAt: result.measuredAt ?? null,
         stale: result.stale ?? false,
         ...(result.tls ? { tls: result.tls } : {}),
+        ...(result.addresses ? { addresses: result.addresses.map((entry) => ({ ...entry, message: publicMessage(entry.message) })) } : {}),
       };
     }),
   };
+}
+
+/** Each family's state from the http testers that tried every address, and the finding in words; null when none did. */
+function familiesJson(results: CheckRecord["results"]) {
+  const finding = familyFinding(results);
+  if (!finding) return null;
+  const family = ({ state, total, up, failing }: FamilySummary) => ({ state, addresses: total, up, failing });
+  return { ipv4: family(finding.ipv4), ipv6: family(finding.ipv6), words: finding.words, familyFails: finding.familyFails };
 }
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;

@@ -4,11 +4,16 @@ import type { Location, ProbeResult } from "@/lib/probe-result";
 import { plainHttpNote } from "@/lib/verdict-certificate";
 import { getConfig } from "@/server/config";
 import { probeHttp, type HttpProbeOutcome, type PhaseTimeouts } from "@/server/checking/probe/http-request";
+import { probeEachAddress } from "@/server/checking/probe/each-address";
+import { isProbeError } from "@/server/checking/probe/errors";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
 // "Does the site serve a page?" One GET, redirects followed; any answer below 500 is up (blocked is
 // not down). A certificate browsers refuse is down with cause tls, as browsers show no page behind it.
+
+// The addresses are those of the https:// start; a fall back to http:// keeps to each one.
+const HTTPS_PORT = 443;
 
 const milliseconds = z.number().int().positive().max(60_000);
 
@@ -46,6 +51,16 @@ export class HttpTester implements Tester {
   }
 
   async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+    try {
+      return [await probeEachAddress(target.ascii, HTTPS_PORT, context, (pinned) => this.probeOnce(target, pinned))];
+    } catch (error) {
+      if (!isProbeError(error)) throw error;
+      // The name did not resolve (or the guard refused it): one probe says so, as before.
+      return [await this.probeOnce(target, context)];
+    }
+  }
+
+  private async probeOnce(target: Target, context: ProbeContext): Promise<ProbeResult> {
     const outcome = await probeHttp(target.ascii, {
       guard: context.guard,
       signal: context.signal,
@@ -53,7 +68,7 @@ export class HttpTester implements Tester {
       timeouts: this.options.timeouts,
       ca: this.options.ca,
     });
-    return [this.toResult(outcome)];
+    return this.toResult(outcome);
   }
 
   private toResult(outcome: HttpProbeOutcome): ProbeResult {

@@ -2,7 +2,7 @@ import "server-only";
 import { Agent, request } from "undici";
 import { z } from "zod";
 import { capHeaders } from "@/lib/evidence-caps";
-import { CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
+import { ADDRESSES_PER_FAMILY, CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";
 import { errorResult } from "@/server/checking/probe/round";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
@@ -25,6 +25,18 @@ const MAX_ANSWER_BYTES = 256 * 1024;
 
 const LocationSchema = z.object({ city: z.string().max(100), country: z.string().max(100) });
 const ms = z.number().min(0).nullable();
+const AddressResultSchema = z.object({
+  family: z.union([z.literal(4), z.literal(6)]),
+  address: z.union([z.ipv4(), z.ipv6()]),
+  port: z.number().int().min(1).max(65535),
+  status: z.enum(["up", "down", "error"]),
+  cause: z.enum(CAUSES).nullable(),
+  statusCode: z.number().int().min(100).max(999).nullable(),
+  connectMs: ms,
+  tlsMs: ms,
+  ttfbMs: ms,
+  message: z.string().max(2000).nullable(),
+});
 const ProbeResultSchema = z.object({
   testerId: z.string().min(1).max(200),
   kind: z.enum(TESTER_KINDS),
@@ -54,6 +66,11 @@ const ProbeResultSchema = z.object({
     .optional(),
   // The headers the agent saw, kept as evidence (capped again here: an agent is another machine).
   detail: z.object({ headers: z.record(z.string().max(100), z.string().max(4096)).optional() }).optional(),
+  // What each address of the site did, both families (at most 8 a family, for each of 8 ports).
+  addresses: z
+    .array(AddressResultSchema)
+    .max(2 * ADDRESSES_PER_FAMILY * 8)
+    .optional(),
 });
 const AgentAnswerSchema = z.object({ location: LocationSchema, results: z.array(ProbeResultSchema).min(1).max(32) });
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { Cause, Location, ProbeResult } from "@/lib/probe-result";
+import type { AddressResult, Cause, Location, ProbeResult, ProbeTimings } from "@/lib/probe-result";
+import { addressesToTry, addressEntry, pinnedContext } from "@/server/checking/probe/each-address";
 import { isProbeError } from "@/server/checking/probe/errors";
 import { connectGuarded } from "@/server/checking/probe/socket";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
@@ -13,8 +14,8 @@ export type TcpOptions = z.infer<typeof tcpOptionsSchema>;
 
 const DEFAULT_PORTS = [443, 80];
 
-type OpenPort = { port: number; open: true; dnsMs: number; connectMs: number };
-type ClosedPort = { port: number; open: false; cause: Cause; detail: string };
+type OpenPort = { port: number; open: true; dnsMs: number; connectMs: number; addresses: AddressResult[] };
+type ClosedPort = { port: number; open: false; cause: Cause; detail: string; addresses: AddressResult[] };
 type PortOutcome = OpenPort | ClosedPort;
 
 const isOpen = (outcome: PortOutcome): outcome is OpenPort => outcome.open;
@@ -40,12 +41,14 @@ export class TcpTester implements Tester {
     const totalMs = Math.round(performance.now() - start);
     const summary = outcomes.map((o) => `${o.port} ${o.open ? "open" : o.cause}`).join(", ");
     const open = outcomes.find(isOpen);
+    const addresses = outcomes.flatMap((outcome) => outcome.addresses);
     const base = {
       testerId: this.id,
       kind: this.kind,
       location: this.location,
       server: this.server,
       statusCode: null,
+      ...(addresses.length > 0 ? { addresses } : {}),
     };
     if (open) {
       const timings = { dnsMs: open.dnsMs, connectMs: open.connectMs, tlsMs: null, ttfbMs: null, totalMs };
@@ -57,16 +60,45 @@ export class TcpTester implements Tester {
     return [{ ...base, status: "down", cause: first.cause, message: `${summary}: ${first.detail}`, timings }];
   }
 
+  /** The port is open when any address of the name accepts on it; each address is tried. */
   private async tryPort(host: string, port: number, context: ProbeContext): Promise<PortOutcome> {
+    let addresses;
+    const started = performance.now();
+    try {
+      addresses = await addressesToTry(host, port, context);
+    } catch (error) {
+      if (!isProbeError(error)) throw error;
+      return { port, open: false, cause: error.probeCause, detail: error.message, addresses: [] };
+    }
+    const resolveMs = Math.round(performance.now() - started);
+    const tried = await Promise.all(addresses.map((address) => this.tryAddress(host, port, pinnedContext(context, host, port, address))));
+    const entries = tried.map((outcome, i) => addressEntry(addresses[i], asResult(outcome)));
+    const open = tried.find(isOpen);
+    // Each address was tried pinned: the name's one resolution is the DNS time.
+    if (open) return { ...open, dnsMs: resolveMs, addresses: entries };
+    return { ...(tried.find(isClosed) ?? tried[0]), addresses: entries };
+  }
+
+  private async tryAddress(host: string, port: number, context: ProbeContext): Promise<PortOutcome> {
     try {
       const connection = await connectGuarded({ host, port, guard: context.guard, signal: context.signal });
       connection.socket.destroy();
-      return { port, open: true, dnsMs: connection.dnsMs, connectMs: connection.connectMs };
+      return { port, open: true, dnsMs: connection.dnsMs, connectMs: connection.connectMs, addresses: [] };
     } catch (error) {
       if (!isProbeError(error)) throw error;
-      return { port, open: false, cause: error.probeCause, detail: error.message };
+      return { port, open: false, cause: error.probeCause, detail: error.message, addresses: [] };
     }
   }
+}
+
+/** Just enough of a result for the address's table row. */
+function asResult(outcome: PortOutcome): ProbeResult {
+  const timings: ProbeTimings = { dnsMs: null, connectMs: outcome.open ? outcome.connectMs : null, tlsMs: null, ttfbMs: null, totalMs: 0 };
+  const location = { city: "", country: "" };
+  const common = { testerId: "", kind: "tcp" as const, location, server: "", statusCode: null, timings };
+  return outcome.open
+    ? { ...common, status: "up", cause: null, message: `${outcome.port} open` }
+    : { ...common, status: "down", cause: outcome.cause, message: outcome.detail };
 }
 
 export const tcpTesterKind: TesterKind<TcpOptions> = {

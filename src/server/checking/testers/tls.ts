@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Location, ProbeResult, ProbeTimings, TlsDetails } from "@/lib/probe-result";
 import { certificateReason } from "@/lib/verdict-certificate";
 import { inspectCertificate } from "@/server/checking/probe/certificate";
+import { probeEachAddress } from "@/server/checking/probe/each-address";
 import { isProbeError } from "@/server/checking/probe/errors";
 import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import {
@@ -47,6 +48,15 @@ export class TlsTester implements Tester {
   }
 
   async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+    try {
+      return [await probeEachAddress(target.ascii, TLS_PORT, context, async (pinned) => (await this.probeOnce(target, pinned))[0])];
+    } catch (error) {
+      if (!isProbeError(error)) throw error;
+      return this.probeOnce(target, context);
+    }
+  }
+
+  private async probeOnce(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
     const start = performance.now();
     const host = target.ascii;
     const timings = (partial: Partial<ProbeTimings>): ProbeTimings => ({

@@ -24,6 +24,8 @@ export interface MeasurementSpec {
   protocol: "HTTPS" | "HTTP";
   /** The probes' own per-test time-out, seconds (5–30). */
   timeoutSeconds: number;
+  /** Ask over IPv6 only (probes that have it); unset, Globalping's default (IPv4). */
+  ipVersion?: 6;
 }
 
 /** `probes` spread over the locations: 10 over 6 continents is 2, 2, 2, 2, 1, 1. */
@@ -42,7 +44,11 @@ export function measurementBody(spec: MeasurementSpec) {
     target: spec.domain,
     locations: spec.within ? [{ ...spec.within, limit: spec.probes }] : spreadProbes(spec.probes, spec.locations),
     timeout: spec.timeoutSeconds,
-    measurementOptions: { request: { method: "HEAD", path: "/" }, protocol: spec.protocol },
+    measurementOptions: {
+      request: { method: "HEAD", path: "/" },
+      protocol: spec.protocol,
+      ...(spec.ipVersion ? { ipVersion: spec.ipVersion } : {}),
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import { decideVerdict } from "@/lib/verdict";
 import type { ProbeContext, RoundInfo } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 import type { Reservation, WorldBudget } from "./budget";
-import { isGlobalpingFailure, type GlobalpingClient } from "./globalping-api";
+import { isGlobalpingFailure, type GlobalpingClient, type GlobalpingFailure } from "./globalping-api";
 import type { Measurement } from "./globalping-schema";
 import { measurementBody, pollMeasurement } from "./measure";
 import { refusalWords, spendingFor, type Question } from "./spending";
@@ -88,50 +88,75 @@ export function createWorldCheck({ testerId, client, budget, hourlyTests, probes
   async function measure(target: Target, round: RoundInfo, deadline: number, reservation: Reservation): Promise<Outcome> {
     const protocol = servesPlainHttp(round.previous) ? "HTTP" : "HTTPS";
     const timeoutSeconds = Math.min(30, Math.max(5, Math.floor((deadline - Date.now()) / 1000) - 2));
-    const body = measurementBody({ domain: target.ascii, probes, locations, protocol, timeoutSeconds });
+    const spec = { domain: target.ascii, locations, protocol, timeoutSeconds } as const;
+    // Part of the same reservation goes to IPv6 where the site has AAAA records: no extra spending.
+    const overIpv6 = hasIpv6(round.previous) && probes > 1 ? Math.max(1, Math.floor(probes / 3)) : 0;
+    const [main, ipv6] = await Promise.all([
+      measureOnce(measurementBody({ ...spec, probes: probes - overIpv6 }), probes - overIpv6, round, deadline, reservation, 0),
+      overIpv6 > 0
+        ? measureOnce(measurementBody({ ...spec, probes: overIpv6, ipVersion: 6 }), overIpv6, round, deadline, reservation, probes)
+        : null,
+    ]);
+    if (!main.ok) return main;
+    // No IPv6 measurement (no probes with IPv6, a refusal) leaves the IPv4 answer as it is.
+    const results = ipv6?.ok ? [...main.results, ...ipv6.results.map(overIpv6Result)] : main.results;
+    return { ok: true, results: protocol === "HTTPS" ? await excusePlainHttpSites(results, round) : results };
+  }
+
+  async function measureOnce(
+    body: ReturnType<typeof measurementBody>,
+    reserved: number,
+    round: RoundInfo,
+    deadline: number,
+    reservation: Reservation,
+    firstIndex: number,
+  ): Promise<Outcome> {
     let created = false;
     try {
       const answer = await client.create(body, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
       created = true;
-      await budget.refund(reservation, probes - answer.created.probesCount);
+      await budget.refund(reservation, reserved - answer.created.probesCount);
       if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
-      // Each probe's answer for the live view as it comes; a probe still running is left out.
+      const mapped = (measurement: Measurement, measuredAt: string) =>
+        measurement.results.map((item, i) => ({ item, result: toProbeResult(item, firstIndex + i, { testerId, measuredAt }) }));
+      // Each probe's answer for the live view as it comes; a probe still running is left out. (The IPv6 part shows once read whole.)
       const answered = (measurement: Measurement, measuredAt: string) =>
-        measurement.results.flatMap((item, i) =>
-          item.result.status === "in-progress" ? [] : [toProbeResult(item, i, { testerId, measuredAt })],
-        );
+        mapped(measurement, measuredAt).flatMap(({ item, result }) => (item.result.status === "in-progress" ? [] : [result]));
+      const progress = firstIndex === 0 ? round.progress : undefined;
       const measurement = await pollMeasurement(client, answer.created.id, deadline, (partial) =>
-        round.progress?.(answered(partial, new Date().toISOString())),
+        progress?.(answered(partial, new Date().toISOString())),
       );
       if (!measurement) return { ok: false, cause: "tester_error", message: "Globalping did not answer before our deadline" };
-      const measuredAt = new Date().toISOString();
-      const results = measurement.results.map((item, i) => toProbeResult(item, i, { testerId, measuredAt }));
-      return { ok: true, results: protocol === "HTTPS" ? await excusePlainHttpSites(results, round) : results };
+      return { ok: true, results: mapped(measurement, new Date().toISOString()).map(({ result }) => result) };
     } catch (error) {
       if (!isGlobalpingFailure(error)) throw error;
-      if (!created) await budget.refund(reservation, probes);
-      switch (error.globalpingCode) {
-        case "rate_limited": {
-          const until = Date.now() + (error.resetSeconds ?? 60) * 1000;
-          await budget.pauseUntil(until);
-          return { ok: false, cause: "rate_limited", message: `Globalping's hourly limit is reached (until ${clock(until)})` };
-        }
-        case "no_probes":
-          logOnce(`globalping has no probes for the configured locations: ${error.message}`);
-          return {
-            ok: false,
-            cause: "no_probes",
-            message: "Globalping, which runs them, has no probes in the places we ask for right now",
-          };
-        // What went wrong in detail is for the operator's log (once per distinct detail), not
-        // for a visitor's page: "getaddrinfo ENOTFOUND api.globalping.io" helps nobody there.
-        case "refused_request":
-          logOnce(`globalping refused our measurement request: ${error.message}`);
-          return { ok: false, cause: "tester_error", message: "Globalping, which runs them, refused our request" };
-        case "unavailable":
-          logOnce(`globalping: ${error.message}`);
-          return { ok: false, cause: "tester_error", message: "Globalping, which runs them, cannot be reached right now" };
+      if (!created) await budget.refund(reservation, reserved);
+      return await failureOutcome(error);
+    }
+  }
+
+  async function failureOutcome(error: GlobalpingFailure): Promise<Outcome> {
+    switch (error.globalpingCode) {
+      case "rate_limited": {
+        const until = Date.now() + (error.resetSeconds ?? 60) * 1000;
+        await budget.pauseUntil(until);
+        return { ok: false, cause: "rate_limited", message: `Globalping's hourly limit is reached (until ${clock(until)})` };
       }
+      case "no_probes":
+        logOnce(`globalping has no probes for the configured locations: ${error.message}`);
+        return {
+          ok: false,
+          cause: "no_probes",
+          message: "Globalping, which runs them, has no probes in the places we ask for right now",
+        };
+      // What went wrong in detail is for the operator's log (once per distinct detail), not
+      // for a visitor's page: "getaddrinfo ENOTFOUND api.globalping.io" helps nobody there.
+      case "refused_request":
+        logOnce(`globalping refused our measurement request: ${error.message}`);
+        return { ok: false, cause: "tester_error", message: "Globalping, which runs them, refused our request" };
+      case "unavailable":
+        logOnce(`globalping: ${error.message}`);
+        return { ok: false, cause: "tester_error", message: "Globalping, which runs them, cannot be reached right now" };
     }
   }
 
@@ -155,6 +180,20 @@ export function createWorldCheck({ testerId, client, budget, hourlyTests, probes
       return settled.ok ? settled.results : unavailable(settled.cause, settled.message, earlier, now);
     },
   };
+}
+
+/** Our own testers found an IPv6 address of the site in its last round. */
+const hasIpv6 = (previous: readonly ProbeResult[]) => previous.some((r) => r.addresses?.some((entry) => entry.family === 6));
+
+/**
+ * A probe asked over IPv6. One that cannot reach anything over IPv6 (its own network lacks it)
+ * says nothing of the site: inconclusive, never down.
+ */
+function overIpv6Result(result: ProbeResult): ProbeResult {
+  const message = `over IPv6: ${result.message ?? ""}`.trim();
+  if (result.status === "down" && result.cause === "unreachable")
+    return { ...result, status: "error", cause: "tester_error", message: `${message} (this probe has no IPv6 route)` };
+  return { ...result, message };
 }
 
 /**

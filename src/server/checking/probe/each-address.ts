@@ -1,0 +1,91 @@
+import "server-only";
+import { ADDRESSES_PER_FAMILY, type AddressResult, type ProbeResult } from "@/lib/probe-result";
+import { normalizeHost } from "@/server/checking/probe/connect-to";
+import { ProbeError } from "@/server/checking/probe/errors";
+import type { AddressGuard, GuardedAddress, ProbeContext } from "@/server/checking/probe/types";
+
+// Every address of a name, each on its own: a site that serves pages over IPv4 and fails over IPv6
+// looks up to a client that takes the first address that works. The testers resolve once through
+// the guard (which judges every address), then run their usual probe once per address with a
+// guard pinned to it.
+
+/** The addresses of host:port to try, at most ADDRESSES_PER_FAMILY of each family, in the resolver's order. */
+export async function addressesToTry(host: string, port: number, context: ProbeContext): Promise<GuardedAddress[]> {
+  const addresses = await context.guard.resolve(host, port, context.signal);
+  if (addresses.length === 0) throw new ProbeError("dns", `${host} has no address to connect to`);
+  const taken = { 4: 0, 6: 0 };
+  return addresses.filter((address) => ++taken[address.family] <= ADDRESSES_PER_FAMILY);
+}
+
+/**
+ * The round's context with a guard that connects `host` to `address` only. Other names (a
+ * redirect elsewhere) resolve as usual but keep to the same family, as a client on one family would.
+ */
+export function pinnedContext(context: ProbeContext, host: string, port: number, address: GuardedAddress): ProbeContext {
+  return { ...context, guard: pinnedGuard(context.guard, { host: normalizeHost(host), port }, address) };
+}
+
+function pinnedGuard(inner: AddressGuard, asked: { host: string; port: number }, pinned: GuardedAddress): AddressGuard {
+  return {
+    route: (name, port) => inner.route(name, port),
+    isPublic: (address) => inner.isPublic(address),
+    assertConnectedAddress: (address, routed) => inner.assertConnectedAddress(address, routed),
+    async resolve(name, port, signal) {
+      const same = normalizeHost(name) === asked.host;
+      if (same && port === asked.port) return [pinned];
+      const answers = await inner.resolve(name, port, signal);
+      // Another port of the same name (http:// after https:// refused): the same address, as routed for that port.
+      const again = same ? answers.find((answer) => answer.address === pinned.address) : undefined;
+      if (again) return [again];
+      if (same && !pinned.routed) return [{ ...pinned, port }];
+      const sameFamily = answers.filter((answer) => answer.routed || answer.family === pinned.family);
+      if (sameFamily.length === 0) throw new ProbeError("dns", `${name} has no IPv${pinned.family} address`);
+      return sameFamily;
+    },
+  };
+}
+
+/** One address's part of a tester's result, for the per-address table. */
+export function addressEntry(address: GuardedAddress, result: ProbeResult): AddressResult {
+  return {
+    family: address.family,
+    address: address.address,
+    port: address.port,
+    status: result.status,
+    cause: result.cause,
+    statusCode: result.statusCode,
+    connectMs: roundOrNull(result.timings.connectMs),
+    tlsMs: roundOrNull(result.timings.tlsMs),
+    ttfbMs: roundOrNull(result.timings.ttfbMs),
+    message: result.message,
+  };
+}
+
+const roundOrNull = (ms: number | null) => (ms === null ? null : Math.round(ms));
+
+/**
+ * The site's result from its addresses' results: the first that served (up when either family
+ * does), else the first that was down, else the first; it carries every address's entry. Each
+ * probe ran pinned, so the name's one resolution is its DNS time.
+ */
+export function mergeAddressResults(tried: { address: GuardedAddress; result: ProbeResult }[], resolveMs: number): ProbeResult {
+  const pick = tried.find(({ result }) => result.status === "up") ?? tried.find(({ result }) => result.status === "down") ?? tried[0];
+  const timings = { ...pick.result.timings, dnsMs: resolveMs, totalMs: pick.result.timings.totalMs + resolveMs };
+  return { ...pick.result, timings, addresses: tried.map(({ address, result }) => addressEntry(address, result)) };
+}
+
+/** Runs `probeOne` for every address of host:port in parallel and merges the results. */
+export async function probeEachAddress(
+  host: string,
+  port: number,
+  context: ProbeContext,
+  probeOne: (pinned: ProbeContext) => Promise<ProbeResult>,
+): Promise<ProbeResult> {
+  const started = performance.now();
+  const addresses = await addressesToTry(host, port, context);
+  const resolveMs = Math.round(performance.now() - started);
+  const tried = await Promise.all(
+    addresses.map(async (address) => ({ address, result: await probeOne(pinnedContext(context, host, port, address)) })),
+  );
+  return mergeAddressResults(tried, resolveMs);
+}
