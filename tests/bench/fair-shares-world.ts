@@ -1,5 +1,5 @@
-// What one address can spend of what every visitor shares, measured on a built app (issue 33's
-// closing figures): (a) world measurements one address causes with first checks of new domains,
+// What one address can spend of what every visitor shares, measured on a built app:
+// (a) world measurements one address causes with first checks of new domains,
 // (b) background rounds a minute against one registrable domain from 50 watched subdomains,
 // (c) official status requests and Site rows from 75 unpaid renders (the cookie notice's form
 // posted without JavaScript, past the visitor's round limit), and (d) whether another visitor is

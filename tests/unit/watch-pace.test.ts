@@ -9,6 +9,13 @@ const demand = (overrides: Partial<WatchDemand>): WatchDemand => ({ ...NO_DEMAND
 describe("the pace follows demand", () => {
   it.each([
     { case: "a forgotten single tab", demand: demand({ viewed: true }), score: 1, paceSeconds: 300 },
+    { case: "viewed minutes ago", demand: demand({ viewed: true, viewedRecently: true }), score: 4, paceSeconds: 75 },
+    {
+      case: "viewed minutes ago, one subscriber",
+      demand: demand({ viewed: true, viewedRecently: true, subscribers: 1 }),
+      score: 7,
+      paceSeconds: 60,
+    },
     { case: "one reporter, nobody viewing", demand: demand({ reporters: 1 }), score: 2, paceSeconds: 150 },
     { case: "one subscriber, nobody viewing", demand: demand({ subscribers: 1 }), score: 3, paceSeconds: 100 },
     { case: "viewed and one subscriber", demand: demand({ viewed: true, subscribers: 1 }), score: 4, paceSeconds: 75 },

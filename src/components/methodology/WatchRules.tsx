@@ -1,5 +1,5 @@
 import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
-import { DEMAND_WEIGHTS, FASTEST_DEMAND_PACE_MS } from "@/lib/watch-pace";
+import { DEMAND_WEIGHTS, FASTEST_DEMAND_PACE_MS, RECENT_VIEW_MS } from "@/lib/watch-pace";
 import { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } from "@/lib/world-shares";
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} seconds`;
@@ -12,9 +12,11 @@ export function WatchRules() {
       <ul>
         <li>
           A watched site with nothing wrong is checked every watch interval (5 minutes unless the operator sets another) divided by how many
-          people follow it: a visit in the last hour counts {DEMAND_WEIGHTS.viewed}, each browser waiting for a notification{" "}
-          {DEMAND_WEIGHTS.subscriber}, each visitor who reported a problem in the last 15 minutes {DEMAND_WEIGHTS.reporter}. A forgotten tab
-          keeps the whole interval; the most followed sites are checked once every {seconds(FASTEST_DEMAND_PACE_MS)}, never more often.
+          people follow it: a visit in the last hour counts {DEMAND_WEIGHTS.viewed}, or {DEMAND_WEIGHTS.viewedRecently} when it was in the
+          last {Math.round(RECENT_VIEW_MS / 60_000)} minutes (someone is waiting for the answer now), each browser waiting for a
+          notification {DEMAND_WEIGHTS.subscriber}, each visitor who reported a problem in the last 15 minutes {DEMAND_WEIGHTS.reporter}. A
+          forgotten tab keeps the whole interval; the most followed sites are checked once every {seconds(FASTEST_DEMAND_PACE_MS)}, never
+          more often.
         </li>
         <li>
           Suspicion shortens the wait: after a check that finds the site down anywhere, when visitors report &ldquo;possible

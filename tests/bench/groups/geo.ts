@@ -9,7 +9,7 @@ import { AsnTable } from "@/lib/ip-ranges-table.mjs";
 import { loadNetworkData, type NetworkData } from "@/server/crowd/networks/network-data";
 import { median, progress, type Report } from "../support/report";
 
-// Issue 23's goals for the visitor network lookup (server/geo), on the npm copies of the data:
+// The goals for the visitor network lookup (server/geo), on the npm copies of the data:
 // a lookup (country and network) within 10 µs, and the loaded data adding at most 30 MB to the
 // resident set, read in a fresh process (this one has run other groups) after two full
 // collections on either side of the load, with the modules already imported.

@@ -5,7 +5,7 @@ import { waitForHit } from "../support/http";
 import { startLighthouseBrowser, REPORT_DIR, type BrowserReach, type Preset, type Scores } from "../support/lighthouse";
 import { progress, type Report } from "../support/report";
 
-// Target 10 (issue 21's goals): Lighthouse 12 on a status page, its first visit (a domain never
+// Target 10: Lighthouse 12 on a status page, its first visit (a domain never
 // checked: the page streams its shell and the live view, then the result) and its cached visit
 // (the same page once Next serves it from its cache), and on the home page, with Lighthouse's
 // desktop and mobile presets: performance ≥ 95 with either; accessibility, best practices and SEO

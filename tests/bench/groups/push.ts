@@ -3,7 +3,7 @@ import { startPushService } from "../../integration/push-testing-service";
 import { withTestDatabase } from "../support/in-process";
 import { progress, type Report } from "../support/report";
 
-// Issue 22's third benchmark: a domain's 10,000 subscribers notified within 60 s of an
+// Push at scale: a domain's 10,000 subscribers notified within 60 s of an
 // incident's start, against a local push service (web-push-testing on loopback, in this
 // process: it verifies each message's VAPID signature and decrypts it, on the same thread as
 // the sender encrypts and signs, so the figure is the pessimistic one). The clock starts when

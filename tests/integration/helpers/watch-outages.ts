@@ -3,14 +3,17 @@ import { closedPort, startHttpServer, type RunningServer } from "./servers";
 import { startPushService, type BrowserSubscription, type PushService } from "../push-testing-service";
 
 // Watched sites switched down at random moments, for the "first to know" tests and bench group:
-// each site is watched as a visitor's view and one subscriber make it (every watch setting at its
-// default), its last round somewhere in the watch interval, and down (503 on port 80, 443 refused)
-// from a random onset after it. The app runs as a server does (its scheduler, its queue, real rounds,
+// each site viewed by a visitor at the start (every watch setting at its default), every other one
+// also followed by one push subscriber, its last round somewhere in the watch interval, and down
+// (503 on port 80, 443 refused) from a random onset minutes after the view. The app runs as a server does (its scheduler, its queue, real rounds,
 // a real push to a local push service); the caller moves the clock or lets it run.
 
 const SECOND = 1000;
-/** The sites' last round before the run falls in this span before it, and their onsets in one as long after it. */
+/** The sites' last round before the run falls in this span before it. */
 export const PHASE_MS = 300 * SECOND;
+/** Their onsets fall in this span, from a minute after the view (the issue's case: a site viewed a minute before it failed). */
+const ONSET_AFTER_MS = 60 * SECOND;
+const ONSET_SPAN_MS = 240 * SECOND;
 
 export const domainOf = (index: number) => `outage${index}-shop.test`;
 
@@ -29,7 +32,8 @@ export function seeded(seed: number): () => number {
 export interface Outage {
   domain: string;
   onset: number;
-  browser: BrowserSubscription;
+  /** Its one subscriber's browser; none when a visitor's view alone watches it. */
+  browser?: BrowserSubscription;
   /** The incident's detection (the round that opened it), and when its push was first seen delivered. */
   detectedAt?: number;
   pushedAt?: number;
@@ -38,14 +42,16 @@ export interface Outage {
 export interface OutageRow {
   domain: string;
   onsetToIncidentMs: number | null;
+  /** Null until told, and for a site nobody subscribed to. */
   incidentToPushMs: number | null;
+  subscribed: boolean;
 }
 
 export interface OutageWorld {
   outages: Map<string, Outage>;
   service: PushService;
   /** Each site watched, its last round in the phase and its onset chosen; the clock reads from `start`. */
-  watchSites(start: number, next: () => number, span?: { phaseMs?: number; onsetAfterMs?: number }): Promise<void>;
+  watchSites(start: number, next: () => number, span?: { phaseMs?: number; onsetAfterMs?: number; onsetSpanMs?: number }): Promise<void>;
   /** Notes each incident's detection and the first "is down" push of its subscriber. */
   observe(): Promise<void>;
   done(): boolean;
@@ -84,24 +90,29 @@ export async function startOutageWorld(count: number): Promise<OutageWorld> {
   return {
     outages,
     service,
-    async watchSites(start, next, { phaseMs = PHASE_MS, onsetAfterMs = phaseMs } = {}) {
+    async watchSites(start, next, { phaseMs = PHASE_MS, onsetAfterMs = ONSET_AFTER_MS, onsetSpanMs = ONSET_SPAN_MS } = {}) {
       const db = (await import("@/server/db")).getDb();
       const { getVapidKeys } = await import("@/server/watching/push/vapid");
       const { addPushSubscription } = await import("@/server/data/push-subscriptions");
       for (const [index, domain] of domains.entries()) {
-        const browser = await service.subscribe(getVapidKeys().publicKey);
-        const added = await addPushSubscription({
-          domain,
-          displayName: domain,
-          subscription: browser,
-          visitorHash: `outage-visitor-${index}`,
-        });
-        expect(added.ok).toBe(true);
+        let browser: BrowserSubscription | undefined;
+        if (index % 2 === 0) {
+          browser = await service.subscribe(getVapidKeys().publicKey);
+          const added = await addPushSubscription({
+            domain,
+            displayName: domain,
+            subscription: browser,
+            visitorHash: `outage-visitor-${index}`,
+          });
+          expect(added.ok).toBe(true);
+        } else {
+          await db.site.upsert({ where: { domain }, create: { domain, displayName: domain }, update: {} });
+        }
         await db.site.update({
           where: { domain },
           data: { lastViewedAt: new Date(start), lastCheckedAt: new Date(start - next() * phaseMs), lastVerdict: "online" },
         });
-        outages.set(domain, { domain, browser, onset: start + onsetAfterMs + next() * phaseMs });
+        outages.set(domain, { domain, browser, onset: start + onsetAfterMs + next() * onsetSpanMs });
       }
     },
     async observe() {
@@ -112,18 +123,19 @@ export async function startOutageWorld(count: number): Promise<OutageWorld> {
         if (outage && outage.detectedAt === undefined) outage.detectedAt = detectedAt.getTime();
       }
       for (const outage of outages.values()) {
-        if (outage.detectedAt === undefined || outage.pushedAt !== undefined) continue;
+        if (outage.detectedAt === undefined || outage.pushedAt !== undefined || !outage.browser) continue;
         const messages = await service.messages(outage.browser.clientHash);
         const told = messages.some((text) => (JSON.parse(text) as { title: string }).title === `${outage.domain} is down`);
         if (told) outage.pushedAt = Date.now();
       }
     },
-    done: () => [...outages.values()].every((outage) => outage.pushedAt !== undefined),
+    done: () => [...outages.values()].every((outage) => (outage.browser ? outage.pushedAt !== undefined : outage.detectedAt !== undefined)),
     rows: () =>
       [...outages.values()].map((outage) => ({
         domain: outage.domain,
         onsetToIncidentMs: outage.detectedAt === undefined ? null : outage.detectedAt - outage.onset,
         incidentToPushMs: outage.detectedAt === undefined || outage.pushedAt === undefined ? null : outage.pushedAt - outage.detectedAt,
+        subscribed: outage.browser !== undefined,
       })),
     close: async () => void (await Promise.all([site.close(), refused.close(), service.close()])),
   };

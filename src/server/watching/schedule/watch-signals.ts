@@ -17,7 +17,7 @@ export const REPORTERS_WINDOW_MS = REPORT_INTERVAL_MS;
 export const OFFICIAL_ALARM_MAX_AGE_MS = 30 * 60_000;
 
 export interface WatchSignals {
-  demandOf(siteId: number, viewed: boolean): WatchDemand;
+  demandOf(siteId: number, views: Pick<WatchDemand, "viewed" | "viewedRecently">): WatchDemand;
   /** Since when the crowd or the official page says something is wrong (the later), or null. */
   alarmedAt(site: { id: number; domain: string; crowdAlarmAt: Date | null }): Date | null;
   /** The domains whose crowd says "possible problems" or worse (watched or not). */
@@ -56,7 +56,7 @@ export async function readWatchSignals(now: Date, site?: { id: number; domain: s
   const officialAlarm = new Map(pages.flatMap((page) => officialSince(page)));
   return {
     crowdAlarmed,
-    demandOf: (id, viewed) => ({ ...NO_DEMAND, viewed, subscribers: subscribed.get(id) ?? 0, reporters: reporters.get(id) ?? 0 }),
+    demandOf: (id, views) => ({ ...NO_DEMAND, ...views, subscribers: subscribed.get(id) ?? 0, reporters: reporters.get(id) ?? 0 }),
     alarmedAt(site) {
       // The tick notes the crowd's start after reading it: until then it began now.
       const crowdSince = crowdAlarmed.has(site.domain) ? (site.crowdAlarmAt ?? now) : null;

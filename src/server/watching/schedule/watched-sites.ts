@@ -1,4 +1,5 @@
 import "server-only";
+import { RECENT_VIEW_MS } from "@/lib/watch-pace";
 import { VIEWED_WATCH_MS, type WatchedSite } from "@/lib/watch-schedule";
 import { getDb } from "@/server/db";
 import { readWatchSignals, type WatchSignals } from "./watch-signals";
@@ -38,14 +39,15 @@ type Row = {
 };
 
 function toWatched(row: Row, inIncident: Set<number>, signals: WatchSignals, now: Date): WatchedSite {
-  const viewed = row.lastViewedAt !== null && row.lastViewedAt.getTime() >= now.getTime() - VIEWED_WATCH_MS;
+  const viewedAgoMs = row.lastViewedAt === null ? Infinity : now.getTime() - row.lastViewedAt.getTime();
+  const viewed = viewedAgoMs <= VIEWED_WATCH_MS;
   return {
     domain: row.domain,
     createdAt: row.createdAt,
     lastCheckedAt: row.lastCheckedAt,
     openIncident: inIncident.has(row.id),
     viewed,
-    demand: signals.demandOf(row.id, viewed),
+    demand: signals.demandOf(row.id, { viewed, viewedRecently: viewedAgoMs <= RECENT_VIEW_MS }),
     streakSince: row.streakRounds > 0 ? row.streakSince : null,
     alarmedAt: signals.alarmedAt(row),
   };
