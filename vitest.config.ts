@@ -30,6 +30,7 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/report-down-action.test.ts",
   "tests/integration/reports.test.ts",
   "tests/integration/visitor-reports.test.ts",
+  "tests/integration/watch-clocks.test.ts",
 ];
 
 // The layers: `unit` (pure code and client components in jsdom), `integration` (real

@@ -151,6 +151,9 @@ describe("what the schedule reads", () => {
       data: { siteId: quiet.id, endpoint: "https://push.test/1", p256dh: "k", auth: "a", visitorHash: "v", token: "clock-token-1" },
     });
 
+    // A tab forgotten 20 minutes ago is still watched, but weighs one viewer, not a worried one.
+    await make("forgotten.example.test", { lastViewedAt: new Date(now.getTime() - 20 * MINUTE) });
+
     const sites = new Map((await watchedSites(now)).map((site) => [site.domain, site]));
     const suspect = (domain: string) => ({
       streak: sites.get(domain)?.streakSince !== null,
@@ -163,7 +166,8 @@ describe("what the schedule reads", () => {
     // The official alarm began with the page's incident; the crowd's when the tick first saw it (now, until noted).
     expect(sites.get("admitted.example.test")?.alarmedAt).toEqual(new Date(now.getTime() - 5 * MINUTE));
     expect(sites.get("crowded.example.test")?.alarmedAt).toEqual(now);
-    expect(sites.get("quiet-watched.example.test")?.demand).toEqual({ viewed: true, subscribers: 1, reporters: 2 });
+    expect(sites.get("quiet-watched.example.test")?.demand).toEqual({ viewed: true, viewedRecently: true, subscribers: 1, reporters: 2 });
+    expect(sites.get("forgotten.example.test")?.demand).toEqual({ viewed: true, viewedRecently: false, subscribers: 0, reporters: 0 });
     // A job reads one site alone, and sees the same.
     for (const domain of sites.keys()) expect(await watchedSite(domain, now)).toEqual(sites.get(domain));
   });
