@@ -18,7 +18,10 @@ const later = (ms: number) => new Date(T0.getTime() + ms);
 /** Each site's situation (milliseconds before now), and whether the tick must find it due. */
 const SITES = {
   "viewed-due.test": { due: true, created: 60 * MINUTE, viewed: 10 * MINUTE, checked: 6 * MINUTE },
-  "viewed-fresh.test": { due: false, created: 60 * MINUTE, viewed: MINUTE, checked: 2 * MINUTE },
+  "viewed-fresh.test": { due: false, created: 60 * MINUTE, viewed: MINUTE, checked: MINUTE },
+  // A view minutes ago quickens the pace to a quarter of the interval (75 s): someone waits for the answer.
+  "viewed-recently.test": { due: true, created: 60 * MINUTE, viewed: 2 * MINUTE, checked: 80_000 },
+  "viewed-forgotten.test": { due: false, created: 60 * MINUTE, viewed: 20 * MINUTE, checked: 2 * MINUTE },
   "viewed-long-ago.test": { due: false, created: 3 * 60 * MINUTE, viewed: 2 * 60 * MINUTE, checked: 2 * 60 * MINUTE },
   "viewed-never-checked.test": { due: false, created: MINUTE, viewed: MINUTE, checked: null },
   "incident.test": { due: true, created: 60 * MINUTE, viewed: null, checked: 90_000, incident: "open" },
@@ -145,7 +148,7 @@ describe("watching in the background", () => {
     await seed();
     const soon = "viewed-soon.test";
     await db.site.create({
-      data: { domain: soon, displayName: soon, createdAt: ago(60 * MINUTE), lastViewedAt: ago(MINUTE), lastCheckedAt: ago(290_000) },
+      data: { domain: soon, displayName: soon, createdAt: ago(60 * MINUTE), lastViewedAt: ago(20 * MINUTE), lastCheckedAt: ago(290_000) },
     });
     const added: { job: Job; options?: JobOptions }[] = [];
     const { addDueChecks } = await import("@/server/watching/schedule/due-checks");
