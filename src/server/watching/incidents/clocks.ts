@@ -11,9 +11,14 @@ import { getDb } from "@/server/db";
 export async function noteCrowdClocks(alarmed: ReadonlySet<string>, now: Date): Promise<void> {
   const db = getDb();
   const domains = [...alarmed];
-  await db.site.updateMany({ where: { crowdAlarmAt: { not: null }, domain: { notIn: domains } }, data: { crowdAlarmAt: null } });
+  // Read before writing: an UPDATE takes SQLite's write lock even when it matches nothing, and a
+  // tick every 15 s must not queue the app's one connection behind a lock another process holds.
+  const ids = async (where: object) => (await db.site.findMany({ where, select: { id: true } })).map((site) => site.id);
+  const calmed = await ids({ crowdAlarmAt: { not: null }, domain: { notIn: domains } });
+  if (calmed.length > 0) await db.site.updateMany({ where: { id: { in: calmed } }, data: { crowdAlarmAt: null } });
   if (domains.length === 0) return;
-  await db.site.updateMany({ where: { crowdAlarmAt: null, domain: { in: domains } }, data: { crowdAlarmAt: now } });
+  const started = await ids({ crowdAlarmAt: null, domain: { in: domains } });
+  if (started.length > 0) await db.site.updateMany({ where: { id: { in: started } }, data: { crowdAlarmAt: now } });
   const open = await db.incident.findMany({
     where: { endedAt: null, crowdAt: null, site: { domain: { in: domains } } },
     select: { id: true, startedAt: true, site: { select: { crowdAlarmAt: true } } },
