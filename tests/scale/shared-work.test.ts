@@ -71,6 +71,9 @@ describe("three instances on one PostgreSQL and one Redis", () => {
     await untilStored("scale-cached.net");
     const before = footprint("scale-cached.net");
     expect(before.requests).toBeGreaterThan(0);
+    // The first visit streamed Next's fallback shell; the whole page is rendered after it, in the
+    // background, and reaches the shared cache some time after the round is stored.
+    await waitForHit(`${instance(0).baseUrl}/scale-cached.net`, { headers: { "x-forwarded-for": visitor(2) } });
 
     // Each other instance's first request for the page: Next's cache there, filled by instance 0.
     for (const app of cluster.apps.slice(1)) {
