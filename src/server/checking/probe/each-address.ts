@@ -123,19 +123,19 @@ export async function eachWithGrace<T>(
   served: (outcome: T) => boolean,
 ): Promise<AddressOutcome<T>[]> {
   const started = performance.now();
-  let grace: string | null = null;
+  let graceMessage: string | null = null;
   const running = addresses.map((address) => {
     const state = { settled: false, cutShort: null as string | null };
     const cut = phaseDeadline(context.signal, () => {
-      state.cutShort = grace;
+      state.cutShort = graceMessage;
       return new ProbeError("timeout", state.cutShort ?? "no answer in time");
     });
     return { address, cut, state };
   });
   const startGrace = (winner: GuardedAddress) => {
-    if (grace !== null) return;
+    if (graceMessage !== null) return;
     const ms = Math.max(GRACE_FLOOR_MS, Math.round(performance.now() - started));
-    grace = `no answer within ${ms} ms after ${winner.address} answered`;
+    graceMessage = `no answer within ${ms} ms after ${winner.address} answered`;
     for (const entry of running) if (!entry.state.settled) entry.cut.arm(ms);
   };
   return Promise.all(
