@@ -8,9 +8,11 @@ import type { ProbeContext } from "@/server/checking/probe/types";
 import { httpTesterKind } from "@/server/checking/testers/http";
 import { remoteTesterKind } from "@/server/checking/testers/remote";
 import { tcpTesterKind } from "@/server/checking/testers/tcp";
+import { GRACE_FLOOR_MS } from "@/server/checking/probe/each-address";
+import { runRound } from "@/server/checking/probe/round";
 import { startAgent, type RunningAgent } from "./helpers/agents";
 import { startDnsServer, type TestDnsServer } from "./helpers/dns-server";
-import { buildSites, siteV4, siteV6, SITES_V4_CIDR, SITES_V6_CIDR, startSites, teardownSites } from "./helpers/dual-stack";
+import { buildSites, nextClose, siteV4, siteV6, SITES_V4_CIDR, SITES_V6_CIDR, startSites, teardownSites } from "./helpers/dual-stack";
 import { preflight, removeStaleNetworks } from "./helpers/netns";
 
 // Both families with real sockets: sites on IPv4 and IPv6 addresses in a network namespace of this
@@ -24,12 +26,13 @@ const SITES = {
   refused: { A: [siteV4(1)], AAAA: [siteV6(3)] },
   partial: { A: [siteV4(1)], AAAA: [siteV6(1), siteV6(DEAD)] },
   stalls: { A: [siteV4(1)], AAAA: [siteV6(4)] },
+  stallsAlone: { A: [siteV4(1)], AAAA: [siteV6(5)] }, // its stalling address is this site's own
   noaaaa: { A: [siteV4(1), siteV4(2)] },
   v4down: { A: [siteV4(3)], AAAA: [siteV6(1)] },
   loopback: { A: [siteV4(1)], AAAA: ["::1"] },
 };
 type Site = keyof typeof SITES;
-const host = (site: Site) => `${site}.example.test`;
+const host = (site: Site) => `${site.toLowerCase()}.example.test`;
 const TIMEOUTS = { connectMs: 1000, headersMs: 1000, bodyMs: 1000 };
 
 let sites: ChildProcess | undefined;
@@ -52,13 +55,14 @@ const byAddress = (result: ProbeResult) => Object.fromEntries((result.addresses 
 beforeAll(async () => {
   await preflight();
   await removeStaleNetworks();
-  const ns = await buildSites([1, 2, 3], [1, 2, 3, 4]);
+  const ns = await buildSites([1, 2, 3], [1, 2, 3, 4, 5]);
   sites = await startSites(ns, [
     { address: siteV4(1), mode: "serve" },
     { address: siteV4(2), mode: "serve" },
     { address: siteV6(1), mode: "serve" },
     { address: siteV6(2), mode: "serve" },
     { address: siteV6(4), mode: "stall" },
+    { address: siteV6(5), mode: "stall" },
   ]);
   dns = await startDnsServer(Object.fromEntries(Object.entries(SITES).map(([site, records]) => [host(site as Site), records])));
   agent = await startAgent({
@@ -115,6 +119,28 @@ describe("http tester over both families", () => {
     expect(familyFinding([result])?.words).toBe("up over IPv4; IPv6 fails: its one IPv6 address accepts connections, then sends no answer");
   });
 
+  it("ends the round within the grace once IPv4 served, closing the stalled connection", async () => {
+    if (!sites) throw new Error("the sites did not start: see the beforeAll failure");
+    const closed = nextClose(sites, siteV6(5));
+    // Time-outs and a deadline far beyond the grace: without it the round waits for the stalled head.
+    const patient = httpTesterKind.create(
+      { server: "local", userAgentUrl: "http://downcheck.test/", timeouts: { connectMs: 20_000, headersMs: 20_000, bodyMs: 1000 } },
+      settings,
+    );
+    const outcome = await runRound([patient], target("stallsAlone"), guard(), { deadlineMs: 30_000 });
+    expect(outcome.durationMs).toBeLessThan(GRACE_FLOOR_MS + 9_000);
+    const [result] = outcome.results;
+    expect(result.status).toBe("up");
+    const stalled = byAddress(result)[siteV6(5)];
+    expect(stalled).toMatchObject({ family: 6, status: "down", cause: "timeout" });
+    expect(stalled.connectMs).not.toBeNull();
+    expect(stalled.message).toMatch(/^no answer within \d+ ms after 10\.232\.1\.1 answered$/);
+    expect(familyFinding([result])?.words).toBe("up over IPv4; IPv6 fails: its one IPv6 address accepts connections, then sends no answer");
+    // The round let go of the stalled connection itself, long before any time-out of its own.
+    await closed;
+    expect(Date.now() - outcome.startedAt.getTime()).toBeLessThan(GRACE_FLOOR_MS + 9_000);
+  }, 40_000);
+
   it("says no IPv6 without AAAA records, as no failure", async () => {
     const result = await probe("noaaaa");
     expect(result.status).toBe("up");
@@ -148,6 +174,8 @@ describe("tcp tester over both families", () => {
       [siteV6(1), 80, "up", null],
       [siteV6(DEAD), 80, "down", "timeout"],
     ]);
+    // An accepted connection is the tcp tester's answer: the dead address had the grace, not the whole connect time-out.
+    expect(byAddress(result)[siteV6(DEAD)].message).toMatch(/^no answer within \d+ ms after \S+ answered$/);
   });
 });
 

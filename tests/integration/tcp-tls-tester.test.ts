@@ -5,7 +5,7 @@ import { createGuard } from "@/server/checking/probe/guard";
 import { PHASE_TIMEOUT_MS } from "@/server/checking/probe/socket";
 import { tcpTesterKind } from "@/server/checking/testers/tcp";
 import { tlsTesterKind } from "@/server/checking/testers/tls";
-import type { AddressGuard } from "@/server/checking/probe/types";
+import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
 import { makeCertificate, type CertificatePems } from "./helpers/certificates";
 import { closedPort, startHttpServer, startHttpsServer, startSilentTcpServer, type RunningServer } from "./helpers/servers";
 
@@ -42,6 +42,18 @@ async function startResettingServer(): Promise<RunningServer> {
   const { port } = server.address() as net.AddressInfo;
   const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return { port, url: `http://127.0.0.1:${port}/`, close };
+}
+
+/** HOST resolves to two addresses (as two A records would), here one address's two local ports. */
+function twoAddressGuard(first: number, second: number): AddressGuard {
+  const inner = guardRouting({});
+  const at = (address: string, port: number): GuardedAddress => ({ address, family: 4, port, routed: true });
+  return {
+    resolve: async () => [at("127.0.0.1", first), at("127.0.0.1", second)],
+    assertConnectedAddress: (address, routed) => inner.assertConnectedAddress(address, routed),
+    isPublic: (address) => inner.isPublic(address),
+    route: (host, port) => inner.route(host, port),
+  };
 }
 
 type CertName = "valid" | "selfSigned" | "expired" | "otherHost";
@@ -215,6 +227,17 @@ describe("tls tester", () => {
     expect(result.tls).toBeUndefined();
     expect(elapsed).toBeGreaterThanOrEqual(PHASE_TIMEOUT_MS - 50);
     expect(elapsed).toBeLessThan(PHASE_TIMEOUT_MS + 1000);
+  });
+
+  it("gives an address whose handshake stalls only the grace once another address completed one", async () => {
+    const guard = twoAddressGuard(port.valid, port.silent);
+    const result = await probeWith("tls", {}, { ca: certs.valid.ca }, { guard });
+    expect(result).toMatchObject({ status: "up", cause: null });
+    const stalled = result.addresses?.find((entry) => entry.port === port.silent);
+    expect(stalled).toMatchObject({ status: "down", cause: "timeout" });
+    // Cut by the grace, not by the handshake's own time-out.
+    expect(stalled?.message).toMatch(/^no answer within \d+ ms after 127\.0\.0\.1 answered$/);
+    expect(stalled?.connectMs).not.toBeNull();
   });
 
   it("stops at the round's deadline when it comes before the handshake time-out", async () => {

@@ -65,7 +65,10 @@ const listeners = JSON.parse(process.env.LISTENERS);
 let pending = listeners.length;
 const ready = () => --pending === 0 && console.log("listening");
 for (const { address, mode } of listeners) {
-  const server = mode === "serve" ? http.createServer((req, res) => res.end("ok")) : net.createServer(() => {});
+  // A stalling listener reads (so it sees the prober's FIN) and never answers; it says when a
+  // connection to it is closed, so a test can tell the prober let go.
+  const stall = (socket) => socket.resume().on("error", () => {}).on("close", () => console.log("closed " + address));
+  const server = mode === "serve" ? http.createServer((req, res) => res.end("ok")) : net.createServer(stall);
   server.listen(80, address, ready);
 }`;
 
@@ -83,6 +86,20 @@ export async function startSites(ns: string, listeners: Listener[]): Promise<Chi
     child.once("exit", (code) => reject(new Error(`the sites exited (${code}): ${output}`)));
   });
   return child;
+}
+
+/** Resolves when a stalling listener at `address` next sees a connection closed (lines printed after this call). */
+export function nextClose(sites: ChildProcess, address: string): Promise<void> {
+  return new Promise((resolve) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!output.split("\n").includes(`closed ${address}`)) return;
+      sites.stdout?.off("data", onData);
+      resolve();
+    };
+    sites.stdout?.on("data", onData);
+  });
 }
 
 /** Stops what runs in the namespace and deletes it (the veth pair goes with it). Never throws. */

@@ -2,6 +2,7 @@ import "server-only";
 import { ADDRESSES_PER_FAMILY, type AddressResult, type ProbeResult } from "@/lib/probe-result";
 import { normalizeHost } from "@/server/checking/probe/connect-to";
 import { ProbeError } from "@/server/checking/probe/errors";
+import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress, ProbeContext } from "@/server/checking/probe/types";
 
 // Every address of a name, each on its own: a site that serves pages over IPv4 and fails over IPv6
@@ -84,8 +85,71 @@ export async function probeEachAddress(
   const started = performance.now();
   const addresses = await addressesToTry(host, port, context);
   const resolveMs = Math.round(performance.now() - started);
-  const tried = await Promise.all(
-    addresses.map(async (address) => ({ address, result: await probeOne(pinnedContext(context, host, port, address)) })),
+  const tried = await eachWithGrace(host, port, addresses, context, probeOne, (result) => result.status === "up");
+  return mergeAddressResults(
+    tried.map(({ address, outcome, cutShort }) => ({ address, result: cutShort ? asStalled(outcome, cutShort) : outcome })),
+    resolveMs,
   );
-  return mergeAddressResults(tried, resolveMs);
+}
+
+/** A probe the grace cut short, when it was still waiting (not one that failed on its own meanwhile). */
+function asStalled(result: ProbeResult, message: string): ProbeResult {
+  return result.status !== "up" && result.cause === "timeout" ? { ...result, status: "down", message } : result;
+}
+
+// Once one address has served, the others' answers are all the round still waits for. The grace is
+// the served address's own time, and at least GRACE_FLOOR_MS: an address still silent by then
+// answers at best twice as slowly and a second later than its sibling, which a visitor sees as a stall.
+export const GRACE_FLOOR_MS = 1000;
+
+export interface AddressOutcome<T> {
+  address: GuardedAddress;
+  outcome: T;
+  /** Why the grace cut this address's probe short (no answer in time after another served); null when it finished. */
+  cutShort: string | null;
+}
+
+/**
+ * Runs `probeOne` for every address in parallel, each pinned and with a signal of its own. When
+ * one outcome is `served`, those still running get the grace, then their signals abort with a
+ * time-out; every probe has settled (its sockets closed) when this resolves.
+ */
+export async function eachWithGrace<T>(
+  host: string,
+  port: number,
+  addresses: readonly GuardedAddress[],
+  context: ProbeContext,
+  probeOne: (pinned: ProbeContext) => Promise<T>,
+  served: (outcome: T) => boolean,
+): Promise<AddressOutcome<T>[]> {
+  const started = performance.now();
+  let graceMessage: string | null = null;
+  const running = addresses.map((address) => {
+    const state = { settled: false, cutShort: null as string | null };
+    const cut = phaseDeadline(context.signal, () => {
+      state.cutShort = graceMessage;
+      return new ProbeError("timeout", state.cutShort ?? "no answer in time");
+    });
+    return { address, cut, state };
+  });
+  const startGrace = (winner: GuardedAddress) => {
+    if (graceMessage !== null) return;
+    const ms = Math.max(GRACE_FLOOR_MS, Math.round(performance.now() - started));
+    graceMessage = `no answer within ${ms} ms after ${winner.address} answered`;
+    for (const entry of running) if (!entry.state.settled) entry.cut.arm(ms);
+  };
+  return Promise.all(
+    running.map(async (entry) => {
+      const pinned = { ...pinnedContext(context, host, port, entry.address), signal: entry.cut.signal };
+      let outcome: T;
+      try {
+        outcome = await probeOne(pinned);
+      } finally {
+        entry.state.settled = true;
+        entry.cut.clear();
+      }
+      if (served(outcome)) startGrace(entry.address);
+      return { address: entry.address, outcome, cutShort: entry.state.cutShort };
+    }),
+  );
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { AddressResult, Cause, Location, ProbeResult, ProbeTimings } from "@/lib/probe-result";
-import { addressesToTry, addressEntry, pinnedContext } from "@/server/checking/probe/each-address";
+import { addressesToTry, addressEntry, eachWithGrace } from "@/server/checking/probe/each-address";
 import { isProbeError } from "@/server/checking/probe/errors";
 import { connectGuarded } from "@/server/checking/probe/socket";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
@@ -71,7 +71,11 @@ export class TcpTester implements Tester {
       return { port, open: false, cause: error.probeCause, detail: error.message, addresses: [] };
     }
     const resolveMs = Math.round(performance.now() - started);
-    const tried = await Promise.all(addresses.map((address) => this.tryAddress(host, port, pinnedContext(context, host, port, address))));
+    // An accepted connection is what serving means here: the addresses still trying get the grace.
+    const each = await eachWithGrace(host, port, addresses, context, (pinned) => this.tryAddress(host, port, pinned), isOpen);
+    const tried = each.map(({ outcome, cutShort }) =>
+      cutShort && !outcome.open && outcome.cause === "timeout" ? { ...outcome, detail: cutShort } : outcome,
+    );
     const entries = tried.map((outcome, i) => addressEntry(addresses[i], asResult(outcome)));
     const open = tried.find(isOpen);
     // Each address was tried pinned: the name's one resolution is the DNS time.
