@@ -72,7 +72,6 @@ export function Troubleshooting({
   domain,
   verdict = null,
   onePlace = false,
-  emphasised = false,
   owner = null,
   folded = false,
   id = "troubleshooting",
@@ -80,14 +79,13 @@ export function Troubleshooting({
   domain: string;
   verdict?: Verdict | null;
   onePlace?: boolean;
-  emphasised?: boolean;
   /** Linked under "Hear it from the owner" when that step is shown. */
   owner?: OwnerWord | null;
   folded?: boolean;
   id?: string;
 }) {
   const { heading, steps } = folded ? { heading: foldedHeading(verdict, domain), steps: STEPS } : helpFor(verdict, domain, onePlace);
-  const className = `card troubleshooting${emphasised ? " emphasised" : ""}${folded ? " folded" : ""}`;
+  const className = `card troubleshooting${folded ? " folded" : ""}`;
   const title = (
     <h2 id={`${id}-heading`} className={folded ? "folded-title" : undefined}>
       <TextWithName text={heading} name={domain} />
