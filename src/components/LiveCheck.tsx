@@ -6,6 +6,7 @@ import type { LiveRow } from "@/server/serving/live/rows";
 import "./LiveCheck.css";
 import { LiveMap, type LiveMapBase } from "./LiveMap";
 import { TextWithName } from "./TextWithName";
+import { useNow } from "./use-now";
 
 // What a first visit shows while its round runs: each tester's answer as it comes (rows and map
 // markers), fed by the round's Server-Sent Events, until the page's own result replaces it.
@@ -54,15 +55,7 @@ function useLiveRound(domain: string): RoundState | null {
 }
 
 function useSecondsLeft(deadline: number | undefined): number | null {
-  // Read the clock only in the browser: a prerender must not depend on the time (Next refuses).
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    if (deadline === undefined) return;
-    const tick = () => setNow(Date.now());
-    tick();
-    const timer = setInterval(tick, 1000);
-    return () => clearInterval(timer);
-  }, [deadline]);
+  const now = useNow(1000, deadline !== undefined);
   return deadline === undefined || now === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
