@@ -1,23 +1,16 @@
 "use client";
 
-import { useActionState, useEffect, useState } from "react";
+import { useActionState } from "react";
 import { IDLE } from "@/lib/action-state";
 import { formatRelativeSeconds } from "@/lib/format";
 import { checkAgain } from "@/server/serving/actions/check-again";
+import { useNow } from "./use-now";
 
 /** "in 27 seconds" while the result is fresh, counted by the browser: the page itself is cached. */
 function useFreshCountdown(freshUntil: string): string | null {
-  const [left, setLeft] = useState<string | null>(null);
-  useEffect(() => {
-    const update = () => {
-      const seconds = (Date.parse(freshUntil) - Date.now()) / 1000;
-      setLeft(seconds > 0 ? formatRelativeSeconds(seconds) : null);
-    };
-    update();
-    const timer = setInterval(update, 1000);
-    return () => clearInterval(timer);
-  }, [freshUntil]);
-  return left;
+  const now = useNow(1000);
+  const seconds = now === null ? 0 : (Date.parse(freshUntil) - now) / 1000;
+  return seconds > 0 ? formatRelativeSeconds(seconds) : null;
 }
 
 /** A plain form post without JavaScript; with it, the message is announced in place. */

@@ -1,25 +1,20 @@
 import Link from "next/link";
 import { describeCause, formatMs } from "@/lib/format";
 import { utcDateTime, utcTime, verdictName } from "@/lib/incident-words";
-import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
+import type { EvidenceSnapshot } from "@/lib/incident-view";
+import type { ProbeResult } from "@/lib/probe-result";
 import { EvidenceTable } from "./EvidenceTable";
 
-export interface EvidenceRoundProps {
-  /** "First failing round" */
-  heading: string;
-  headingId: string;
-  startedAt: string;
-  durationMs: number;
-  verdict: Verdict;
-  cause: Cause | null;
-  warnings: string[];
-  results: readonly ProbeResult[];
-  /** The verdict rule that applied, in words (frozen with the incident's evidence). */
-  rule?: string;
-  reports?: { since: string; until: string; count: number };
-  /** The raw check's page, while raw checks are kept. */
-  checkHref?: string | null;
-}
+/** A stored round as an incident froze it; a raw check's page has no rule or reports. */
+type EvidenceRoundProps = Pick<EvidenceSnapshot, "startedAt" | "durationMs" | "verdict" | "cause" | "warnings"> &
+  Partial<Pick<EvidenceSnapshot, "rule" | "reports">> & {
+    /** "First failing round" */
+    heading: string;
+    headingId: string;
+    results: readonly ProbeResult[];
+    /** The raw check's page, while raw checks are kept. */
+    checkHref?: string | null;
+  };
 
 /** One stored round: when, the verdict and the rule behind it, the visitors' reports, every tester's row. */
 export function EvidenceRound(props: EvidenceRoundProps) {
@@ -56,7 +51,7 @@ export function EvidenceRound(props: EvidenceRoundProps) {
   );
 }
 
-function reportsLine({ since, until, count }: { since: string; until: string; count: number }): string {
+function reportsLine({ since, until, count }: EvidenceSnapshot["reports"]): string {
   const span = `between ${utcTime(since)} and ${utcTime(until)}`;
   if (count === 0) return `No visitor reported it down ${span}.`;
   return `${count} visitor report${count === 1 ? "" : "s"} of it being down ${span}.`;

@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { networkLabel } from "@/lib/failing-places";
 import { groupByPlace } from "@/lib/group-by-place";
 import { countryName } from "@/lib/places";
@@ -80,7 +81,10 @@ function EvidenceDetails({ result }: { result: ProbeResult }) {
           <summary>{`Headers we saw (${Object.keys(headers).length})`}</summary>
           <dl className="headers-list">
             {Object.entries(headers).map(([name, value]) => (
-              <HeaderPair key={name} name={name} value={value} />
+              <Fragment key={name}>
+                <dt>{name}</dt>
+                <dd>{value}</dd>
+              </Fragment>
             ))}
           </dl>
         </details>
@@ -91,15 +95,6 @@ function EvidenceDetails({ result }: { result: ProbeResult }) {
           <pre>{JSON.stringify(raw, null, 2)}</pre>
         </details>
       ) : null}
-    </>
-  );
-}
-
-function HeaderPair({ name, value }: { name: string; value: string }) {
-  return (
-    <>
-      <dt>{name}</dt>
-      <dd>{value}</dd>
     </>
   );
 }

@@ -1,40 +1,23 @@
 "use client";
 import { useEffect, useState } from "react";
-import { progressText } from "@/lib/live-progress";
+import { progressText, type RoundProgress } from "@/lib/live-progress";
 import type { Verdict } from "@/lib/probe-result";
+import type { LiveRow } from "@/server/serving/live/rows";
 import "./LiveCheck.css";
 import { LiveMap, type LiveMapBase } from "./LiveMap";
 import { TextWithName } from "./TextWithName";
+import { useNow } from "./use-now";
 
 // What a first visit shows while its round runs: each tester's answer as it comes (rows and map
 // markers), fed by the round's Server-Sent Events, until the page's own result replaces it.
 // Without JavaScript, or when the round runs elsewhere, it stays the plain "Checking…" line.
 
-/** As live-rows.ts sends it. */
-interface LiveRow {
-  id: string;
-  place: string;
-  network: string | null;
-  tester: string;
-  kind: string;
-  status: "up" | "down" | "error";
-  badge: "up" | "down" | "error" | "neutral";
-  text: string;
-  total: string;
-  point: [number, number] | null;
-}
-
-interface RoundState {
+interface RoundState extends RoundProgress {
   /** The deadline on this browser's clock. */
   deadline: number;
-  testers: number;
   /** Each tester's rows so far, in the order the testers first answered. */
   byTester: Map<string, LiveRow[]>;
-  /** Testers that have given their whole answer. */
   answered: Set<string>;
-  done: boolean;
-  /** Once done: the round's verdict (null: the round failed). */
-  verdict?: Verdict | null;
 }
 
 function useLiveRound(domain: string): RoundState | null {
@@ -72,15 +55,7 @@ function useLiveRound(domain: string): RoundState | null {
 }
 
 function useSecondsLeft(deadline: number | undefined): number | null {
-  // Read the clock only in the browser: a prerender must not depend on the time (Next refuses).
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    if (deadline === undefined) return;
-    const tick = () => setNow(Date.now());
-    tick();
-    const timer = setInterval(tick, 1000);
-    return () => clearInterval(timer);
-  }, [deadline]);
+  const now = useNow(1000, deadline !== undefined);
   return deadline === undefined || now === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 

@@ -1,9 +1,7 @@
 import { networkAnswerLine, whereInWords, type NetworkAnswer } from "@/lib/network-answer";
 import { stepsForNetworkAnswer } from "@/lib/network-answer-steps";
+import { utcTime } from "@/lib/incident-words";
 import { TextWithName } from "./TextWithName";
-
-/** "14:03 UTC": the answer may be one measured for an earlier visitor, up to 10 minutes ago. */
-const utcTime = (iso: string) => `${iso.slice(11, 16)} UTC`;
 
 /**
  * The "only your network?" answer under the report button, with what to try for it. A plain
@@ -18,6 +16,7 @@ export function NetworkAnswerView({ answer, domain }: { answer: NetworkAnswer; d
       <p className="network-answer-source">
         {/* The name kept whole: on a phone it moves to the next line rather than break at a hyphen. */}
         <TextWithName text={`Our own probes reach ${domain}.`} name={domain} /> We asked {answer.total} Globalping{" "}
+        {/* The answer may be one measured for an earlier visitor, up to 10 minutes ago. */}
         {answer.total === 1 ? "probe" : "probes"} {whereInWords(answer)} at {utcTime(answer.measuredAt)}.
       </p>
       <h4>{heading}</h4>

@@ -2,7 +2,6 @@
 
 import { useEffect, useState } from "react";
 import { pushStatusAction, subscribeAction, unsubscribeAction, type PushState } from "@/server/serving/actions/push";
-import "./NotifyButton.css";
 
 // The browser half of "Tell me when it's back": a service worker (/sw.js) shows what the push
 // service delivers. A browser has one push subscription for the site, whatever domains it follows:

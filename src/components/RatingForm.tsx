@@ -2,12 +2,8 @@
 
 import { useActionState, useEffect, useId, useSyncExternalStore } from "react";
 import { ratingQuestion } from "@/lib/rating-words";
+import type { RatingSummary } from "@/server/data/ratings";
 import { rateAction, type RateState } from "@/server/serving/actions/rate";
-
-export interface RatingSummaryValues {
-  average: number | null;
-  count: number;
-}
 
 interface RatingFormProps {
   /** ASCII domain: what the action receives. */
@@ -16,7 +12,7 @@ interface RatingFormProps {
   headingAsks?: boolean;
   /** What people read (Unicode); defaults to the domain. */
   displayName?: string;
-  summary: RatingSummaryValues;
+  summary: RatingSummary;
   /** The visitor's vote today, as their browser remembers it. */
   yourStars?: number | null;
 }
@@ -76,7 +72,7 @@ export function RatingForm(props: RatingFormProps) {
 }
 
 /** "Average 4.2 of 5 from 17 ratings" or "No ratings yet". */
-export function describeRatingSummary({ average, count }: RatingSummaryValues): string {
+export function describeRatingSummary({ average, count }: RatingSummary): string {
   if (count === 0 || average === null) return "No ratings yet";
   return `Average ${average.toFixed(1)} of 5 from ${count} rating${count === 1 ? "" : "s"}`;
 }

@@ -1,5 +1,5 @@
 /** A plain GET form: works without JavaScript; /search validates and redirects. */
-export function SearchForm({ defaultValue = "" }: { defaultValue?: string }) {
+export function SearchForm() {
   return (
     <form action="/search" method="get" role="search" className="search-form">
       <label htmlFor="search-q">Website to check</label>
@@ -13,7 +13,6 @@ export function SearchForm({ defaultValue = "" }: { defaultValue?: string }) {
           autoCapitalize="none"
           spellCheck={false}
           placeholder="example.com, or paste a link"
-          defaultValue={defaultValue}
           required
         />
         <button type="submit">Check</button>

@@ -13,7 +13,7 @@ function NetworkIcon({ network }: { network: SocialNetwork }) {
 }
 
 /** One account: the network and handle, and where we found it ("listed on github.com's own page"). */
-export function SocialLinkItem({ domain, link }: { domain: string; link: SocialLink }) {
+function SocialLinkItem({ domain, link }: { domain: string; link: SocialLink }) {
   const handle = handleWords(link.network, link.handle);
   return (
     <li>
@@ -49,18 +49,32 @@ export function SocialLinks({
       <h2 id="social-links-heading">
         <TextWithName text={`Contact ${domain}'s owner`} name={domain} />
       </h2>
-      <ul>
-        {statusPage ? (
-          <li>
-            <a href={statusPage} target="_blank" rel="noopener nofollow">
-              {`Official status page (${hostOr(statusPage, statusPage)})`} <span className="visually-hidden">(opens in a new tab)</span>
-            </a>
-          </li>
-        ) : null}
-        {links.map((link) => (
-          <SocialLinkItem key={link.url} domain={domain} link={link} />
-        ))}
-      </ul>
+      <OwnerLinkList domain={domain} owner={{ statusPage, accounts: links }} />
     </section>
+  );
+}
+
+/** What "Hear it from the owner" links: the official status page (whenever known) and the owner's accounts. */
+export interface OwnerWord {
+  statusPage: string | null;
+  accounts: readonly SocialLink[];
+}
+
+/** The official status page (when known) first, then the owner's accounts. */
+export function OwnerLinkList({ domain, owner, className }: { domain: string; owner: OwnerWord; className?: string }) {
+  const { statusPage, accounts } = owner;
+  return (
+    <ul className={className}>
+      {statusPage ? (
+        <li>
+          <a href={statusPage} target="_blank" rel="noopener nofollow">
+            {`Official status page (${hostOr(statusPage, statusPage)})`} <span className="visually-hidden">(opens in a new tab)</span>
+          </a>
+        </li>
+      ) : null}
+      {accounts.map((link) => (
+        <SocialLinkItem key={link.url} domain={domain} link={link} />
+      ))}
+    </ul>
   );
 }

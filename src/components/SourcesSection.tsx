@@ -3,13 +3,11 @@ import { networkLabel } from "@/lib/failing-places";
 import { hasPlace, locationVotes } from "@/lib/location-votes";
 import { placeLabel } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
-import type { LocationTally } from "@/lib/verdict";
 import { locationCounts } from "@/lib/where-words";
+import type { CheckView } from "@/server/serving/pages/status";
 import { SourcesTable } from "./SourcesTable";
 import { WorldMap, type MapMarker } from "./WorldMap";
 
-/** The folded part's id. */
-export const SOURCES_ID = "sources";
 /**
  * What the verdict card's "From 11 locations" links to: inside the folded part, so following the
  * link unfolds it (browsers reveal a closed <details> around a fragment's target).
@@ -45,24 +43,13 @@ export function SourcesMap({ domain, results }: { domain: string; results: Probe
  * opens without JavaScript too); and, while the world is unavailable, the last world results with
  * their age, which did not vote this time.
  */
-export function SourcesSection({
-  domain,
-  results,
-  checkedAt,
-  locations,
-  durationMs,
-}: {
-  domain: string;
-  results: ProbeResult[];
-  checkedAt: number;
-  locations: LocationTally;
-  durationMs: number;
-}) {
+export function SourcesSection({ domain, check }: { domain: string; check: CheckView }) {
+  const { results, locations, durationMs } = check;
   const current = results.filter((r) => !r.stale);
   const stale = results.filter((r) => r.stale);
   const staleAt = stale.find((r) => r.measuredAt)?.measuredAt;
   return (
-    <details className="card sources folded" id={SOURCES_ID}>
+    <details className="card sources folded" id="sources">
       <summary>
         <h2 className="folded-title">Sources of this check</h2> <span className="folded-summary">{locationCounts(locations)}</span>
       </summary>
@@ -76,7 +63,7 @@ export function SourcesSection({
       {stale.length > 0 ? (
         <details className="stale-results">
           <summary>
-            {`Last world results, measured ${staleAt ? `${formatDuration(checkedAt - Date.parse(staleAt))} before this check` : "earlier"} (not part of this verdict)`}
+            {`Last world results, measured ${staleAt ? `${formatDuration(Date.parse(check.checkedAt) - Date.parse(staleAt))} before this check` : "earlier"} (not part of this verdict)`}
           </summary>
           <SourcesTable results={stale} caption="Last world results, by place" />
         </details>

@@ -51,15 +51,7 @@ function Part({ name, target, check }: { name: PagePart; target: Target; check: 
       // What to do now only when it is down for everyone: else folded with the evidence.
       return <OwnerSection target={target} folded={check?.verdict !== "global_outage"} />;
     case "sources":
-      return check ? (
-        <SourcesSection
-          domain={target.unicode}
-          results={check.results}
-          checkedAt={Date.parse(check.checkedAt)}
-          locations={check.locations}
-          durationMs={check.durationMs}
-        />
-      ) : null;
+      return check ? <SourcesSection domain={target.unicode} check={check} /> : null;
     case "reports":
       return <ReportsSection target={target} />;
     case "past":

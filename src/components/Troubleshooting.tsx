@@ -1,5 +1,4 @@
 import type { Verdict } from "@/lib/probe-result";
-import { hostOr } from "@/lib/owner-accounts";
 import {
   ONE_PLACE_STEP,
   OUTAGE_STEPS,
@@ -8,8 +7,7 @@ import {
   ONLY_FOR_YOU_STEPS as STEPS,
   type TroubleshootingStep as Step,
 } from "@/lib/troubleshooting-steps";
-import type { SocialLink } from "@/server/data/content";
-import { SocialLinkItem } from "./SocialLinks";
+import { OwnerLinkList, type OwnerWord } from "./SocialLinks";
 import { TextWithName } from "./TextWithName";
 
 /**
@@ -32,31 +30,6 @@ function helpFor(verdict: Verdict | null, domain: string, onePlace: boolean): { 
   }
 }
 
-/** What "Hear it from the owner" links: the official status page (whenever known) and the owner's accounts. */
-export interface OwnerWord {
-  statusPage: string | null;
-  accounts: readonly SocialLink[];
-}
-
-function OwnerLinks({ domain, owner }: { domain: string; owner: OwnerWord }) {
-  if (!owner.statusPage && owner.accounts.length === 0) return null;
-  return (
-    <ul className="owner-links">
-      {owner.statusPage ? (
-        <li>
-          <a href={owner.statusPage} target="_blank" rel="noopener nofollow">
-            {`Official status page (${hostOr(owner.statusPage, owner.statusPage)})`}{" "}
-            <span className="visually-hidden">(opens in a new tab)</span>
-          </a>
-        </li>
-      ) : null}
-      {owner.accounts.map((link) => (
-        <SocialLinkItem key={link.url} domain={domain} link={link} />
-      ))}
-    </ul>
-  );
-}
-
 /** The heading of the four "only for you" steps when they wait folded, for the verdict at hand. */
 function foldedHeading(verdict: Verdict | null, domain: string): string {
   if (verdict === "regional") return `Still cannot open ${domain}? Try these steps too`;
@@ -72,7 +45,6 @@ export function Troubleshooting({
   domain,
   verdict = null,
   onePlace = false,
-  emphasised = false,
   owner = null,
   folded = false,
   id = "troubleshooting",
@@ -80,14 +52,13 @@ export function Troubleshooting({
   domain: string;
   verdict?: Verdict | null;
   onePlace?: boolean;
-  emphasised?: boolean;
   /** Linked under "Hear it from the owner" when that step is shown. */
   owner?: OwnerWord | null;
   folded?: boolean;
   id?: string;
 }) {
   const { heading, steps } = folded ? { heading: foldedHeading(verdict, domain), steps: STEPS } : helpFor(verdict, domain, onePlace);
-  const className = `card troubleshooting${emphasised ? " emphasised" : ""}${folded ? " folded" : ""}`;
+  const className = `card troubleshooting${folded ? " folded" : ""}`;
   const title = (
     <h2 id={`${id}-heading`} className={folded ? "folded-title" : undefined}>
       <TextWithName text={heading} name={domain} />
@@ -99,7 +70,9 @@ export function Troubleshooting({
         <li key={step.title}>
           <h3>{step.title}</h3>
           <p>{step.body}</p>
-          {step === OWNER_STEP && owner ? <OwnerLinks domain={domain} owner={owner} /> : null}
+          {step === OWNER_STEP && owner && (owner.statusPage || owner.accounts.length > 0) ? (
+            <OwnerLinkList className="owner-links" domain={domain} owner={owner} />
+          ) : null}
         </li>
       ))}
     </ol>

@@ -3,7 +3,6 @@ import Link from "next/link";
 import { findSubscriptionByToken } from "@/server/data/push-subscriptions";
 import { parseRequestedDomain } from "@/server/checking";
 import { UnsubscribeForm } from "./UnsubscribeForm";
-import "@/components/NotifyButton.css";
 
 // /unsubscribe?token=…: the link in every notification. Opening it changes nothing (mail and
 // chat link scanners fetch links); the one button does. /unsubscribe?done=<domain> is where the
