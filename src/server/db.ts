@@ -71,11 +71,7 @@ async function switchToWal(connection: SqlDriverAdapter) {
 /** How long a query waits for a PostgreSQL connection before failing (the server down, the pool full). */
 const PG_CONNECT_TIMEOUT_MS = 5000;
 
-/**
- * Query plans Prisma keeps compiled. Storing a round (a check with its results, nested) is a new
- * plan shape almost every time, and each is large, so the cache is kept small; the app's other
- * queries are a few dozen shapes used all the time, and an evicted plan costs one compile.
- */
+/** Query plans kept compiled: a stored round is a new, large plan almost every time; the other queries are a few dozen shapes. */
 const QUERY_PLAN_CACHE_SIZE = 100;
 
 function createClient(databaseUrl: string): PrismaClient {
