@@ -100,12 +100,8 @@ export interface App {
   stop(): Promise<void>;
 }
 
-export interface AppOptions {
-  /** The in-process job queue, given the app's handlers (a test's, to wait until it is idle). */
-  localQueue?: (run: RunJob) => JobQueue;
-}
-
-export function createApp(config: AppConfig = getConfig(), { localQueue }: AppOptions = {}): App {
+/** `localQueue`: the in-process job queue, given the app's handlers (a test's, to wait until it is idle). */
+export function createApp(config: AppConfig = getConfig(), { localQueue }: { localQueue?: (run: RunJob) => JobQueue } = {}): App {
   const redis = sharedRedis(config.REDIS_URL);
   const limit = (spec: LimitSpec) => limiterFor(redis, spec);
   const guard = guardFromConfig(config);

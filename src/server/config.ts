@@ -12,13 +12,7 @@ import { isResolverAddress } from "@/lib/resolver-address";
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const isHttpUrl = (value: string) => {
-  try {
-    return /^https?:$/.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
+const isHttpUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 
 const optionalSecret = (minLength: number) => z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional();
 
@@ -70,13 +64,24 @@ const EnvSchema = z
     /** Hourly and daily roll-ups behind the history: at least 400 days, so a year compares with the last. */
     KEEP_ROLLUPS_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
     /** Web Push (VAPID) keys, base64url; unset: generated once and kept beside the database (server/push). */
-    VAPID_PUBLIC_KEY: z.string().trim().min(80).optional(),
-    VAPID_PRIVATE_KEY: z.string().trim().min(40).optional(),
+    // The forms web-push signs with; anything else would fail at the first notification, not at start.
+    VAPID_PUBLIC_KEY: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{87}$/, "use the base64url public key (87 characters) of npx web-push generate-vapid-keys")
+      .optional(),
+    VAPID_PRIVATE_KEY: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{43}$/, "use the base64url private key (43 characters) of npx web-push generate-vapid-keys")
+      .optional(),
     /** Who push services may contact about our notifications: mailto: or https: (default PUBLIC_BASE_URL). */
     VAPID_SUBJECT: z
       .string()
       .trim()
       .regex(/^(mailto:|https?:\/\/)/, "use mailto:you@example.com or an https:// URL")
+      // Push services (and web-push) take only https: and mailto: subjects.
+      .refine((subject) => !subject.startsWith("http://"), "push services accept only mailto: or https:// subjects")
       .optional(),
     /** Where subscriptions may point (lib/push-origins.ts): comma-separated origins, "*." for any subdomain. */
     PUSH_SERVICE_ORIGINS: z
@@ -122,28 +127,11 @@ const EnvSchema = z
         message: "set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (npx web-push generate-vapid-keys)",
       });
     }
-    // The forms web-push signs with; anything else would fail at the first notification, not at start.
-    if (env.VAPID_PUBLIC_KEY && !/^[A-Za-z0-9_-]{87}$/.test(env.VAPID_PUBLIC_KEY)) {
-      context.addIssue({
-        code: "custom",
-        path: ["VAPID_PUBLIC_KEY"],
-        message: "use the base64url public key (87 characters) of npx web-push generate-vapid-keys",
-      });
-    }
-    if (env.VAPID_PRIVATE_KEY && !/^[A-Za-z0-9_-]{43}$/.test(env.VAPID_PRIVATE_KEY)) {
-      context.addIssue({
-        code: "custom",
-        path: ["VAPID_PRIVATE_KEY"],
-        message: "use the base64url private key (43 characters) of npx web-push generate-vapid-keys",
-      });
-    }
-    // Push services (and web-push) take only https: and mailto: subjects.
-    if (env.VAPID_SUBJECT?.startsWith("http://")) {
-      context.addIssue({ code: "custom", path: ["VAPID_SUBJECT"], message: "push services accept only mailto: or https:// subjects" });
-    }
-    // Generated keys are a file beside the SQLite database; instances on a server database need one
-    // shared pair, or a subscription made through one could not be sent by another.
-    if (!env.VAPID_PUBLIC_KEY && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {
+    // Generated keys and the visitor secret are files beside the SQLite database. A server database has
+    // no such folder, and its instances must share one pair (to send each other's subscriptions) and
+    // one secret (to hash visitors alike).
+    const onServerDatabase = isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql";
+    if (!env.VAPID_PUBLIC_KEY && onServerDatabase) {
       context.addIssue({
         code: "custom",
         path: ["VAPID_PUBLIC_KEY"],
@@ -151,9 +139,7 @@ const EnvSchema = z
           "required with a PostgreSQL DATABASE_URL, with VAPID_PRIVATE_KEY: the same pair on every instance (npx web-push generate-vapid-keys)",
       });
     }
-    // The generated secret is a file beside the SQLite database. A server database has no such
-    // folder, and several instances must hash visitors alike: they share one secret.
-    if (!env.VISITOR_SECRET && isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql") {
+    if (!env.VISITOR_SECRET && onServerDatabase) {
       context.addIssue({
         code: "custom",
         path: ["VISITOR_SECRET"],

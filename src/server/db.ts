@@ -55,36 +55,24 @@ function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFact
 /**
  * WAL lets page renders read while a check writes. Switching needs the write lock, so it is asked
  * only when not WAL yet, and a held lock (a backup, a stuck writer) does not stop the connection.
+ * In WAL a commit need not wait for the disk (synchronous = NORMAL, SQLite's advice: only a power
+ * cut may lose the last commits); every connection says so, or it keeps FULL's fsync per commit.
  */
 async function switchToWal(connection: SqlDriverAdapter) {
   const mode = await connection.queryRaw({ sql: "PRAGMA journal_mode", args: [], argTypes: [] });
-  if (String(mode.rows[0]?.[0]).toLowerCase() === "wal") return syncAsWal(connection);
   try {
-    await connection.executeScript("PRAGMA journal_mode = WAL;");
-    await syncAsWal(connection);
+    if (String(mode.rows[0]?.[0]).toLowerCase() !== "wal") await connection.executeScript("PRAGMA journal_mode = WAL;");
+    await connection.executeScript("PRAGMA synchronous = NORMAL;");
   } catch (error) {
     console.warn("db: the database file is locked; not in WAL mode yet, trying again on the next connection", error);
   }
 }
 
-/**
- * In WAL mode a commit need not wait for the disk (synchronous = NORMAL, SQLite's advice for WAL:
- * only a power cut may lose the last commits). A connection that switched the file itself kept
- * FULL, an fsync per commit on the event loop, so it is said here for every connection alike.
- */
-async function syncAsWal(connection: SqlDriverAdapter) {
-  await connection.executeScript("PRAGMA synchronous = NORMAL;");
-}
-
 /** How long a query waits for a PostgreSQL connection before failing (the server down, the pool full). */
 const PG_CONNECT_TIMEOUT_MS = 5000;
 
-/**
- * Query plans Prisma keeps compiled. Storing a round (a check with its results, nested) is a new
- * plan shape almost every time, and each is large, so the cache is kept small; the app's other
- * queries are a few dozen shapes used all the time, and an evicted plan costs one compile.
- */
-export const QUERY_PLAN_CACHE_SIZE = 100;
+/** Query plans kept compiled: a stored round is a new, large plan almost every time; the other queries are a few dozen shapes. */
+const QUERY_PLAN_CACHE_SIZE = 100;
 
 function createClient(databaseUrl: string): PrismaClient {
   if (databaseProvider(databaseUrl) === "postgresql") {

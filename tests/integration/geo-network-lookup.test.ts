@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN_NETWORK } from "@/lib/visitor-network";
 import { loadNetworkData, type NetworkData } from "@/server/crowd/networks/network-data";
-import { loadVisitorNetworks, lookupVisitorNetwork, lookupVisitorNetworkNow } from "@/server/crowd/networks/network-lookup";
+import { loadVisitorNetworks, lookupVisitorNetwork } from "@/server/crowd/networks/network-lookup";
 
 // The visitor network lookup on the real data: the npm copies of ip-location-db (country MMDB
 // and ASN CSV, data of 2026-06-17), the CSV converted into GEO_DATA_DIR on the first load.
@@ -144,9 +144,8 @@ describe("when the data is damaged or missing", () => {
 });
 
 describe("lookupVisitorNetwork (one load per process)", () => {
-  it("is not ready before the first lookup, and concurrent first callers share one load", async () => {
+  it("concurrent first callers share one load", async () => {
     process.env.GEO_DATA_DIR = dataDir;
-    expect(lookupVisitorNetworkNow("8.8.8.8")).toBeNull();
     const first = loadVisitorNetworks();
     expect(loadVisitorNetworks()).toBe(first);
     const answers = await Promise.all(Array.from({ length: 20 }, () => lookupVisitorNetwork("8.8.8.8")));
@@ -154,7 +153,7 @@ describe("lookupVisitorNetwork (one load per process)", () => {
       new Set([JSON.stringify({ country: "US", asn: 15169, asnName: "Google LLC" })]),
     );
     expect(loadVisitorNetworks()).toBe(first);
-    expect(lookupVisitorNetworkNow("1.1.1.1")).toMatchObject({ asn: 13335 });
+    expect((await first).lookup("1.1.1.1")).toMatchObject({ asn: 13335 });
   });
 
   it("answers unknown for garbage without throwing", async () => {

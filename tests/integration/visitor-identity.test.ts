@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "@/server/config";
 import { createSqliteTestDatabase, removeTestDatabase, type SqliteTestDatabase } from "./helpers/database";
 
 // Who a visitor is (src/server/crowd/visitor/identity.ts): the daily hashes, the signed cookie and
@@ -67,9 +68,9 @@ describe("visitor identity", () => {
   });
 
   it("refuses a VISITOR_SECRET shorter than 32 characters", () => {
-    expect(() => identity.visitorSecretFromEnv({ VISITOR_SECRET: "too-short" })).toThrow(/32/);
-    expect(identity.visitorSecretFromEnv({ VISITOR_SECRET: SECRET })).toBe(SECRET);
-    expect(identity.visitorSecretFromEnv({})).toBeUndefined();
+    expect(() => getConfig({ VISITOR_SECRET: "too-short" })).toThrow(/32/);
+    expect(getConfig({ VISITOR_SECRET: SECRET }).VISITOR_SECRET).toBe(SECRET);
+    expect(getConfig({}).VISITOR_SECRET).toBeUndefined();
   });
 
   it("stores a generated secret beside the database and reads the same one after a restart", () => {

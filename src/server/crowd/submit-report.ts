@@ -4,7 +4,7 @@ import type { NetworkAnswer } from "@/lib/network-answer";
 import type { Refusal } from "@/lib/refusal";
 import type { ReportDownState, ReportOutcome } from "@/lib/report-down-state";
 import { REPORT_PROBLEM_KEYS } from "@/lib/report-problems";
-import { UNKNOWN_NETWORK, type VisitorNetwork } from "@/lib/visitor-network";
+import type { VisitorNetwork } from "@/lib/visitor-network";
 import type { Limiter } from "@/server/base/limits";
 import { parseRequestedDomain, type WorldAccess } from "@/server/checking";
 import { addVisitorReport } from "@/server/data/visitor-reports";
@@ -79,7 +79,7 @@ export async function submitReport(
     );
 
   // The address is looked up here and dropped: only its country and network are stored.
-  const network = await visitorNetwork(requestHeaders);
+  const network = await lookupVisitorNetwork(visitorAddress(requestHeaders));
   try {
     const stored = await addVisitorReport({
       domain: target.ascii,
@@ -103,16 +103,6 @@ export async function submitReport(
   const answer = await networkAnswer(target.ascii, network, visitor.bucket, crowd.world);
   const message = "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.";
   return { ok: true, state: { status: "success", message, problem, ...(answer ? { network: answer } : {}) } };
-}
-
-async function visitorNetwork(requestHeaders: Headers): Promise<VisitorNetwork> {
-  try {
-    return await lookupVisitorNetwork(visitorAddress(requestHeaders));
-  } catch (error) {
-    // Documented never to throw; if it does, the report is still worth more than its place.
-    console.error("submitReport: the network lookup failed", error);
-    return UNKNOWN_NETWORK;
-  }
 }
 
 /** The stored report stands whatever happens here: a failed answer is only left out. */

@@ -20,13 +20,8 @@ export async function storedCheck(domain: string, id: number, now = Date.now()):
   return row ? toRecord(row) : null;
 }
 
-export interface LatestVerdict {
-  verdict: Verdict;
-  checkedAt: Date;
-}
-
 /** The verdict of the latest stored round (the site's summary row), or null when never checked. */
-export async function latestVerdict(domain: string): Promise<LatestVerdict | null> {
+export async function latestVerdict(domain: string): Promise<{ verdict: Verdict; checkedAt: Date } | null> {
   const site = await getDb().site.findUnique({ where: { domain }, select: { lastVerdict: true, lastCheckedAt: true } });
   if (!site?.lastVerdict || !site.lastCheckedAt) return null;
   return { verdict: site.lastVerdict as Verdict, checkedAt: site.lastCheckedAt };

@@ -6,18 +6,13 @@ import { getDb } from "@/server/db";
 // (npm run content, first) or discovered from the site. Only http(s) addresses and accounts on
 // networks we know leave this module, so no `javascript:` URL reaches an href on the page.
 
-export type { SocialNetwork } from "@/lib/owner-accounts";
-export { SOCIAL_NETWORKS } from "@/lib/owner-accounts";
-
-export type PageSource = "import" | "feed";
-
 export interface RelatedPage {
   title: string;
   url: string;
   publishedAt: Date;
   excerpt: string;
   /** "import" (the operator's), or "feed" (the site's own feed). */
-  source: PageSource;
+  source: "import" | "feed";
   /** The feed it was read from; null for an import. */
   sourceUrl: string | null;
 }
@@ -32,19 +27,12 @@ export interface SocialLink {
 }
 
 /** Most related pages read for a page; it shows the first few and folds the rest. */
-export const RELATED_PAGES_READ = 20;
+const RELATED_PAGES_READ = 20;
 /** Most accounts shown: a footer with forty icons is not forty ways to reach the owner. */
-export const SOCIAL_LINKS_SHOWN = 12;
+const SOCIAL_LINKS_SHOWN = 12;
 
-function isWebUrl(value: string | null): value is string {
-  if (value === null) return false;
-  try {
-    const { protocol } = new URL(value);
-    return protocol === "https:" || protocol === "http:";
-  } catch {
-    return false;
-  }
-}
+const isWebUrl = (value: string | null): value is string =>
+  value !== null && URL.canParse(value) && ["https:", "http:"].includes(new URL(value).protocol);
 
 const isSource = (value: string): value is AccountSource => (ACCOUNT_SOURCES as readonly string[]).includes(value);
 

@@ -46,15 +46,14 @@ export async function countsBySite(spans: readonly Span[], siteId?: number): Pro
   return totals;
 }
 
-function readingOf(
-  counts: [current: number, previous: number, usualCurrent: number, usualPrevious: number],
-  failing: boolean,
-): CrowdReading {
+/** The site's reading from windowCounts' maps. */
+function readingOf(counts: Map<number, number>[], siteId: number, failing: boolean): CrowdReading {
+  const [current, previous, usualCurrent, usualPrevious] = counts.map((bySite) => bySite.get(siteId) ?? 0);
   const windows: CrowdWindows = {
-    current: counts[0],
-    previous: counts[1],
-    usualCurrent: weeklyMean(counts[2]),
-    usualPrevious: weeklyMean(counts[3]),
+    current,
+    previous,
+    usualCurrent: weeklyMean(usualCurrent),
+    usualPrevious: weeklyMean(usualPrevious),
     probesFailing: failing,
   };
   return { ...windows, state: crowdState(windows) };
@@ -73,9 +72,7 @@ function windowCounts(spans: ReturnType<typeof crowdSpans>, siteId?: number) {
 /** The crowd's reading of one stored site (the status page). */
 export async function crowdReadingOf(site: { id: number } & SiteVerdict, now = new Date()): Promise<CrowdReading> {
   const spans = crowdSpans(now);
-  const counts = await windowCounts(spans, site.id);
-  const of = (index: number) => counts[index].get(site.id) ?? 0;
-  return readingOf([of(0), of(1), of(2), of(3)], probesFailing(site, spans.previous.from));
+  return readingOf(await windowCounts(spans, site.id), site.id, probesFailing(site, spans.previous.from));
 }
 
 /**
@@ -92,9 +89,6 @@ export async function crowdStates(now = new Date()): Promise<Map<string, CrowdRe
     windowCounts(spans),
   ]);
   const readings = new Map<string, CrowdReading>();
-  for (const site of sites) {
-    const of = (index: number) => counts[index].get(site.id) ?? 0;
-    readings.set(site.domain, readingOf([of(0), of(1), of(2), of(3)], probesFailing(site, spans.previous.from)));
-  }
+  for (const site of sites) readings.set(site.domain, readingOf(counts, site.id, probesFailing(site, spans.previous.from)));
   return readings;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { OFFICIAL_KINDS, readSnapshot, type OfficialFinding, type OfficialKind, type OfficialSummary } from "@/lib/official-status";
+import type { OfficialPage } from "@/generated/prisma/client";
 import { getDb } from "@/server/db";
 import { ensureSite } from "@/server/data/site-row";
 
@@ -16,9 +17,7 @@ export interface OfficialRow {
 
 const isKind = (kind: string): kind is OfficialKind => (OFFICIAL_KINDS as readonly string[]).includes(kind);
 
-type PageRow = { siteId: number; kind: string; url: string | null; foundAt: Date; snapshot: string | null; fetchedAt: Date | null };
-
-function toRow(page: PageRow): OfficialRow {
+function toRow(page: OfficialPage): OfficialRow {
   // A kind this version does not read (or a row without its address) counts as nothing found.
   const finding: OfficialFinding = isKind(page.kind) && page.url ? { kind: page.kind, url: page.url } : { kind: "none" };
   return { siteId: page.siteId, finding, foundAt: page.foundAt, summary: readSnapshot(page.snapshot), fetchedAt: page.fetchedAt };

@@ -55,38 +55,19 @@ export async function saveDiscovery(siteId: number, found: Discovery, now: Date)
   const importedUrls = new Set(imported.map((page) => page.url));
   const pages = found.pages.filter((page) => !importedUrls.has(page.url));
   const again = found.outcome === "failed" ? FAILED_AGAIN_MS : LOOK_AGAIN_MS;
+  const linkRows = (links: Discovery["accounts"]) =>
+    links.map(({ network, url, handle, source, sourceUrl }) => ({ siteId, network, url, handle, source, sourceUrl }));
   await db.$transaction([
     ...(read
       ? [
           db.relatedPage.deleteMany({ where: { siteId, source: "feed" } }),
           db.relatedPage.createMany({ data: pages.map((page) => ({ siteId, ...page, source: "feed", sourceUrl: found.feedUrl })) }),
           db.socialLink.deleteMany({ where: { siteId, source: "site" } }),
-          db.socialLink.createMany({
-            data: found.accounts.map(({ network, url, handle, source, sourceUrl }) => ({
-              siteId,
-              network,
-              url,
-              handle,
-              source,
-              sourceUrl,
-            })),
-          }),
+          db.socialLink.createMany({ data: linkRows(found.accounts) }),
         ]
       : []),
     ...(found.wikidata
-      ? [
-          db.socialLink.deleteMany({ where: { siteId, source: "wikidata" } }),
-          db.socialLink.createMany({
-            data: found.wikidata.map(({ network, url, handle, source, sourceUrl }) => ({
-              siteId,
-              network,
-              url,
-              handle,
-              source,
-              sourceUrl,
-            })),
-          }),
-        ]
+      ? [db.socialLink.deleteMany({ where: { siteId, source: "wikidata" } }), db.socialLink.createMany({ data: linkRows(found.wikidata) })]
       : []),
     db.ownerDiscovery.update({
       where: { siteId },

@@ -29,7 +29,8 @@ export interface RatingSummary {
  * a crowd rating one site must not queue behind one row; the unique key decides which vote is new.
  */
 export async function upsertRating(input: RatingInput): Promise<{ replaced: boolean }> {
-  assertStars(input.stars);
+  // The action validates first; this keeps a bad caller from storing a 0- or 9-star vote.
+  if (!Number.isInteger(input.stars) || input.stars < 1 || input.stars > 5) throw new RangeError(`stars must be 1–5, got ${input.stars}`);
   // The latest voter from this address owns the vote; one without a cookie leaves the owner.
   const owner = input.cookieHash ? { cookieHash: input.cookieHash } : {};
   const db = getDb();
@@ -54,9 +55,4 @@ export async function getRatingSummary(domain: string): Promise<RatingSummary> {
   });
   const count = result._count._all;
   return { average: count === 0 ? null : result._avg.stars, count };
-}
-
-function assertStars(stars: number) {
-  // The action validates first; this keeps a bad caller from storing a 0- or 9-star vote.
-  if (!Number.isInteger(stars) || stars < 1 || stars > 5) throw new RangeError(`stars must be 1–5, got ${stars}`);
 }

@@ -13,11 +13,6 @@ export interface SiteSummary {
   lastCheckedAt: Date | null;
 }
 
-export interface SitemapSite {
-  domain: string;
-  lastCheckedAt: Date;
-}
-
 const summaryFields = { domain: true, lastVerdict: true, lastCheckedAt: true } as const;
 
 // lastVerdict is a plain string column; anything we no longer recognise reads as "no verdict".
@@ -67,7 +62,7 @@ export async function getMostCheckedSites(limit = 8): Promise<SiteSummary[]> {
 }
 
 /** Only checked sites with a public answer have a page worth indexing; the freshest are kept when over the limit. */
-export async function getSitemapSites(limit = 5000): Promise<SitemapSite[]> {
+export async function getSitemapSites(limit = 5000): Promise<{ domain: string; lastCheckedAt: Date }[]> {
   const rows = await getDb().site.findMany({
     where: { lastCheckedAt: { not: null }, ...publiclyAnswered },
     orderBy: [{ lastCheckedAt: "desc" }, { id: "desc" }],

@@ -1,4 +1,5 @@
 import "server-only";
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { concludeNetworkAnswer, NETWORK_ANSWER_REUSE_MS, scopeKey, type NetworkAnswer, type NetworkScope } from "@/lib/network-answer";
 import { claimNetworkCheck, networkCheckState, releaseNetworkCheck, storeNetworkCheck } from "@/server/data/network-checks";
@@ -37,8 +38,6 @@ function parseStored(stored: string): ScopeOutcome {
     return { kind: "unavailable" };
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitForOthers(siteId: number, scope: string, startedAt: Date, deadline: number): Promise<ScopeOutcome> {
   for (;;) {

@@ -8,9 +8,8 @@ import { TABLE_FORMAT } from "../../../lib/ip-ranges-table.mjs";
 
 /** @typedef {import("maxmind").Response} Response */
 
-export const DEFAULT_GEO_DATA_DIR = "data/geo";
+const DEFAULT_GEO_DATA_DIR = "data/geo";
 export const RELEASE_FILES = { country: "country.mmdb", asn: "asn.bin", about: "about.json" };
-/** The one-line file naming the release in use; replaced by a rename, so never seen half-written. */
 /**
  * Whether a read failed because the file is not there (or its folder is not a folder), as
  * opposed to being unreadable.
@@ -21,6 +20,7 @@ export function isAbsent(error) {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+/** The one-line file naming the release in use; replaced by a rename, so never seen half-written. */
 export const POINTER_FILE = "current";
 /** A release folder's name: the UTC time of the update to the millisecond, "20261126T154000123Z". */
 export const RELEASE_NAME = /^\d{8}T\d{9}Z$/;

@@ -9,7 +9,6 @@ import { loadNetworkData, type NetworkData } from "./network-data";
 // never takes a report never pays for it), and shared by every caller that arrives meanwhile.
 
 let loading: Promise<NetworkData> | undefined;
-let loaded: NetworkData | undefined;
 const warned = new Set<string>();
 
 /** Each problem once per process: a missing file would otherwise be logged at every report. */
@@ -32,9 +31,7 @@ export function loadVisitorNetworks(): Promise<NetworkData> {
       warnOnce(`GEO_DATA_DIR unreadable (${error instanceof Error ? error.message : String(error)}), using data/geo`);
       dataDir = resolveGeoDataDir(undefined);
     }
-    const data = await loadNetworkData({ dataDir, warn: warnOnce });
-    loaded = data;
-    return data;
+    return loadNetworkData({ dataDir, warn: warnOnce });
   });
   return loading;
 }
@@ -49,19 +46,6 @@ export async function lookupVisitorNetwork(address: string): Promise<VisitorNetw
     return (await loadVisitorNetworks()).lookup(address);
   } catch (error) {
     warnOnce(`lookup failed: ${error instanceof Error ? error.message : String(error)}`);
-    return UNKNOWN_NETWORK;
-  }
-}
-
-/**
- * The same, without waiting: null while the data is still loading (call loadVisitorNetworks()
- * first, e.g. at the start of a batch). For loops that look up many addresses.
- */
-export function lookupVisitorNetworkNow(address: string): VisitorNetwork | null {
-  if (!loaded) return null;
-  try {
-    return loaded.lookup(address);
-  } catch {
     return UNKNOWN_NETWORK;
   }
 }

@@ -14,7 +14,7 @@ import { visitorAddress, visitorBucket, visitorUsesHttps } from "./address";
 // people share an address, and never opens a new vote, so clearing cookies buys nothing.
 
 export const VISITOR_COOKIE = "downcheck_visitor";
-export const VISITOR_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+const VISITOR_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 const MIN_SECRET_LENGTH = 32;
 const SECRET_FILE_NAME = "visitor-secret";
 
@@ -60,11 +60,6 @@ export function verifyVisitorCookie(secret: string, value: string | undefined): 
   return actual.length === expected.length && timingSafeEqual(actual, expected) ? id : null;
 }
 
-/** VISITOR_SECRET from the environment (validated in config.ts), if set. */
-export function visitorSecretFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
-  return getConfig(env).VISITOR_SECRET;
-}
-
 /** The folder of the SQLite database, where the generated secret is kept beside it. */
 export function databaseFolder(databaseUrl: string): string {
   if (!databaseUrl.startsWith("file:")) {
@@ -91,9 +86,8 @@ let cachedSecret: { databaseUrl: string; secret: string } | undefined;
 
 /** VISITOR_SECRET, or the generated one beside the database. */
 export function getVisitorSecret(): string {
-  const fromEnv = visitorSecretFromEnv();
-  if (fromEnv) return fromEnv;
-  const { DATABASE_URL } = getConfig();
+  const { VISITOR_SECRET, DATABASE_URL } = getConfig();
+  if (VISITOR_SECRET) return VISITOR_SECRET;
   if (cachedSecret?.databaseUrl !== DATABASE_URL) {
     cachedSecret = { databaseUrl: DATABASE_URL, secret: loadOrCreateSecretFile(databaseFolder(DATABASE_URL)) };
   }

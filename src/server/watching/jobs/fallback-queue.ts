@@ -1,4 +1,5 @@
 import "server-only";
+import { waitAtMost } from "@/server/base/wait";
 import type { Job, JobOptions, JobQueue } from "./types";
 
 /** Redis slower than this to take a job: the job runs here instead (its handler tolerates twice). */
@@ -12,17 +13,18 @@ const SHARED_ADD_TIMEOUT_MS = 2000;
 export function withFallback(shared: JobQueue, local: JobQueue, { timeoutMs = SHARED_ADD_TIMEOUT_MS, log = console.error } = {}): JobQueue {
   return {
     async add(job: Job, options?: JobOptions) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
-      });
       try {
-        await Promise.race([shared.add(job, options), timeout]);
+        if (
+          await waitAtMost(
+            shared.add(job, options).then(() => true),
+            timeoutMs,
+          )
+        )
+          return;
+        throw new Error(`no answer in ${timeoutMs} ms`);
       } catch (error) {
         log(`jobs: Redis did not take a ${job.name} job (${error instanceof Error ? error.message : String(error)}); running it here`);
         await local.add(job, options);
-      } finally {
-        clearTimeout(timer);
       }
     },
     close: async () => {

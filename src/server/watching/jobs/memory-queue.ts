@@ -52,13 +52,10 @@ export function createMemoryQueue({
 
   const active = () => waiting.length + running;
   const pending = () => active() + timers.size;
-  const release = (waiters: (() => void)[]) => {
-    for (const resolve of waiters) resolve();
-  };
   const settleIdle = () => {
     if (active() > 0) return;
-    release(quietWaiters.splice(0));
-    if (pending() === 0) release(idleWaiters.splice(0));
+    for (const resolve of quietWaiters.splice(0)) resolve();
+    if (pending() === 0) for (const resolve of idleWaiters.splice(0)) resolve();
   };
 
   const isKnown = (id: string) => {

@@ -8,13 +8,8 @@ import { getDb } from "@/server/db";
 // What the schedule reads beside a site's own row: who watches it (subscribers, recent reporters) and whether someone else raised the alarm (the crowd's spike, the official page).
 // Grouped queries over every site (or one), never a list of ids: SQLite caps a query's parameters.
 
-/**
- * Reporters count for the pace over this long: a visitor reports a site at most once in it, so its
- * reports are its distinct reporters, counted per site (never a row per reporter).
- */
-export const REPORTERS_WINDOW_MS = REPORT_INTERVAL_MS;
 /** An official reading older than this raises no alarm: the page may have moved on. */
-export const OFFICIAL_ALARM_MAX_AGE_MS = 30 * 60_000;
+const OFFICIAL_ALARM_MAX_AGE_MS = 30 * 60_000;
 
 export interface WatchSignals {
   demandOf(siteId: number, views: Pick<WatchDemand, "viewed" | "viewedRecently">): WatchDemand;
@@ -40,9 +35,10 @@ export async function readWatchSignals(now: Date, site?: { id: number; domain: s
   const one = site === undefined ? {} : { siteId: site.id };
   const [subscribers, reports, crowdAlarmed, pages] = await Promise.all([
     db.pushSubscription.groupBy({ by: ["siteId"], where: one, _count: { _all: true } }),
+    // A visitor reports a site at most once in REPORT_INTERVAL_MS: the window's reports are its distinct reporters.
     db.visitorReport.groupBy({
       by: ["siteId"],
-      where: { ...one, createdAt: { gte: new Date(now.getTime() - REPORTERS_WINDOW_MS) } },
+      where: { ...one, createdAt: { gte: new Date(now.getTime() - REPORT_INTERVAL_MS) } },
       _count: { _all: true },
     }),
     crowdAlarms(now, site),

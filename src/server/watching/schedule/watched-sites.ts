@@ -1,6 +1,7 @@
 import "server-only";
 import { RECENT_VIEW_MS } from "@/lib/watch-pace";
 import { VIEWED_WATCH_MS, type WatchedSite } from "@/lib/watch-schedule";
+import type { Prisma } from "@/generated/prisma/client";
 import { getDb } from "@/server/db";
 import { readWatchSignals, type WatchSignals } from "./watch-signals";
 
@@ -25,18 +26,9 @@ const SELECT = {
   streakRounds: true,
   streakSince: true,
   crowdAlarmAt: true,
-} as const;
+} satisfies Prisma.SiteSelect;
 
-type Row = {
-  id: number;
-  domain: string;
-  createdAt: Date;
-  lastCheckedAt: Date | null;
-  lastViewedAt: Date | null;
-  streakRounds: number;
-  streakSince: Date | null;
-  crowdAlarmAt: Date | null;
-};
+type Row = Prisma.SiteGetPayload<{ select: typeof SELECT }>;
 
 function toWatched(row: Row, inIncident: Set<number>, signals: WatchSignals, now: Date): WatchedSite {
   const viewedAgoMs = row.lastViewedAt === null ? Infinity : now.getTime() - row.lastViewedAt.getTime();
