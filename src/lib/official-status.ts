@@ -79,7 +79,6 @@ export function admitsProblem(summary: OfficialSummary): boolean {
   return summary.incidents.length > 0 || (summary.overall !== "operational" && summary.overall !== "maintenance");
 }
 
-/** The worse of two states. */
 export const worseState = (a: OfficialState, b: OfficialState): OfficialState =>
   OFFICIAL_STATES.indexOf(a) >= OFFICIAL_STATES.indexOf(b) ? a : b;
 
