@@ -23,18 +23,21 @@ export function parseIpv6(text) {
   const [head, tail] = text.split("::");
   const left = ipv6Groups(head);
   const right = tail === undefined ? [] : ipv6Groups(tail);
-  const groups = [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
-  return Uint32Array.from({ length: 4 }, (_, k) => groups[2 * k] * 0x10000 + groups[2 * k + 1]);
+  const groups = left.concat(new Array(8 - left.length - right.length).fill(0), right);
+  const words = new Uint32Array(4);
+  for (let k = 0; k < 4; k++) words[k] = groups[2 * k] * 0x10000 + groups[2 * k + 1];
+  return words;
 }
 
 /** "2001:db8" → [0x2001, 0xdb8]; a dotted IPv4 tail is two groups. @param {string} part */
 function ipv6Groups(part) {
   if (part === "") return [];
-  return part.split(":").flatMap((group) => {
-    if (!group.includes(".")) return [parseInt(group, 16)];
-    const v4 = /** @type {number} */ (parseIpv4(group));
-    return [Math.floor(v4 / 0x10000), v4 % 0x10000];
-  });
+  const groups = part.split(":").map((group) => parseInt(group, 16));
+  const last = part.slice(part.lastIndexOf(":") + 1);
+  if (!last.includes(".")) return groups;
+  const v4 = /** @type {number} */ (parseIpv4(last));
+  groups.splice(-1, 1, Math.floor(v4 / 0x10000), v4 % 0x10000);
+  return groups;
 }
 
 /**
