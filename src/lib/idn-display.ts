@@ -1,6 +1,7 @@
 // Which form of a domain we may show people: Unicode only where Chromium's omnibox would, so a name
 // anyone can register (аррӏе.com in Cyrillic) never shows as the site it imitates (Chromium's
 // IDNSpoofChecker, with ICU's checks redone as Unicode property escapes). Pure: server and browser.
+import { toUnicode } from "tr46";
 import {
   ALLOWED_CONFUSABLE_WORDS,
   ALLOWED_HAN,
@@ -198,47 +199,19 @@ function isSafeLabel(label: string, tld: string, tldUnicode: string): boolean {
  */
 export function displayName(ascii: string): string {
   const labels = ascii.split(".");
-  const decoded = labels.map((label) => (label.startsWith("xn--") ? decodePunycode(label.slice(4)) : label));
+  const decoded = labels.map((label) => (label.startsWith("xn--") ? decodeLabel(label) : label));
   const tld = labels[labels.length - 1];
   const tldUnicode = decoded[decoded.length - 1] ?? tld;
   return labels
     .map((label, i) => {
       const unicode = decoded[i];
-      // UTS #46 would reject a label that is not lower case NFC; so does Chromium's decoder.
-      const valid = unicode !== null && unicode === unicode.normalize("NFC") && unicode === unicode.toLowerCase();
-      return valid && unicode !== label && isSafeLabel(unicode, tld, tldUnicode) ? unicode : label;
+      return unicode !== null && unicode !== label && isSafeLabel(unicode, tld, tldUnicode) ? unicode : label;
     })
     .join(".");
 }
 
-/** RFC 3492 Punycode decoding of one label (without "xn--"); null if malformed. */
-function decodePunycode(input: string): string | null {
-  const [base, tMin, tMax] = [36, 1, 26];
-  const delimiter = input.lastIndexOf("-");
-  const output = [...input.slice(0, Math.max(delimiter, 0))].map((c) => c.codePointAt(0)!);
-  let [n, i, bias] = [128, 0, 72];
-  for (let pos = delimiter + 1; pos < input.length;) {
-    const oldI = i;
-    for (let w = 1, k = base; ; k += base) {
-      const code = input.charCodeAt(pos++);
-      const digit = code >= 0x61 && code <= 0x7a ? code - 0x61 : code >= 0x30 && code <= 0x39 ? code - 22 : -1;
-      if (digit < 0) return null;
-      i += digit * w;
-      const t = k <= bias ? tMin : k >= bias + tMax ? tMax : k - bias;
-      if (digit < t) break;
-      w *= base - t;
-    }
-    if (i > 0x7fffffff) return null;
-    // Bias adaptation (RFC 3492 §6.1).
-    let delta = oldI === 0 ? Math.floor((i - oldI) / 700) : (i - oldI) >> 1;
-    delta += Math.floor(delta / (output.length + 1));
-    let k = 0;
-    for (; delta > ((base - tMin) * tMax) >> 1; k += base) delta = Math.floor(delta / (base - tMin));
-    bias = k + Math.floor(((base - tMin + 1) * delta) / (delta + 38));
-    n += Math.floor(i / (output.length + 1));
-    i %= output.length + 1;
-    if (n > 0x10ffff) return null;
-    output.splice(i++, 0, n);
-  }
-  return String.fromCodePoint(...output);
+/** A punycode label in Unicode, or null when it is not valid UTS #46 (not lower case NFC, say), as Chromium's decoder refuses it. */
+function decodeLabel(label: string): string | null {
+  const { domain, error } = toUnicode(label, { useSTD3ASCIIRules: true, checkJoiners: true });
+  return error ? null : domain;
 }

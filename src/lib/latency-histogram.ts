@@ -31,7 +31,6 @@ export function addSample(histogram: LatencyHistogram, ms: number): LatencyHisto
   return { ...histogram, [key]: (histogram[key] ?? 0) + 1 };
 }
 
-/** The samples of both. */
 export function mergeHistograms(a: LatencyHistogram, b: LatencyHistogram): LatencyHistogram {
   const merged: LatencyHistogram = { ...a };
   for (const [key, count] of Object.entries(b)) merged[key] = (merged[key] ?? 0) + count;

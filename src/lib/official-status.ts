@@ -13,33 +13,32 @@ export type OfficialFinding = { kind: OfficialKind; url: string } | { kind: "non
 export const OFFICIAL_STATES = ["operational", "maintenance", "degraded", "partial_outage", "major_outage"] as const;
 export type OfficialState = (typeof OFFICIAL_STATES)[number];
 
-/** A component the page says is not operational. */
-export interface OfficialComponent {
-  name: string;
-  status: Exclude<OfficialState, "operational">;
-}
-
-/** An incident the page has not resolved yet. */
-export interface OfficialIncident {
-  name: string;
-  /** The page's own word ("investigating", "identified", "monitoring"). */
-  status: string;
-  /** ISO 8601, null when the page does not say. */
-  startedAt: string | null;
-  latestUpdate: string | null;
-  /** The incident's own address on the page, when it gives one. */
-  link: string | null;
-}
-
-export interface OfficialSummary {
-  overall: OfficialState;
+const state = z.enum(OFFICIAL_STATES);
+const SummarySchema = z.object({
+  overall: state,
   /** The page's own headline ("All Systems Operational"), or ours when it has none. */
-  description: string;
+  description: z.string(),
   /** ISO 8601: when the page says it last changed; null when it does not say. */
-  updatedAt: string | null;
-  affected: OfficialComponent[];
-  incidents: OfficialIncident[];
-}
+  updatedAt: z.string().nullable(),
+  /** The components the page says are not operational. */
+  affected: z.array(z.object({ name: z.string(), status: state.exclude(["operational"]) })),
+  /** The incidents the page has not resolved yet. */
+  incidents: z.array(
+    z.object({
+      name: z.string(),
+      /** The page's own word ("investigating", "identified", "monitoring"). */
+      status: z.string(),
+      /** ISO 8601, null when the page does not say. */
+      startedAt: z.string().nullable(),
+      latestUpdate: z.string().nullable(),
+      /** The incident's own address on the page, when it gives one. */
+      link: z.string().nullable(),
+    }),
+  ),
+});
+export type OfficialSummary = z.infer<typeof SummarySchema>;
+export type OfficialComponent = OfficialSummary["affected"][number];
+export type OfficialIncident = OfficialSummary["incidents"][number];
 
 /** What the status page shows: nothing when the site has no page we can read. */
 export type OfficialView =
@@ -80,7 +79,6 @@ export function admitsProblem(summary: OfficialSummary): boolean {
   return summary.incidents.length > 0 || (summary.overall !== "operational" && summary.overall !== "maintenance");
 }
 
-/** The worse of two states. */
 export const worseState = (a: OfficialState, b: OfficialState): OfficialState =>
   OFFICIAL_STATES.indexOf(a) >= OFFICIAL_STATES.indexOf(b) ? a : b;
 
@@ -97,23 +95,6 @@ export function clipText(value: string | null | undefined): string | null {
   if (!text) return null;
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
 }
-
-const state = z.enum(OFFICIAL_STATES);
-const SummarySchema = z.object({
-  overall: state,
-  description: z.string(),
-  updatedAt: z.string().nullable(),
-  affected: z.array(z.object({ name: z.string(), status: state.exclude(["operational"]) })),
-  incidents: z.array(
-    z.object({
-      name: z.string(),
-      status: z.string(),
-      startedAt: z.string().nullable(),
-      latestUpdate: z.string().nullable(),
-      link: z.string().nullable(),
-    }),
-  ),
-});
 
 /** A stored snapshot read back; null when it is not one (an older shape, a damaged row). */
 export function readSnapshot(json: string | null): OfficialSummary | null {

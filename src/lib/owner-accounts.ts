@@ -132,14 +132,24 @@ const RESERVED: Partial<Record<SocialNetwork, ReadonlySet<string>>> = {
   ]),
 };
 
+/** Networks where an account is a profile at the first path segment; `at`: the segment is "@name". */
+const PROFILES: Partial<Record<SocialNetwork, { hosts: string[]; base: string; pattern: RegExp; at?: true }>> = {
+  x: { hosts: ["x.com", "twitter.com"], base: "https://x.com/", pattern: /^[A-Za-z0-9_]{1,15}$/ },
+  facebook: { hosts: ["facebook.com", "fb.com"], base: "https://www.facebook.com/", pattern: /^[A-Za-z0-9.-]{2,80}$/ },
+  instagram: { hosts: ["instagram.com"], base: "https://www.instagram.com/", pattern: /^[A-Za-z0-9._]{1,30}$/ },
+  github: { hosts: ["github.com"], base: "https://github.com/", pattern: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/ },
+  threads: { hosts: ["threads.net", "threads.com"], base: "https://www.threads.com/", pattern: /^[A-Za-z0-9_.]{1,30}$/, at: true },
+  tiktok: { hosts: ["tiktok.com"], base: "https://www.tiktok.com/", pattern: /^[A-Za-z0-9_.]{1,30}$/, at: true },
+};
+const PROFILE_OF_HOST = new Map(
+  Object.entries(PROFILES).flatMap(([network, profile]) =>
+    profile.hosts.map((host) => [host, { ...profile, network: network as SocialNetwork }]),
+  ),
+);
+
 const PATTERNS = {
-  x: /^[A-Za-z0-9_]{1,15}$/,
-  facebook: /^[A-Za-z0-9.-]{2,80}$/,
-  instagram: /^[A-Za-z0-9._]{1,30}$/,
   linkedin: /^[A-Za-z0-9%_.-]{2,100}$/,
   youtube: /^[A-Za-z0-9_.-]{1,100}$/,
-  github: /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/,
-  user: /^[A-Za-z0-9_.]{1,30}$/,
   mastodonUser: /^[A-Za-z0-9_]{1,30}$/,
   domainName: /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
   blueskyDid: /^did:plc:[a-z2-7]{24}$/,
@@ -168,23 +178,19 @@ export function accountFromUrl(raw: string, { anyMastodonHost = false }: { anyMa
   const only = second === undefined;
   const reserved = (network: SocialNetwork) => RESERVED[network]?.has(first.toLowerCase()) ?? false;
 
+  const profile = PROFILE_OF_HOST.get(host);
+  if (profile && !(profile.network === "facebook" && first === "profile.php")) {
+    const name = profile.at ? /^@(.+)$/.exec(first)?.[1] : first;
+    return only && name !== undefined && profile.pattern.test(name) && !reserved(profile.network)
+      ? account(profile.network, `${profile.base}${first}`, first)
+      : null;
+  }
   switch (host) {
-    case "x.com":
-    case "twitter.com":
-      return only && PATTERNS.x.test(first) && !reserved("x") ? account("x", `https://x.com/${first}`, first) : null;
     case "facebook.com":
-    case "fb.com":
-      if (first === "profile.php" && only) {
-        const id = url.searchParams.get("id");
-        return id && /^\d{1,20}$/.test(id) ? account("facebook", `https://www.facebook.com/profile.php?id=${id}`, id) : null;
-      }
-      return only && PATTERNS.facebook.test(first) && !reserved("facebook")
-        ? account("facebook", `https://www.facebook.com/${first}`, first)
-        : null;
-    case "instagram.com":
-      return only && PATTERNS.instagram.test(first) && !reserved("instagram")
-        ? account("instagram", `https://www.instagram.com/${first}`, first)
-        : null;
+    case "fb.com": {
+      const id = url.searchParams.get("id");
+      return only && id && /^\d{1,20}$/.test(id) ? account("facebook", `https://www.facebook.com/profile.php?id=${id}`, id) : null;
+    }
     case "linkedin.com":
       return ["company", "in", "school", "showcase"].includes(first) && second && rest.length === 0 && PATTERNS.linkedin.test(second)
         ? account("linkedin", `https://www.linkedin.com/${first}/${second}`, second)
@@ -195,19 +201,8 @@ export function accountFromUrl(raw: string, { anyMastodonHost = false }: { anyMa
       return ["channel", "c", "user"].includes(first) && second && rest.length === 0 && PATTERNS.youtube.test(second)
         ? account("youtube", `https://www.youtube.com/${first}/${second}`, second)
         : null;
-    case "github.com":
-      return only && PATTERNS.github.test(first) && !reserved("github") ? account("github", `https://github.com/${first}`, first) : null;
     case "bsky.app":
       return first === "profile" && second && rest.length === 0 ? blueskyAccount(second) : null;
-    case "threads.net":
-    case "threads.com":
-      return only && first.startsWith("@") && PATTERNS.user.test(first.slice(1))
-        ? account("threads", `https://www.threads.com/${first}`, first)
-        : null;
-    case "tiktok.com":
-      return only && first.startsWith("@") && PATTERNS.user.test(first.slice(1))
-        ? account("tiktok", `https://www.tiktok.com/${first}`, first)
-        : null;
     default:
       return (anyMastodonHost || MASTODON_HOSTS.includes(host)) && only && first.startsWith("@")
         ? mastodonAccount(first.slice(1), host)
@@ -222,15 +217,10 @@ export function accountFromUrl(raw: string, { anyMastodonHost = false }: { anyMa
  */
 export function accountFromHandle(network: SocialNetwork, value: string): AccountLink | null {
   const handle = value.trim().replace(/^@/, "");
+  const profile = PROFILES[network];
+  if (network === "facebook" && /^\d+$/.test(handle)) return accountFromUrl(`https://www.facebook.com/profile.php?id=${handle}`);
+  if (profile) return accountFromUrl(`${profile.base}${profile.at ? "@" : ""}${encodeURIComponent(handle)}`);
   switch (network) {
-    case "x":
-      return accountFromUrl(`https://x.com/${encodeURIComponent(handle)}`);
-    case "facebook":
-      return /^\d+$/.test(handle)
-        ? accountFromUrl(`https://www.facebook.com/profile.php?id=${handle}`)
-        : accountFromUrl(`https://www.facebook.com/${encodeURIComponent(handle)}`);
-    case "instagram":
-      return accountFromUrl(`https://www.instagram.com/${encodeURIComponent(handle)}`);
     case "linkedin":
       return accountFromUrl(`https://www.linkedin.com/company/${encodeURIComponent(handle)}`);
     case "youtube":
@@ -239,18 +229,14 @@ export function accountFromHandle(network: SocialNetwork, value: string): Accoun
           ? `https://www.youtube.com/channel/${handle}`
           : `https://www.youtube.com/@${encodeURIComponent(handle)}`,
       );
-    case "github":
-      return accountFromUrl(`https://github.com/${encodeURIComponent(handle)}`);
     case "mastodon": {
       const [user, host, ...more] = handle.split("@");
       return user && host && more.length === 0 ? mastodonAccount(user, host.toLowerCase()) : null;
     }
     case "bluesky":
       return blueskyAccount(handle);
-    case "threads":
-    case "tiktok":
-      return accountFromUrl(`https://www.${network}.com/@${encodeURIComponent(handle)}`);
   }
+  return null;
 }
 
 function mastodonAccount(user: string, host: string): AccountLink | null {
