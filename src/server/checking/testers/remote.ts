@@ -5,6 +5,7 @@ import { capHeaders } from "@/lib/evidence-caps";
 import { ADDRESSES_PER_FAMILY, CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";
 import { errorResult } from "@/server/checking/probe/round";
+import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
@@ -81,20 +82,6 @@ const agentConnections = new Agent({ keepAliveTimeout: 30_000, connections: 16 }
 /** A failure of the agent (not of the site): becomes the tester's single `error` row. */
 class AgentFailure extends Error {}
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) {
-      body.destroy();
-      throw new AgentFailure(`agent answer is over ${MAX_ANSWER_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** `{ error: { code } }` from the agent, to say why it refused; the body is unsigned, so only a hint. */
 function errorCode(text: string): string {
   try {
@@ -150,7 +137,11 @@ class RemoteTester implements Tester {
       signal,
       dispatcher: agentConnections,
     });
-    const text = await readCapped(response.body);
+    const text = await readCappedText(
+      response.body,
+      MAX_ANSWER_BYTES,
+      () => new AgentFailure(`agent answer is over ${MAX_ANSWER_BYTES} bytes`),
+    );
     if (response.statusCode !== 200) {
       throw new AgentFailure(`agent answered HTTP ${response.statusCode}${errorCode(text)}`);
     }
@@ -161,15 +152,7 @@ class RemoteTester implements Tester {
       requestNonce: signature[NONCE_HEADER],
     });
     if (!verified.ok) throw new AgentFailure(`agent answer refused (${verified.code}): ${verified.message}`);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new AgentFailure("agent answer is not JSON");
-    }
-    const answer = AgentAnswerSchema.safeParse(json);
-    if (!answer.success) throw new AgentFailure("agent answer does not have the expected shape");
-    return answer.data;
+    return parseJsonAs(AgentAnswerSchema, text, (problem) => new AgentFailure(`agent answer ${problem}`));
   }
 
   private describe(error: unknown, signal: AbortSignal): string {
