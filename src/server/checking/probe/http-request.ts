@@ -39,7 +39,6 @@ export interface HttpProbeOptions {
 }
 
 export type HttpProbeOutcome =
-  /** `headers`: the answering response's, capped. */
   | { ok: true; statusCode: number; url: string; timings: ProbeTimings; stoppedBy?: PolicyStop; headers?: Record<string, string> }
   /**
    * `expected` is false for errors we cannot explain: the tester's fault, not the target's.
@@ -80,11 +79,7 @@ export async function probeHttp(domain: string, options: HttpProbeOptions): Prom
   }
 }
 
-/**
- * http://<domain>/ when it serves the site (below 500, redirects followed: one to the refused
- * https:// fails again), else null. Its own time is not the probe's, and it is kept short so a
- * silent port 80 cannot keep the refused certificate's result past the round's deadline.
- */
+/** http://<domain>/ when it serves the site (below 500), else null; kept short so a silent port 80 cannot outlast the round. */
 async function plainHttpAnswer(domain: string, options: HttpProbeOptions, timeouts: PhaseTimeouts): Promise<string | null> {
   const start = startUrl("http:", domain);
   const look = { ...options, signal: AbortSignal.any([options.signal, AbortSignal.timeout(PLAIN_HTTP_LOOK_MS)]) };
@@ -154,11 +149,7 @@ function headerValue(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
-/**
- * Reads up to BODY_CAP_BYTES within bodyMs, then stops. The status line already answered whether
- * the site serves a page, so a slow, endless or broken body does not change the verdict; reading
- * some of it keeps totalMs honest about what a visitor would wait for.
- */
+/** The status line already answered; reading some of the body keeps totalMs honest about what a visitor waits for. */
 async function readCapped(body: Dispatcher.ResponseData["body"], bodyMs: number, signal: AbortSignal): Promise<void> {
   const deadline = phaseDeadline(signal, () => new ProbeError("timeout", "body too slow"), bodyMs);
   const stop = () => body.destroy();

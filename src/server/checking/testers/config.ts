@@ -96,18 +96,11 @@ function defaultsFromConfig(kind: TesterKindName, config: AppConfig): Record<str
   return {};
 }
 
-/**
- * GLOBALPING_URL=off turns the world off everywhere: world entries of a TESTERS_FILE are left
- * out, as is the world of the embedded default.
- */
+/** GLOBALPING_URL=off turns the world off everywhere, TESTERS_FILE entries included. */
 const worldIsOff = (entry: { kind: string; url?: unknown }, config: AppConfig) =>
   entry.kind === "globalping" && (entry.url ?? config.GLOBALPING_URL) === "off";
 
-/**
- * The embedded default: this machine's own testers, at TESTER_LOCATION (unset: its time zone's
- * city, geo/this-server.ts), plus the world through Globalping (unless GLOBALPING_URL=off).
- * Agents pass `{ world: false }`: they are one location each and run only their own testers.
- */
+/** This machine's own testers, plus the world; agents pass `{ world: false }`: they run only their own. */
 export function defaultTesters(config: AppConfig, { world = true }: { world?: boolean } = {}): Tester[] {
   const entries = ["http", "dns", "tcp", "tls"].map((kind) => ({ kind, id: `local-${kind}` }));
   const withWorld = world ? [...entries, { kind: "globalping", id: "world" }] : entries;

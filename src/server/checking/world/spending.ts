@@ -42,7 +42,7 @@ export function spendingFor(
   return { priority: question === "open" ? open : "routine", shares, escalateTo: routineEscalates(open), background: false };
 }
 
-const clock = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 16)} UTC`;
+export const clock = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 16)} UTC`;
 
 /** Why no measurement, in a visitor's words; the page is the same for everyone, so it never says "you". */
 export function refusalWords(decision: Exclude<BudgetDecision, { ok: true }>, spending: Spending, domain: string): string {
