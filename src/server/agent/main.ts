@@ -1,7 +1,7 @@
 import "server-only";
 import { placeLabel } from "@/lib/places";
 import { getConfig, type AppConfig } from "@/server/config";
-import { thisServerLocation, parseConnectTo, guardFromConfig, loadTesters, type Tester } from "@/server/checking";
+import { thisServerLocation, routedHostNames, guardFromConfig, loadTesters, type Tester } from "@/server/checking";
 import { createAgentServer } from "./server";
 
 // `npm run tester`: one agent per region. The site's TESTERS_FILE lists each agent as a
@@ -45,13 +45,12 @@ function main() {
   // What the agent says of itself (the site labels it with its own entry's location).
   const { city, country } = thisServerLocation(config);
   const location = { city, country };
-  const routedHosts = parseConnectTo(config.PROBE_CONNECT_TO).flatMap((route) => (route.host ? [route.host] : []));
   const server = createAgentServer({
     secret: config.TESTER_SECRET,
     testers: localTesters(config),
     guard: guardFromConfig(config),
     location,
-    allowHosts: new Set(routedHosts),
+    allowHosts: routedHostNames(config.PROBE_CONNECT_TO),
     // The site aborts this agent at CHECK_DEADLINE_MS; finish early enough to be heard.
     deadlineMs: Math.max(1_000, config.CHECK_DEADLINE_MS - ANSWER_MARGIN_MS),
   });

@@ -163,7 +163,6 @@ export function createCheckService(options: CheckServiceOptions) {
   }
 
   return {
-    isFresh,
     status,
 
     nextFreshCheckAt: (record: CheckRecord) => new Date(record.checkedAt.getTime() + ttlMs),
