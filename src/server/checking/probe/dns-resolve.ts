@@ -1,5 +1,6 @@
 import "server-only";
 import { promises as dns } from "node:dns";
+import { errorCode } from "@/server/checking/probe/socket";
 
 // The protocol side of the dns tester: A and AAAA queries against one resolver, bounded in time.
 
@@ -17,13 +18,6 @@ export interface AddressAnswers {
   a: QueryOutcome;
   aaaa: QueryOutcome;
   ms: number;
-}
-
-function errorCode(error: unknown): string {
-  if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") {
-    return error.code;
-  }
-  return "EUNKNOWN";
 }
 
 /**
@@ -46,7 +40,7 @@ export async function queryAddresses(
     query.then(
       (addresses) => ({ addresses }),
       (error: unknown) => {
-        const code = errorCode(error);
+        const code = errorCode(error) ?? "EUNKNOWN";
         return { code: code === "ECANCELLED" ? "ETIMEOUT" : code };
       },
     );

@@ -2,6 +2,7 @@ import "server-only";
 import { once } from "node:events";
 import net from "node:net";
 import type { Cause } from "@/lib/probe-result";
+import { causeOfCode } from "@/server/checking/probe/classify";
 import { isProbeError, ProbeError } from "@/server/checking/probe/errors";
 import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
@@ -12,20 +13,8 @@ import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types
 /** Per-phase time-out for the TCP connect and for the TLS handshake. */
 export const PHASE_TIMEOUT_MS = 3000;
 
-const CAUSE_BY_CODE: Record<string, Cause> = {
-  ECONNREFUSED: "refused",
-  ETIMEDOUT: "timeout",
-  ECONNRESET: "reset",
-  ECONNABORTED: "reset",
-  EPIPE: "reset",
-  EPROTO: "tls",
-  EHOSTUNREACH: "unreachable",
-  ENETUNREACH: "unreachable",
-  EHOSTDOWN: "unreachable",
-  ENETDOWN: "unreachable",
-  EADDRNOTAVAIL: "unreachable",
-  EAFNOSUPPORT: "unreachable",
-};
+/** Beside the http tester's codes (classify.ts), what only a raw socket or TLS handshake reports. */
+const SOCKET_CAUSES: Record<string, Cause> = { EPROTO: "tls", EAFNOSUPPORT: "unreachable" };
 
 /** A ProbeError from a socket or TLS failure, keeping the code (e.g. ERR_SSL_WRONG_VERSION_NUMBER). */
 export class SocketProbeError extends ProbeError {
@@ -51,9 +40,7 @@ export function toProbeError(error: unknown, endpoint: string): ProbeError {
   if (isProbeError(error)) return error;
   const code = errorCode(error);
   if (code === null) throw error;
-  const known = CAUSE_BY_CODE[code];
-  const cause: Cause = known ?? (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") ? "tls" : "unreachable");
-  return new SocketProbeError(cause, code, endpoint);
+  return new SocketProbeError(SOCKET_CAUSES[code] ?? causeOfCode(code) ?? "unreachable", code, endpoint);
 }
 
 export function elapsedSince(start: number): number {
