@@ -5,9 +5,8 @@ import { parseDomain, type Target } from "@/lib/domain";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import { runRound, type AddressGuard, type Tester, createVerifier, NONCE_HEADER, signResponse } from "@/server/checking";
 
-// The tester agent: one small HTTP server per region that runs its local testers for a domain
-// when the site asks with a signed request. node:http only: it must start in well under a
-// second and carry nothing it does not use.
+// The tester agent: runs its local testers for a domain when the site asks with a signed request.
+// node:http only, so it starts fast and carries nothing it does not use.
 
 export interface AgentServerOptions {
   secret: string;

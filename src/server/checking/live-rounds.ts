@@ -2,10 +2,8 @@ import "server-only";
 import type { Verdict } from "@/lib/probe-result";
 import type { TesterUpdate } from "@/server/checking/probe/round";
 
-// A first check takes up to the round's deadline (the world's probes answer last). Visitors who
-// arrive meanwhile see each tester's results as they come in (the page's live view, fed by
-// /api/v1/status/<domain>/live) instead of a bare "Checking…". Only rounds of this instance are
-// seen here: a visitor whose live request reaches another instance waits for the result alone.
+// A first check takes up to the round's deadline: visitors meanwhile see each tester's results as they
+// come (the page's live view). Only this instance's rounds are seen here.
 
 /** Epoch ms; `deadline` ends the round whatever its testers do; the world's measurement is one of `testers`. */
 export interface LiveRoundStart {

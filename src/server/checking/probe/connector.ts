@@ -11,9 +11,8 @@ import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
 
-// An undici connector that applies the SSRF guard to every connection, redirects included: it
-// connects to the address the guard approved (a second DNS answer cannot slip in), refuses a
-// certificate browsers refuse, and times the phases undici's diagnostics do not split.
+// An undici connector that applies the SSRF guard to every connection, redirects included: it connects to
+// the address the guard approved (a second DNS answer cannot slip in) and refuses what browsers refuse.
 
 export interface ConnectionTimings {
   dnsMs: number;

@@ -11,9 +11,8 @@ import { followRedirects, isRedirect, policyStop, type Hop, type PolicyStop } fr
 import { PhaseClock, phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard } from "@/server/checking/probe/types";
 
-// The protocol side of the http tester: GET https://<domain>/ (http:// when 443 refuses), follow
-// redirects by hand through the guarded connector, read a capped body, time every phase. A
-// certificate browsers refuse ends the probe (connector.ts); then plain HTTP is looked at.
+// The protocol side of the http tester: GET https://<domain>/ (http:// when 443 refuses), redirects
+// followed by hand through the guarded connector, a capped body, every phase timed.
 
 export interface PhaseTimeouts {
   /** DNS + TCP + TLS of one connection. */

@@ -9,9 +9,7 @@ import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/shared-budgets";
 import { testerKindsByName } from "./index";
 import type { Tester, TesterKindName } from "@/server/checking/probe/types";
 
-// TESTERS_FILE: { "testers": [ { "kind": "dns", "id": "fra-dns-1", "location": "Frankfurt, DE",
-//   ...options of that kind } ] }. Without it, this machine's own http, dns, tcp and tls testers
-//   and the world through Globalping.
+// TESTERS_FILE: { "testers": [ { "kind", "id", "location", ...options of that kind } ] }; without it, the defaults below.
 
 const EntrySchema = z
   .object({

@@ -8,9 +8,7 @@ import { hourlyBudgetFor } from "@/server/checking/world/shared-budgets";
 import { createGlobalpingClient } from "@/server/checking/world/globalping-api";
 import { createWorldCheck } from "@/server/checking/world/world-check";
 
-// The world on day one: Globalping's public probes (jsdelivr/globalping). One check round is one
-// measurement, and every probe's test becomes one result with the probe's city, country,
-// continent and network. The budget and reuse rules live in src/server/checking/world/world-check.ts.
+// The world: Globalping's public probes, one measurement a round (the rules: world/world-check.ts).
 
 export { FREE_TESTS_PER_HOUR };
 

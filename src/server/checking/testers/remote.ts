@@ -9,8 +9,7 @@ import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
-// A tester agent in another region (src/server/agent), asked over signed HTTP. Its results
-// come back under this tester's id and location; an agent that cannot be heard from is one
+// A tester agent in another region, asked over signed HTTP; an agent that cannot be heard from is one
 // inconclusive `error` row, never a `down` vote against the site.
 
 export const RemoteTesterOptionsSchema = z.object({

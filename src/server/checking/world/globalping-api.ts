@@ -3,9 +3,8 @@ import { Agent, request } from "undici";
 import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
 import { CreatedSchema, ErrorBodySchema, MeasurementSchema, type Created, type Measurement } from "./globalping-schema";
 
-// Globalping's measurement API, the two calls we make: create a measurement, and read it back.
-// The URL is operator configuration (GLOBALPING_URL), never a visitor's input, so it does not go
-// through the probes' SSRF guard; what comes back is untrusted and validated (globalping-schema).
+// Globalping's two calls: create a measurement, read it back. GLOBALPING_URL is operator configuration, so
+// no SSRF guard; what comes back is untrusted and validated.
 
 /** HTTP answers for ten to fifty probes are tens of KB; anything near this is not an answer. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
