@@ -41,7 +41,7 @@ export function loadTesters(config: AppConfig, { world = true }: { world?: boole
 
 export function testersFromJson(json: unknown, config: AppConfig, source = "TESTERS_FILE"): Tester[] {
   const fail = (path: PropertyKey[], message: string): never => {
-    throw new Error(`${source}: ${formatPath(path)}: ${message}`);
+    throw new Error(`${source}: ${z.core.toDotPath(path)}: ${message}`);
   };
   const parsed = FileSchema.safeParse(json);
   if (!parsed.success) {
@@ -103,11 +103,4 @@ export function defaultTesters(config: AppConfig, { world = true }: { world?: bo
   const entries = ["http", "dns", "tcp", "tls"].map((kind) => ({ kind, id: `local-${kind}` }));
   const withWorld = world ? [...entries, { kind: "globalping", id: "world" }] : entries;
   return testersFromJson({ testers: withWorld }, config, "default testers");
-}
-
-function formatPath(path: PropertyKey[]): string {
-  return path.reduce<string>(
-    (text, key) => (typeof key === "number" ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
-    "",
-  );
 }
