@@ -53,21 +53,15 @@ async function openGuarded(params: buildConnector.Options, options: GuardedConne
   const https = params.protocol === "https:";
   const port = Number(params.port) || (https ? 443 : 80);
   const tooSlow = () => new ProbeError("timeout", `connecting to ${params.hostname}:${port} took over ${connectTimeoutMs} ms`);
-  const deadline = phaseDeadline(signal, tooSlow, connectTimeoutMs);
+  const phase = phaseDeadline(signal, tooSlow, connectTimeoutMs);
   try {
-    return await connectWithin(deadline.signal, params.hostname, port, https, options);
+    return await connectWithin(phase.signal, params.hostname, port, https, options);
   } finally {
-    deadline.clear();
+    phase.clear();
   }
 }
 
-async function connectWithin(
-  deadline: AbortSignal,
-  hostname: string,
-  port: number,
-  https: boolean,
-  options: GuardedConnectorOptions,
-): Promise<Socket> {
+async function connectWithin(deadline: AbortSignal, hostname: string, port: number, https: boolean, options: GuardedConnectorOptions) {
   const started = performance.now();
   const addresses = await options.guard.resolve(hostname, port, deadline);
   const dnsMs = performance.now() - started;

@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { Agent, request, type Dispatcher } from "undici";
 import { capHeaders } from "@/lib/evidence-caps";
 import type { Cause, ProbeTimings, TlsDetails } from "@/lib/probe-result";
-import { refusedCertificateIn } from "@/server/checking/probe/certificate";
+import { firstValue, refusedCertificateIn } from "@/server/checking/probe/certificate";
 import { classify } from "@/server/checking/probe/classify";
 import { createGuardedConnector, type ConnectionTimings } from "@/server/checking/probe/connector";
 import { ProbeError } from "@/server/checking/probe/errors";
@@ -134,7 +134,7 @@ async function requestOnce(url: URL, options: HttpProbeOptions, timeouts: PhaseT
     });
     headers.clear();
     clock.add({ ttfbMs: performance.now() - (connection?.readyAt ?? hopStarted) });
-    const location = isRedirect(response.statusCode) ? headerValue(response.headers.location) : null;
+    const location = isRedirect(response.statusCode) ? firstValue(response.headers.location) : null;
     if (location === null) await readCapped(response.body, timeouts.bodyMs, options.signal);
     return { url, statusCode: response.statusCode, location, headers: capHeaders(response.headers) };
   } finally {
@@ -142,10 +142,6 @@ async function requestOnce(url: URL, options: HttpProbeOptions, timeouts: PhaseT
     // Destroying (not closing) drops the socket even when the body was left unread.
     await agent.destroy().catch(() => undefined);
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | null {
-  return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
 /** The status line already answered; reading some of the body keeps totalMs honest about what a visitor waits for. */
