@@ -25,16 +25,13 @@ export interface AddressAnswers {
  * Resolver, never dns.lookup(): getaddrinfo cannot be time-limited and cannot tell NXDOMAIN from
  * a failing resolver, which is down against inconclusive.
  */
-export async function queryAddresses(
-  host: string,
-  options: { resolver?: string; signal: AbortSignal; timeoutMs?: number },
-): Promise<AddressAnswers> {
+export async function queryAddresses(host: string, options: { resolver?: string; signal: AbortSignal }): Promise<AddressAnswers> {
   // One Resolver per probe: cancel() cancels every query of its instance, so instances must not
   // be shared between concurrent probes.
   const resolver = new dns.Resolver({ timeout: PER_TRY_TIMEOUT_MS, tries: TRIES });
   if (options.resolver) resolver.setServers([options.resolver]);
   const cancel = () => resolver.cancel();
-  const timer = setTimeout(cancel, options.timeoutMs ?? DNS_TIMEOUT_MS);
+  const timer = setTimeout(cancel, DNS_TIMEOUT_MS);
   options.signal.addEventListener("abort", cancel, { once: true });
   const settle = (query: Promise<string[]>): Promise<QueryOutcome> =>
     query.then(
