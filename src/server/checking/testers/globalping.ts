@@ -49,7 +49,7 @@ class GlobalpingTester implements Tester {
     this.location = { city: "", country: "" };
     const hourlyTests = options.hourlyBudget ?? (options.token ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
     this.world = createWorldCheck({
-      testerId: id,
+      tester: this,
       client: createGlobalpingClient({
         baseUrl: options.url,
         token: options.token,

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Cause, ProbeResult } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
-import type { ProbeContext, RoundInfo } from "@/server/checking/probe/types";
+import { errorResult } from "@/server/checking/probe/round";
+import type { ProbeContext, RoundInfo, Tester } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 import type { Reservation, WorldBudget } from "./budget";
 import { isGlobalpingFailure, type GlobalpingClient, type GlobalpingFailure } from "./globalping-api";
@@ -15,7 +16,8 @@ import { toProbeResult } from "./to-results";
 // rounds share one measurement; when the world is away, the last results are carried as stale.
 
 export interface WorldCheckOptions {
-  testerId: string;
+  /** The world tester this check runs for: its rows carry its id, and its failure row is its own. */
+  tester: Tester;
   client: GlobalpingClient;
   budget: WorldBudget;
   /** The budget's tests an hour: the shares are parts of it (spending.ts). */
@@ -38,7 +40,7 @@ const MIN_TIME_TO_MEASURE_MS = 1500;
 export const servesPlainHttp = (results: readonly ProbeResult[]) =>
   results.some((r) => r.kind === "http" && r.source !== "world" && r.statusCode !== null && / from http:\/\//.test(r.message ?? ""));
 
-export function createWorldCheck({ testerId, client, budget, hourlyTests, probes, locations, freshForMs }: WorldCheckOptions) {
+export function createWorldCheck({ tester, client, budget, hourlyTests, probes, locations, freshForMs }: WorldCheckOptions) {
   const inFlight = new Map<string, Promise<Outcome>>();
   const logged = new Set<string>();
   /** Logs each distinct line once; remembers the last 100, so an endless variety cannot grow it. */
@@ -48,22 +50,11 @@ export function createWorldCheck({ testerId, client, budget, hourlyTests, probes
     logged.add(line);
     console.error(line);
   };
+  const testerId = tester.id;
   const ownRows = (results: readonly ProbeResult[]) => results.filter((r) => r.testerId.startsWith(`${testerId}:`) && r.measuredAt);
 
   function unavailable(cause: Cause, message: string, earlier: ProbeResult[], now: number): ProbeResult[] {
-    const status: ProbeResult = {
-      testerId,
-      kind: "http",
-      source: "world",
-      // A service, not a place: it is no location of the verdict (location-votes.ts).
-      location: { city: "", country: "" },
-      server: "Globalping",
-      status: "error",
-      cause,
-      statusCode: null,
-      message: `World check unavailable: ${message}`,
-      timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 0 },
-    };
+    const status: ProbeResult = { ...errorResult(tester, `World check unavailable: ${message}`, 0), cause };
     const recent = earlier.filter((r) => now - Date.parse(r.measuredAt!) < SHOW_STALE_FOR_MS);
     return [status, ...recent.map((r) => ({ ...r, stale: true }))];
   }
