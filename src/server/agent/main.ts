@@ -8,12 +8,7 @@ import { createAgentServer } from "./server";
 // `remote` tester with its URL; the shared TESTER_SECRET authenticates both directions.
 
 function loadConfig(): AppConfig & { TESTER_SECRET: string } {
-  let config: AppConfig;
-  try {
-    config = getConfig();
-  } catch (error) {
-    return exit(error instanceof Error ? error.message : String(error));
-  }
+  const config = getConfig();
   const secret = config.TESTER_SECRET;
   if (!secret) return exit("TESTER_SECRET is required: the same secret (at least 16 characters) as the site's.");
   return { ...config, TESTER_SECRET: secret };
@@ -24,12 +19,7 @@ const ANSWER_MARGIN_MS = 1_500;
 
 /** TESTERS_FILE (e.g. this region's resolvers) or this machine's http, dns, tcp and tls testers. */
 function localTesters(config: AppConfig): Tester[] {
-  let testers: Tester[];
-  try {
-    testers = loadTesters(config, { world: false });
-  } catch (error) {
-    return exit(error instanceof Error ? error.message : String(error));
-  }
+  const testers = loadTesters(config, { world: false });
   const foreign = testers.find((tester) => tester.kind === "remote" || tester.kind === "globalping");
   if (foreign) return exit(`tester "${foreign.id}" is ${foreign.kind}; an agent runs only its own testers.`);
   return testers;
@@ -73,4 +63,9 @@ function main() {
   process.once("SIGTERM", shutdown);
 }
 
-main();
+try {
+  main();
+} catch (error) {
+  // A bad setting (the environment, TESTERS_FILE) ends start-up with its message, not a stack trace.
+  exit(error instanceof Error ? error.message : String(error));
+}
