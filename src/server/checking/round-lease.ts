@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { type CheckRecord } from "@/server/data/check-store";
-import type { RoundCoordinator, RoundLease } from "@/server/checking/shared-rounds";
+import { OWN_LEASE, type RoundCoordinator } from "@/server/checking/shared-rounds";
 import type { RedisConnection } from "@/server/redis/client.mjs";
 
 // Round leases in Redis: the holder publishes its result for the rest of its TTL and deletes the lease only
@@ -17,7 +17,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function redisRounds(redis: RedisConnection, { ttlMs }: { ttlMs: number }): RoundCoordinator {
   const { client } = redis;
-  const ownLease: RoundLease = { release: async () => undefined };
 
   async function published(domain: string): Promise<CheckRecord | null> {
     const raw = await client.get(resultKey(domain));
@@ -38,7 +37,7 @@ export function redisRounds(redis: RedisConnection, { ttlMs }: { ttlMs: number }
     },
 
     async claim(domain, holdMs) {
-      if (!redis.isReady()) return ownLease;
+      if (!redis.isReady()) return OWN_LEASE;
       const token = randomUUID();
       try {
         const taken = await client.set(leaseKey(domain), token, "PX", Math.ceil(holdMs), "NX");
