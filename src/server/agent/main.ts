@@ -1,19 +1,14 @@
 import "server-only";
 import { placeLabel } from "@/lib/places";
 import { getConfig, type AppConfig } from "@/server/config";
-import { thisServerLocation, parseConnectTo, guardFromConfig, loadTesters, type Tester } from "@/server/checking";
+import { thisServerLocation, routedHostNames, guardFromConfig, loadTesters, type Tester } from "@/server/checking";
 import { createAgentServer } from "./server";
 
 // `npm run tester`: one agent per region. The site's TESTERS_FILE lists each agent as a
 // `remote` tester with its URL; the shared TESTER_SECRET authenticates both directions.
 
 function loadConfig(): AppConfig & { TESTER_SECRET: string } {
-  let config: AppConfig;
-  try {
-    config = getConfig();
-  } catch (error) {
-    return exit(error instanceof Error ? error.message : String(error));
-  }
+  const config = getConfig();
   const secret = config.TESTER_SECRET;
   if (!secret) return exit("TESTER_SECRET is required: the same secret (at least 16 characters) as the site's.");
   return { ...config, TESTER_SECRET: secret };
@@ -24,12 +19,7 @@ const ANSWER_MARGIN_MS = 1_500;
 
 /** TESTERS_FILE (e.g. this region's resolvers) or this machine's http, dns, tcp and tls testers. */
 function localTesters(config: AppConfig): Tester[] {
-  let testers: Tester[];
-  try {
-    testers = loadTesters(config, { world: false });
-  } catch (error) {
-    return exit(error instanceof Error ? error.message : String(error));
-  }
+  const testers = loadTesters(config, { world: false });
   const foreign = testers.find((tester) => tester.kind === "remote" || tester.kind === "globalping");
   if (foreign) return exit(`tester "${foreign.id}" is ${foreign.kind}; an agent runs only its own testers.`);
   return testers;
@@ -45,13 +35,12 @@ function main() {
   // What the agent says of itself (the site labels it with its own entry's location).
   const { city, country } = thisServerLocation(config);
   const location = { city, country };
-  const routedHosts = parseConnectTo(config.PROBE_CONNECT_TO).flatMap((route) => (route.host ? [route.host] : []));
   const server = createAgentServer({
     secret: config.TESTER_SECRET,
     testers: localTesters(config),
     guard: guardFromConfig(config),
     location,
-    allowHosts: new Set(routedHosts),
+    allowHosts: routedHostNames(config.PROBE_CONNECT_TO),
     // The site aborts this agent at CHECK_DEADLINE_MS; finish early enough to be heard.
     deadlineMs: Math.max(1_000, config.CHECK_DEADLINE_MS - ANSWER_MARGIN_MS),
   });
@@ -74,4 +63,9 @@ function main() {
   process.once("SIGTERM", shutdown);
 }
 
-main();
+try {
+  main();
+} catch (error) {
+  // A bad setting (the environment, TESTERS_FILE) ends start-up with its message, not a stack trace.
+  exit(error instanceof Error ? error.message : String(error));
+}

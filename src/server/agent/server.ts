@@ -5,20 +5,8 @@ import { parseDomain, type Target } from "@/lib/domain";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import { runRound, type AddressGuard, type Tester, createVerifier, NONCE_HEADER, signResponse } from "@/server/checking";
 
-// The tester agent: one small HTTP server per region that runs its local testers for a domain
-// when the site asks with a signed request. node:http only: it must start in well under a
-// second and carry nothing it does not use.
-
-/** The seam for the probe round's runner: every tester for a target, under one deadline. */
-export type RunTesters = (
-  testers: readonly Tester[],
-  target: Target,
-  run: { guard: AddressGuard; deadlineMs: number },
-) => Promise<ProbeResult[]>;
-
-/** The site's own round: parallel, one retry of a down result, a throw or overrun → `error`. */
-const runRoundResults: RunTesters = async (testers, target, { guard, deadlineMs }) =>
-  (await runRound(testers, target, guard, { deadlineMs })).results;
+// The tester agent: runs its local testers for a domain when the site asks with a signed request.
+// node:http only, so it starts fast and carries nothing it does not use.
 
 export interface AgentServerOptions {
   secret: string;
@@ -32,7 +20,8 @@ export interface AgentServerOptions {
   maxBodyBytes?: number;
   /** Probes running at once; more get 429 so one region's agent cannot be piled on. */
   maxConcurrent?: number;
-  runTesters?: RunTesters;
+  /** Every tester for a target, under one deadline; default: the site's own round. */
+  runTesters?: (testers: readonly Tester[], target: Target, run: { guard: AddressGuard; deadlineMs: number }) => Promise<ProbeResult[]>;
 }
 
 const ProbeRequestSchema = z.object({ domain: z.string().min(1).max(2048) }).strict();
@@ -99,7 +88,9 @@ function parseTarget(raw: string, allowHosts: ReadonlySet<string> | undefined): 
 export function createAgentServer(options: AgentServerOptions): Server {
   const { secret, testers, guard, location, allowHosts } = options;
   const { deadlineMs = 8000, maxBodyBytes = 4096, maxConcurrent = 8 } = options;
-  const runTesters = options.runTesters ?? runRoundResults;
+  const runTesters =
+    options.runTesters ??
+    (async (testers, target, run) => (await runRound(testers, target, run.guard, { deadlineMs: run.deadlineMs })).results);
   const verifier = createVerifier({ secret });
   let running = 0;
 

@@ -12,22 +12,21 @@ export interface AdmissionOptions {
   maxRounds: number;
   /** The share of maxRounds one visitor, or one registrable domain, may hold at once. */
   fairShare?: number;
-  /** New rounds per visitor (address bucket). */
+  /** Per visitor (address bucket). */
   visitorRounds: Limiter;
-  /** New rounds per registrable domain. */
+  /** Per registrable domain. */
   siteRounds: Limiter;
-  /** Background rounds per registrable domain (server/watch), all its watched subdomains together. */
+  /** Per registrable domain, all its watched subdomains together. */
   backgroundRounds: Limiter;
-}
-
-export interface Slot {
-  release(): void;
 }
 
 /** A refused charge, and whether the refusal holds for every visitor (the site's limit) or only this one. */
 export type ChargeRefusal = RefusalError & { forEveryone: boolean };
 
-export const DEFAULT_FAIR_SHARE = 0.25;
+const DEFAULT_FAIR_SHARE = 0.25;
+
+const rateLimited = (message: string, retryAfterSeconds?: number) =>
+  refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds });
 
 /** "a.b.example.co.uk" → "example.co.uk"; a private suffix (user.github.io) is its own site. */
 export const registrableDomain = (target: Target) => registrableDomainOf(target.ascii);
@@ -58,14 +57,12 @@ export function createAdmission({
       if (!forSite.ok && forVisitor.ok) await visitorRounds.giveBack(visitor);
       if (!forVisitor.ok && forSite.ok) await siteRounds.giveBack(site);
       if (!forVisitor.ok) {
-        const message = "Too many new checks from your address; please wait a moment.";
-        const refusal = refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: forVisitor.retryAfterSeconds });
+        const refusal = rateLimited("Too many new checks from your address; please wait a moment.", forVisitor.retryAfterSeconds);
         return Object.assign(refusal, { forEveryone: false });
       }
       if (!forSite.ok) {
         const message = `Too many new checks of ${site} and its subdomains right now; please wait a moment.`;
-        const refusal = refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: forSite.retryAfterSeconds });
-        return Object.assign(refusal, { forEveryone: true });
+        return Object.assign(rateLimited(message, forSite.retryAfterSeconds), { forEveryone: true });
       }
       return null;
     },
@@ -80,8 +77,7 @@ export function createAdmission({
       const site = registrableDomain(target);
       const decision = await backgroundRounds.take(site);
       if (decision.ok) return null;
-      const message = `The regular checks of ${site} and its subdomains have had their share for now.`;
-      return refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: decision.retryAfterSeconds });
+      return rateLimited(`The regular checks of ${site} and its subdomains have had their share for now.`, decision.retryAfterSeconds);
     },
 
     async refundBackground(target: Target): Promise<void> {
@@ -89,17 +85,13 @@ export function createAdmission({
     },
 
     /** A round slot, if one is free and neither the visitor (when known) nor the site holds its share. */
-    claim(target: Target, visitor: string | null): Slot | RefusalError {
+    claim(target: Target, visitor: string | null): { release(): void } | RefusalError {
       const site = registrableDomain(target);
       if (total >= maxRounds) return busy();
-      if (visitor !== null && (byVisitor.get(visitor) ?? 0) >= shareLimit) {
-        const message = "You have several checks running already; please wait until they finish.";
-        return refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: 5 });
-      }
-      if ((bySite.get(site) ?? 0) >= shareLimit) {
-        const message = `Several checks of ${site} and its subdomains are running already; please wait a moment.`;
-        return refuse({ status: 429, code: "rate_limited", message, retryAfterSeconds: 5 });
-      }
+      if (visitor !== null && (byVisitor.get(visitor) ?? 0) >= shareLimit)
+        return rateLimited("You have several checks running already; please wait until they finish.", 5);
+      if ((bySite.get(site) ?? 0) >= shareLimit)
+        return rateLimited(`Several checks of ${site} and its subdomains are running already; please wait a moment.`, 5);
       total += 1;
       if (visitor !== null) count(byVisitor, visitor, 1);
       count(bySite, site, 1);

@@ -15,13 +15,10 @@ import { busy, optedOut, refusalOf } from "./refusal";
 import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
 import { memoryAskers, type Askers } from "./world/askers";
 
-export type { Payer } from "./payers";
-
 export interface CheckServiceOptions {
   store: CheckStore;
-  /** Who may start a new round (limits and fair shares). */
   admission: Admission;
-  /** Has a visitor said the site is down for them lately? Makes the world check a priority. */
+  /** A visitor said the site is down for them lately: the world check becomes a priority. */
   visitorsReportDown?: (domain: string) => Promise<boolean>;
   testers: readonly Tester[];
   guard: AddressGuard;
@@ -31,24 +28,16 @@ export interface CheckServiceOptions {
   rounds?: RoundCoordinator;
   /** Other instances store rounds in the same database, so a round not fresh in memory may be fresh there. */
   storeIsShared?: boolean;
-  /** Where visitors follow a round while it runs. */
   live?: LiveRounds;
-  /** What follows a stored round: the app's after-round listeners (afterRound). */
   onStored?: (record: CheckRecord, previous: CheckRecord | null) => Promise<void>;
-  /** Who asked about each domain this hour: a crowd's question gets the world first. */
   askers?: Askers;
-  /**
-   * As a round starts, for whom (what else the round pays for: the official reading). `stored`
-   * settles once the round is stored or failed: a write waiting for locked SQLite holds the event loop.
-   */
+  /** `stored` settles once the round is stored or failed: a write waiting for locked SQLite holds the event loop. */
   onRoundStart?: (target: Target, asker: Asker, stored: Promise<void>) => void;
   /** Sites whose owners asked us not to check them (PROBE_DENY_DOMAINS). */
   optedOut?: (target: Target) => boolean;
   /** A visitor's view was admitted: the domain counts as viewed (the background watch). */
   onViewAdmitted?: (target: Target) => void;
 }
-
-export type StatusOutcome = Outcome<{ record: CheckRecord; cached: boolean }>;
 
 /** What a round's lease allows beyond its deadline: storing the result. */
 const LEASE_MARGIN_MS = 5000;
@@ -78,7 +67,6 @@ export function createCheckService(options: CheckServiceOptions) {
   const { tickets, chargeView, noteAsker, pay, refund, askerOf } = createPayments({ admission, askers, ticketLifeMs: deadlineMs + ttlMs });
   const isFresh = (record: CheckRecord, now = Date.now()) => now - record.checkedAt.getTime() < ttlMs;
 
-  /** The latest round of `domain`: from memory when fresh there, else from the store. */
   async function latest(domain: string): Promise<CheckRecord | null> {
     const known = recent.get(domain);
     // Alone on its database an instance stored every round itself: memory is as new as the store.
@@ -163,7 +151,7 @@ export function createCheckService(options: CheckServiceOptions) {
     return { record, cached: false };
   }
 
-  async function statusPaidBy(target: Target, payer: Payer): Promise<StatusOutcome> {
+  async function statusPaidBy(target: Target, payer: Payer): Promise<Outcome<{ record: CheckRecord; cached: boolean }>> {
     if (isOptedOut(target)) return { ok: false, refusal: optedOut(target) };
     try {
       return { ok: true, ...(await status(target, payer)) };
@@ -175,10 +163,8 @@ export function createCheckService(options: CheckServiceOptions) {
   }
 
   return {
-    isFresh,
     status,
 
-    /** When the next fresh round for this record may start (the end of its TTL). */
     nextFreshCheckAt: (record: CheckRecord) => new Date(record.checkedAt.getTime() + ttlMs),
 
     /**
@@ -209,13 +195,11 @@ export function createCheckService(options: CheckServiceOptions) {
       return admitted(false);
     },
 
-    /** The status a page shows, rendered once for everyone: a new round only if a view paid for it. */
+    /** Rendered once for everyone: a new round only if a view paid for it. */
     statusForPage: (target: Target) => statusPaidBy(target, { view: true }),
 
-    /** The status for one visitor's request (the API, "check again"): cached, joined, or a new limited round. */
     statusForVisitor: (target: Target, visitor: string) => statusPaidBy(target, { visitor }),
 
-    /** A watched domain's scheduled round, charged to its registrable domain's background limit. */
     background: (target: Target) => statusPaidBy(target, { background: true }),
   };
 }

@@ -2,35 +2,19 @@ import "server-only";
 import type { Verdict } from "@/lib/probe-result";
 import type { TesterUpdate } from "@/server/checking/probe/round";
 
-// A first check takes up to the round's deadline (the world's probes answer last). Visitors who
-// arrive meanwhile see each tester's results as they come in (the page's live view, fed by
-// /api/v1/status/<domain>/live) instead of a bare "Checking…". Only rounds of this instance are
-// seen here: a visitor whose live request reaches another instance waits for the result alone.
+// A first check takes up to the round's deadline: visitors meanwhile see each tester's results as they
+// come (the page's live view). Only this instance's rounds are seen here.
 
+/** Epoch ms; `deadline` ends the round whatever its testers do; the world's measurement is one of `testers`. */
 export interface LiveRoundStart {
-  /** Epoch ms. */
   startedAt: number;
-  /** Epoch ms by which the round ends, whatever its testers do. */
   deadline: number;
-  /** Testers in the round (the world's measurement is one of them). */
   testers: number;
 }
 
 /** `done` with no verdict: the round failed (the page says so itself). */
 export type LiveEvent = ({ type: "results" } & TesterUpdate) | { type: "done"; verdict: Verdict | null };
-export type LiveListener = (event: LiveEvent) => void;
-
-export interface LiveRound {
-  report(update: TesterUpdate): void;
-  end(verdict: Verdict | null): void;
-}
-
-export interface LiveWatch {
-  start: LiveRoundStart;
-  /** What the round reported before the watch began, in order. */
-  past: LiveEvent[];
-  stop(): void;
-}
+type LiveListener = (event: LiveEvent) => void;
 
 interface Running {
   start: LiveRoundStart;
@@ -57,17 +41,17 @@ export function createLiveRounds() {
 
   return {
     /** A round of `domain` starts here. A second round of the same domain replaces the first's view. */
-    begin(domain: string, start: LiveRoundStart): LiveRound {
+    begin(domain: string, start: LiveRoundStart) {
       const round: Running = { start, past: [], listeners: new Set() };
       running.set(domain, round);
       for (const wake of waiting.get(domain) ?? []) wake();
       waiting.delete(domain);
       let ended = false;
       return {
-        report(update) {
+        report(update: TesterUpdate) {
           if (!ended) emit(round, { type: "results", ...update });
         },
-        end(verdict) {
+        end(verdict: Verdict | null) {
           if (ended) return;
           ended = true;
           emit(round, { type: "done", verdict });
@@ -77,11 +61,8 @@ export function createLiveRounds() {
       };
     },
 
-    /**
-     * Follows the round of `domain` running here (null when there is none): `listener` gets what
-     * comes after; `past` holds what came before.
-     */
-    watch(domain: string, listener: LiveListener): LiveWatch | null {
+    /** Follows the round of `domain` running here: `listener` gets what comes after; `past` holds what came before. */
+    watch(domain: string, listener: LiveListener) {
       const round = running.get(domain);
       if (!round) return null;
       round.listeners.add(listener);

@@ -2,9 +2,8 @@ import "server-only";
 import { CROWD_VISITORS, type Asker } from "@/lib/world-shares";
 import { type Target } from "@/lib/domain";
 import type { Askers } from "@/server/checking/world/askers";
-import type { Admission } from "./admission";
+import type { Admission, ChargeRefusal } from "./admission";
 import { notAdmitted, type RefusalError } from "./refusal";
-import { createViewCharges } from "./view-charges";
 import { createViewTickets } from "./view-tickets";
 
 /**
@@ -24,7 +23,7 @@ export function createPayments({ admission, askers, ticketLifeMs }: { admission:
 
   return {
     tickets,
-    /** A view's charge, one at a time per domain (view-charges.ts); a paid one leaves the ticket. */
+    /** A view's charge, one at a time per domain (below); a paid one leaves the ticket. */
     chargeView: createViewCharges(admission, (target, visitor) => issueTicket(target.ascii, visitor)),
 
     /** Notes that `visitor` wants a new answer for `domain` (a crowd's question once enough do). */
@@ -52,5 +51,30 @@ export function createPayments({ admission, askers, ticketLifeMs }: { admission:
       if (visitor === null) return { kind: "background" };
       return { kind: "visitor", visitor, crowd: (await askers.note(domain, visitor)) >= CROWD_VISITORS };
     },
+  };
+}
+
+/**
+ * A view's charge for a new round, one at a time per domain: in a rush every view arrives before
+ * the first charge returns from a shared limiter, and a charge each would spend the site's whole
+ * limit on one herd. `paid` leaves the ticket for the render.
+ */
+function createViewCharges(admission: Admission, paid: (target: Target, visitor: string) => void) {
+  const charging = new Map<string, Promise<ChargeRefusal | null>>();
+  return async function chargeOnce(target: Target, visitor: string): Promise<RefusalError | null> {
+    for (let pending = charging.get(target.ascii); pending; pending = charging.get(target.ascii)) {
+      const refusal = await pending;
+      if (!refusal || refusal.forEveryone) return refusal;
+      // Refused for that one visitor: the next view in line pays.
+    }
+    const charge = admission
+      .charge(target, visitor)
+      .then((refusal) => {
+        if (!refusal) paid(target, visitor);
+        return refusal;
+      })
+      .finally(() => charging.delete(target.ascii));
+    charging.set(target.ascii, charge);
+    return charge;
   };
 }

@@ -5,7 +5,7 @@ import { type CheckRecord } from "@/server/data/check-store";
 // admissions and API calls are answered without the database (a stored round never changes).
 
 /** Domains remembered at most (a record is a few kilobytes); the least recently used go first. */
-export const RECENT_CHECKS = 1000;
+const RECENT_CHECKS = 1000;
 
 export function createRecentChecks(limit = RECENT_CHECKS) {
   const records = new Map<string, CheckRecord>();
@@ -28,5 +28,3 @@ export function createRecentChecks(limit = RECENT_CHECKS) {
     },
   };
 }
-
-export type RecentChecks = ReturnType<typeof createRecentChecks>;

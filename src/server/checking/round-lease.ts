@@ -1,13 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { type CheckRecord } from "@/server/data/check-store";
-import type { RoundCoordinator, RoundLease } from "@/server/checking/shared-rounds";
+import { OWN_LEASE, type RoundCoordinator } from "@/server/checking/shared-rounds";
 import type { RedisConnection } from "@/server/redis/client.mjs";
 
-// Round leases in Redis (shared-rounds.ts says why): `SET lease NX PX` takes one, the holder
-// stores its result under the domain for the rest of the result's TTL and deletes the lease
-// only if it is still its own (a lease that lapsed may be someone else's by then). Whenever
-// Redis cannot answer, this instance is its own holder, as without Redis.
+// Round leases in Redis: the holder publishes its result for the rest of its TTL and deletes the lease only
+// if still its own (a lapsed one may be someone else's). When Redis cannot answer, each instance holds its own.
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 /** How often a waiting instance looks for the holder's result: a round takes seconds. */
@@ -19,7 +17,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function redisRounds(redis: RedisConnection, { ttlMs }: { ttlMs: number }): RoundCoordinator {
   const { client } = redis;
-  const ownLease: RoundLease = { release: async () => undefined };
 
   async function published(domain: string): Promise<CheckRecord | null> {
     const raw = await client.get(resultKey(domain));
@@ -40,7 +37,7 @@ export function redisRounds(redis: RedisConnection, { ttlMs }: { ttlMs: number }
     },
 
     async claim(domain, holdMs) {
-      if (!redis.isReady()) return ownLease;
+      if (!redis.isReady()) return OWN_LEASE;
       const token = randomUUID();
       try {
         const taken = await client.set(leaseKey(domain), token, "PX", Math.ceil(holdMs), "NX");

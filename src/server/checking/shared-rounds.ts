@@ -21,7 +21,7 @@ export interface RoundCoordinator {
   waitFor(domain: string, deadline: number): Promise<CheckRecord | null>;
 }
 
-const OWN_LEASE: RoundLease = { release: async () => undefined };
+export const OWN_LEASE: RoundLease = { release: async () => undefined };
 
 /** Every instance on its own: always the holder, never a result from elsewhere. */
 export const localRounds: RoundCoordinator = {

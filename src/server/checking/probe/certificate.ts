@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 /** Enough to say whose certificate it is; a CDN's may list hundreds of names. */
 const MAX_NAMES = 20;
 
-const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
+export const firstValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
 
 /** "DNS:a.example, DNS:b.example, IP Address:192.0.2.1" → the DNS names; the common name without any. */
 function namesOf(certificate: tls.PeerCertificate): string[] {

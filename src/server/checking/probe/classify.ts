@@ -19,6 +19,9 @@ const CODE_CAUSES = new Map(
 // OpenSSL's verification codes and Node's TLS errors.
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|INVALID_CA)/;
 
+/** The cause an error code stands for, if we know it. */
+export const causeOfCode = (code: string): Cause | undefined => CODE_CAUSES.get(code) ?? (TLS_CODE.test(code) ? "tls" : undefined);
+
 /** Maps whatever undici, node:net or node:tls threw to a cause; unknown errors are not the target's. */
 export function classify(error: unknown): { cause: Cause; message: string; expected: boolean } {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
@@ -28,7 +31,7 @@ export function classify(error: unknown): { cause: Cause; message: string; expec
     if (current.name === "AbortError" || current.name === "TimeoutError") {
       return { cause: "timeout", message: "no answer before the deadline", expected: true };
     }
-    const cause = CODE_CAUSES.get(code) ?? (TLS_CODE.test(code) ? "tls" : undefined);
+    const cause = causeOfCode(code);
     if (cause) return { cause, message, expected: true };
     // llhttp's parse errors: something answered, but not with HTTP.
     if (code.startsWith("HPE_")) return { cause: "reset", message: `invalid HTTP response (${message})`, expected: true };

@@ -1,4 +1,5 @@
 import "server-only";
+import { once } from "node:events";
 import net, { type Socket } from "node:net";
 import tls from "node:tls";
 import { performance } from "node:perf_hooks";
@@ -10,9 +11,8 @@ import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
 
-// An undici connector that applies the SSRF guard to every connection, redirects included: it
-// connects to the address the guard approved (a second DNS answer cannot slip in), refuses a
-// certificate browsers refuse, and times the phases undici's diagnostics do not split.
+// An undici connector that applies the SSRF guard to every connection, redirects included: it connects to
+// the address the guard approved (a second DNS answer cannot slip in) and refuses what browsers refuse.
 
 export interface ConnectionTimings {
   dnsMs: number;
@@ -53,21 +53,15 @@ async function openGuarded(params: buildConnector.Options, options: GuardedConne
   const https = params.protocol === "https:";
   const port = Number(params.port) || (https ? 443 : 80);
   const tooSlow = () => new ProbeError("timeout", `connecting to ${params.hostname}:${port} took over ${connectTimeoutMs} ms`);
-  const deadline = phaseDeadline(signal, tooSlow, connectTimeoutMs);
+  const phase = phaseDeadline(signal, tooSlow, connectTimeoutMs);
   try {
-    return await connectWithin(deadline.signal, params.hostname, port, https, options);
+    return await connectWithin(phase.signal, params.hostname, port, https, options);
   } finally {
-    deadline.clear();
+    phase.clear();
   }
 }
 
-async function connectWithin(
-  deadline: AbortSignal,
-  hostname: string,
-  port: number,
-  https: boolean,
-  options: GuardedConnectorOptions,
-): Promise<Socket> {
+async function connectWithin(deadline: AbortSignal, hostname: string, port: number, https: boolean, options: GuardedConnectorOptions) {
   const started = performance.now();
   const addresses = await options.guard.resolve(hostname, port, deadline);
   const dnsMs = performance.now() - started;
@@ -104,11 +98,8 @@ async function attempt(
 ): Promise<{ socket: Socket; connectMs: number; tlsMs: number | null }> {
   const where = `${target.address}:${target.port}`;
   const started = performance.now();
-  const tcp = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
-    const socket = net.connect({ host: target.address, port: target.port, family: target.family, noDelay: true });
-    socket.once("connect", () => settle(socket)).once("error", fail);
-    return () => socket.destroy();
-  });
+  const tcp = net.connect({ host: target.address, port: target.port, family: target.family, noDelay: true });
+  await untilEvent(tcp, "connect", deadline, where);
   const connectMs = performance.now() - started;
   try {
     // Re-check what the kernel actually connected to, before any byte is sent.
@@ -120,60 +111,33 @@ async function attempt(
   if (!https) return { socket: tcp, connectMs, tlsMs: null };
 
   const handshakeStarted = performance.now();
-  // SNI and the certificate checks use the host name; extra CAs are trusted beside the public
-  // roots. Node does not enforce the certificate, so a failing one can still be read for the reason.
+  // Node does not enforce the certificate here, so a failing one can still be read for the reason.
   const secureContext = probeSecureContext(options.ca);
-  const upgrade = buildConnector({ timeout: 0, maxCachedSessions: 0, rejectUnauthorized: false, secureContext });
-  const socket = await settleByDeadline<Socket>(deadline, where, (settle, fail) => {
-    upgrade(
-      { hostname: target.address, host: target.address, protocol: "https:", port: String(target.port), servername, httpSocket: tcp },
-      (error, secured) => (secured ? settle(secured) : fail(error ?? new ProbeError("tls", `no TLS socket for ${where}`))),
-    );
-    return () => tcp.destroy();
+  const socket = tls.connect({
+    socket: tcp,
+    host: target.address,
+    servername,
+    rejectUnauthorized: false,
+    secureContext,
+    ALPNProtocols: ["http/1.1"],
   });
-  const certificate = inspectCertificate(socket as tls.TLSSocket, hostname);
+  await untilEvent(socket, "secureConnect", deadline, where);
+  const certificate = inspectCertificate(socket, hostname);
   if (!certificate.authorized) {
     // Nothing is sent over a connection browsers would not use.
     socket.destroy();
-    tcp.destroy();
     throw new CertificateRefused(certificate, hostname);
   }
   return { socket, connectMs, tlsMs: performance.now() - handshakeStarted };
 }
 
-/** Runs start() until it settles or the deadline passes; on the deadline, cancel() cleans up. */
-function settleByDeadline<T extends Socket>(
-  deadline: AbortSignal,
-  where: string,
-  start: (settle: (value: T) => void, fail: (error: Error) => void) => () => void,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const finish = () => {
-      settled = true;
-      deadline.removeEventListener("abort", onAbort);
-    };
-    const onAbort = () => {
-      if (settled) return;
-      finish();
-      cancel();
-      reject(deadline.reason instanceof Error ? deadline.reason : new ProbeError("timeout", `connecting to ${where} took too long`));
-    };
-    const settle = (value: T) => {
-      if (settled) {
-        value.destroy();
-        return;
-      }
-      finish();
-      resolve(value);
-    };
-    const fail = (error: Error) => {
-      if (settled) return;
-      finish();
-      reject(error);
-    };
-    const cancel = start(settle, fail);
-    if (deadline.aborted) onAbort();
-    else deadline.addEventListener("abort", onAbort, { once: true });
-  });
+/** Waits for `event`; on an error or the deadline the socket is destroyed. */
+async function untilEvent(socket: Socket, event: string, deadline: AbortSignal, where: string): Promise<void> {
+  try {
+    await once(socket, event, { signal: deadline });
+  } catch (error) {
+    socket.destroy();
+    if (!deadline.aborted) throw error;
+    throw deadline.reason instanceof Error ? deadline.reason : new ProbeError("timeout", `connecting to ${where} took too long`);
+  }
 }

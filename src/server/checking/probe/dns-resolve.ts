@@ -1,5 +1,6 @@
 import "server-only";
 import { promises as dns } from "node:dns";
+import { errorCode } from "@/server/checking/probe/socket";
 
 // The protocol side of the dns tester: A and AAAA queries against one resolver, bounded in time.
 
@@ -19,34 +20,24 @@ export interface AddressAnswers {
   ms: number;
 }
 
-function errorCode(error: unknown): string {
-  if (typeof error === "object" && error !== null && "code" in error && typeof error.code === "string") {
-    return error.code;
-  }
-  return "EUNKNOWN";
-}
-
 /**
  * Queries A and AAAA in parallel; never throws (a cancelled query reports ETIMEOUT). Through a
  * Resolver, never dns.lookup(): getaddrinfo cannot be time-limited and cannot tell NXDOMAIN from
  * a failing resolver, which is down against inconclusive.
  */
-export async function queryAddresses(
-  host: string,
-  options: { resolver?: string; signal: AbortSignal; timeoutMs?: number },
-): Promise<AddressAnswers> {
+export async function queryAddresses(host: string, options: { resolver?: string; signal: AbortSignal }): Promise<AddressAnswers> {
   // One Resolver per probe: cancel() cancels every query of its instance, so instances must not
   // be shared between concurrent probes.
   const resolver = new dns.Resolver({ timeout: PER_TRY_TIMEOUT_MS, tries: TRIES });
   if (options.resolver) resolver.setServers([options.resolver]);
   const cancel = () => resolver.cancel();
-  const timer = setTimeout(cancel, options.timeoutMs ?? DNS_TIMEOUT_MS);
+  const timer = setTimeout(cancel, DNS_TIMEOUT_MS);
   options.signal.addEventListener("abort", cancel, { once: true });
   const settle = (query: Promise<string[]>): Promise<QueryOutcome> =>
     query.then(
       (addresses) => ({ addresses }),
       (error: unknown) => {
-        const code = errorCode(error);
+        const code = errorCode(error) ?? "EUNKNOWN";
         return { code: code === "ECANCELLED" ? "ETIMEOUT" : code };
       },
     );

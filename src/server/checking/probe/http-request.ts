@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { Agent, request, type Dispatcher } from "undici";
 import { capHeaders } from "@/lib/evidence-caps";
 import type { Cause, ProbeTimings, TlsDetails } from "@/lib/probe-result";
-import { refusedCertificateIn } from "@/server/checking/probe/certificate";
+import { firstValue, refusedCertificateIn } from "@/server/checking/probe/certificate";
 import { classify } from "@/server/checking/probe/classify";
 import { createGuardedConnector, type ConnectionTimings } from "@/server/checking/probe/connector";
 import { ProbeError } from "@/server/checking/probe/errors";
@@ -11,9 +11,8 @@ import { followRedirects, isRedirect, policyStop, type Hop, type PolicyStop } fr
 import { PhaseClock, phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard } from "@/server/checking/probe/types";
 
-// The protocol side of the http tester: GET https://<domain>/ (http:// when 443 refuses), follow
-// redirects by hand through the guarded connector, read a capped body, time every phase. A
-// certificate browsers refuse ends the probe (connector.ts); then plain HTTP is looked at.
+// The protocol side of the http tester: GET https://<domain>/ (http:// when 443 refuses), redirects
+// followed by hand through the guarded connector, a capped body, every phase timed.
 
 export interface PhaseTimeouts {
   /** DNS + TCP + TLS of one connection. */
@@ -39,7 +38,6 @@ export interface HttpProbeOptions {
 }
 
 export type HttpProbeOutcome =
-  /** `headers`: the answering response's, capped. */
   | { ok: true; statusCode: number; url: string; timings: ProbeTimings; stoppedBy?: PolicyStop; headers?: Record<string, string> }
   /**
    * `expected` is false for errors we cannot explain: the tester's fault, not the target's.
@@ -80,11 +78,7 @@ export async function probeHttp(domain: string, options: HttpProbeOptions): Prom
   }
 }
 
-/**
- * http://<domain>/ when it serves the site (below 500, redirects followed: one to the refused
- * https:// fails again), else null. Its own time is not the probe's, and it is kept short so a
- * silent port 80 cannot keep the refused certificate's result past the round's deadline.
- */
+/** http://<domain>/ when it serves the site (below 500), else null; kept short so a silent port 80 cannot outlast the round. */
 async function plainHttpAnswer(domain: string, options: HttpProbeOptions, timeouts: PhaseTimeouts): Promise<string | null> {
   const start = startUrl("http:", domain);
   const look = { ...options, signal: AbortSignal.any([options.signal, AbortSignal.timeout(PLAIN_HTTP_LOOK_MS)]) };
@@ -140,7 +134,7 @@ async function requestOnce(url: URL, options: HttpProbeOptions, timeouts: PhaseT
     });
     headers.clear();
     clock.add({ ttfbMs: performance.now() - (connection?.readyAt ?? hopStarted) });
-    const location = isRedirect(response.statusCode) ? headerValue(response.headers.location) : null;
+    const location = isRedirect(response.statusCode) ? firstValue(response.headers.location) : null;
     if (location === null) await readCapped(response.body, timeouts.bodyMs, options.signal);
     return { url, statusCode: response.statusCode, location, headers: capHeaders(response.headers) };
   } finally {
@@ -150,15 +144,7 @@ async function requestOnce(url: URL, options: HttpProbeOptions, timeouts: PhaseT
   }
 }
 
-function headerValue(value: string | string[] | undefined): string | null {
-  return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-/**
- * Reads up to BODY_CAP_BYTES within bodyMs, then stops. The status line already answered whether
- * the site serves a page, so a slow, endless or broken body does not change the verdict; reading
- * some of it keeps totalMs honest about what a visitor would wait for.
- */
+/** The status line already answered; reading some of the body keeps totalMs honest about what a visitor waits for. */
 async function readCapped(body: Dispatcher.ResponseData["body"], bodyMs: number, signal: AbortSignal): Promise<void> {
   const deadline = phaseDeadline(signal, () => new ProbeError("timeout", "body too slow"), bodyMs);
   const stop = () => body.destroy();

@@ -1,9 +1,8 @@
 import "server-only";
 import tls from "node:tls";
 
-// One TLS context per set of trusted roots, shared by every probe connection: without one,
-// tls.connect makes a context per connection (and parses every extra CA's roots again). Whether a
-// certificate is accepted stays each connection's own check (certificate.ts).
+// One TLS context per set of trusted roots: without it, tls.connect builds one per connection and parses
+// every extra CA again. Whether a certificate is accepted stays each connection's own check.
 
 const contexts = new Map<string, tls.SecureContext>();
 

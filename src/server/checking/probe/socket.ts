@@ -1,7 +1,10 @@
 import "server-only";
+import { once } from "node:events";
 import net from "node:net";
 import type { Cause } from "@/lib/probe-result";
+import { causeOfCode } from "@/server/checking/probe/classify";
 import { isProbeError, ProbeError } from "@/server/checking/probe/errors";
+import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
 
 // Shared by the tcp and tls testers: a connect that goes through the SSRF guard, per-phase
@@ -10,20 +13,8 @@ import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types
 /** Per-phase time-out for the TCP connect and for the TLS handshake. */
 export const PHASE_TIMEOUT_MS = 3000;
 
-const CAUSE_BY_CODE: Record<string, Cause> = {
-  ECONNREFUSED: "refused",
-  ETIMEDOUT: "timeout",
-  ECONNRESET: "reset",
-  ECONNABORTED: "reset",
-  EPIPE: "reset",
-  EPROTO: "tls",
-  EHOSTUNREACH: "unreachable",
-  ENETUNREACH: "unreachable",
-  EHOSTDOWN: "unreachable",
-  ENETDOWN: "unreachable",
-  EADDRNOTAVAIL: "unreachable",
-  EAFNOSUPPORT: "unreachable",
-};
+/** Beside the http tester's codes (classify.ts), what only a raw socket or TLS handshake reports. */
+const SOCKET_CAUSES: Record<string, Cause> = { EPROTO: "tls", EAFNOSUPPORT: "unreachable" };
 
 /** A ProbeError from a socket or TLS failure, keeping the code (e.g. ERR_SSL_WRONG_VERSION_NUMBER). */
 export class SocketProbeError extends ProbeError {
@@ -49,9 +40,7 @@ export function toProbeError(error: unknown, endpoint: string): ProbeError {
   if (isProbeError(error)) return error;
   const code = errorCode(error);
   if (code === null) throw error;
-  const known = CAUSE_BY_CODE[code];
-  const cause: Cause = known ?? (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") ? "tls" : "unreachable");
-  return new SocketProbeError(cause, code, endpoint);
+  return new SocketProbeError(SOCKET_CAUSES[code] ?? causeOfCode(code) ?? "unreachable", code, endpoint);
 }
 
 export function elapsedSince(start: number): number {
@@ -66,41 +55,26 @@ function endpointOf(address: GuardedAddress): string {
  * Resolves when `event` fires on the socket; rejects on its error, on an early close, after
  * `timeoutMs` or when the round's deadline aborts. Leaves the socket open either way.
  */
-export function awaitSocketEvent(
+export async function awaitSocketEvent(
   socket: net.Socket,
   event: "connect" | "secureConnect",
   phase: { name: string; endpoint: string; timeoutMs: number; signal: AbortSignal },
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timedOut = () => fail(new ProbeError("timeout", `${phase.name} to ${phase.endpoint} timed out after ${phase.timeoutMs} ms`));
-    const deadline = () => fail(new ProbeError("timeout", `the check's deadline passed during ${phase.name} to ${phase.endpoint}`));
-    const closed = () => fail(new ProbeError("reset", `connection to ${phase.endpoint} closed during ${phase.name}`));
-    const timer = setTimeout(timedOut, phase.timeoutMs);
-    const cleanUp = () => {
-      clearTimeout(timer);
-      phase.signal.removeEventListener("abort", deadline);
-      socket.off(event, succeed);
-      socket.off("error", fail);
-      socket.off("close", closed);
-    };
-    function succeed() {
-      cleanUp();
-      resolve();
-    }
-    function fail(error: unknown) {
-      cleanUp();
-      try {
-        reject(toProbeError(error, phase.endpoint));
-      } catch (bug) {
-        reject(bug);
-      }
-    }
-    socket.once(event, succeed);
-    socket.once("error", fail);
-    socket.once("close", closed);
-    phase.signal.addEventListener("abort", deadline, { once: true });
-    if (phase.signal.aborted) deadline();
+  const timedOut = () => new ProbeError("timeout", `${phase.name} to ${phase.endpoint} timed out after ${phase.timeoutMs} ms`);
+  const deadline = phaseDeadline(phase.signal, timedOut, phase.timeoutMs);
+  const closed = new AbortController();
+  const early = once(socket, "close", { signal: closed.signal }).then(() => {
+    throw new ProbeError("reset", `connection to ${phase.endpoint} closed during ${phase.name}`);
   });
+  try {
+    await Promise.race([once(socket, event, { signal: deadline.signal }), early]);
+  } catch (error) {
+    if (phase.signal.aborted) throw new ProbeError("timeout", `the check's deadline passed during ${phase.name} to ${phase.endpoint}`);
+    throw deadline.signal.aborted ? deadline.signal.reason : toProbeError(error, phase.endpoint);
+  } finally {
+    deadline.clear();
+    closed.abort();
+  }
 }
 
 export interface GuardedConnection {

@@ -2,42 +2,28 @@ import "server-only";
 import { performance } from "node:perf_hooks";
 import type { ProbeTimings } from "@/lib/probe-result";
 
+const PHASES = ["dnsMs", "connectMs", "tlsMs", "ttfbMs"] as const;
+type Phase = (typeof PHASES)[number];
+
+// A tenth of a millisecond is finer than any network phase needs and keeps stored values short.
+const tenths = (ms: number) => Math.round(ms * 10) / 10;
+
 /** Per-phase milliseconds, summed over every connection and redirect hop of one probe. */
 export class PhaseClock {
   private readonly started = performance.now();
-  private dnsMs: number | null = null;
-  private connectMs: number | null = null;
-  private tlsMs: number | null = null;
-  private ttfbMs: number | null = null;
+  private readonly spent: Partial<Record<Phase, number>> = {};
 
-  add(phases: { dnsMs?: number | null; connectMs?: number | null; tlsMs?: number | null; ttfbMs?: number | null }): void {
-    this.dnsMs = sum(this.dnsMs, phases.dnsMs);
-    this.connectMs = sum(this.connectMs, phases.connectMs);
-    this.tlsMs = sum(this.tlsMs, phases.tlsMs);
-    this.ttfbMs = sum(this.ttfbMs, phases.ttfbMs);
+  add(phases: Partial<Record<Phase, number | null>>): void {
+    for (const phase of PHASES) {
+      const ms = phases[phase];
+      if (ms !== null && ms !== undefined) this.spent[phase] = (this.spent[phase] ?? 0) + ms;
+    }
   }
 
   timings(): ProbeTimings {
-    return {
-      dnsMs: round(this.dnsMs),
-      connectMs: round(this.connectMs),
-      tlsMs: round(this.tlsMs),
-      ttfbMs: round(this.ttfbMs),
-      totalMs: round(performance.now() - this.started),
-    };
+    const [dnsMs, connectMs, tlsMs, ttfbMs] = PHASES.map((phase) => (this.spent[phase] === undefined ? null : tenths(this.spent[phase])));
+    return { dnsMs, connectMs, tlsMs, ttfbMs, totalMs: tenths(performance.now() - this.started) };
   }
-}
-
-function sum(total: number | null, more: number | null | undefined): number | null {
-  if (more === null || more === undefined) return total;
-  return (total ?? 0) + more;
-}
-
-// A tenth of a millisecond is finer than any network phase needs and keeps stored values short.
-function round(ms: number): number;
-function round(ms: number | null): number | null;
-function round(ms: number | null): number | null {
-  return ms === null ? null : Math.round(ms * 10) / 10;
 }
 
 export interface Deadline {

@@ -11,10 +11,7 @@ export interface RoundInfo {
   questionOpen: boolean;
   /** The results of the round's testers that do not escalate, once they are all in. */
   othersSettled: Promise<ProbeResult[]>;
-  /**
-   * For a tester whose answer comes in parts (the world's probes): what it has so far, for the
-   * page's live view. Its final answer is still what it returns.
-   */
+  /** A tester whose answer comes in parts (the world's probes) shows what it has so far in the live view. */
   progress?: (results: ProbeResult[]) => void;
   /** Who the round is for: the world tester charges its shares to them. Absent outside the check service (tests, agents). */
   asker?: Asker;
@@ -38,13 +35,9 @@ export interface Tester {
   kind: TesterKindName;
   location: Location;
   server: string;
-  /**
-   * This tester may wait for the others' results (RoundInfo.othersSettled) before deciding what
-   * to spend. The runner never makes an escalating tester wait for another escalating one.
-   */
+  /** May wait for the others' results (othersSettled) before deciding what to spend; never for another escalating tester. */
   escalates?: boolean;
-  /** One result for a local tester; a remote agent returns one per tester it ran. Must not throw
-   *  on target failures (return status "down"); the runner turns a throw into status "error". */
+  /** Must not throw on target failures (return "down"): the runner turns a throw into status "error". */
   probe(target: Target, context: ProbeContext): Promise<ProbeResult[]>;
 }
 
@@ -57,31 +50,22 @@ export interface GuardedAddress {
   routed: boolean;
 }
 
-/**
- * The SSRF guard, applied at connect time by every tester: PROBE_CONNECT_TO first, then a name is
- * refused when any of its addresses is not public (unless PROBE_ALLOW_CIDRS lists it).
- */
+/** The SSRF guard at connect time: PROBE_CONNECT_TO first, then a name with any non-public address is refused. */
 export interface AddressGuard {
   resolve(host: string, port: number, signal?: AbortSignal): Promise<GuardedAddress[]>;
   /** Re-check of socket.remoteAddress after connect; routed addresses pass. */
   assertConnectedAddress(address: string | undefined, routed: boolean): void;
   /** For the dns tester: is this answer an address we would connect to? */
   isPublic(address: string): boolean;
-  /** The PROBE_CONNECT_TO route for host:port, if any. */
   route(host: string, port: number): { address: string; port: number } | null;
 }
 
-/** What every tester instance gets besides its own options. */
 export interface TesterSettings {
   id: string;
   location: Location;
 }
 
-/**
- * One kind of tester, registered in src/server/checking/testers/index.ts. Its zod schema validates
- * the kind-specific options of a TESTERS_FILE entry (`{ "kind": "dns", "id": …, "location": …,
- * ...options }`); create() builds an instance.
- */
+/** One kind of tester (testers/index.ts); its schema validates a TESTERS_FILE entry's own options. */
 export interface TesterKind<Options = unknown> {
   name: TesterKindName;
   optionsSchema: import("zod").ZodType<Options>;

@@ -9,9 +9,7 @@ import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/shared-budgets";
 import { testerKindsByName } from "./index";
 import type { Tester, TesterKindName } from "@/server/checking/probe/types";
 
-// TESTERS_FILE: { "testers": [ { "kind": "dns", "id": "fra-dns-1", "location": "Frankfurt, DE",
-//   ...options of that kind } ] }. Without it, this machine's own http, dns, tcp and tls testers
-//   and the world through Globalping.
+// TESTERS_FILE: { "testers": [ { "kind", "id", "location", ...options of that kind } ] }; without it, the defaults below.
 
 const EntrySchema = z
   .object({
@@ -43,7 +41,7 @@ export function loadTesters(config: AppConfig, { world = true }: { world?: boole
 
 export function testersFromJson(json: unknown, config: AppConfig, source = "TESTERS_FILE"): Tester[] {
   const fail = (path: PropertyKey[], message: string): never => {
-    throw new Error(`${source}: ${formatPath(path)}: ${message}`);
+    throw new Error(`${source}: ${z.core.toDotPath(path)}: ${message}`);
   };
   const parsed = FileSchema.safeParse(json);
   if (!parsed.success) {
@@ -96,27 +94,13 @@ function defaultsFromConfig(kind: TesterKindName, config: AppConfig): Record<str
   return {};
 }
 
-/**
- * GLOBALPING_URL=off turns the world off everywhere: world entries of a TESTERS_FILE are left
- * out, as is the world of the embedded default.
- */
+/** GLOBALPING_URL=off turns the world off everywhere, TESTERS_FILE entries included. */
 const worldIsOff = (entry: { kind: string; url?: unknown }, config: AppConfig) =>
   entry.kind === "globalping" && (entry.url ?? config.GLOBALPING_URL) === "off";
 
-/**
- * The embedded default: this machine's own testers, at TESTER_LOCATION (unset: its time zone's
- * city, geo/this-server.ts), plus the world through Globalping (unless GLOBALPING_URL=off).
- * Agents pass `{ world: false }`: they are one location each and run only their own testers.
- */
+/** This machine's own testers, plus the world; agents pass `{ world: false }`: they run only their own. */
 export function defaultTesters(config: AppConfig, { world = true }: { world?: boolean } = {}): Tester[] {
   const entries = ["http", "dns", "tcp", "tls"].map((kind) => ({ kind, id: `local-${kind}` }));
   const withWorld = world ? [...entries, { kind: "globalping", id: "world" }] : entries;
   return testersFromJson({ testers: withWorld }, config, "default testers");
-}
-
-function formatPath(path: PropertyKey[]): string {
-  return path.reduce<string>(
-    (text, key) => (typeof key === "number" ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
-    "",
-  );
 }

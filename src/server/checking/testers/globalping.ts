@@ -8,9 +8,7 @@ import { hourlyBudgetFor } from "@/server/checking/world/shared-budgets";
 import { createGlobalpingClient } from "@/server/checking/world/globalping-api";
 import { createWorldCheck } from "@/server/checking/world/world-check";
 
-// The world on day one: Globalping's public probes (jsdelivr/globalping). One check round is one
-// measurement, and every probe's test becomes one result with the probe's city, country,
-// continent and network. The budget and reuse rules live in src/server/checking/world/world-check.ts.
+// The world: Globalping's public probes, one measurement a round (the rules: world/world-check.ts).
 
 export { FREE_TESTS_PER_HOUR };
 
@@ -51,7 +49,7 @@ class GlobalpingTester implements Tester {
     this.location = { city: "", country: "" };
     const hourlyTests = options.hourlyBudget ?? (options.token ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
     this.world = createWorldCheck({
-      testerId: id,
+      tester: this,
       client: createGlobalpingClient({
         baseUrl: options.url,
         token: options.token,

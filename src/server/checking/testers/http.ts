@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import { plainHttpNote } from "@/lib/verdict-certificate";
 import { getConfig } from "@/server/config";
-import { probeHttp, type HttpProbeOutcome, type PhaseTimeouts } from "@/server/checking/probe/http-request";
+import { probeHttp, type HttpProbeOutcome } from "@/server/checking/probe/http-request";
 import { probeEachAddress } from "@/server/checking/probe/each-address";
 import { isProbeError } from "@/server/checking/probe/errors";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
@@ -25,10 +25,7 @@ export const httpTesterOptionsSchema = z
     userAgentUrl: z.url().optional(),
     /** Per-phase time-outs, each still bounded by the round's deadline. */
     timeouts: z.object({ connectMs: milliseconds, headersMs: milliseconds, bodyMs: milliseconds }).partial().strict().optional(),
-    /**
-     * Extra CA certificates to trust (PEM), on top of Node's bundle. Only for tests and operators
-     * probing sites behind a private CA: public sites must pass with the public roots.
-     */
+    /** Extra CA certificates (PEM) beside Node's bundle: for tests and sites behind a private CA. */
     ca: z.string().min(1).optional(),
   })
   .strict();
@@ -43,7 +40,7 @@ export class HttpTester implements Tester {
 
   constructor(
     settings: TesterSettings,
-    private readonly options: { server: string; userAgentUrl: string; timeouts?: Partial<PhaseTimeouts>; ca?: string },
+    private readonly options: HttpTesterOptions & { userAgentUrl: string },
   ) {
     this.id = settings.id;
     this.location = settings.location;

@@ -5,11 +5,11 @@ import { capHeaders } from "@/lib/evidence-caps";
 import { ADDRESSES_PER_FAMILY, CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";
 import { errorResult } from "@/server/checking/probe/round";
+import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
-// A tester agent in another region (src/server/agent), asked over signed HTTP. Its results
-// come back under this tester's id and location; an agent that cannot be heard from is one
+// A tester agent in another region, asked over signed HTTP; an agent that cannot be heard from is one
 // inconclusive `error` row, never a `down` vote against the site.
 
 export const RemoteTesterOptionsSchema = z.object({
@@ -81,20 +81,6 @@ const agentConnections = new Agent({ keepAliveTimeout: 30_000, connections: 16 }
 /** A failure of the agent (not of the site): becomes the tester's single `error` row. */
 class AgentFailure extends Error {}
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) {
-      body.destroy();
-      throw new AgentFailure(`agent answer is over ${MAX_ANSWER_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** `{ error: { code } }` from the agent, to say why it refused; the body is unsigned, so only a hint. */
 function errorCode(text: string): string {
   try {
@@ -150,7 +136,11 @@ class RemoteTester implements Tester {
       signal,
       dispatcher: agentConnections,
     });
-    const text = await readCapped(response.body);
+    const text = await readCappedText(
+      response.body,
+      MAX_ANSWER_BYTES,
+      () => new AgentFailure(`agent answer is over ${MAX_ANSWER_BYTES} bytes`),
+    );
     if (response.statusCode !== 200) {
       throw new AgentFailure(`agent answered HTTP ${response.statusCode}${errorCode(text)}`);
     }
@@ -161,15 +151,7 @@ class RemoteTester implements Tester {
       requestNonce: signature[NONCE_HEADER],
     });
     if (!verified.ok) throw new AgentFailure(`agent answer refused (${verified.code}): ${verified.message}`);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new AgentFailure("agent answer is not JSON");
-    }
-    const answer = AgentAnswerSchema.safeParse(json);
-    if (!answer.success) throw new AgentFailure("agent answer does not have the expected shape");
-    return answer.data;
+    return parseJsonAs(AgentAnswerSchema, text, (problem) => new AgentFailure(`agent answer ${problem}`));
   }
 
   private describe(error: unknown, signal: AbortSignal): string {

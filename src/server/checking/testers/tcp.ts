@@ -20,6 +20,10 @@ type PortOutcome = OpenPort | ClosedPort;
 
 const isOpen = (outcome: PortOutcome): outcome is OpenPort => outcome.open;
 const isClosed = (outcome: PortOutcome): outcome is ClosedPort => !outcome.open;
+const closedBy = (port: number, error: unknown): ClosedPort => {
+  if (!isProbeError(error)) throw error;
+  return { port, open: false, cause: error.probeCause, detail: error.message, addresses: [] };
+};
 
 export class TcpTester implements Tester {
   readonly kind = "tcp" as const;
@@ -67,8 +71,7 @@ export class TcpTester implements Tester {
     try {
       addresses = await addressesToTry(host, port, context);
     } catch (error) {
-      if (!isProbeError(error)) throw error;
-      return { port, open: false, cause: error.probeCause, detail: error.message, addresses: [] };
+      return closedBy(port, error);
     }
     const resolveMs = Math.round(performance.now() - started);
     // An accepted connection is what serving means here: the addresses still trying get the grace.
@@ -89,8 +92,7 @@ export class TcpTester implements Tester {
       connection.socket.destroy();
       return { port, open: true, dnsMs: connection.dnsMs, connectMs: connection.connectMs, addresses: [] };
     } catch (error) {
-      if (!isProbeError(error)) throw error;
-      return { port, open: false, cause: error.probeCause, detail: error.message, addresses: [] };
+      return closedBy(port, error);
     }
   }
 }

@@ -1,13 +1,10 @@
 import "server-only";
-import { pipeline, type Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip } from "node:zlib";
 import { Agent, request } from "undici";
-import type { z } from "zod";
+import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
 import { CreatedSchema, ErrorBodySchema, MeasurementSchema, type Created, type Measurement } from "./globalping-schema";
 
-// Globalping's measurement API, the two calls we make: create a measurement, and read it back.
-// The URL is operator configuration (GLOBALPING_URL), never a visitor's input, so it does not go
-// through the probes' SSRF guard; what comes back is untrusted and validated (globalping-schema).
+// Globalping's two calls: create a measurement, read it back. GLOBALPING_URL is operator configuration, so
+// no SSRF guard; what comes back is untrusted and validated.
 
 /** HTTP answers for ten to fifty probes are tens of KB; anything near this is not an answer. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -48,36 +45,7 @@ function rateLimitOf(headers: Headers): RateLimitState | null {
   return Number.isFinite(remaining) && Number.isFinite(resetSeconds) ? { remaining, resetSeconds } : null;
 }
 
-async function readBody(body: Readable, encoding: string | undefined): Promise<string> {
-  const decoder = encoding === "gzip" ? createGunzip() : encoding === "br" ? createBrotliDecompress() : null;
-  // pipeline() carries a failure of either stream to the one we read, so nothing hangs.
-  const source: Readable = decoder ? (pipeline(body, decoder, () => undefined) as Readable) : body;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of source as AsyncIterable<Buffer>) {
-    // Decompressed size is capped too: a small gzip body can expand a thousandfold.
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      source.destroy();
-      body.destroy();
-      throw globalpingFailure("unavailable", `Globalping's answer is over ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function parse<T>(schema: z.ZodType<T>, text: string, what: string): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw globalpingFailure("unavailable", `Globalping's ${what} is not JSON`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw globalpingFailure("unavailable", `Globalping's ${what} does not have the expected shape`);
-  return parsed.data;
-}
+const unavailable = (what: string) => (problem: string) => globalpingFailure("unavailable", `Globalping's ${what} ${problem}`);
 
 function failureOf(statusCode: number, text: string, headers: Headers): GlobalpingFailure {
   const body = ErrorBodySchema.safeParse(safeJson(text));
@@ -132,7 +100,8 @@ export function createGlobalpingClient({
         signal: init.signal,
         dispatcher: connections,
       });
-      const text = await readBody(response.body, header(response.headers, "content-encoding"));
+      const tooLarge = () => globalpingFailure("unavailable", `Globalping's answer is over ${MAX_BODY_BYTES} bytes`);
+      const text = await readCappedText(response.body, MAX_BODY_BYTES, tooLarge, header(response.headers, "content-encoding"));
       return { statusCode: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (isGlobalpingFailure(error)) throw error;
@@ -150,7 +119,7 @@ export function createGlobalpingClient({
         signal,
       });
       if (response.statusCode !== 202) throw failureOf(response.statusCode, response.text, response.headers);
-      return { created: parse(CreatedSchema, response.text, "answer"), rateLimit: rateLimitOf(response.headers) };
+      return { created: parseJsonAs(CreatedSchema, response.text, unavailable("answer")), rateLimit: rateLimitOf(response.headers) };
     },
 
     async read(id, etag, signal) {
@@ -161,7 +130,10 @@ export function createGlobalpingClient({
       });
       if (response.statusCode === 304) return null;
       if (response.statusCode !== 200) throw failureOf(response.statusCode, response.text, response.headers);
-      return { measurement: parse(MeasurementSchema, response.text, "measurement"), etag: header(response.headers, "etag") ?? null };
+      return {
+        measurement: parseJsonAs(MeasurementSchema, response.text, unavailable("measurement")),
+        etag: header(response.headers, "etag") ?? null,
+      };
     },
   };
 }

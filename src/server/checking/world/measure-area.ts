@@ -6,9 +6,8 @@ import { measurementBody, pollMeasurement, type ProbeArea } from "@/server/check
 import { toProbeResult } from "@/server/checking/world/to-results";
 import type { WorldAccess } from "./world-access";
 
-// One Globalping measurement from inside a visitor's network or country, paid from the world
-// tester's hourly budget at routine priority: a visitor's own trouble must never take the tests
-// kept for sites that may be down for everyone.
+// A measurement from inside a visitor's network or country, at routine priority: a visitor's own trouble
+// must never take the tests kept for sites that may be down for everyone.
 
 export type AreaOutcome =
   | { ok: true; results: ProbeResult[]; measuredAt: string }

@@ -3,9 +3,7 @@ import { HOUR_MS } from "@/server/checking/world/budget";
 import { KEEP_PER_DOMAIN, memoryAskers, type Askers } from "@/server/checking/world/askers";
 import type { RedisConnection } from "@/server/redis/client.mjs";
 
-// The askers of every instance together (world/askers.ts): one sorted set per domain, visitors
-// scored by when they last asked, trimmed to the hour and to the newest few. When Redis cannot
-// answer, this instance's own memory counts.
+// The askers of every instance together, one sorted set per domain; without Redis, this instance's own count.
 
 export function redisAskers(redis: RedisConnection): Askers {
   const local = memoryAskers();

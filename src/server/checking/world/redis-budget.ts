@@ -104,6 +104,10 @@ export function redisBudget(
       return alone();
     }
   }
+  /** A write that has nothing to fall back to: Redis gets it when it can. */
+  async function bestEffort(write: () => Promise<unknown>): Promise<void> {
+    if (redis.isReady()) await write().catch(() => undefined);
+  }
 
   return {
     reserve(tests, priority, shares: readonly BudgetShare[] = [], now = Date.now()) {
@@ -132,42 +136,25 @@ export function redisBudget(
       const held = reservation.tests;
       reservation.tests -= back;
       const keyList = [keys.server, keys.spent, ...reservation.shares.map(ledgerKey)];
-      return shared(
-        async () =>
-          void (await client.eval(
-            REFUND,
-            keyList.length,
-            ...keyList,
-            String(reservation.at),
-            reservation.id,
-            String(held),
-            String(back),
-            String(now),
-          )),
-        () => undefined,
-      );
+      const args = [reservation.at, reservation.id, held, back, now].map(String);
+      return bestEffort(() => client.eval(REFUND, keyList.length, ...keyList, ...args));
     },
 
     async observe(remaining, resetSeconds, now = Date.now()) {
       local.observe(remaining, resetSeconds, now);
       const resetAt = now + resetSeconds * 1000;
-      await shared(
-        async () =>
-          void (await client
-            .multi()
-            .hset(keys.server, { remaining, resetAt })
-            .pexpireat(keys.server, resetAt + 1000)
-            .exec()),
-        () => undefined,
+      await bestEffort(() =>
+        client
+          .multi()
+          .hset(keys.server, { remaining, resetAt })
+          .pexpireat(keys.server, resetAt + 1000)
+          .exec(),
       );
     },
 
     async pauseUntil(until) {
       local.pauseUntil(until);
-      await shared(
-        async () => void (await client.eval(PAUSE, 1, keys.paused, String(Math.ceil(until)), String(Date.now()))),
-        () => undefined,
-      );
+      await bestEffort(() => client.eval(PAUSE, 1, keys.paused, String(Math.ceil(until)), String(Date.now())));
     },
   };
 }

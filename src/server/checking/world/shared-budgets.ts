@@ -4,10 +4,8 @@ import { sharedRedis } from "@/server/redis/client.mjs";
 import { createMemoryBudget, type WorldBudget } from "./budget";
 import { redisBudget } from "./redis-budget";
 
-// The hourly budgets of the process, by name: a world tester's (Globalping counts one hour per
-// address or token, so its rounds and "only your network?" spend the same one), the official
-// status pages' and Wikidata's. With REDIS_URL a budget lives in Redis for every instance;
-// without, in this process, where everyone spending it must hold the same object.
+// The process's hourly budgets by name (a world tester's, the official status pages', Wikidata's): in
+// Redis for every instance with REDIS_URL, else one object in this process that every spender holds.
 
 /** The official status pages' requests; no tester may take this id. */
 export const OFFICIAL_BUDGET_NAME = "official-status-pages";

@@ -3,9 +3,7 @@ import { BACKGROUND_SHARE, shareOf, WORLD_SITE_SHARE, WORLD_VISITOR_SHARE, type 
 import { registrableDomainOf } from "@/lib/domain";
 import type { BudgetDecision, SpendPriority } from "./budget";
 
-// Who pays for a world measurement, and how much of the hour it may use: a visitor's question
-// their own and the site's shares (three quarters of the hour, half for a routine refresh); a
-// crowd's the whole hour, still charged to the visitor whose round it is; the background at most half.
+// Who pays for a world measurement and how much of the hour it may use (the shares: lib/world-shares.ts).
 
 /** What a round's question is, as the world check sees it: open (first check, maybe down) or a routine refresh. */
 export type Question = "open" | "routine";
@@ -42,7 +40,7 @@ export function spendingFor(
   return { priority: question === "open" ? open : "routine", shares, escalateTo: routineEscalates(open), background: false };
 }
 
-const clock = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 16)} UTC`;
+export const clock = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 16)} UTC`;
 
 /** Why no measurement, in a visitor's words; the page is the same for everyone, so it never says "you". */
 export function refusalWords(decision: Exclude<BudgetDecision, { ok: true }>, spending: Spending, domain: string): string {

@@ -5,9 +5,8 @@ import type { WorldBudget } from "@/server/checking/world/budget";
 import { createGlobalpingClient, type GlobalpingClient } from "@/server/checking/world/globalping-api";
 import { hourlyBudgetFor } from "@/server/checking/world/shared-budgets";
 
-// Globalping as the world tester reaches it (GLOBALPING_URL, its token) and the same hour of
-// tests: Globalping counts per address or token, whatever the test is for, so the budget is the
-// default world tester's own (world/shared-budgets.ts), in Redis or in this process.
+// Globalping counts per address or token, whatever the test is for, so a network check spends the
+// default world tester's own budget.
 
 /** The id of the default world tester (testers-config.ts), whose budget this shares. */
 const WORLD_TESTER_ID = "world";

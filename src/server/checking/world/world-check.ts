@@ -1,13 +1,14 @@
 import "server-only";
 import type { Cause, ProbeResult } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
-import type { ProbeContext, RoundInfo } from "@/server/checking/probe/types";
+import { errorResult } from "@/server/checking/probe/round";
+import type { ProbeContext, RoundInfo, Tester } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 import type { Reservation, WorldBudget } from "./budget";
 import { isGlobalpingFailure, type GlobalpingClient, type GlobalpingFailure } from "./globalping-api";
 import type { Measurement } from "./globalping-schema";
 import { measurementBody, pollMeasurement } from "./measure";
-import { refusalWords, spendingFor, type Question } from "./spending";
+import { clock, refusalWords, spendingFor, type Question } from "./spending";
 import { toProbeResult } from "./to-results";
 
 // What one round asks of the world: results reused for their freshness window, a new measurement
@@ -15,7 +16,8 @@ import { toProbeResult } from "./to-results";
 // rounds share one measurement; when the world is away, the last results are carried as stale.
 
 export interface WorldCheckOptions {
-  testerId: string;
+  /** The world tester this check runs for: its rows carry its id, and its failure row is its own. */
+  tester: Tester;
   client: GlobalpingClient;
   budget: WorldBudget;
   /** The budget's tests an hour: the shares are parts of it (spending.ts). */
@@ -34,13 +36,11 @@ const DEFAULT_DEADLINE_MS = 8000;
 /** A measurement started with less time left would only return "still running". */
 const MIN_TIME_TO_MEASURE_MS = 1500;
 
-const clock = (epochMs: number) => `${new Date(epochMs).toISOString().slice(11, 16)} UTC`;
-
 /** Our own http tester got an answer over plain HTTP, whatever its status (its message names the URL). */
 export const servesPlainHttp = (results: readonly ProbeResult[]) =>
   results.some((r) => r.kind === "http" && r.source !== "world" && r.statusCode !== null && / from http:\/\//.test(r.message ?? ""));
 
-export function createWorldCheck({ testerId, client, budget, hourlyTests, probes, locations, freshForMs }: WorldCheckOptions) {
+export function createWorldCheck({ tester, client, budget, hourlyTests, probes, locations, freshForMs }: WorldCheckOptions) {
   const inFlight = new Map<string, Promise<Outcome>>();
   const logged = new Set<string>();
   /** Logs each distinct line once; remembers the last 100, so an endless variety cannot grow it. */
@@ -50,22 +50,11 @@ export function createWorldCheck({ testerId, client, budget, hourlyTests, probes
     logged.add(line);
     console.error(line);
   };
+  const testerId = tester.id;
   const ownRows = (results: readonly ProbeResult[]) => results.filter((r) => r.testerId.startsWith(`${testerId}:`) && r.measuredAt);
 
   function unavailable(cause: Cause, message: string, earlier: ProbeResult[], now: number): ProbeResult[] {
-    const status: ProbeResult = {
-      testerId,
-      kind: "http",
-      source: "world",
-      // A service, not a place: it is no location of the verdict (location-votes.ts).
-      location: { city: "", country: "" },
-      server: "Globalping",
-      status: "error",
-      cause,
-      statusCode: null,
-      message: `World check unavailable: ${message}`,
-      timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs: 0 },
-    };
+    const status: ProbeResult = { ...errorResult(tester, `World check unavailable: ${message}`, 0), cause };
     const recent = earlier.filter((r) => now - Date.parse(r.measuredAt!) < SHOW_STALE_FOR_MS);
     return [status, ...recent.map((r) => ({ ...r, stale: true }))];
   }
@@ -119,7 +108,7 @@ export function createWorldCheck({ testerId, client, budget, hourlyTests, probes
       if (answer.rateLimit) await budget.observe(answer.rateLimit.remaining, answer.rateLimit.resetSeconds);
       const mapped = (measurement: Measurement, measuredAt: string) =>
         measurement.results.map((item, i) => ({ item, result: toProbeResult(item, firstIndex + i, { testerId, measuredAt }) }));
-      // Each probe's answer for the live view as it comes; a probe still running is left out. (The IPv6 part shows once read whole.)
+      // A probe still running is left out of the live view; the IPv6 part shows once read whole.
       const answered = (measurement: Measurement, measuredAt: string) =>
         mapped(measurement, measuredAt).flatMap(({ item, result }) => (item.result.status === "in-progress" ? [] : [result]));
       const progress = firstIndex === 0 ? round.progress : undefined;
@@ -185,10 +174,7 @@ export function createWorldCheck({ testerId, client, budget, hourlyTests, probes
 /** Our own testers found an IPv6 address of the site in its last round. */
 const hasIpv6 = (previous: readonly ProbeResult[]) => previous.some((r) => r.addresses?.some((entry) => entry.family === 6));
 
-/**
- * A probe asked over IPv6. One that cannot reach anything over IPv6 (its own network lacks it)
- * says nothing of the site: inconclusive, never down.
- */
+/** A probe that cannot reach anything over IPv6 (its own network lacks it) says nothing of the site. */
 function overIpv6Result(result: ProbeResult): ProbeResult {
   const message = `over IPv6: ${result.message ?? ""}`.trim();
   if (result.status === "down" && result.cause === "unreachable")
@@ -196,11 +182,7 @@ function overIpv6Result(result: ProbeResult): ProbeResult {
   return { ...result, message };
 }
 
-/**
- * Globalping asks one protocol. Port 443 refused is no outage of a site that serves plain HTTP,
- * as our own http tester found in this round: such probes are inconclusive, and the next
- * measurement asks over HTTP.
- */
+/** Port 443 refused is no outage of a site our own http tester found serving plain HTTP: inconclusive. */
 async function excusePlainHttpSites(results: ProbeResult[], round: RoundInfo): Promise<ProbeResult[]> {
   if (!results.some((r) => r.status === "down" && r.cause === "refused")) return results;
   if (!servesPlainHttp(await round.othersSettled)) return results;
