@@ -5,9 +5,7 @@
 // rather than while a visitor waits. With REDIS_URL every instance shares them, and this
 // process's store answers whenever Redis cannot.
 
-import { sharedRedis } from "../redis/client.mjs";
-import { boundsFromEnv } from "./bounded-store.mjs";
-import { createHandlerStores } from "./redis-store.mjs";
+import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
 import { TagTimes } from "./tag-times.mjs";
 
 /**
@@ -132,21 +130,8 @@ export function createDataCache({
   };
 }
 
-/** @type {DataCache | undefined} */
-let processCache;
-
-/** The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and DATA_CACHE_MAX_MB (32). */
-export function sharedDataCache() {
-  if (processCache) return processCache;
-  const bounds = boundsFromEnv(process.env, {
-    entriesVariable: "DATA_CACHE_MAX_ENTRIES",
-    megabytesVariable: "DATA_CACHE_MAX_MB",
-    defaultEntries: 10_000,
-    defaultMegabytes: 32,
-  });
-  processCache = createDataCache({ ...bounds, redis: sharedRedis(process.env.REDIS_URL) });
-  return processCache;
-}
+/** The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES and DATA_CACHE_MAX_MB. @type {() => DataCache} */
+const sharedDataCache = processCacheOf("DATA_CACHE", { defaultEntries: 10_000, defaultMegabytes: 32 }, createDataCache);
 
 /** What Next loads from `cacheHandlers.default`: one object for the process. @type {CacheHandler} */
 const dataCacheHandler = {

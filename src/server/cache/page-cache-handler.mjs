@@ -3,10 +3,8 @@
 // default writes every page under .next/ and never deletes it). With REDIS_URL every instance
 // shares them; this process's store answers whenever Redis cannot.
 
-import { sharedRedis } from "../redis/client.mjs";
-import { boundsFromEnv } from "./bounded-store.mjs";
 import { boundedCacheControl, freshUntilOf } from "./fresh-until.mjs";
-import { createHandlerStores } from "./redis-store.mjs";
+import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
 import { TagTimes } from "./tag-times.mjs";
 
 /**
@@ -162,21 +160,8 @@ export function createPageCache({
   };
 }
 
-/** @type {PageCache | undefined} */
-let processCache;
-
-/** The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES (5000) and PAGE_CACHE_MAX_MB (64). */
-export function sharedPageCache() {
-  if (processCache) return processCache;
-  const bounds = boundsFromEnv(process.env, {
-    entriesVariable: "PAGE_CACHE_MAX_ENTRIES",
-    megabytesVariable: "PAGE_CACHE_MAX_MB",
-    defaultEntries: 5000,
-    defaultMegabytes: 64,
-  });
-  processCache = createPageCache({ ...bounds, redis: sharedRedis(process.env.REDIS_URL) });
-  return processCache;
-}
+/** The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES and PAGE_CACHE_MAX_MB. @type {() => PageCache} */
+const sharedPageCache = processCacheOf("PAGE_CACHE", { defaultEntries: 5000, defaultMegabytes: 64 }, createPageCache);
 
 /** What Next loads from `cacheHandler` and makes anew for each request: all answer from the one cache. */
 export default class PageCacheHandler {

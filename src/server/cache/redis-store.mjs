@@ -5,7 +5,8 @@
 // counted, not timed, since a sorted set orders equal scores by key.
 
 import { deserialize, serialize } from "node:v8";
-import { BoundedStore } from "./bounded-store.mjs";
+import { sharedRedis } from "../redis/client.mjs";
+import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
 import { verdictOfRecords, worse } from "./tag-times.mjs";
 
 /** No entry lives longer than a day in Redis, so a tag's record need not either. */
@@ -267,5 +268,21 @@ export function createHandlerStores({ redis, ...options }) {
       if (shared?.isReady() && (await shared.set(key, record, { tags: record.tags, ttlMs }).catch(() => false))) return;
       store.set(key, record, { bytes, expiresAt });
     },
+  };
+}
+
+/**
+ * The process's cache of one handler, made on first use: bounded by `<prefix>_MAX_ENTRIES` and
+ * `<prefix>_MAX_MB` (the defaults when unset), shared through REDIS_URL when it is set.
+ * @template C
+ * @param {string} prefix @param {{ defaultEntries: number, defaultMegabytes: number }} defaults
+ * @param {(options: { maxEntries: number, maxBytes: number, redis?: import("../redis/client.mjs").RedisConnection }) => C} create
+ */
+export function processCacheOf(prefix, defaults, create) {
+  /** @type {C | undefined} */
+  let cache;
+  return () => {
+    const spec = { entriesVariable: `${prefix}_MAX_ENTRIES`, megabytesVariable: `${prefix}_MAX_MB`, ...defaults };
+    return (cache ??= create({ ...boundsFromEnv(process.env, spec), redis: sharedRedis(process.env.REDIS_URL) }));
   };
 }
