@@ -5,9 +5,7 @@
 // rather than while a visitor waits. With REDIS_URL every instance shares them, and this
 // process's store answers whenever Redis cannot.
 
-import { sharedRedis } from "../redis/client.mjs";
-import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
-import { createRedisStore } from "./redis-store.mjs";
+import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
 import { TagTimes } from "./tag-times.mjs";
 
 /**
@@ -67,56 +65,29 @@ function pendingSets() {
  * @returns {DataCache}
  */
 export function createDataCache({
-  maxEntries,
-  maxBytes,
   maxTags,
   now = performanceNow,
   tagTimes = new TagTimes({ maxTags, now }),
-  redis,
   namespace = "downcheck:data:",
+  ...bounds
 }) {
-  /** @type {BoundedStore<StoredEntry>} */
-  const store = new BoundedStore({ maxEntries, maxBytes, now });
-  const shared =
-    redis &&
-    createRedisStore({
-      redis,
-      namespace,
-      maxEntries,
-      maxBytes,
-      tagTimes,
-      now,
-      timestampOf: (/** @type {StoredEntry} */ record) => record.timestamp,
-      onReconnect: () => store.deleteWhere(() => true),
-    });
+  const { store, shared, lookup, keep } = createHandlerStores({
+    ...bounds,
+    namespace,
+    tagTimes,
+    now,
+    timestampOf: (/** @type {StoredEntry} */ record) => record.timestamp,
+  });
   const pending = pendingSets();
 
   /** @param {string} cacheKey @param {string[]} softTags */
   async function read(cacheKey, softTags) {
     await pending.settled(cacheKey);
-    if (shared?.isReady()) {
-      try {
-        const found = await shared.get(cacheKey, softTags);
-        // Invalidated in Redis: not served from this process's memory either.
-        if (found) return found.verdict === "expired" ? undefined : served(found.record, found.verdict);
-      } catch {
-        // Redis failed mid-way: answer from this process.
-      }
-    }
-    const stored = store.get(cacheKey);
-    if (stored === undefined) return undefined;
-    const verdict = tagTimes.verdict([...stored.tags, ...softTags], stored.timestamp);
-    if (verdict !== "expired") return served(stored, verdict);
+    const found = await lookup(cacheKey, softTags);
+    if (found?.verdict !== "expired") return found && served(found.record, found.verdict);
+    // Invalidated: served from neither Redis nor this process's memory.
     store.delete(cacheKey);
     return undefined;
-  }
-
-  /** @param {string} cacheKey @param {StoredEntry} record */
-  async function keep(cacheKey, record) {
-    const expiresAt = record.timestamp + record.expire * 1000;
-    if (shared?.isReady() && (await shared.set(cacheKey, record, { tags: record.tags, ttlMs: expiresAt - now() }).catch(() => false)))
-      return;
-    store.set(cacheKey, record, { bytes: record.value.byteLength + record.tags.join("").length, expiresAt });
   }
 
   return {
@@ -130,7 +101,11 @@ export function createDataCache({
         store.delete(cacheKey);
         // A stream that failed mid-way leaves half a value: keep nothing.
         const record = await readEntry(pendingEntry).catch(() => null);
-        if (record) await keep(cacheKey, record);
+        if (record)
+          await keep(cacheKey, record, {
+            bytes: record.value.byteLength + record.tags.join("").length,
+            expiresAt: record.timestamp + record.expire * 1000,
+          });
       });
     },
 
@@ -155,21 +130,8 @@ export function createDataCache({
   };
 }
 
-/** @type {DataCache | undefined} */
-let processCache;
-
-/** The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES (10000) and DATA_CACHE_MAX_MB (32). */
-export function sharedDataCache() {
-  if (processCache) return processCache;
-  const bounds = boundsFromEnv(process.env, {
-    entriesVariable: "DATA_CACHE_MAX_ENTRIES",
-    megabytesVariable: "DATA_CACHE_MAX_MB",
-    defaultEntries: 10_000,
-    defaultMegabytes: 32,
-  });
-  processCache = createDataCache({ ...bounds, redis: sharedRedis(process.env.REDIS_URL) });
-  return processCache;
-}
+/** The process's 'use cache' store, bounded by DATA_CACHE_MAX_ENTRIES and DATA_CACHE_MAX_MB. @type {() => DataCache} */
+const sharedDataCache = processCacheOf("DATA_CACHE", { defaultEntries: 10_000, defaultMegabytes: 32 }, createDataCache);
 
 /** What Next loads from `cacheHandlers.default`: one object for the process. @type {CacheHandler} */
 const dataCacheHandler = {

@@ -3,10 +3,8 @@
 // default writes every page under .next/ and never deletes it). With REDIS_URL every instance
 // shares them; this process's store answers whenever Redis cannot.
 
-import { sharedRedis } from "../redis/client.mjs";
-import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
 import { boundedCacheControl, freshUntilOf } from "./fresh-until.mjs";
-import { createRedisStore } from "./redis-store.mjs";
+import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
 import { TagTimes } from "./tag-times.mjs";
 
 /**
@@ -115,44 +113,25 @@ const hitOf = ({ lastModified, value, cacheControl }) => ({ lastModified, value,
  * @returns {PageCache}
  */
 export function createPageCache({
-  maxEntries,
-  maxBytes,
   maxTags,
   now = performanceNow,
   tagTimes = new TagTimes({ maxTags, now }),
-  redis,
   namespace = "downcheck:page:",
+  ...bounds
 }) {
-  /** @type {BoundedStore<PageRecord>} */
-  const store = new BoundedStore({ maxEntries, maxBytes, now });
-  const shared =
-    redis &&
-    createRedisStore({
-      redis,
-      namespace,
-      maxEntries,
-      maxBytes,
-      tagTimes,
-      now,
-      timestampOf: (/** @type {PageRecord} */ record) => record.lastModified,
-      onReconnect: () => store.deleteWhere(() => true),
-    });
+  const { store, shared, lookup, keep } = createHandlerStores({
+    ...bounds,
+    namespace,
+    tagTimes,
+    now,
+    timestampOf: (/** @type {PageRecord} */ record) => record.lastModified,
+  });
 
   return {
     async get(key, ctx) {
-      const tags = [...(ctx?.tags ?? []), ...(ctx?.softTags ?? [])];
-      if (shared?.isReady()) {
-        try {
-          const found = await shared.get(key, tags);
-          // Stale is a miss here as in memory: the next request renders the page, and its reads, anew.
-          if (found) return found.verdict === "fresh" ? hitOf(found.record) : null;
-        } catch {
-          // Redis failed mid-way: answer from this process.
-        }
-      }
-      const record = store.get(key);
-      if (record === undefined) return null;
-      if (tagTimes.verdict([...record.tags, ...tags], record.lastModified) === "fresh") return hitOf(record);
+      const found = await lookup(key, [...(ctx?.tags ?? []), ...(ctx?.softTags ?? [])]);
+      // Stale is a miss too: the next request renders the page, and its reads, anew.
+      if (found?.verdict === "fresh") return hitOf(found.record);
       store.delete(key);
       return null;
     },
@@ -164,11 +143,7 @@ export function createPageCache({
         return;
       }
       const { record, bytes, expiresAt } = pageRecord(data, now(), ctx);
-      if (shared?.isReady()) {
-        const kept = await shared.set(key, record, { tags: record.tags, ttlMs: expiresAt - now() }).catch(() => false);
-        if (kept) return;
-      }
-      store.set(key, record, { bytes, expiresAt });
+      await keep(key, record, { bytes, expiresAt });
     },
 
     async revalidateTag(tags, durations) {
@@ -185,21 +160,8 @@ export function createPageCache({
   };
 }
 
-/** @type {PageCache | undefined} */
-let processCache;
-
-/** The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES (5000) and PAGE_CACHE_MAX_MB (64). */
-export function sharedPageCache() {
-  if (processCache) return processCache;
-  const bounds = boundsFromEnv(process.env, {
-    entriesVariable: "PAGE_CACHE_MAX_ENTRIES",
-    megabytesVariable: "PAGE_CACHE_MAX_MB",
-    defaultEntries: 5000,
-    defaultMegabytes: 64,
-  });
-  processCache = createPageCache({ ...bounds, redis: sharedRedis(process.env.REDIS_URL) });
-  return processCache;
-}
+/** The process's page cache, bounded by PAGE_CACHE_MAX_ENTRIES and PAGE_CACHE_MAX_MB. @type {() => PageCache} */
+const sharedPageCache = processCacheOf("PAGE_CACHE", { defaultEntries: 5000, defaultMegabytes: 64 }, createPageCache);
 
 /** What Next loads from `cacheHandler` and makes anew for each request: all answer from the one cache. */
 export default class PageCacheHandler {

@@ -5,6 +5,8 @@
 // counted, not timed, since a sorted set orders equal scores by key.
 
 import { deserialize, serialize } from "node:v8";
+import { sharedRedis } from "../redis/client.mjs";
+import { BoundedStore, boundsFromEnv } from "./bounded-store.mjs";
 import { verdictOfRecords, worse } from "./tag-times.mjs";
 
 /** No entry lives longer than a day in Redis, so a tag's record need not either. */
@@ -229,5 +231,58 @@ export function createRedisStore({
       const [entries, bytes] = await Promise.all([client.zcard(`${namespace}lru`), client.get(`${namespace}bytes`)]);
       return { entries, bytes: Number(bytes ?? 0) };
     },
+  };
+}
+
+/**
+ * A cache handler's two stores: Redis, shared by every instance, answers first; this process's answers
+ * whenever Redis cannot, and is emptied when Redis is back (invalidations made elsewhere never reached it).
+ * @template {{ tags: string[] }} R the records kept
+ * @param {{ redis?: import("../redis/client.mjs").RedisConnection, namespace: string, maxEntries: number, maxBytes: number,
+ *   tagTimes: import("./tag-times.mjs").TagTimes, timestampOf: (record: R) => number, now: () => number }} options
+ */
+export function createHandlerStores({ redis, ...options }) {
+  /** @type {BoundedStore<R>} */
+  const store = new BoundedStore(options);
+  const shared = redis && createRedisStore({ redis, ...options, onReconnect: () => store.deleteWhere(() => true) });
+  return {
+    store,
+    shared,
+    /** The record under `key` and whether it may be served, by its tags and the reader's. @param {string} key @param {string[]} readerTags */
+    async lookup(key, readerTags) {
+      if (shared?.isReady()) {
+        try {
+          const found = await shared.get(key, readerTags);
+          if (found) return found;
+        } catch {
+          // Redis failed mid-way: answer from this process.
+        }
+      }
+      const record = store.get(key);
+      if (record === undefined) return undefined;
+      return { record, verdict: options.tagTimes.verdict([...record.tags, ...readerTags], options.timestampOf(record)) };
+    },
+    /** Keeps `record` in Redis, or here when Redis cannot take it. @param {string} key @param {R} record @param {{ bytes: number, expiresAt: number }} size */
+    async keep(key, record, { bytes, expiresAt }) {
+      const ttlMs = expiresAt - options.now();
+      if (shared?.isReady() && (await shared.set(key, record, { tags: record.tags, ttlMs }).catch(() => false))) return;
+      store.set(key, record, { bytes, expiresAt });
+    },
+  };
+}
+
+/**
+ * The process's cache of one handler, made on first use: bounded by `<prefix>_MAX_ENTRIES` and
+ * `<prefix>_MAX_MB` (the defaults when unset), shared through REDIS_URL when it is set.
+ * @template C
+ * @param {string} prefix @param {{ defaultEntries: number, defaultMegabytes: number }} defaults
+ * @param {(options: { maxEntries: number, maxBytes: number, redis?: import("../redis/client.mjs").RedisConnection }) => C} create
+ */
+export function processCacheOf(prefix, defaults, create) {
+  /** @type {C | undefined} */
+  let cache;
+  return () => {
+    const spec = { entriesVariable: `${prefix}_MAX_ENTRIES`, megabytesVariable: `${prefix}_MAX_MB`, ...defaults };
+    return (cache ??= create({ ...boundsFromEnv(process.env, spec), redis: sharedRedis(process.env.REDIS_URL) }));
   };
 }

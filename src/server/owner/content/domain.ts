@@ -3,7 +3,7 @@ import { getConfig } from "@/server/config";
 import { routedHostNames } from "@/server/checking";
 
 // The one place the content importer decides what a valid domain is: the same rules as the
-// site's own pages (server/requested-domain.ts), names PROBE_CONNECT_TO routes included, so
+// site's own pages (checking/requested-domain.ts), names PROBE_CONNECT_TO routes included, so
 // imported content always belongs to a page that can exist.
 
 export type ContentDomain = { ok: true; ascii: string; unicode: string } | { ok: false; message: string };

@@ -2,6 +2,7 @@ import "server-only";
 import { Agent, request } from "undici";
 import { OFFICIAL_FETCH_TIMEOUT_MS, OFFICIAL_MAX_BODY_BYTES } from "@/lib/official-status";
 import { createGuardedConnector, type AddressGuard } from "@/server/checking";
+import { readCapped } from "../discovery/capped-body";
 
 // GET one document of an official status page through the probes' guarded connector (its address
 // comes from a list, a guess or the database): no redirects, a deadline and a body cap.
@@ -50,15 +51,10 @@ export function createOfficialFetcher(options: OfficialFetcherOptions): Official
         return { ok: false, reason: `the answer is ${declared} bytes, over ${maxBodyBytes}` };
       }
       const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBodyBytes) {
-          response.body.destroy();
-          return { ok: false, reason: `the answer is over ${maxBodyBytes} bytes` };
-        }
-        chunks.push(chunk as Buffer);
-      }
+      // Asked for no encoding: a body sent encoded anyway is read as it came, and is no JSON.
+      const read = await readCapped(response.body, "", maxBodyBytes, (chunk) => (chunks.push(chunk), "more"));
+      if (!read.ok) return { ok: false, reason: signal.aborted ? `no complete answer within ${timeoutMs} ms` : read.reason };
+      if (!read.complete) return { ok: false, reason: `the answer is over ${maxBodyBytes} bytes` };
       return { ok: true, status: response.statusCode, text: Buffer.concat(chunks).toString("utf8") };
     } catch (error) {
       if (signal.aborted) return { ok: false, reason: `no complete answer within ${timeoutMs} ms` };

@@ -56,6 +56,17 @@ async function admitted(limiter: Limiter): Promise<{ ok: true; bucket: string } 
   return { ok: true, bucket: visitor.bucket };
 }
 
+/** The visitor admitted by `limiter`, then `input` read by `schema` and its domain parsed; or the state saying why not. */
+async function admittedInput<T extends { domain: string }>(limiter: Limiter, schema: z.ZodType<T>, input: unknown) {
+  const gate = await admitted(limiter);
+  if (!gate.ok) return gate;
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return { ok: false as const, state: failed(firstIssue(parsed.error)) };
+  const target = parseRequestedDomain(parsed.data.domain);
+  if (!target.ok) return { ok: false as const, state: failed(target.message) };
+  return { ok: true as const, bucket: gate.bucket, data: parsed.data, target };
+}
+
 function refusal(outcome: Extract<SubscribeOutcome, { ok: false }>, site: string, registrable: string): string {
   switch (outcome.code) {
     case "not_push_service":
@@ -75,18 +86,15 @@ function refusal(outcome: Extract<SubscribeOutcome, { ok: false }>, site: string
 
 /** Follows `domain` with this browser's push subscription (PushSubscription.toJSON()). */
 export async function subscribeAction(domain: unknown, subscription: unknown): Promise<PushState> {
-  const gate = await admitted(app().limits.pushChanges);
-  if (!gate.ok) return gate.state;
-  const parsed = SubscribeInput.safeParse({ domain, subscription });
-  if (!parsed.success) return failed(firstIssue(parsed.error));
-  const target = parseRequestedDomain(parsed.data.domain);
-  if (!target.ok) return failed(target.message);
+  const input = await admittedInput(app().limits.pushChanges, SubscribeInput, { domain, subscription });
+  if (!input.ok) return input.state;
+  const { target } = input;
   try {
     const outcome = await subscribeBrowser({
       domain: target.ascii,
       displayName: target.unicode,
-      subscription: parsed.data.subscription,
-      bucket: gate.bucket,
+      subscription: input.data.subscription,
+      bucket: input.bucket,
     });
     if (!outcome.ok) return failed(refusal(outcome, target.unicode, registrableDomainOf(target.ascii)));
   } catch (error) {
@@ -98,14 +106,11 @@ export async function subscribeAction(domain: unknown, subscription: unknown): P
 
 /** Stops `domain`'s notifications for this browser (its endpoint and auth secret). */
 export async function unsubscribeAction(domain: unknown, owner: unknown): Promise<PushState> {
-  const gate = await admitted(app().limits.pushChanges);
-  if (!gate.ok) return gate.state;
-  const parsed = OwnerInput.safeParse({ domain, owner });
-  if (!parsed.success) return failed(firstIssue(parsed.error));
-  const target = parseRequestedDomain(parsed.data.domain);
-  if (!target.ok) return failed(target.message);
+  const input = await admittedInput(app().limits.pushChanges, OwnerInput, { domain, owner });
+  if (!input.ok) return input.state;
+  const { target, data } = input;
   try {
-    const { remaining } = await removePushSubscription(target.ascii, parsed.data.owner.endpoint, parsed.data.owner.auth);
+    const { remaining } = await removePushSubscription(target.ascii, data.owner.endpoint, data.owner.auth);
     return { status: "success", subscribed: false, remaining, message: `No more notifications about ${target.unicode}.` };
   } catch (error) {
     console.error("unsubscribeAction: could not remove a subscription", error);
@@ -115,17 +120,14 @@ export async function unsubscribeAction(domain: unknown, owner: unknown): Promis
 
 /** Whether this browser follows `domain` (the page is cached for everyone; this is not). */
 export async function pushStatusAction(domain: unknown, owner: unknown): Promise<PushState> {
-  const gate = await admitted(app().limits.pushStatus);
-  if (!gate.ok) return gate.state;
-  const parsed = OwnerInput.safeParse({ domain, owner });
-  if (!parsed.success) return failed(firstIssue(parsed.error));
-  const target = parseRequestedDomain(parsed.data.domain);
-  if (!target.ok) return failed(target.message);
+  const input = await admittedInput(app().limits.pushStatus, OwnerInput, { domain, owner });
+  if (!input.ok) return input.state;
+  const { target, data } = input;
   try {
     return {
       status: "idle",
       message: "",
-      subscribed: await hasPushSubscription(target.ascii, parsed.data.owner.endpoint, parsed.data.owner.auth),
+      subscribed: await hasPushSubscription(target.ascii, data.owner.endpoint, data.owner.auth),
     };
   } catch (error) {
     console.error("pushStatusAction: could not read a subscription", error);

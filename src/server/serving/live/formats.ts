@@ -5,7 +5,7 @@ import { NO_STORE } from "@/server/serving/responses";
 import { liveRows, type LiveRow } from "./rows";
 import type { LiveFormat } from "./stream";
 
-// The two ways a running round is written (live-stream.ts). Both are never cached, nginx passes
+// The two ways a running round is written (stream.ts). Both are never cached, nginx passes
 // each part on at once (X-Accel-Buffering), and no-transform keeps compression (Next's own, a
 // CDN's) from holding parts back to compress them together.
 
