@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AddressResult, ProbeResult } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
 import { type CheckRecord } from "@/server/data/check-store";
 import type { IncidentChange } from "@/server/watching/incidents/track";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
-import { roundResults } from "./helpers/incident-seed";
+import { familyRoundResults, seedFamilyRounds, type FamilyRound } from "./helpers/incident-seed";
 
 // The IPv6 incident from rounds stored by the real check store on a real SQLite file, each handed
 // to both rules as the app's aftermath does (trackIncident, then trackIpv6Incident): it opens and
@@ -14,59 +13,23 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 /** Two hours ago, whole minutes: inside the history's 24 hours. */
 const T0 = Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR;
-type Round = "up" | "v6-refused" | "down";
 
 let database: TestDatabase;
 let m: {
   store: typeof import("@/server/data/check-store");
-  track: typeof import("@/server/watching/incidents/track");
   ipv6: typeof import("@/server/watching/incidents/track-ipv6");
-  rollups: typeof import("@/server/watching/history/rollups");
   data: typeof import("@/server/data/incidents");
   history: typeof import("@/server/watching/history/query");
   push: typeof import("@/server/data/push-deliveries");
   db: typeof import("@/server/db");
 };
 
-const address = (family: 4 | 6, up: boolean): AddressResult => ({
-  family,
-  address: family === 4 ? "192.0.2.10" : "2001:db8::10",
-  port: 443,
-  status: up ? "up" : "down",
-  cause: up ? null : "refused",
-  statusCode: up ? 200 : null,
-  connectMs: up ? 10 : null,
-  tlsMs: up ? 20 : null,
-  ttfbMs: up ? 60 : null,
-  message: up ? "HTTP 200" : "connection refused",
-});
+let changes: IncidentChange[] = [];
 
-/** The seeded testers' results; this server's http tester tried each address of both families. */
-function results(kind: Round): ProbeResult[] {
-  const [local, ...world] = roundResults(kind === "down" ? "down" : "up");
-  const addresses = kind === "down" ? [address(4, false), address(6, false)] : [address(4, true), address(6, kind === "up")];
-  return [{ ...local, addresses }, ...world];
-}
-
-const changes: IncidentChange[] = [];
-
-/** Stores a round `minutes` after T0 and applies both rules, as the app's aftermath does. */
-async function round(domain: string, minutes: number, kind: Round, previous: CheckRecord | null): Promise<CheckRecord> {
-  const list = results(kind);
-  const record = await m.store.prismaCheckStore.save(
-    { ascii: domain, unicode: domain },
-    { startedAt: new Date(T0 + minutes * MINUTE), durationMs: 900, results: list },
-    decideVerdict(list),
-  );
-  await m.rollups.recordRollup(record, previous?.checkedAt ?? null);
-  for (const change of [await m.track.trackIncident(record), await m.ipv6.trackIpv6Incident(record)]) if (change) changes.push(change);
-  return record;
-}
-
-async function rounds(domain: string, kinds: Round[]): Promise<CheckRecord[]> {
-  const done: CheckRecord[] = [];
-  for (const [minute, kind] of kinds.entries()) done.push(await round(domain, minute, kind, done.at(-1) ?? null));
-  return done;
+async function rounds(domain: string, kinds: FamilyRound[]): Promise<CheckRecord[]> {
+  const seeded = await seedFamilyRounds(domain, T0, kinds);
+  changes = seeded.changes;
+  return seeded.rounds;
 }
 
 const startOf = (record: CheckRecord) => new Date(record.checkedAt.getTime() - record.durationMs).toISOString();
@@ -76,9 +39,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = database.url;
   m = {
     store: await import("@/server/data/check-store"),
-    track: await import("@/server/watching/incidents/track"),
     ipv6: await import("@/server/watching/incidents/track-ipv6"),
-    rollups: await import("@/server/watching/history/rollups"),
     data: await import("@/server/data/incidents"),
     history: await import("@/server/watching/history/query"),
     push: await import("@/server/data/push-deliveries"),
@@ -151,7 +112,7 @@ describe("the IPv6 incident", () => {
   it("opens one IPv6 incident when two instances track the opening round at once", async () => {
     const domain = "twice.example.test";
     const [first] = await rounds(domain, ["v6-refused"]);
-    const list = results("v6-refused");
+    const list = familyRoundResults("v6-refused");
     const opening = await m.store.prismaCheckStore.save(
       { ascii: domain, unicode: domain },
       { startedAt: new Date(first.checkedAt.getTime() + MINUTE), durationMs: 900, results: list },
