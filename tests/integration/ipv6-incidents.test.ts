@@ -92,7 +92,7 @@ describe("the IPv6 incident", () => {
     expect([site.streakRounds, site.ipv6StreakRounds, site.ipv6StreakSince]).toEqual([0, 0, null]);
   });
 
-  it("keeps the site's open outage and its push state apart from an open IPv6 incident", async () => {
+  it("keeps the site's outage, its push state and its watching apart from an open IPv6 incident", async () => {
     const domain = "v6open.example.test";
     await rounds(domain, ["v6-refused", "v6-refused"]);
     const site = await m.db.getDb().site.findUniqueOrThrow({ where: { domain } });
@@ -100,6 +100,9 @@ describe("the IPv6 incident", () => {
     expect(await m.data.currentIncident(domain, "ipv6")).toMatchObject({ kind: "ipv6", endedAt: null });
     // A push is for the site's outage only: the notices' state still says the site is up.
     expect((await m.push.getNotifyState(site.id))?.current).toEqual({ state: "up", lastIncident: null });
+    // Nor is it watched for: a site's IPv6 may stay broken for months.
+    const { watchedSite } = await import("@/server/watching/schedule/watched-sites");
+    expect(await watchedSite(domain, new Date(T0 + 5 * MINUTE))).toBeNull();
   });
 
   it("opens no IPv6 incident for a site down on both families", async () => {
