@@ -20,6 +20,7 @@ const POSTGRES_PASS_FILES = [
   "tests/integration/history.test.ts",
   "tests/integration/incident-routes.test.ts",
   "tests/integration/incidents.test.ts",
+  "tests/integration/ipv6-incidents.test.ts",
   "tests/integration/official-status-*.test.ts",
   "tests/integration/owner-job.test.ts",
   "tests/integration/official-shares.test.ts",

@@ -7,6 +7,8 @@ interface IncidentsListProps {
   domain: string;
   displayName: string;
   current: IncidentView | null;
+  /** The open IPv6 incident, a line of its own beside the outage's. */
+  ipv6?: IncidentView | null;
   /** Ended incidents, newest first. */
   recent: readonly IncidentView[];
   /** The time a running incident's length is counted to (the shown result's); null: say only since when. */
@@ -17,7 +19,20 @@ interface IncidentsListProps {
  * The domain's incidents in one line: the running one, else the latest that ended, linking its
  * permalink (the history page lists them all); nothing when it never had one.
  */
-export function IncidentsList({ domain, displayName, current, recent, now }: IncidentsListProps) {
+export function IncidentsList({ ipv6, ...props }: IncidentsListProps) {
+  if (!ipv6) return <SiteIncidentLine {...props} />;
+  return (
+    <>
+      <SiteIncidentLine {...props} />
+      <p className="incidents-line current-incident" data-kind="ipv6">
+        {`IPv6 incident on ${props.displayName} now: `}
+        <Link href={`/${props.domain}/incidents/${ipv6.id}`}>{currentIncidentLine(ipv6, props.now)}</Link>
+      </p>
+    </>
+  );
+}
+
+function SiteIncidentLine({ domain, displayName, current, recent, now }: Omit<IncidentsListProps, "ipv6">) {
   const href = (incident: IncidentView) => `/${domain}/incidents/${incident.id}`;
   if (current) {
     return (
@@ -35,7 +50,7 @@ export function IncidentsList({ domain, displayName, current, recent, now }: Inc
       <Link href={href(last)}>
         <time dateTime={last.startedAt}>{utcDateTime(last.startedAt)}</time>
       </Link>
-      {`, ${incidentPhrase(last.worstVerdict)} for ${incidentLength(last, 0)}.`}
+      {`, ${incidentPhrase(last)} for ${incidentLength(last, 0)}.`}
     </p>
   );
 }

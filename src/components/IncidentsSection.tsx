@@ -20,6 +20,7 @@ export async function IncidentsSection({ target }: { target: Target }) {
       domain={target.ascii}
       displayName={target.unicode}
       current={view.current}
+      ipv6={view.ipv6}
       recent={view.recent}
       now={checkedAt ? Date.parse(checkedAt) : null}
     />

@@ -54,6 +54,21 @@ export interface HistoryTotals {
   rounds: number;
   p50Ms: number | null;
   p95Ms: number | null;
+  /** Time of the range so far with an IPv6 incident open (IPv6 failing while the site served), and its share of spanMs. */
+  ipv6FailedMs: number;
+  ipv6FailedShare: number;
+}
+
+/** An IPv6 incident's span (ISO 8601; endedAt null while it lasts). */
+export type IncidentSpan = Pick<HistoryIncident, "startedAt" | "endedAt">;
+
+/** How much of [from, until) the spans cover; they do not overlap (one IPv6 incident at a time). */
+function coveredMs(spans: readonly IncidentSpan[], from: number, until: number): number {
+  return spans.reduce((sum, span) => {
+    const start = Math.max(from, Date.parse(span.startedAt));
+    const end = Math.min(until, span.endedAt === null ? until : Date.parse(span.endedAt));
+    return sum + Math.max(0, end - start);
+  }, 0);
 }
 
 export interface HistoryView {
@@ -116,6 +131,7 @@ export function buildHistoryView(input: {
   rows: readonly RollupRow[];
   incidents: HistoryIncident[];
   officialLead?: OfficialLead;
+  ipv6Incidents?: readonly IncidentSpan[];
 }): HistoryView {
   const { period, from, to } = historyWindow(input.range, input.now);
   const size = PERIOD_MS[period];
@@ -150,6 +166,7 @@ export function buildHistoryView(input: {
   const observedMs = buckets.reduce((sum, bucket) => sum + bucket.observedMs, 0);
   const onlineMs = buckets.reduce((sum, bucket) => sum + bucket.onlineMs, 0);
   const spanMs = Math.max(0, Math.min(to, input.now.getTime()) - from);
+  const ipv6FailedMs = coveredMs(input.ipv6Incidents ?? [], from, from + spanMs);
   return {
     domain: input.domain,
     range: input.range,
@@ -166,6 +183,8 @@ export function buildHistoryView(input: {
       rounds: buckets.reduce((sum, bucket) => sum + bucket.rounds, 0),
       p50Ms: quantile(all, 0.5),
       p95Ms: quantile(all, 0.95),
+      ipv6FailedMs,
+      ipv6FailedShare: share(ipv6FailedMs, spanMs) ?? 0,
     },
     buckets,
     incidents: input.incidents,

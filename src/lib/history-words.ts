@@ -47,6 +47,12 @@ export function totalsSentence(totals: HistoryTotals, range: HistoryView["range"
   return `Online ${formatShare(totals.onlineShare)} of observed time over ${words}; observed ${formatShare(totals.observedShare)} of the time.`;
 }
 
+/** "IPv6 failed 3.0 % of the time over 30 days, while the site served over IPv4"; null when it never did. */
+export function ipv6Sentence(totals: Pick<HistoryTotals, "ipv6FailedMs" | "ipv6FailedShare">, range: HistoryView["range"]): string | null {
+  if (totals.ipv6FailedMs <= 0) return null;
+  return `IPv6 failed ${formatShare(totals.ipv6FailedShare)} of the time over ${RANGE_SPECS[range].words} (${spanWords(totals.ipv6FailedMs)}), while the site served over IPv4.`;
+}
+
 /**
  * The status page's one line: the longest range observed enough to say a share, else how little
  * of the last 30 days was observed.

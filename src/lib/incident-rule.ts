@@ -1,6 +1,7 @@
 // The incident rule, round by round. A site's state is "incident open" or not; a streak counts the
 // rounds in a row that disagree with that state. Two disagreeing rounds at least a minute apart
 // flip it, so one noisy round (a probe's hiccup, a deploy's restart) opens or closes nothing.
+import type { FamilyFinding } from "@/lib/address-families";
 import type { Verdict } from "@/lib/probe-result";
 
 /** The rounds that make a streak flip the state must span at least this long. */
@@ -44,6 +45,17 @@ export type RuleDecision =
 /** Global outage or regional problems; "unknown" is neither up nor down. */
 export const isNotOnline = (verdict: Verdict): verdict is "global_outage" | "regional" =>
   verdict === "global_outage" || verdict === "regional";
+
+/**
+ * A round as the IPv6 incident's rule reads it (a second streak, the same rule): "global_outage"
+ * while IPv6 fails, wholly or in part, and the site serves; "online" while IPv6 serves or the name
+ * has none; "unknown" otherwise: a site down on both families is an outage, not an IPv6 incident,
+ * and a round that tried no address one by one says nothing about either family.
+ */
+export function ipv6Verdict(verdict: Verdict, finding: FamilyFinding | null): Verdict {
+  if (verdict !== "online" || !finding) return "unknown";
+  return finding.ipv6.state === "down" || finding.ipv6.state === "partial" ? "global_outage" : "online";
+}
 
 /** The state's streak, when it has a whole one. */
 function streakOf(state: TrackingState): { rounds: number; since: Date; checkId: number } | null {

@@ -15,8 +15,12 @@ export interface IncidentPlaces {
   networks: string[];
 }
 
+/** The site not online, or IPv6 failing while the site serves over IPv4 (never counted as an outage). */
+export type IncidentKind = "outage" | "ipv6";
+
 export interface IncidentView {
   id: number;
+  kind: IncidentKind;
   domain: string;
   /** ISO 8601: the first failing round's start. */
   startedAt: string;
@@ -24,7 +28,7 @@ export interface IncidentView {
   detectedAt: string;
   /** ISO 8601: the first of the two online rounds that closed it; null while open. */
   endedAt: string | null;
-  /** The worst verdict seen (global outage over regional problems). */
+  /** The worst verdict seen (global outage over regional problems); of IPv6 alone for an IPv6 incident. */
   worstVerdict: Exclude<Verdict, "online">;
   causes: Cause[];
   places: IncidentPlaces;

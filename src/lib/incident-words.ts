@@ -1,7 +1,8 @@
 // Incidents in words, the same on the domain page, the permalink, the feed and the badge's
 // neighbours. Times are UTC and say so. Pure: the caller passes "now" for anything still running,
 // so a cached page computes a running incident's length from the time it was rendered for.
-import type { IncidentView } from "@/lib/incident-view";
+import { familyFinding } from "@/lib/address-families";
+import type { IncidentDetail, IncidentView } from "@/lib/incident-view";
 import { describeCause, formatDate, formatDuration } from "@/lib/format";
 import type { Verdict } from "@/lib/probe-result";
 
@@ -13,8 +14,9 @@ const VERDICT_PHRASES: Readonly<Record<Worst, string>> = {
   unknown: "could not be told",
 };
 
-/** "down for everyone", "problems in some regions". */
-export const incidentPhrase = (verdict: Worst): string => VERDICT_PHRASES[verdict];
+/** "down for everyone", "problems in some regions"; "IPv6 fails" names an IPv6 incident's kind. */
+export const incidentPhrase = (incident: Pick<IncidentView, "kind" | "worstVerdict">): string =>
+  incident.kind === "ipv6" ? "IPv6 fails" : VERDICT_PHRASES[incident.worstVerdict];
 
 const VERDICT_NAMES: Readonly<Record<Verdict, string>> = {
   online: "Online",
@@ -60,7 +62,7 @@ export function incidentSpan(incident: Pick<IncidentView, "startedAt" | "endedAt
  * or "… since 26 November 2026, 14:02 UTC (ongoing)". Ended incidents need no "now".
  */
 export function incidentTitle(incident: IncidentView, domain: string): string {
-  const what = `Incident on ${domain}: ${incidentPhrase(incident.worstVerdict)}, ${incidentSpan(incident)}`;
+  const what = `Incident on ${domain}: ${incidentPhrase(incident)}, ${incidentSpan(incident)}`;
   return incident.endedAt === null ? `${what} (ongoing)` : `${what} (${incidentLength(incident, 0)})`;
 }
 
@@ -69,7 +71,7 @@ export function incidentTitle(incident: IncidentView, domain: string): string {
  * its length up to `now` (the shown result's check time); without one, only since when.
  */
 export function currentIncidentLine(incident: IncidentView, now: number | null): string {
-  const phrase = incidentPhrase(incident.worstVerdict);
+  const phrase = incidentPhrase(incident);
   const sameDay = now !== null && sameUtcDay(incident.startedAt, new Date(now).toISOString());
   const since = `${phrase[0].toUpperCase()}${phrase.slice(1)} since ${sameDay ? utcTime(incident.startedAt) : utcDateTime(incident.startedAt)}`;
   return now === null ? since : `${since}, ${incidentLength(incident, now)}`;
@@ -100,11 +102,20 @@ export function placesInWords(incident: Pick<IncidentView, "places">): string {
 
 /** One paragraph for the feed and the page's description. */
 export function incidentSummary(incident: IncidentView, domain: string): string {
+  const ipv6 = incident.kind === "ipv6";
   const detected = `Detected ${utcDateTime(incident.detectedAt)}.`;
   const ended = incident.endedAt
-    ? ` Back online ${utcDateTime(incident.endedAt)}, after ${incidentLength(incident, 0)}.`
+    ? ` ${ipv6 ? "IPv6 served again" : "Back online"} ${utcDateTime(incident.endedAt)}, after ${incidentLength(incident, 0)}.`
     : " Still ongoing.";
   const causes = causesInWords(incident);
   const places = placesInWords(incident);
-  return `${domain} was ${incidentPhrase(incident.worstVerdict)}. ${detected}${ended}${causes ? ` Causes: ${causes}.` : ""}${places ? ` Where it failed: ${places}.` : ""}`;
+  const what = ipv6 ? `${domain} served pages over IPv4 while IPv6 failed` : `${domain} was ${incidentPhrase(incident)}`;
+  return `${what}. ${detected}${ended}${causes ? ` Causes: ${causes}.` : ""}${places ? ` Where it failed: ${places}.` : ""}`;
+}
+
+/** An IPv6 incident's family sentence, from its first failing round ("up over IPv4; IPv6 fails: …"); null for an outage. */
+export function incidentFamilySentence(incident: Pick<IncidentDetail, "kind" | "evidence">): string | null {
+  if (incident.kind !== "ipv6") return null;
+  const first = incident.evidence.find((piece) => piece.role === "first") ?? incident.evidence[0];
+  return first ? (familyFinding(first.results)?.words ?? null) : null;
 }

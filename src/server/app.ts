@@ -54,6 +54,7 @@ import {
   runWatchedCheck,
   startWatching,
   trackIncident,
+  trackIpv6Incident,
   type JobQueue,
   type Jobs,
   type RunJob,
@@ -175,6 +176,8 @@ export function createApp(config: AppConfig = getConfig(), { localQueue }: { loc
           if (change) await queueIncidentNotice(jobs, change);
         },
       },
+      // Shown on the pages and the feed, never pushed: a push is for the site's outage only.
+      { name: "ipv6 incident", run: async (record) => void (await trackIpv6Incident(record)) },
       // While an incident is open: has the official page admitted it yet?
       { name: "official status", run: (record) => afterRoundOfficial(record, official) },
       { name: "owner discovery", run: (record) => owner.queueIfDue(record) },

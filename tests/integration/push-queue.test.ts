@@ -45,7 +45,7 @@ it("notifies subscribers once through the job queue when an incident opens, howe
     data: { siteId: site.id, startedAt, detectedAt: new Date(), worstVerdict: "global_outage" },
   });
 
-  const change = { type: "opened" as const, incidentId: incident.id, siteId: site.id, domain, at: new Date() };
+  const change = { type: "opened" as const, incidentId: incident.id, siteId: site.id, domain, at: new Date(), kind: "outage" as const };
   await queueIncidentNotice(app.jobs, change);
   await queueIncidentNotice(app.jobs, change); // a round's hook retried: the job id makes it one job
   await jobs.idle();

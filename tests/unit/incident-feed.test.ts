@@ -5,6 +5,7 @@ import type { IncidentView } from "@/lib/incident-view";
 
 const incident = (id: number, endedAt: string | null): IncidentView => ({
   id,
+  kind: "outage",
   domain: "a.io",
   startedAt: "2026-11-26T14:02:00.000Z",
   detectedAt: "2026-11-26T14:03:00.000Z",

@@ -1,10 +1,19 @@
 import { incidentClocks } from "@/lib/incident-clocks";
 import { describe, expect, it } from "vitest";
 import type { IncidentView } from "@/lib/incident-view";
-import { currentIncidentLine, incidentLength, incidentSummary, incidentTitle, placesInWords, utcTime } from "@/lib/incident-words";
+import {
+  currentIncidentLine,
+  incidentFamilySentence,
+  incidentLength,
+  incidentSummary,
+  incidentTitle,
+  placesInWords,
+  utcTime,
+} from "@/lib/incident-words";
 
 const incident = (overrides: Partial<IncidentView> = {}): IncidentView => ({
   id: 7,
+  kind: "outage",
   domain: "github.com",
   startedAt: "2026-11-26T14:02:10.000Z",
   detectedAt: "2026-11-26T14:03:30.000Z",
@@ -73,5 +82,24 @@ describe("incident words", () => {
     expect(
       incidentSummary(incident({ endedAt: null, causes: [], places: { continents: [], countries: [], cities: [], networks: [] } }), "a.io"),
     ).toBe("a.io was down for everyone. Detected 26 November 2026, 14:03 UTC. Still ongoing.");
+  });
+});
+
+describe("an IPv6 incident in words", () => {
+  const ipv6 = incident({ kind: "ipv6", causes: ["refused"], places: { continents: [], countries: [], cities: [], networks: [] } });
+
+  it("names its kind in the title, the current line and the summary", () => {
+    expect(incidentTitle(ipv6, "github.com")).toBe("Incident on github.com: IPv6 fails, 26 November 2026, 14:02–14:25 UTC (23 minutes)");
+    expect(currentIncidentLine({ ...ipv6, endedAt: null }, Date.parse("2026-11-26T14:25:30.000Z"))).toBe(
+      "IPv6 fails since 14:02 UTC, 23 minutes",
+    );
+    expect(incidentSummary(ipv6, "github.com")).toBe(
+      "github.com served pages over IPv4 while IPv6 failed. Detected 26 November 2026, 14:03 UTC. IPv6 served again 26 November 2026, 14:25 UTC, after 23 minutes. Causes: connection refused.",
+    );
+  });
+
+  it("gives an outage no family sentence", () => {
+    expect(incidentFamilySentence({ kind: "outage", evidence: [] })).toBeNull();
+    expect(incidentFamilySentence({ kind: "ipv6", evidence: [] })).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import type { IncidentView } from "@/lib/incident-view";
 
 const incident = (id: number, overrides: Partial<IncidentView> = {}): IncidentView => ({
   id,
+  kind: "outage",
   domain: "github.com",
   startedAt: "2026-11-26T14:02:00.000Z",
   detectedAt: "2026-11-26T14:03:00.000Z",
@@ -50,5 +51,16 @@ describe("IncidentsList", () => {
     );
     expect(screen.getByRole("link", { name: "20 November 2026, 08:00 UTC" })).toHaveAttribute("href", "/github.com/incidents/4");
     expect(screen.getAllByRole("link")).toHaveLength(1);
+  });
+
+  it("gives an open IPv6 incident a line of its own beside the site's, with its kind named", () => {
+    const ipv6 = incident(11, { kind: "ipv6", endedAt: null, startedAt: "2026-11-26T14:10:00.000Z" });
+    render(<IncidentsList {...props} current={null} ipv6={ipv6} recent={[incident(4)]} />);
+    const line = screen.getByRole("link", { name: "IPv6 fails since 14:10 UTC, 15 minutes" });
+    expect(line).toHaveAttribute("href", "/github.com/incidents/11");
+    expect(line.closest("p")).toHaveTextContent("IPv6 incident on github.com now: IPv6 fails since 14:10 UTC, 15 minutes");
+    expect(screen.getAllByRole("paragraph")[0]).toHaveTextContent(
+      "Last incident: 26 November 2026, 14:02 UTC, down for everyone for 23 minutes.",
+    );
   });
 });

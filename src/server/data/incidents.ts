@@ -1,6 +1,6 @@
 import "server-only";
 import { incidentClocks, LEAD_DAYS, medianLeadSeconds, type OfficialLead } from "@/lib/incident-clocks";
-import type { EvidenceRole, EvidenceSnapshot, IncidentDetail, IncidentPlaces, IncidentView } from "@/lib/incident-view";
+import type { EvidenceRole, EvidenceSnapshot, IncidentDetail, IncidentKind, IncidentPlaces, IncidentView } from "@/lib/incident-view";
 import type { Cause } from "@/lib/probe-result";
 import { getDb } from "@/server/db";
 
@@ -9,6 +9,7 @@ import { getDb } from "@/server/db";
 
 interface IncidentRow {
   id: number;
+  kind: string;
   startedAt: Date;
   detectedAt: Date;
   endedAt: Date | null;
@@ -24,6 +25,7 @@ const EMPTY_PLACES: IncidentPlaces = { continents: [], countries: [], cities: []
 function toView(domain: string, row: IncidentRow): IncidentView {
   return {
     id: row.id,
+    kind: row.kind === "ipv6" ? "ipv6" : "outage",
     domain,
     startedAt: row.startedAt.toISOString(),
     detectedAt: row.detectedAt.toISOString(),
@@ -37,10 +39,10 @@ function toView(domain: string, row: IncidentRow): IncidentView {
 
 const ROLE_ORDER: readonly EvidenceRole[] = ["first", "worst", "recovery"];
 
-/** The open incident of `domain`, or null (also for a domain never checked). */
-export async function currentIncident(domain: string): Promise<IncidentView | null> {
+/** The open incident of `domain` of that kind, or null (also for a domain never checked). */
+export async function currentIncident(domain: string, kind: IncidentKind = "outage"): Promise<IncidentView | null> {
   const row = await getDb().incident.findFirst({
-    where: { site: { domain }, endedAt: null },
+    where: { site: { domain }, kind, endedAt: null },
     orderBy: { startedAt: "desc" },
   });
   return row ? toView(domain, row) : null;
@@ -64,16 +66,17 @@ export async function recentIncidents(domain: string, limit: number, before?: Da
 }
 
 /**
- * Incidents of `domain` that overlap [from, to) (an open one counts as ongoing), oldest first.
- * A site's incidents follow one another without overlapping, so of those that started before
- * `from` only the latest can reach into the range: two index range reads, however long the past.
+ * Incidents of `domain` of one kind that overlap [from, to) (an open one counts as ongoing), oldest
+ * first. A site's incidents of a kind follow one another without overlapping, so of those that
+ * started before `from` only the latest can reach into the range: two index range reads.
  */
-export async function incidentsBetween(domain: string, from: Date, to: Date): Promise<IncidentView[]> {
+export async function incidentsBetween(domain: string, from: Date, to: Date, kind: IncidentKind = "outage"): Promise<IncidentView[]> {
   if (!isValidDate(from) || !isValidDate(to) || from >= to) return [];
   const db = getDb();
+  const site = { domain };
   const [earlier, within] = await Promise.all([
-    db.incident.findFirst({ where: { site: { domain }, startedAt: { lt: from } }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] }),
-    db.incident.findMany({ where: { site: { domain }, startedAt: { gte: from, lt: to } }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] }),
+    db.incident.findFirst({ where: { site, kind, startedAt: { lt: from } }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] }),
+    db.incident.findMany({ where: { site, kind, startedAt: { gte: from, lt: to } }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] }),
   ]);
   const reachesIn = earlier !== null && (earlier.endedAt === null || earlier.endedAt > from);
   return (reachesIn ? [earlier, ...within] : within).map((row) => toView(domain, row));

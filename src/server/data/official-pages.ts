@@ -69,7 +69,7 @@ export async function storedOfficialPage(
 /** The open incident's start, and when the official page first admitted it (null: not yet). */
 export async function openIncidentAck(domain: string): Promise<{ startedAt: Date; officialAckAt: Date | null } | null> {
   return getDb().incident.findFirst({
-    where: { site: { domain }, endedAt: null },
+    where: { site: { domain }, kind: "outage", endedAt: null },
     orderBy: { startedAt: "desc" },
     select: { startedAt: true, officialAckAt: true },
   });

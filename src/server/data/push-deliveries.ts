@@ -59,8 +59,9 @@ export async function getNotifyState(siteId: number): Promise<NotifyState | null
   const db = getDb();
   const site = await db.site.findUnique({ where: { id: siteId }, select: { domain: true, notifiedAt: true, notifiedState: true } });
   if (!site) return null;
+  // A push is for the site's outage only: an IPv6 incident is shown, never pushed.
   const latest = await db.incident.findFirst({
-    where: { siteId },
+    where: { siteId, kind: "outage" },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     select: { startedAt: true, endedAt: true, worstVerdict: true },
   });

@@ -3,6 +3,7 @@ import "server-only";
 export { historyOf, onlineShare } from "./history/query";
 export { recordRollup } from "./history/rollups";
 export { trackIncident } from "./incidents/track";
+export { trackIpv6Incident } from "./incidents/track-ipv6";
 export { createJobs } from "./jobs/queue";
 export type { Jobs } from "./jobs/queue";
 export { jobRunner } from "./jobs/types";

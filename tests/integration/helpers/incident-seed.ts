@@ -1,6 +1,7 @@
-import type { ProbeResult, ProbeStatus } from "@/lib/probe-result";
+import type { AddressResult, ProbeResult, ProbeStatus } from "@/lib/probe-result";
 import { decideVerdict } from "@/lib/verdict";
 import { type CheckRecord } from "@/server/data/check-store";
+import type { IncidentChange } from "@/server/watching/incidents/track";
 
 // Incidents made the way the app makes them: rounds stored by the real check store, each handed
 // to the incident rule (trackIncident) and the history's roll-ups (recordRollup), rounds spaced
@@ -77,4 +78,53 @@ export async function seedIncident(domain: string, startMs: number, { failing = 
   }
   if (incidentId === null) throw new Error(`no incident opened for ${domain}`);
   return { incidentId, rounds };
+}
+
+/** A round of a site with one A and one AAAA: both serve, IPv6 refuses while IPv4 serves, or both fail. */
+export type FamilyRound = "up" | "v6-refused" | "down";
+
+const addressResult = (family: 4 | 6, up: boolean): AddressResult => ({
+  family,
+  address: family === 4 ? "192.0.2.10" : "2001:db8::10",
+  port: 443,
+  status: up ? "up" : "down",
+  cause: up ? null : "refused",
+  statusCode: up ? 200 : null,
+  connectMs: up ? 10 : null,
+  tlsMs: up ? 20 : null,
+  ttfbMs: up ? 60 : null,
+  message: up ? "HTTP 200" : "connection refused",
+});
+
+/** The seeded testers' results, this server's http tester having tried each address of both families. */
+export function familyRoundResults(kind: FamilyRound): ProbeResult[] {
+  const [local, ...world] = roundResults(kind === "down" ? "down" : "up");
+  const addresses =
+    kind === "down" ? [addressResult(4, false), addressResult(6, false)] : [addressResult(4, true), addressResult(6, kind === "up")];
+  return [{ ...local, addresses }, ...world];
+}
+
+/**
+ * Stores one round a minute from `startMs` for each of `kinds` and hands each to the history's
+ * roll-ups and both incident rules (the outage's, then IPv6's), as the app's aftermath does.
+ */
+export async function seedFamilyRounds(domain: string, startMs: number, kinds: readonly FamilyRound[]) {
+  const { prismaCheckStore } = await import("@/server/data/check-store");
+  const { trackIncident } = await import("@/server/watching/incidents/track");
+  const { trackIpv6Incident } = await import("@/server/watching/incidents/track-ipv6");
+  const { recordRollup } = await import("@/server/watching/history/rollups");
+  const rounds: CheckRecord[] = [];
+  const changes: IncidentChange[] = [];
+  for (const [i, kind] of kinds.entries()) {
+    const results = familyRoundResults(kind);
+    const record = await prismaCheckStore.save(
+      { ascii: domain, unicode: domain },
+      { startedAt: new Date(startMs + i * MINUTE), durationMs: 900, results },
+      decideVerdict(results),
+    );
+    await recordRollup(record, rounds.at(-1)?.checkedAt ?? null);
+    for (const change of [await trackIncident(record), await trackIpv6Incident(record)]) if (change) changes.push(change);
+    rounds.push(record);
+  }
+  return { rounds, changes };
 }

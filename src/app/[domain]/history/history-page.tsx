@@ -5,7 +5,7 @@ import { HistoryTimeline } from "@/components/HistoryTimeline";
 import { readOrNull, SectionUnavailable } from "@/components/section-reads";
 import { TextWithName } from "@/components/TextWithName";
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES, isHistoryRange, RANGE_SPECS, type HistoryRange } from "@/lib/history-view";
-import { incidentSentence, totalsSentence } from "@/lib/history-words";
+import { incidentSentence, ipv6Sentence, totalsSentence } from "@/lib/history-words";
 import { leadWords } from "@/lib/incident-clocks";
 import { pageMetadata } from "@/server/serving/page-metadata";
 import { getHistoryView, observationCapMinutes } from "@/server/serving/pages/history";
@@ -74,6 +74,7 @@ async function RangeHistory({ target, range }: { target: Target; range: HistoryR
       <section className="card history" aria-labelledby="history-heading">
         <h2 id="history-heading">{`Last ${RANGE_SPECS[range].words}`}</h2>
         <p>{totalsSentence(view.totals, range)}</p>
+        {ipv6Sentence(view.totals, range) && <p data-ipv6-share="">{ipv6Sentence(view.totals, range)}</p>}
         {leadWords(view.officialLead) && <p data-official-lead="">{leadWords(view.officialLead)}</p>}
         {view.totals.rounds > 0 && <HistoryTimeline view={view} domain={target.unicode} capMinutes={observationCapMinutes()} tableOpen />}
       </section>

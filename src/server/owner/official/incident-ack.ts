@@ -17,7 +17,7 @@ export async function noteOfficialAck(record: CheckRecord, service: OfficialServ
   if (!record.stored) return false;
   const db = getDb();
   const open = await db.incident.findFirst({
-    where: { site: { domain: record.domain }, endedAt: null, officialAckAt: null },
+    where: { site: { domain: record.domain }, kind: "outage", endedAt: null, officialAckAt: null },
     select: { id: true },
   });
   if (!open) return false;

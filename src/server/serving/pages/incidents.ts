@@ -11,6 +11,8 @@ export const RECENT_ON_PAGE = 5;
 
 export interface IncidentsView {
   current: IncidentView | null;
+  /** The open IPv6 incident (IPv6 fails while the site serves over IPv4), shown beside any outage. */
+  ipv6: IncidentView | null;
   recent: IncidentView[];
 }
 
@@ -21,11 +23,15 @@ export interface IncidentsView {
 export async function getIncidentsView(domain: string, _latestCheck: string | null): Promise<IncidentsView> {
   "use cache";
   const checked = checkableDomain(domain);
-  if (checked === null) return { current: null, recent: [] };
+  if (checked === null) return { current: null, ipv6: null, recent: [] };
   cacheTag(statusTag(checked));
   keepForARound();
-  const [current, latest] = await Promise.all([currentIncident(checked), recentIncidents(checked, RECENT_ON_PAGE + 1)]);
-  return { current, recent: latest.filter((incident) => incident.endedAt !== null).slice(0, RECENT_ON_PAGE) };
+  const [current, ipv6, latest] = await Promise.all([
+    currentIncident(checked),
+    currentIncident(checked, "ipv6"),
+    recentIncidents(checked, RECENT_ON_PAGE + 1),
+  ]);
+  return { current, ipv6, recent: latest.filter((incident) => incident.endedAt !== null).slice(0, RECENT_ON_PAGE) };
 }
 
 export interface IncidentPageView {

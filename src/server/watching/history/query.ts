@@ -17,18 +17,19 @@ export async function historyOf(domain: string, range: HistoryRange, now = new D
   const { period, from, to } = historyWindow(range, now);
   const site = await db.site.findUnique({ where: { domain }, select: { id: true } });
   if (!site) return buildHistoryView({ domain, range, now, rows: [], incidents: [] });
-  const [rows, incidents, officialLead] = await Promise.all([
+  const [rows, incidents, ipv6Incidents, officialLead] = await Promise.all([
     db.rollup.findMany({
       where: { siteId: site.id, period, start: { gte: new Date(from), lt: new Date(to) } },
       select: { start: true, rounds: true, observedMs: true, onlineMs: true, latency: true },
     }),
     incidentsBetween(domain, new Date(from), new Date(to)),
+    incidentsBetween(domain, new Date(from), new Date(to), "ipv6"),
     officialLeadOf(domain, now),
   ]);
   const onTimeline: HistoryIncident[] = incidents
     .slice(-MAX_INCIDENTS)
     .map(({ id, startedAt, endedAt, worstVerdict }) => ({ id, startedAt, endedAt, worstVerdict }));
-  return buildHistoryView({ domain, range, now, rows, incidents: onTimeline, officialLead });
+  return buildHistoryView({ domain, range, now, rows, incidents: onTimeline, officialLead, ipv6Incidents });
 }
 
 /** A domain's share of observed time online over a range (the badge's 30-day figure). */

@@ -20,7 +20,7 @@ export async function noteCrowdClocks(alarmed: ReadonlySet<string>, now: Date): 
   const started = await ids({ crowdAlarmAt: null, domain: { in: domains } });
   if (started.length > 0) await db.site.updateMany({ where: { id: { in: started } }, data: { crowdAlarmAt: now } });
   const open = await db.incident.findMany({
-    where: { endedAt: null, crowdAt: null, site: { domain: { in: domains } } },
+    where: { kind: "outage", endedAt: null, crowdAt: null, site: { domain: { in: domains } } },
     select: { id: true, startedAt: true, site: { select: { crowdAlarmAt: true } } },
   });
   for (const incident of open) {

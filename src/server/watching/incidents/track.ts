@@ -2,7 +2,7 @@ import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
 import { incidentPlacesOf, isWorse, mergeCauses, mergePlaces, NO_PLACES, type RoundWeight } from "@/lib/incident-facts";
 import { applyDecision, decideIncident, isNotOnline, type RuleDecision, type TrackedRound, type TrackingState } from "@/lib/incident-rule";
-import type { IncidentPlaces } from "@/lib/incident-view";
+import type { IncidentKind, IncidentPlaces } from "@/lib/incident-view";
 import type { Cause } from "@/lib/probe-result";
 import { placesOf } from "@/lib/verdict";
 import { type CheckRecord } from "@/server/data/check-store";
@@ -18,18 +18,20 @@ export interface IncidentChange {
   domain: string;
   /** The round that made the change: its check time. */
   at: Date;
+  /** An outage (pushed to subscribers) or an IPv6 failure (shown, never pushed). */
+  kind: IncidentKind;
 }
 
-type Db = Prisma.TransactionClient;
+export type Db = Prisma.TransactionClient;
 type OpenIncident = { id: number; worstVerdict: string; causes: string; places: string } | null;
 
 const STREAK_FIELDS = { id: true, streakRounds: true, streakSince: true, streakCheckId: true } as const;
 // Two rounds of one site may end together on two instances: each waits for the other's write.
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
 
 const findOpen = (db: Db, siteId: number): Promise<OpenIncident> =>
   db.incident.findFirst({
-    where: { siteId, endedAt: null },
+    where: { siteId, kind: "outage", endedAt: null },
     orderBy: { startedAt: "desc" },
     select: { id: true, worstVerdict: true, causes: true, places: true },
   });
@@ -44,10 +46,11 @@ const stateOf = (
   streakCheckId: site.streakCheckId,
 });
 
-const roundOf = (record: CheckRecord): TrackedRound => ({
+/** The stored round as the rule reads it; `verdict` is the site's unless a second streak reads it its own way. */
+export const roundOf = (record: CheckRecord, verdict = record.verdict): TrackedRound => ({
   checkId: record.id,
   startedAt: new Date(record.checkedAt.getTime() - record.durationMs),
-  verdict: record.verdict,
+  verdict,
 });
 
 const weightOf = (round: StoredRound): RoundWeight => ({
@@ -87,7 +90,7 @@ export async function trackIncident(record: CheckRecord): Promise<IncidentChange
     }
     return change === null
       ? null
-      : { type: change.type, incidentId: change.incidentId, siteId: held.id, domain: record.domain, at: record.checkedAt };
+      : { type: change.type, incidentId: change.incidentId, siteId: held.id, domain: record.domain, at: record.checkedAt, kind: "outage" };
   }, TRANSACTION_OPTIONS);
 }
 

@@ -5,13 +5,14 @@ import type { Prisma } from "@/generated/prisma/client";
 import { getDb } from "@/server/db";
 import { readWatchSignals, type WatchSignals } from "./watch-signals";
 
-// Which domains are watched: those with an open incident, with push subscribers, or viewed by a
-// visitor in the last hour (Site.lastViewedAt; background rounds do not set it). Their pace reads the
-// incident rule's streak and the signals of watch-signals.ts.
+// Which domains are watched: those with an open outage incident, with push subscribers, or viewed by
+// a visitor in the last hour (Site.lastViewedAt; background rounds do not set it). Their pace reads the
+// incident rule's streak and the signals of watch-signals.ts. An open IPv6 incident alone does not
+// watch a site: many sites' IPv6 stays broken for months, and rounds for them would never end.
 
 const watchedWhere = (now: Date) => ({
   OR: [
-    { incidents: { some: { endedAt: null } } },
+    { incidents: { some: { kind: "outage", endedAt: null } } },
     { pushSubscriptions: { some: {} } },
     { lastViewedAt: { gte: new Date(now.getTime() - VIEWED_WATCH_MS) } },
   ],
@@ -51,7 +52,7 @@ function toWatched(row: Row, inIncident: Set<number>, signals: WatchSignals, now
  */
 async function sitesInIncident(siteIds?: number[]): Promise<Set<number>> {
   const open = await getDb().incident.findMany({
-    where: { endedAt: null, ...(siteIds ? { siteId: { in: siteIds } } : {}) },
+    where: { kind: "outage", endedAt: null, ...(siteIds ? { siteId: { in: siteIds } } : {}) },
     select: { siteId: true },
   });
   return new Set(open.map((incident) => incident.siteId));

@@ -4,7 +4,7 @@ import { notFound, permanentRedirect } from "next/navigation";
 import { EvidenceRound } from "@/components/EvidenceRound";
 import { IncidentClocksTable } from "@/components/IncidentClocksTable";
 import type { EvidenceRole } from "@/lib/incident-view";
-import { causesInWords, incidentSummary, incidentTitle, placesInWords, utcDateTime } from "@/lib/incident-words";
+import { causesInWords, incidentFamilySentence, incidentSummary, incidentTitle, placesInWords, utcDateTime } from "@/lib/incident-words";
 import { pageMetadata } from "@/server/serving/page-metadata";
 import { parsePermalink } from "@/server/serving/pages/checks";
 import { getIncidentPageView } from "@/server/serving/pages/incidents";
@@ -57,6 +57,7 @@ export default async function IncidentPage({ params }: PageProps<"/[domain]/inci
   const officialLag = official ? officialLagWords(official) : null;
   const causes = causesInWords(incident);
   const places = placesInWords(incident);
+  const family = incidentFamilySentence(incident);
   return (
     <article className="incident-page">
       <p>
@@ -66,6 +67,12 @@ export default async function IncidentPage({ params }: PageProps<"/[domain]/inci
       <section className="card" aria-labelledby="incident-facts-heading">
         <h2 id="incident-facts-heading">What happened</h2>
         <dl className="incident-facts">
+          <dt>Kind</dt>
+          <dd data-incident-kind={incident.kind}>
+            {incident.kind === "ipv6"
+              ? `IPv6 fails${family ? `: ${family}` : ""}. The site stayed up over IPv4; this is not counted as its outage.`
+              : "Outage: the site was not online"}
+          </dd>
           <dt>Started</dt>
           <dd>
             <time dateTime={incident.startedAt}>{utcDateTime(incident.startedAt)}</time> (the first failing round)
