@@ -5,6 +5,7 @@ import {
   FAMILY_BEACON_PATH,
   FAMILY_BEACON_TIMEOUT_MS,
   FAMILY_CHECKING,
+  familyHintApplies,
   possibleFamilySentences,
   visitorFamilySentence,
   type FamilyBeacons,
@@ -52,12 +53,14 @@ export function VisitorFamily({ beacons, siteFails, name }: { beacons: FamilyBea
   }, [beacons.ipv4, beacons.ipv6]);
 
   const text = seen ? visitorFamilySentence(seen, siteFails, name) : FAMILY_CHECKING;
+  const hinted = seen !== null && familyHintApplies(seen, siteFails);
   const longest = possibleFamilySentences(siteFails, name).reduce((a, b) => (b.length > a.length ? b : a));
   return (
     <p
       className="visitor-hint visitor-family"
       data-family={seen ? (seen.used ?? "unknown") : "checking"}
       data-loading={seen ? undefined : ""}
+      data-hint={hinted ? "" : undefined}
     >
       <span>{text}</span>
       <span className="visitor-hint-sizer" aria-hidden="true">

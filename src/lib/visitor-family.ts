@@ -43,16 +43,23 @@ export function failingFamily(finding: FamilyFinding | null): IpFamily | null {
 
 const NAME: Record<IpFamily, string> = { ipv4: "IPv4", ipv6: "IPv6" };
 
+const reachedFamilies = (seen: VisitorFamilies) => (["ipv4", "ipv6"] as const).filter((family) => seen[family]);
+
+/** The browser is on the family the site fails over, for certain: the one it used, or the only one it reached us over. */
+export function familyHintApplies(seen: VisitorFamilies, siteFails: IpFamily | null): boolean {
+  const reached = reachedFamilies(seen);
+  const on = seen.used ?? (reached.length === 1 ? reached[0] : null);
+  return siteFails !== null && on === siteFails;
+}
+
 /**
  * One short line: which families this browser reached us over and which it used; with a hint when
  * the family it uses is the one the site fails over. When every request failed, the beacons rather
  * than the network may be at fault, so it says only that it could not tell.
  */
 export function visitorFamilySentence(seen: VisitorFamilies, siteFails: IpFamily | null, name: string): string {
-  const reached = (["ipv4", "ipv6"] as const).filter((family) => seen[family]);
+  const reached = reachedFamilies(seen);
   const both = reached.length === 2;
-  // The family the browser is on for certain: the one it used, or the only one it has.
-  const on = seen.used ?? (reached.length === 1 ? reached[0] : null);
   let line: string;
   if (both) line = `Your browser reached us over IPv4 and IPv6${seen.used ? `, and used ${NAME[seen.used]}` : ""}.`;
   else if (reached.length === 1) {
@@ -61,7 +68,8 @@ export function visitorFamilySentence(seen: VisitorFamilies, siteFails: IpFamily
     line = `Your network has no working ${NAME[other]}: your browser reached us over ${NAME[only]} only.`;
   } else if (seen.used) line = `Your browser reached us over ${NAME[seen.used]}.`;
   else return "Your browser's network family could not be told: our IPv4 and IPv6 names did not answer it.";
-  if (siteFails !== null && on === siteFails) line += ` If ${name} fails for you, this is likely why: its ${NAME[siteFails]} fails.`;
+  if (siteFails !== null && familyHintApplies(seen, siteFails))
+    line += ` If ${name} fails for you, this is likely why: its ${NAME[siteFails]} fails.`;
   return line;
 }
 

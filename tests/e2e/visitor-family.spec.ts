@@ -50,6 +50,7 @@ test("over 127.0.0.1 the browser reached both beacons and used IPv4: no hint", a
   await expect(page.locator(".family-finding")).toHaveText("Up over IPv4; IPv6 fails: its one IPv6 address refuses connections");
   const line = page.locator(".visitor-family");
   await expect(line).toHaveAttribute("data-family", "ipv4");
+  await expect(line).not.toHaveAttribute("data-hint");
   await expect(line.locator("span").first()).toHaveText("Your browser reached us over IPv4 and IPv6, and used IPv4.");
   await screenshots(page, "ipv4", testInfo.project.outputDir);
 });
@@ -58,6 +59,7 @@ test("over [::1] the browser used IPv6, the family the site fails over: the hint
   expect((await page.goto(`http://[::1]:${port}/${DOMAIN}`))?.status()).toBe(200);
   const line = page.locator(".visitor-family");
   await expect(line).toHaveAttribute("data-family", "ipv6");
+  await expect(line).toHaveAttribute("data-hint", "");
   await expect(line.locator("span").first()).toHaveText(
     `Your browser reached us over IPv4 and IPv6, and used IPv6. If ${DOMAIN} fails for you, this is likely why: its IPv6 fails.`,
   );

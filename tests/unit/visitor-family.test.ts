@@ -5,6 +5,7 @@ import {
   failingFamily,
   familyOfAddress,
   FAMILY_CHECKING,
+  familyHintApplies,
   possibleFamilySentences,
   visitorFamilySentence,
   type IpFamily,
@@ -40,6 +41,16 @@ describe("visitorFamilySentence()", () => {
     ],
   ] as const)("%j with the site failing over %s says %j", (families, siteFails, expected) => {
     expect(visitorFamilySentence(families, siteFails, "example.com")).toBe(expected);
+  });
+
+  it.each([
+    [seen(true, true, "ipv6"), "ipv6", true],
+    [seen(false, true, null), "ipv6", true],
+    [seen(true, true, null), "ipv6", false],
+    [seen(true, true, "ipv4"), "ipv6", false],
+    [seen(true, true, "ipv6"), null, false],
+  ] as const)("familyHintApplies(%j, %s) is %s", (families, siteFails, expected) => {
+    expect(familyHintApplies(families, siteFails)).toBe(expected);
   });
 
   it("possibleFamilySentences() holds every line, the checking one included", () => {
