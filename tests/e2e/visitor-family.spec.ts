@@ -76,3 +76,27 @@ test("without beacon names there is no family line and no request for one", asyn
   await expect(page.locator(".visitor-family")).toHaveCount(0);
   expect(asked).toEqual([]);
 });
+
+test("the built app answers the beacon itself: each family, its own origins only, GET and HEAD only", async ({ request }) => {
+  const url = (host: string) => `http://${host}:${port}/api/v1/family`;
+  const v6 = await request.get(url("[::1]"), { headers: { origin: `http://127.0.0.1:${port}` } });
+  expect([v6.status(), await v6.json(), v6.headers()["access-control-allow-origin"], v6.headers()["cache-control"]]).toEqual([
+    200,
+    { family: "ipv6" },
+    `http://127.0.0.1:${port}`,
+    "no-store",
+  ]);
+  expect(await (await request.get(url("127.0.0.1"))).json()).toEqual({ family: "ipv4" });
+  expect((await request.head(url("127.0.0.1"))).status()).toBe(200);
+  const foreign = await request.get(url("127.0.0.1"), { headers: { origin: "https://elsewhere.example" } });
+  expect([foreign.status(), (await foreign.json()).error.code]).toEqual([403, "foreign_origin"]);
+  for (const method of ["POST", "DELETE", "OPTIONS"]) {
+    const answer = await request.fetch(url("127.0.0.1"), { method });
+    expect([method, answer.status(), answer.headers().allow, (await answer.json()).error.code]).toEqual([
+      method,
+      405,
+      "GET, HEAD",
+      "method_not_allowed",
+    ]);
+  }
+});

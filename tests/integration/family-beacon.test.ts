@@ -98,7 +98,7 @@ describe("GET /api/v1/family", () => {
       expect([answer.headers["access-control-allow-origin"], answer.headers.vary]).toEqual([origin, "Origin"]);
     }
     const foreign = await ask("127.0.0.1", port, { headers: { origin: "https://elsewhere.example" } });
-    expect(foreign).toMatchObject({ status: 403, json: { error: { code: "origin_not_allowed" } } });
+    expect(foreign).toMatchObject({ status: 403, json: { error: { code: "foreign_origin" } } });
     expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
     // A same-origin GET carries no Origin: answered, with no CORS header.
     expect((await ask("127.0.0.1", port)).headers["access-control-allow-origin"]).toBeUndefined();

@@ -22,7 +22,7 @@ export function familyBeaconAnswer(request: Request, config: BeaconConfig): Resp
   const ownOrigins = new Set([new URL(config.PUBLIC_BASE_URL).origin, beacons.ipv4, beacons.ipv6]);
   const origin = request.headers.get("origin");
   if (origin !== null && !ownOrigins.has(origin)) {
-    return refusalJson({ status: 403, code: "origin_not_allowed", message: "Only this site's own pages may ask." });
+    return refusalJson({ status: 403, code: "foreign_origin", message: "Only this site's own pages may ask." });
   }
   const headers = { ...NO_STORE, Vary: "Origin", ...(origin ? { "Access-Control-Allow-Origin": origin } : {}) };
   const family = familyOfAddress(visitorAddress(request.headers, config.TRUST_PROXY_HOPS));
