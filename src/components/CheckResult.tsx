@@ -3,6 +3,8 @@ import { testedScheme } from "@/lib/browser-reach";
 import { utcDateTime, utcTime } from "@/lib/incident-words";
 import { describeVerdict } from "@/lib/verdict-line";
 import { whereLine } from "@/lib/where-words";
+import { failingFamily } from "@/lib/visitor-family";
+import { familyBeacons, getConfig } from "@/server/config";
 import type { ProbeResult } from "@/lib/probe-result";
 import type { StatusView } from "@/server/serving/pages/status";
 import { type Target } from "@/lib/domain";
@@ -84,6 +86,8 @@ export function CheckResult({ target, view }: { target: Target; view: StatusView
         serverVerdict={check.verdict}
         serverCause={check.cause}
         scheme={testedScheme(check.results)}
+        beacons={familyBeacons(getConfig())}
+        siteFails={failingFamily(families)}
       >
         <ReportDownButton domain={target.ascii} />
       </VisitorCheck>

@@ -11,6 +11,8 @@ import {
   type SiteScheme,
 } from "@/lib/browser-reach";
 import type { Cause, Verdict } from "@/lib/probe-result";
+import type { FamilyBeacons, IpFamily } from "@/lib/visitor-family";
+import { VisitorFamily } from "./VisitorFamily";
 
 const neverChanges = () => () => {};
 
@@ -40,6 +42,8 @@ export function VisitorCheck({
   serverVerdict,
   serverCause = null,
   scheme = "https",
+  beacons = null,
+  siteFails = null,
   children,
 }: {
   domain: string;
@@ -49,6 +53,10 @@ export function VisitorCheck({
   serverCause?: Cause | null;
   /** The scheme our testers reached the site over (browser-reach.ts, testedScheme). */
   scheme?: SiteScheme;
+  /** The operator's IPv4-only and IPv6-only names of this app; null: no family line, no request. */
+  beacons?: FamilyBeacons | null;
+  /** The family the site fails over while serving over the other (visitor-family.ts, failingFamily). */
+  siteFails?: IpFamily | null;
   /** The "It's down for me" form, passed in so this component stays free of server actions. */
   children?: ReactNode;
 }) {
@@ -116,6 +124,7 @@ export function VisitorCheck({
           {longestReachSentence(serverVerdict, serverCause, displayName, url, STEPS_LINK)}
         </span>
       </p>
+      {beacons ? <VisitorFamily beacons={beacons} siteFails={siteFails} name={displayName} /> : null}
       {children}
     </div>
   );

@@ -6,6 +6,7 @@ import { commaList } from "@/lib/comma-list";
 import { DEFAULT_PUSH_SERVICE_ORIGINS, parsePushOrigins } from "@/lib/push-origins";
 import { DEFAULT_WORLD_PROBES } from "@/lib/world-shares";
 import { isResolverAddress } from "@/lib/resolver-address";
+import { familyOfAddress, type FamilyBeacons, type IpFamily } from "@/lib/visitor-family";
 
 // The one place that reads process.env. Everything else receives plain values,
 // so tests can build any configuration without touching the environment.
@@ -15,6 +16,23 @@ const seconds = (fallback: number) => z.coerce.number().int().positive().default
 const isHttpUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 
 const optionalSecret = (minLength: number) => z.string().trim().min(minLength, `needs at least ${minLength} characters`).optional();
+
+/** An origin (scheme, host, port; no path) whose host, if an IP address, is of `family`. */
+const beaconOrigin = (family: IpFamily) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => {
+        if (!isHttpUrl(value)) return false;
+        const url = new URL(value);
+        if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) return false;
+        const literal = familyOfAddress(url.hostname.replace(/^\[|\]$/g, ""));
+        return literal === null || literal === family;
+      },
+      `use an origin such as https://${family}.downcheck.example (a name with only ${family === "ipv4" ? "an A" : "an AAAA"} record for this site)`,
+    )
+    .transform((value) => new URL(value).origin);
 
 const isDatabaseUrl = (url: string) => {
   try {
@@ -116,6 +134,9 @@ const EnvSchema = z
       .refine((value) => commaList(value).every(isHttpUrl), "use http(s) addresses of the site's instances, comma-separated"),
     /** Where `npm run geo:update` keeps current visitor network data, which the app then prefers to the npm copies; unset: data/geo. */
     GEO_DATA_DIR: z.string().trim().min(1).optional(),
+    /** Two names of this site, one with only an A record and one with only an AAAA: the browser check then says which family the visitor uses. */
+    FAMILY_BEACON_IPV4_ORIGIN: beaconOrigin("ipv4").optional(),
+    FAMILY_BEACON_IPV6_ORIGIN: beaconOrigin("ipv6").optional(),
     /** Several instances share cache, limits, round leases and the world budget here; unset: each keeps its own. */
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
   })
@@ -125,6 +146,13 @@ const EnvSchema = z
         code: "custom",
         path: ["VAPID_PRIVATE_KEY"],
         message: "set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (npx web-push generate-vapid-keys)",
+      });
+    }
+    if (Boolean(env.FAMILY_BEACON_IPV4_ORIGIN) !== Boolean(env.FAMILY_BEACON_IPV6_ORIGIN)) {
+      context.addIssue({
+        code: "custom",
+        path: [env.FAMILY_BEACON_IPV4_ORIGIN ? "FAMILY_BEACON_IPV6_ORIGIN" : "FAMILY_BEACON_IPV4_ORIGIN"],
+        message: "set FAMILY_BEACON_IPV4_ORIGIN and FAMILY_BEACON_IPV6_ORIGIN together, or neither",
       });
     }
     // Generated keys and the visitor secret are files beside the SQLite database. A server database has
@@ -170,6 +198,12 @@ export function getConfig(env: Readonly<Record<string, string | undefined>> = pr
   const config = { ...parsed.data, PUBLIC_BASE_URL: parsed.data.PUBLIC_BASE_URL ?? `http://localhost:${parsed.data.PORT}` };
   cached = { key, config };
   return config;
+}
+
+/** The beacon names of this site, when both are set. */
+export function familyBeacons(config: Pick<AppConfig, "FAMILY_BEACON_IPV4_ORIGIN" | "FAMILY_BEACON_IPV6_ORIGIN">): FamilyBeacons | null {
+  const { FAMILY_BEACON_IPV4_ORIGIN: ipv4, FAMILY_BEACON_IPV6_ORIGIN: ipv6 } = config;
+  return ipv4 && ipv6 ? { ipv4, ipv6 } : null;
 }
 
 /** "Frankfurt, DE" → { city: "Frankfurt", country: "DE" }. */

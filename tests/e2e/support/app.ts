@@ -52,8 +52,9 @@ interface AppOptions {
   dataDir?: string;
 }
 
+/** `env` may depend on the port the app is given (settings that name the app's own address). */
 export async function startApp(
-  env: Record<string, string>,
+  env: Record<string, string> | ((port: number) => Record<string, string>),
   { name = "app", quiet = false, captureLogs = false, ...given }: AppOptions = {},
 ): Promise<RunningApp> {
   const port = await freePort();
@@ -73,7 +74,7 @@ export async function startApp(
       // sites that specs count, and Wikidata is never the real one (owner-word.spec.ts).
       OWNER_DISCOVERY: "off",
       WIKIDATA_URL: "off",
-      ...env,
+      ...(typeof env === "function" ? env(port) : env),
     },
   });
   let output = "";

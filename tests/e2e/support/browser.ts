@@ -14,9 +14,10 @@ export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 export const BUNDLED_CHROMIUM = "@sparticuz/chromium";
 
 /** Keep Chromium off the network: no background requests, and no name resolves except through
- * the specs' own request routing (the app itself is on 127.0.0.1). Every choice gets these. */
+ * the specs' own request routing (the app itself is on 127.0.0.1, and on [::1] where a spec asks
+ * over IPv6). Every choice gets these. */
 const OFFLINE_ARGS = [
-  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE ::1",
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
