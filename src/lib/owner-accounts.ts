@@ -2,6 +2,8 @@
 // never a share or intent link, a post or a search), each in one canonical form so the same
 // account found twice is one link. Pure: the importer, discovery and the page all use it.
 
+import { MASTODON_HOSTS, RESERVED_SEGMENTS } from "./social-network-pages";
+
 export const SOCIAL_NETWORKS = [
   "x",
   "facebook",
@@ -41,96 +43,7 @@ export interface AccountLink {
   handle: string;
 }
 
-/**
- * Mastodon is federated, so no host list is complete; these large instances are the ones a link
- * is taken from on sight. Wikidata's "user@host" addresses are taken on any host.
- */
-export const MASTODON_HOSTS: readonly string[] = [
-  "mastodon.social",
-  "mastodon.online",
-  "mas.to",
-  "mstdn.social",
-  "fosstodon.org",
-  "hachyderm.io",
-  "infosec.exchange",
-  "techhub.social",
-  "universeodon.com",
-  "mastodon.world",
-  "social.vivaldi.net",
-  "mstdn.jp",
-  "troet.cafe",
-  "chaos.social",
-  "mastodon.uno",
-  "mastodon.cloud",
-  "toot.community",
-];
-
-// First path segments that are the network's own pages, never an account.
-const RESERVED: Partial<Record<SocialNetwork, ReadonlySet<string>>> = {
-  x: new Set([
-    "intent",
-    "share",
-    "home",
-    "search",
-    "hashtag",
-    "i",
-    "explore",
-    "settings",
-    "login",
-    "signup",
-    "messages",
-    "notifications",
-    "tos",
-    "privacy",
-    "compose",
-  ]),
-  facebook: new Set([
-    "sharer",
-    "sharer.php",
-    "share",
-    "share.php",
-    "dialog",
-    "plugins",
-    "tr",
-    "login",
-    "login.php",
-    "watch",
-    "hashtag",
-    "events",
-    "photo.php",
-    "story.php",
-    "permalink.php",
-    "groups",
-    "help",
-    "policies",
-    "privacy",
-  ]),
-  instagram: new Set(["p", "reel", "reels", "explore", "stories", "accounts", "tv", "direct", "about", "legal"]),
-  github: new Set([
-    "features",
-    "about",
-    "pricing",
-    "login",
-    "join",
-    "signup",
-    "sponsors",
-    "marketplace",
-    "topics",
-    "collections",
-    "trending",
-    "orgs",
-    "settings",
-    "explore",
-    "security",
-    "enterprise",
-    "site",
-    "contact",
-    "search",
-    "notifications",
-    "new",
-    "apps",
-  ]),
-};
+const RESERVED: Partial<Record<SocialNetwork, ReadonlySet<string>>> = RESERVED_SEGMENTS;
 
 /** Networks where an account is a profile at the first path segment; `at`: the segment is "@name". */
 const PROFILES: Partial<Record<SocialNetwork, { hosts: string[]; base: string; pattern: RegExp; at?: true }>> = {
