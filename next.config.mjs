@@ -22,6 +22,9 @@ const nextConfig = {
   // the build need not do it again, nor fail on a test file's type.
   typescript: { ignoreBuildErrors: true },
   cacheComponents: true,
+  // No Link preload header from React: the page's <head> names the same stylesheets, and every
+  // cached page would carry (and the cache in front parse on every answer) a header of ~1 KB.
+  reactMaxHeadersLength: 0,
   // Without it, Next 16.4 keeps no whole rendered status page in its cache: every view would
   // resume the page's shell and render its check part again.
   partialPrefetching: true,

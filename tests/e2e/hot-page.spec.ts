@@ -45,6 +45,9 @@ test("a cached page tells a shared cache (nginx, a CDN) how long it stays fresh"
   expect(Number(freshSeconds)).toBeGreaterThan(0);
   expect(Number(freshSeconds)).toBeLessThanOrEqual(60); // CHECK_TTL_SECONDS
   expect(hit.headers()["vary"]).toContain("rsc");
+  // No preload Link header (next.config.mjs): its stylesheets are named in the page's head.
+  expect(hit.headers()["link"]).toBeUndefined();
+  expect(await hit.text()).toMatch(/<head>.*<link rel="stylesheet" href="\/_next\/static\/[^"]+\.css"/s);
 
   const api = await request.get(`${baseUrl}/api/v1/status/${targets.hot}`);
   expect(api.headers()["cache-control"]).toMatch(/^public, s-maxage=\d+, stale-while-revalidate=300$/);
