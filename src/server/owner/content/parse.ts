@@ -1,5 +1,7 @@
+import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { contentFileSchema, type ContentFile } from "./schema";
-import { formatJsonPath, jsonLineFinder, lineAt, type JsonPath } from "./json-lines";
+
+type JsonPath = readonly PropertyKey[];
 
 /** Every problem of a content file, one "file:line: path: message" per entry. */
 export class ContentFileError extends Error {
@@ -7,6 +9,31 @@ export class ContentFileError extends Error {
     super(problems.join("\n"));
     this.name = "ContentFileError";
   }
+}
+
+const lineAt = (text: string, offset: number) => text.slice(0, offset).split("\n").length;
+
+/**
+ * The 1-based line of a path (of an object member: its key's); for a path that does not exist
+ * (a missing field) the line of its nearest existing parent.
+ */
+function jsonLineFinder(text: string): (path: JsonPath) => number {
+  const root = parseTree(text);
+  return (path) => {
+    for (let length = path.length; root && length >= 0; length--) {
+      const node = findNodeAtLocation(
+        root,
+        path.slice(0, length).map((part) => (typeof part === "number" ? part : String(part))),
+      );
+      if (node) return lineAt(text, node.parent?.type === "property" ? node.parent.offset : node.offset);
+    }
+    return 1;
+  };
+}
+
+/** ["sites", 0, "pages", 1, "url"] → "sites[0].pages[1].url" */
+function formatJsonPath(path: JsonPath): string {
+  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`)).join("");
 }
 
 function syntaxProblem(text: string, fileName: string, error: unknown): string {

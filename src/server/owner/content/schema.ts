@@ -1,8 +1,9 @@
 import { z } from "zod";
 
+import { parseDomain } from "@/lib/domain";
 import { accountFromUrl, NETWORK_LABELS, SOCIAL_NETWORKS, type SocialNetwork } from "@/lib/owner-accounts";
-
-import { checkContentDomain } from "./domain";
+import { routedHostNames } from "@/server/checking";
+import { getConfig } from "@/server/config";
 
 // The format of a content file (see prisma/seed.json): related pages and the
 // owner's social accounts per domain.
@@ -50,13 +51,15 @@ const publishedAt = z.string().transform((value, ctx) => {
   return date;
 });
 
+// The same rules as the site's own pages (checking/requested-domain.ts), names PROBE_CONNECT_TO
+// routes included, so imported content always belongs to a page that can exist.
 const domain = z.string().transform((value, ctx) => {
-  const checked = checkContentDomain(value);
-  if (!checked.ok) {
-    ctx.addIssue({ code: "custom", message: checked.message });
+  const parsed = parseDomain(value, { allowHosts: routedHostNames(getConfig().PROBE_CONNECT_TO) });
+  if (!parsed.ok) {
+    ctx.addIssue({ code: "custom", message: `Invalid domain: ${parsed.message}` });
     return z.NEVER;
   }
-  return { ascii: checked.ascii, unicode: checked.unicode };
+  return { ascii: parsed.ascii, unicode: parsed.unicode };
 });
 
 const text = (max: number) => z.string().trim().min(1, "Must not be empty").max(max, `At most ${max} characters`);
