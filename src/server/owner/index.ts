@@ -7,7 +7,6 @@ export type { OwnerDiscoveries } from "./discovery/discoveries";
 export { createSiteClient } from "./discovery/site-fetch";
 export { createWikidataClient } from "./discovery/wikidata";
 export { createOfficialFetcher } from "./official/fetch-json";
-export { afterRoundOfficial } from "./official/incident-ack";
-export { NO_OFFICIAL_SERVICE, createOfficialService } from "./official/service";
+export { NO_OFFICIAL_SERVICE, afterRoundOfficial, createOfficialService } from "./official/service";
 export type { OfficialService } from "./official/service";
 export { storedOfficial } from "./official/stored";

@@ -1,14 +1,52 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { OfficialFinding, OfficialSummary } from "@/lib/official-status";
-import { OFFICIAL_ADAPTERS } from "./adapters";
+import * as statusPageList from "@sentry/status-page-list";
+import type { OfficialAdapter } from "./adapters/adapter";
+import { betterStackAdapter } from "./adapters/betterstack";
+import { instatusAdapter } from "./adapters/instatus";
 import { statuspageAdapter } from "./adapters/statuspage";
 import { jsonOf, type Fetched } from "./fetch-json";
-import { seedPageFor } from "./seed";
 
 // Finding a domain's official status page: the seed list's address, read by the first adapter
 // whose JSON answers there; else a Statuspage at status.<domain>, accepted only when a made-up path
 // on that host answers 404 (a catch-all host would pass with any JSON).
+//
+// The seed: @sentry/status-page-list (MIT), 126 services with their status page's address and
+// the domains they serve ("github.com", "*.github.com"). It names no provider, so each adapter is
+// tried on the address. Services the list marks defunct are left out.
+
+/** Every kind of official page we read, in the order a page of unknown kind is tried. */
+export const OFFICIAL_ADAPTERS: readonly OfficialAdapter[] = [statuspageAdapter, instatusAdapter, betterStackAdapter];
+
+/** Pattern ("github.com", "*.github.com") → status page address; the first service listing it wins. */
+const SEED: ReadonlyMap<string, string> = (() => {
+  const map = new Map<string, string>();
+  for (const info of Object.values(statusPageList)) {
+    // The package's own domainToStatusPageUrls keeps defunct services, and the last one listing a name.
+    if (!("statusPageUrl" in info) || info.isServiceDefunct) continue;
+    for (const pattern of info.domains) if (!map.has(pattern.toLowerCase())) map.set(pattern.toLowerCase(), info.statusPageUrl);
+  }
+  return map;
+})();
+
+/**
+ * The listed status page of `domain`: its own entry, else the nearest "*.<parent>" entry
+ * ("api.github.com" → "*.github.com"). A "www." name is looked up without it too.
+ */
+export function seedPageFor(domain: string): string | null {
+  const name = domain.toLowerCase().replace(/\.$/, "");
+  for (const candidate of name.startsWith("www.") ? [name, name.slice(4)] : [name]) {
+    const exact = SEED.get(candidate);
+    if (exact) return exact;
+    const labels = candidate.split(".");
+    for (let i = 1; i < labels.length - 1; i++) {
+      const wildcard = SEED.get(`*.${labels.slice(i).join(".")}`);
+      if (wildcard) return wildcard;
+    }
+  }
+  return null;
+}
 
 /** A page found, with the reading its finding made (no second request for it). */
 export type Found = { finding: OfficialFinding; summary: OfficialSummary | null };

@@ -1,7 +1,7 @@
 import "server-only";
 import type { OfficialKind, OfficialSummary } from "@/lib/official-status";
 import { storedOfficialPage } from "@/server/data/official-pages";
-import { seedPageFor } from "./seed";
+import { seedPageFor } from "./discover";
 
 // A domain's official status page as stored: where it is, and its last reading. Read only, never
 // fetched: the link is shown whenever the page is known, from the row or else from the seed list,
