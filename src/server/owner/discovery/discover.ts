@@ -1,9 +1,8 @@
 import "server-only";
 import { accountFromHandle, accountFromUrl, type AccountLink } from "@/lib/owner-accounts";
-import { createHomePageReader, type HomePageFindings } from "./home-page";
+import { createHomePageReader, sameAsLinks, type HomePageFindings } from "./home-page";
 import type { Discovery, FeedPage, FoundAccount } from "@/lib/owner-discovery";
 import { feedPages, webUrl } from "./feed";
-import { sameAsLinks } from "./json-ld";
 import { registrableDomainOf } from "@/lib/domain";
 import type { SiteClient } from "./site-fetch";
 import type { WikidataClient } from "./wikidata";

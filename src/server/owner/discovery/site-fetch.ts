@@ -61,6 +61,8 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
     const site = registrableDomainOf(start.hostname);
     let url = start;
     let bytesRead = 0;
+    // The site answered, but not with what we read.
+    const refused = (reason: string): SiteFetched => ({ ok: false, reason, bytesRead, answered: true });
     try {
       for (let hop = 0; ; hop++) {
         const response = await request(url, {
@@ -73,9 +75,9 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
         const location = response.headers.location;
         if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === "string") {
           discard(response.body);
-          if (hop === MAX_REDIRECTS) return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects`, bytesRead, answered: true };
+          if (hop === MAX_REDIRECTS) return refused(`more than ${MAX_REDIRECTS} redirects`);
           const next = redirectWithin(url, location, site);
-          if (typeof next === "string") return { ok: false, reason: next, bytesRead, answered: true };
+          if (typeof next === "string") return refused(next);
           url = next;
           continue;
         }
@@ -83,28 +85,14 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
           .split(";")[0]!
           .trim()
           .toLowerCase();
-        if (response.statusCode !== 200) {
+        if (response.statusCode !== 200 || !TYPES[expected].test(contentType)) {
           discard(response.body);
-          return { ok: false, reason: `HTTP ${response.statusCode} from ${url.href}`, bytesRead, answered: true };
-        }
-        if (!TYPES[expected].test(contentType)) {
-          discard(response.body);
-          return {
-            ok: false,
-            reason: `${url.href} is ${contentType || "of no type"}, not ${expected === "html" ? "an HTML page" : "a feed"}`,
-            bytesRead,
-            answered: true,
-          };
+          if (response.statusCode !== 200) return refused(`HTTP ${response.statusCode} from ${url.href}`);
+          return refused(`${url.href} is ${contentType || "of no type"}, not ${expected === "html" ? "an HTML page" : "a feed"}`);
         }
         const read = await readCapped(response.body, String(response.headers["content-encoding"] ?? ""), maxBytes, onChunk);
         bytesRead += read.bytes;
-        if (!read.ok)
-          return {
-            ok: false,
-            reason: signal.aborted ? `${url.href} did not finish in time` : `${url.href}: ${read.reason}`,
-            bytesRead,
-            answered: true,
-          };
+        if (!read.ok) return refused(signal.aborted ? `${url.href} did not finish in time` : `${url.href}: ${read.reason}`);
         return { ok: true, url, contentType, complete: read.complete, bytesRead };
       }
     } catch (error) {
