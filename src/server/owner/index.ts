@@ -9,4 +9,4 @@ export { createWikidataClient } from "./discovery/wikidata";
 export { createOfficialFetcher } from "./official/fetch-json";
 export { NO_OFFICIAL_SERVICE, afterRoundOfficial, createOfficialService } from "./official/service";
 export type { OfficialService } from "./official/service";
-export { storedOfficial } from "./official/stored";
+export { storedOfficial } from "./official/discover";

@@ -1,11 +1,12 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { OfficialFinding, OfficialSummary } from "@/lib/official-status";
+import type { OfficialFinding, OfficialKind, OfficialSummary } from "@/lib/official-status";
 import * as statusPageList from "@sentry/status-page-list";
 import type { OfficialAdapter } from "./adapters/adapter";
 import { betterStackAdapter } from "./adapters/betterstack";
 import { instatusAdapter } from "./adapters/instatus";
 import { statuspageAdapter } from "./adapters/statuspage";
+import { storedOfficialPage } from "@/server/data/official-pages";
 import { jsonOf, type Fetched } from "./fetch-json";
 
 // Finding a domain's official status page: the seed list's address, read by the first adapter
@@ -82,4 +83,25 @@ async function discoverStatuspage(domain: string, get: BudgetedGet): Promise<Fou
   const nonsense = await get(new URL(`downcheck-${randomBytes(8).toString("hex")}.json`, url).toString());
   if (nonsense === "budget") return "budget";
   return nonsense.ok && nonsense.status === 404 ? { finding: { kind: "statuspage", url }, summary } : NOTHING;
+}
+
+// A domain's official status page as stored: where it is, and its last reading. Read only, never
+// fetched: the link is shown whenever the page is known, from the row or else from the seed list,
+// even while the page itself cannot be read.
+
+export interface StoredOfficial {
+  /** The page's address, for a link; null when none is known. */
+  url: string | null;
+  /** The last reading, when there is one. */
+  reading: { kind: OfficialKind; url: string; summary: OfficialSummary; fetchedAt: Date } | null;
+}
+
+const webUrl = (value: string | null) => (value && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) ? value : null);
+
+export async function storedOfficial(domain: string): Promise<StoredOfficial> {
+  const page = await storedOfficialPage(domain);
+  const url = webUrl(page?.url ?? null);
+  const reading =
+    url && page?.summary && page.fetchedAt ? { kind: page.kind, url, summary: page.summary, fetchedAt: page.fetchedAt } : null;
+  return { url: url ?? webUrl(seedPageFor(domain)), reading };
 }
