@@ -1,5 +1,4 @@
 import "server-only";
-import type { Readable } from "node:stream";
 import { Agent, request } from "undici";
 import { registrableDomainOf } from "@/lib/domain";
 import { createGuardedConnector, type AddressGuard } from "@/server/checking";
@@ -73,8 +72,10 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
           headersTimeout: connectTimeoutMs,
         });
         const location = response.headers.location;
+        // A body dropped unread: undici reports the abort as an error, which nobody waits for here.
+        const discard = () => response.body.on("error", () => undefined).destroy();
         if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === "string") {
-          discard(response.body);
+          discard();
           if (hop === MAX_REDIRECTS) return refused(`more than ${MAX_REDIRECTS} redirects`);
           const next = redirectWithin(url, location, site);
           if (typeof next === "string") return refused(next);
@@ -86,7 +87,7 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
           .trim()
           .toLowerCase();
         if (response.statusCode !== 200 || !TYPES[expected].test(contentType)) {
-          discard(response.body);
+          discard();
           if (response.statusCode !== 200) return refused(`HTTP ${response.statusCode} from ${url.href}`);
           return refused(`${url.href} is ${contentType || "of no type"}, not ${expected === "html" ? "an HTML page" : "a feed"}`);
         }
@@ -103,12 +104,6 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
   }
 
   return { get, close: () => dispatcher.close(), destroy: () => dispatcher.destroy() };
-}
-
-/** Drops a body unread; undici then reports the abort as an error, which nobody waits for here. */
-function discard(body: Readable): void {
-  body.on("error", () => undefined);
-  body.destroy();
 }
 
 /** The next hop, or why not: only http(s), the web's own ports, and the same registrable domain. */

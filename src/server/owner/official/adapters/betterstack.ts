@@ -55,12 +55,8 @@ export const betterStackAdapter: OfficialAdapter = {
     });
     // "Downtime" with some resources still up is a partial outage; with none, a major one.
     const someUp = resources.some((resource) => text(resource, "status") === "operational");
-    const overall: OfficialState = {
-      operational: "operational",
-      degraded: "degraded",
-      maintenance: "maintenance",
-      downtime: someUp ? "partial_outage" : "major_outage",
-    }[attributes.aggregate_state] as OfficialState;
+    const state = attributes.aggregate_state;
+    const overall: OfficialState = state !== "downtime" ? state : someUp ? "partial_outage" : "major_outage";
 
     const updates = ofType(included, "status_update");
     const reports = ofType(included, "status_report").filter(
