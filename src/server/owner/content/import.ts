@@ -27,11 +27,9 @@ const lineAt = (text: string, offset: number) => text.slice(0, offset).split("\n
 function jsonLineFinder(text: string): (path: JsonPath) => number {
   const root = parseTree(text);
   return (path) => {
-    for (let length = path.length; root && length >= 0; length--) {
-      const node = findNodeAtLocation(
-        root,
-        path.slice(0, length).map((part) => (typeof part === "number" ? part : String(part))),
-      );
+    const segments = path.map((part) => (typeof part === "number" ? part : String(part)));
+    for (let length = segments.length; root && length >= 0; length--) {
+      const node = findNodeAtLocation(root, segments.slice(0, length));
       if (node) return lineAt(text, node.parent?.type === "property" ? node.parent.offset : node.offset);
     }
     return 1;

@@ -33,18 +33,13 @@ const EXAMPLES: Record<SocialNetwork, string> = {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** True for a real calendar day: Date rolls "2026-02-30" over to March 2nd. */
-function isCalendarDay(day: string): boolean {
-  const date = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-}
-
 /** "2026-11-02" (midnight UTC) or a full ISO date-time with a zone. */
 const publishedAt = z.string().transform((value, ctx) => {
   const dateOnly = DATE_ONLY.test(value);
   const date = new Date(dateOnly ? `${value}T00:00:00Z` : value);
   const wellFormed = dateOnly || ISO_DATE_TIME.test(value);
-  if (!wellFormed || !isCalendarDay(value.slice(0, 10)) || Number.isNaN(date.getTime())) {
+  // zod's date pattern knows each month's days, where Date rolls "2026-02-30" over to March 2nd.
+  if (!wellFormed || !z.regexes.date.test(value.slice(0, 10)) || Number.isNaN(date.getTime())) {
     ctx.addIssue({ code: "custom", message: "Invalid date" });
     return z.NEVER;
   }
