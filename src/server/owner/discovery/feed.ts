@@ -13,8 +13,8 @@ export const FEED_PAGES_KEPT = 20;
 export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
 interface RawItem {
-  title?: string;
-  titleIsHtml: boolean;
+  /** Plain text already. */
+  title: string;
   link?: string;
   date?: string;
   text?: string;
@@ -25,38 +25,40 @@ type Text = { value?: string; type?: string } | undefined;
 
 /** A date as the feed wrote it; feedsmith leaves its type open. */
 const dateText = (...values: unknown[]) => values.find((value): value is string => typeof value === "string");
-const atomText = (text: Text) => ({ value: text?.value, isHtml: text?.type !== "text" });
+/** A title written as HTML, as most feeds write theirs, in plain text. */
+const htmlTitle = (title: string | undefined) => (title ? plainText(title, TITLE_MAX_CHARS) : "");
 
 function rawItems(parsed: AnyFeed): RawItem[] {
   switch (parsed.format) {
     case "rss":
       return (parsed.feed.items ?? []).map((item) => ({
-        title: item.title,
-        titleIsHtml: true,
+        title: htmlTitle(item.title),
         link: item.link ?? (item.guid?.isPermaLink !== false ? item.guid?.value : undefined),
         date: dateText(item.pubDate, item.dc?.dates?.[0]),
         text: item.description ?? item.content?.encoded,
       }));
     case "rdf":
       return (parsed.feed.items ?? []).map((item) => ({
-        title: item.title,
-        titleIsHtml: true,
+        title: htmlTitle(item.title),
         link: item.link,
         date: dateText(item.dc?.dates?.[0]),
         text: item.description,
       }));
     case "atom":
       return (parsed.feed.entries ?? []).map((entry) => {
-        const title = atomText(entry.title as Text);
-        const summary = atomText((entry.summary ?? entry.content) as Text);
-        const link = entry.links?.find((candidate) => !candidate.rel || candidate.rel === "alternate")?.href;
-        return { title: title.value, titleIsHtml: title.isHtml, link, date: dateText(entry.published, entry.updated), text: summary.value };
+        const title = entry.title as Text;
+        return {
+          // Atom says whether a title is markup; a "text" one is taken as written.
+          title: title?.type === "text" ? clip((title.value ?? "").replace(/\s+/g, " ").trim(), TITLE_MAX_CHARS) : htmlTitle(title?.value),
+          link: entry.links?.find((candidate) => !candidate.rel || candidate.rel === "alternate")?.href,
+          date: dateText(entry.published, entry.updated),
+          text: ((entry.summary ?? entry.content) as Text)?.value,
+        };
       });
     case "json":
       return (parsed.feed.items ?? []).map((item) => ({
-        title: item.title,
         // Plain text by its spec, but feeds put markup there too: read as HTML like the others.
-        titleIsHtml: true,
+        title: htmlTitle(item.title),
         link: item.url,
         date: dateText(item.date_published, item.date_modified),
         text: item.summary ?? item.content_text ?? item.content_html,
@@ -90,11 +92,7 @@ export function feedPages(text: string, feedUrl: string, now = Date.now()): Feed
   const seen = new Set<string>();
   for (const item of rawItems(parsed)) {
     const url = webUrl(item.link, feedUrl);
-    const title = item.title
-      ? item.titleIsHtml
-        ? plainText(item.title, TITLE_MAX_CHARS)
-        : clip(item.title.replace(/\s+/g, " ").trim(), TITLE_MAX_CHARS)
-      : "";
+    const { title } = item;
     const time = item.date ? Date.parse(item.date) : NaN;
     if (!url || !title || !Number.isFinite(time) || time > now + FUTURE_SLACK_MS || seen.has(url)) continue;
     seen.add(url);
