@@ -41,13 +41,6 @@ function formatJsonPath(path: JsonPath): string {
   return path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`)).join("");
 }
 
-function syntaxProblem(text: string, fileName: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /at position (\d+)/.exec(message)?.[1];
-  const where = position === undefined ? fileName : `${fileName}:${lineAt(text, Number(position))}`;
-  return `${where}: Invalid JSON: ${message}`;
-}
-
 /**
  * Parses and validates a content file's text. Throws ContentFileError naming
  * the line and field of each problem, e.g.
@@ -59,7 +52,10 @@ export function parseContentFile(text: string, fileName = "content.json"): Conte
   try {
     json = JSON.parse(source);
   } catch (error) {
-    throw new ContentFileError([syntaxProblem(source, fileName, error)]);
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const where = position === undefined ? fileName : `${fileName}:${lineAt(source, Number(position))}`;
+    throw new ContentFileError([`${where}: Invalid JSON: ${message}`]);
   }
   const parsed = contentFileSchema.safeParse(json);
   if (parsed.success) return parsed.data;

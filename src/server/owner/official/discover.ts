@@ -55,6 +55,11 @@ export type Found = { finding: OfficialFinding; summary: OfficialSummary | null 
 /** GET through the guarded, budgeted client; "budget" when the hour's requests are spent. */
 export type BudgetedGet = (url: string) => Promise<Fetched | "budget">;
 
+/** The address discovery tries: status.<domain>, without a leading "www.". */
+export const discoveryUrl = (domain: string) => `https://status.${domain.replace(/^www\./, "")}/`;
+
+const NOTHING: Found = { finding: { kind: "none" }, summary: null };
+
 /** Nothing, or "budget" when the search stopped for the budget (so nothing may be concluded). */
 export async function findOfficialPage(domain: string, get: BudgetedGet): Promise<Found | "budget"> {
   const seed = seedPageFor(domain);
@@ -66,15 +71,7 @@ export async function findOfficialPage(domain: string, get: BudgetedGet): Promis
       if (summary) return { finding: { kind: adapter.kind, url: seed }, summary };
     }
   }
-  return discoverStatuspage(domain, get);
-}
-
-/** The address discovery tries: status.<domain>, without a leading "www.". */
-export const discoveryUrl = (domain: string) => `https://status.${domain.replace(/^www\./, "")}/`;
-
-const NOTHING: Found = { finding: { kind: "none" }, summary: null };
-
-async function discoverStatuspage(domain: string, get: BudgetedGet): Promise<Found | "budget"> {
+  // A catch-all host answers any path with JSON: the page counts only if a made-up path is a 404.
   const url = discoveryUrl(domain);
   const fetched = await get(statuspageAdapter.documentUrl(url));
   if (fetched === "budget") return "budget";

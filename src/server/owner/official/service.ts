@@ -70,12 +70,9 @@ export function createOfficialService({ fetcher, ttlMs, budget, hourlyRequests, 
     await saveFinding(siteId, finding, at, same);
     // The finding read the page already: that is its first reading.
     if (summary) await saveReading(siteId, summary, at);
-    const reading = summary
-      ? { summary, fetchedAt: at }
-      : same
-        ? { summary: row.summary, fetchedAt: row.fetchedAt }
-        : { summary: null, fetchedAt: null };
-    return { site, row: { siteId, finding, foundAt: at, ...reading } };
+    // Another page than before: the last one's reading is not this one's.
+    const kept = same ? { summary: row.summary, fetchedAt: row.fetchedAt } : { summary: null, fetchedAt: null };
+    return { site, row: { siteId, finding, foundAt: at, ...(summary ? { summary, fetchedAt: at } : kept) } };
   }
 
   async function readNow(target: Target, asker: Asker, writeAfter: Promise<unknown>): Promise<OfficialView> {
