@@ -26,20 +26,15 @@ export interface WikidataClient {
   close(): Promise<void>;
 }
 
-/** The addresses a site's official website statement may be written as. */
-export function websiteForms(domain: string): string[] {
+/** The query for the one item whose official website is `domain`, in any form a statement may write it. */
+function sparqlFor(domain: string): string {
   const bare = domain.replace(/^www\./, "");
-  return [bare, `www.${bare}`].flatMap((host) => ["https", "http"].flatMap((scheme) => [`${scheme}://${host}`, `${scheme}://${host}/`]));
-}
-
-export function sparqlFor(domain: string): string {
-  const sites = websiteForms(domain)
-    .map((url) => `<${url}>`)
-    .join(" ");
-  const properties = Object.keys(WIKIDATA_PROPERTIES)
-    .map((id) => `wdt:${id}`)
-    .join(" ");
-  return `SELECT ?item ?prop ?value WHERE { VALUES ?site { ${sites} } ?item wdt:P856 ?site . OPTIONAL { VALUES ?prop { ${properties} } ?item ?prop ?value . } } LIMIT 200`;
+  const forms = [bare, `www.${bare}`].flatMap((host) =>
+    ["https", "http"].flatMap((scheme) => [`${scheme}://${host}`, `${scheme}://${host}/`]),
+  );
+  const sites = forms.map((url) => `<${url}>`).join(" ");
+  const properties = Object.keys(WIKIDATA_PROPERTIES).map((id) => `wdt:${id}`);
+  return `SELECT ?item ?prop ?value WHERE { VALUES ?site { ${sites} } ?item wdt:P856 ?site . OPTIONAL { VALUES ?prop { ${properties.join(" ")} } ?item ?prop ?value . } } LIMIT 200`;
 }
 
 type Binding = Record<string, { value?: unknown } | undefined>;
