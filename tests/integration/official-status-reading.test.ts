@@ -22,13 +22,13 @@ const HOSTS = ["cached", "budget", "garbage", "broken", "slow", "ack"];
 
 let world: OfficialWorld;
 let database: TestDatabase;
-let modules: { ack: typeof import("@/server/owner/official/incident-ack"); db: typeof import("@/server/db") };
+let modules: { ack: typeof import("@/server/owner/official/service"); db: typeof import("@/server/db") };
 
 beforeAll(async () => {
   database = await createTestDatabase();
   process.env.DATABASE_URL = database.url;
   world = await startOfficialWorld(Object.fromEntries(HOSTS.map((name) => [`status.${name}.example.test`, CALM])));
-  modules = { ack: await import("@/server/owner/official/incident-ack"), db: await import("@/server/db") };
+  modules = { ack: await import("@/server/owner/official/service"), db: await import("@/server/db") };
 });
 
 afterAll(async () => {

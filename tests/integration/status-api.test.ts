@@ -225,7 +225,7 @@ describe("the owner's word, the official word and the crowd beside the round", (
   });
 
   it("links a status page the seed list names even before it was ever read", async () => {
-    const { storedOfficial } = await import("@/server/owner/official/stored");
+    const { storedOfficial } = await import("@/server/owner/official/discover");
     expect(await storedOfficial("github.com")).toEqual({ url: "https://www.githubstatus.com", reading: null });
     expect(await storedOfficial("never-listed.example")).toEqual({ url: null, reading: null });
   });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { admitsProblem, readSnapshot, type OfficialSummary } from "@/lib/official-status";
-import { adaptersByKind, OFFICIAL_ADAPTERS } from "@/server/owner/official/adapters";
+import { OFFICIAL_ADAPTERS } from "@/server/owner/official/discover";
 import { betterStackIndex, instatusSummary, statuspageSummary } from "../support/official-pages";
 
-const parse = (kind: "statuspage" | "instatus" | "betterstack", body: unknown) => adaptersByKind.get(kind)!.parse(body);
+const parse = (kind: "statuspage" | "instatus" | "betterstack", body: unknown) =>
+  OFFICIAL_ADAPTERS.find((adapter) => adapter.kind === kind)!.parse(body);
 
 describe("official status adapters", () => {
   const cases: { name: string; kind: "statuspage" | "instatus" | "betterstack"; body: unknown; expected: Partial<OfficialSummary> }[] = [

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { discoveryUrl } from "@/server/owner/official/discover";
-import { seedPageFor } from "@/server/owner/official/seed";
+import { discoveryUrl, seedPageFor } from "@/server/owner/official/discover";
 
 // The seed list is @sentry/status-page-list as installed (0.6.1): real services' entries.
 describe("seedPageFor", () => {

@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { feedPages, FEED_PAGES_KEPT } from "@/server/owner/discovery/feed";
-import { createHomePageReader, MAX_JSON_LD_BYTES } from "@/server/owner/discovery/home-page";
-import { sameAsLinks } from "@/server/owner/discovery/json-ld";
-import { EXCERPT_MAX_CHARS, plainText } from "@/server/owner/discovery/plain-text";
+import { EXCERPT_MAX_CHARS, feedPages, FEED_PAGES_KEPT, plainText } from "@/server/owner/discovery/feed";
+import { createHomePageReader, MAX_JSON_LD_BYTES, sameAsLinks } from "@/server/owner/discovery/home-page";
 import { atomFeed, daysAgo, entityBombFeed, homePage, jsonFeed, rssFeed, trickyItems } from "../support/owner-sites";
 
 // The owner's word as pages and feeds carry it, read without the network: the streaming home

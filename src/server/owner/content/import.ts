@@ -1,13 +1,74 @@
 import "server-only";
 
+import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import type { PrismaClient } from "@/generated/prisma/client";
-
 import { accountFromUrl, SOCIAL_NETWORKS } from "@/lib/owner-accounts";
+import { contentFileSchema, type ContentFile } from "./schema";
 
-import type { ContentFile } from "./schema";
+// A content file (see prisma/seed.json): parsed and validated with the line of each problem, then
+// imported in one transaction.
 
-export { ContentFileError, parseContentFile } from "./parse";
-export type { ContentFile } from "./schema";
+type JsonPath = readonly PropertyKey[];
+
+/** Every problem of a content file, one "file:line: path: message" per entry. */
+export class ContentFileError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "ContentFileError";
+  }
+}
+
+const lineAt = (text: string, offset: number) => text.slice(0, offset).split("\n").length;
+
+/**
+ * The 1-based line of a path (of an object member: its key's); for a path that does not exist
+ * (a missing field) the line of its nearest existing parent.
+ */
+function jsonLineFinder(text: string): (path: JsonPath) => number {
+  const root = parseTree(text);
+  return (path) => {
+    const segments = path.map((part) => (typeof part === "number" ? part : String(part)));
+    for (let length = segments.length; root && length >= 0; length--) {
+      const node = findNodeAtLocation(root, segments.slice(0, length));
+      if (node) return lineAt(text, node.parent?.type === "property" ? node.parent.offset : node.offset);
+    }
+    return 1;
+  };
+}
+
+/** ["sites", 0, "pages", 1, "url"] → "sites[0].pages[1].url" */
+function formatJsonPath(path: JsonPath): string {
+  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`)).join("");
+}
+
+/**
+ * Parses and validates a content file's text. Throws ContentFileError naming
+ * the line and field of each problem, e.g.
+ * `seed.json:12: sites[0].pages[1].publishedAt: Invalid date`.
+ */
+export function parseContentFile(text: string, fileName = "content.json"): ContentFile {
+  const source = text.replace(/^\uFEFF/, "");
+  let json: unknown;
+  try {
+    json = JSON.parse(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const where = position === undefined ? fileName : `${fileName}:${lineAt(source, Number(position))}`;
+    throw new ContentFileError([`${where}: Invalid JSON: ${message}`]);
+  }
+  const parsed = contentFileSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+
+  const lineOf = jsonLineFinder(source);
+  const problems = parsed.error.issues.map((issue) => {
+    // An unknown key is reported on its object; point at the key itself.
+    const path: JsonPath = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
+    const field = formatJsonPath(path);
+    return `${fileName}:${lineOf(path)}: ${field ? `${field}: ` : ""}${issue.message}`;
+  });
+  throw new ContentFileError(problems);
+}
 
 /** `domains`: the ASCII names whose content changed, so their cached pages can be expired. */
 export type ImportSummary = { sites: number; pages: number; socialLinks: number; domains: string[] };

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
+import { parseDomain } from "@/lib/domain";
 import { accountFromUrl, NETWORK_LABELS, SOCIAL_NETWORKS, type SocialNetwork } from "@/lib/owner-accounts";
-
-import { checkContentDomain } from "./domain";
+import { routedHostNames } from "@/server/checking";
+import { getConfig } from "@/server/config";
 
 // The format of a content file (see prisma/seed.json): related pages and the
 // owner's social accounts per domain.
@@ -32,31 +33,28 @@ const EXAMPLES: Record<SocialNetwork, string> = {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** True for a real calendar day: Date rolls "2026-02-30" over to March 2nd. */
-function isCalendarDay(day: string): boolean {
-  const date = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-}
-
 /** "2026-11-02" (midnight UTC) or a full ISO date-time with a zone. */
 const publishedAt = z.string().transform((value, ctx) => {
   const dateOnly = DATE_ONLY.test(value);
   const date = new Date(dateOnly ? `${value}T00:00:00Z` : value);
   const wellFormed = dateOnly || ISO_DATE_TIME.test(value);
-  if (!wellFormed || !isCalendarDay(value.slice(0, 10)) || Number.isNaN(date.getTime())) {
+  // zod's date pattern knows each month's days, where Date rolls "2026-02-30" over to March 2nd.
+  if (!wellFormed || !z.regexes.date.test(value.slice(0, 10)) || Number.isNaN(date.getTime())) {
     ctx.addIssue({ code: "custom", message: "Invalid date" });
     return z.NEVER;
   }
   return date;
 });
 
+// The same rules as the site's own pages (checking/requested-domain.ts), names PROBE_CONNECT_TO
+// routes included, so imported content always belongs to a page that can exist.
 const domain = z.string().transform((value, ctx) => {
-  const checked = checkContentDomain(value);
-  if (!checked.ok) {
-    ctx.addIssue({ code: "custom", message: checked.message });
+  const parsed = parseDomain(value, { allowHosts: routedHostNames(getConfig().PROBE_CONNECT_TO) });
+  if (!parsed.ok) {
+    ctx.addIssue({ code: "custom", message: `Invalid domain: ${parsed.message}` });
     return z.NEVER;
   }
-  return { ascii: checked.ascii, unicode: checked.unicode };
+  return { ascii: parsed.ascii, unicode: parsed.unicode };
 });
 
 const text = (max: number) => z.string().trim().min(1, "Must not be empty").max(max, `At most ${max} characters`);

@@ -36,11 +36,9 @@ export async function askSitesToRefresh(
         }
         return { site, ok: true };
       } catch (error) {
-        return {
-          site,
-          ok: false,
-          reason: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error),
-        };
+        // fetch's own message is "fetch failed"; its cause says why.
+        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+        return { site, ok: false, reason: cause instanceof Error ? cause.message : String(cause) };
       }
     }),
   );

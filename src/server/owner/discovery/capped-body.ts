@@ -1,6 +1,6 @@
 import "server-only";
 import zlib from "node:zlib";
-import type { Readable } from "node:stream";
+import type { Readable, Transform } from "node:stream";
 
 // Reads a response body up to a cap that holds after decompression: a 1 KB gzip bomb that inflates
 // to gigabytes is read as far as the cap and no further, because the decoded stream is consumed
@@ -13,22 +13,15 @@ export type CappedRead =
   /** `complete`: the body ended (false: stopped at the cap or by the consumer). `bytes`: decoded bytes read. */
   { ok: true; complete: boolean; bytes: number } | { ok: false; reason: string; bytes: number };
 
-function decoderFor(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null | "unknown" {
-  switch (encoding.trim().toLowerCase()) {
-    case "":
-    case "identity":
-      return null;
-    case "gzip":
-    case "x-gzip":
-      return zlib.createGunzip();
-    case "deflate":
-      return zlib.createInflate();
-    case "br":
-      return zlib.createBrotliDecompress();
-    default:
-      return "unknown";
-  }
-}
+/** Each content coding we read; null: not encoded. */
+const DECODERS: Record<string, (() => Transform) | null> = {
+  "": null,
+  identity: null,
+  gzip: zlib.createGunzip,
+  "x-gzip": zlib.createGunzip,
+  deflate: zlib.createInflate,
+  br: zlib.createBrotliDecompress,
+};
 
 /** Reads `body` (encoded as `encoding` says) into `onChunk`, at most `maxBytes` decoded bytes. */
 export async function readCapped(
@@ -39,11 +32,12 @@ export async function readCapped(
 ): Promise<CappedRead> {
   // Destroyed below when the cap or the consumer stops it: undici reports that as an error.
   body.on("error", () => undefined);
-  const decoder = decoderFor(encoding);
-  if (decoder === "unknown") {
+  const coding = encoding.trim().toLowerCase();
+  if (!Object.hasOwn(DECODERS, coding)) {
     body.destroy();
     return { ok: false, reason: `an encoding we do not read (${encoding.slice(0, 40)})`, bytes: 0 };
   }
+  const decoder = DECODERS[coding]?.() ?? null;
   // The wire is capped too: a body that is not compressed reads no more than it decodes to.
   let wire = 0;
   const source: Readable = decoder ? body.pipe(decoder) : body;

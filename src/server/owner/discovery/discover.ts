@@ -1,9 +1,8 @@
 import "server-only";
 import { accountFromHandle, accountFromUrl, type AccountLink } from "@/lib/owner-accounts";
-import { createHomePageReader, type HomePageFindings } from "./home-page";
+import { createHomePageReader, sameAsLinks, type HomePageFindings } from "./home-page";
 import type { Discovery, FeedPage, FoundAccount } from "@/lib/owner-discovery";
 import { feedPages, webUrl } from "./feed";
-import { sameAsLinks } from "./json-ld";
 import { registrableDomainOf } from "@/lib/domain";
 import type { SiteClient } from "./site-fetch";
 import type { WikidataClient } from "./wikidata";
@@ -24,34 +23,27 @@ export interface DiscoveryOptions {
   /** null: Wikidata is not asked this time (off, or its answer is still fresh). */
   wikidata: WikidataClient | null;
   deadlineMs?: number;
-  maxBytes?: number;
   /** Stops the discovery early (shutdown). */
   signal?: AbortSignal;
-  now?: () => number;
 }
 
 export async function discoverOwner(
   domain: string,
-  { client, wikidata, deadlineMs = DISCOVERY_DEADLINE_MS, maxBytes = MAX_DOCUMENT_BYTES, signal: stop, now = Date.now }: DiscoveryOptions,
+  { client, wikidata, deadlineMs = DISCOVERY_DEADLINE_MS, signal: stop }: DiscoveryOptions,
 ): Promise<Discovery> {
   const started = performance.now();
   const signal = stop ? AbortSignal.any([stop, AbortSignal.timeout(deadlineMs)]) : AbortSignal.timeout(deadlineMs);
   const asking = wikidata ? wikidataAccounts(wikidata, domain, signal) : Promise.resolve(null);
-  const home = await readHomePage(client, domain, signal, maxBytes);
-  let bytesRead = home.bytesRead;
-  const result = (fields: Pick<Discovery, "outcome" | "problem"> & Partial<Discovery>): Promise<Discovery> =>
-    asking.then((fromWikidata) => ({
-      siteName: null,
-      accounts: [],
-      pages: [],
-      feedUrl: null,
-      ...fields,
-      wikidata: fromWikidata,
-      bytesRead,
-      durationMs: Math.round(performance.now() - started),
-    }));
-  if (!home.findings) return result({ outcome: "failed", problem: home.problem });
+  const fromSite = await readSite(client, domain, signal);
+  return { ...fromSite, wikidata: await asking, durationMs: Math.round(performance.now() - started) };
+}
 
+/** The home page's name and accounts, and the pages of the first feed it names on the same registrable domain. */
+async function readSite(client: SiteClient, domain: string, signal: AbortSignal): Promise<Omit<Discovery, "wikidata" | "durationMs">> {
+  const home = await readHomePage(client, domain, signal);
+  if (!home.findings) {
+    return { outcome: "failed", problem: home.problem, siteName: null, accounts: [], pages: [], feedUrl: null, bytesRead: home.bytesRead };
+  }
   const { findings, pageUrl } = home;
   const base = webUrl(findings.base ?? undefined, pageUrl) ?? pageUrl;
   const accounts = siteAccounts(findings, base)
@@ -61,23 +53,16 @@ export async function discoverOwner(
     findings.feeds
       .map((href) => webUrl(href, base))
       .find((url): url is string => url !== null && registrableDomainOf(new URL(url).hostname) === registrableDomainOf(domain)) ?? null;
-  let pages: FeedPage[] = [];
-  let problem = home.problem;
-  if (feedUrl) {
-    const feed = await readFeed(client, feedUrl, signal, maxBytes, now());
-    bytesRead += feed.bytesRead;
-    pages = feed.pages;
-    problem ??= feed.problem;
-  }
-  const found = accounts.length > 0 || pages.length > 0;
-  return result({
-    outcome: found ? "found" : "nothing",
-    problem,
+  const feed = feedUrl ? await readFeed(client, feedUrl, signal) : { pages: [], problem: null, bytesRead: 0 };
+  return {
+    outcome: accounts.length > 0 || feed.pages.length > 0 ? "found" : "nothing",
+    problem: home.problem ?? feed.problem,
     siteName: findings.siteName,
     accounts,
-    pages,
-    feedUrl: pages.length > 0 ? feedUrl : null,
-  });
+    pages: feed.pages,
+    feedUrl: feed.pages.length > 0 ? feedUrl : null,
+    bytesRead: home.bytesRead + feed.bytesRead,
+  };
 }
 
 type HomeRead =
@@ -85,7 +70,7 @@ type HomeRead =
   | { findings: null; problem: string; bytesRead: number };
 
 /** https://<domain>/, else http:// when https reached no answer at all (refused, a certificate browsers refuse). */
-async function readHomePage(client: SiteClient, domain: string, signal: AbortSignal, maxBytes: number): Promise<HomeRead> {
+async function readHomePage(client: SiteClient, domain: string, signal: AbortSignal): Promise<HomeRead> {
   let bytesRead = 0;
   let problem = "";
   for (const scheme of ["https", "http"]) {
@@ -93,7 +78,7 @@ async function readHomePage(client: SiteClient, domain: string, signal: AbortSig
     const fetched = await client.get(new URL(`${scheme}://${domain}/`), {
       expected: "html",
       signal,
-      maxBytes,
+      maxBytes: MAX_DOCUMENT_BYTES,
       onChunk: (chunk) => reader.write(chunk),
     });
     bytesRead += fetched.bytesRead;
@@ -127,15 +112,19 @@ async function readFeed(
   client: SiteClient,
   url: string,
   signal: AbortSignal,
-  maxBytes: number,
-  now: number,
 ): Promise<{ pages: FeedPage[]; problem: string | null; bytesRead: number }> {
   const chunks: Buffer[] = [];
-  const fetched = await client.get(new URL(url), { expected: "feed", signal, maxBytes, onChunk: (chunk) => (chunks.push(chunk), "more") });
-  if (!fetched.ok) return { pages: [], problem: `feed: ${fetched.reason}`, bytesRead: fetched.bytesRead };
-  if (!fetched.complete) return { pages: [], problem: `feed: ${url} is longer than ${maxBytes} bytes`, bytesRead: fetched.bytesRead };
-  const pages = feedPages(Buffer.concat(chunks).toString("utf8"), fetched.url.href, now);
-  return { pages: pages ?? [], problem: pages ? null : `feed: ${url} is no feed we can read`, bytesRead: fetched.bytesRead };
+  const fetched = await client.get(new URL(url), {
+    expected: "feed",
+    signal,
+    maxBytes: MAX_DOCUMENT_BYTES,
+    onChunk: (chunk) => (chunks.push(chunk), "more"),
+  });
+  const { bytesRead } = fetched;
+  if (!fetched.ok) return { pages: [], problem: `feed: ${fetched.reason}`, bytesRead };
+  if (!fetched.complete) return { pages: [], problem: `feed: ${url} is longer than ${MAX_DOCUMENT_BYTES} bytes`, bytesRead };
+  const pages = feedPages(Buffer.concat(chunks).toString("utf8"), fetched.url.href);
+  return { pages: pages ?? [], problem: pages ? null : `feed: ${url} is no feed we can read`, bytesRead };
 }
 
 async function wikidataAccounts(client: WikidataClient, domain: string, signal: AbortSignal): Promise<FoundAccount[] | null> {

@@ -1,5 +1,4 @@
 import "server-only";
-import type { Readable } from "node:stream";
 import { Agent, request } from "undici";
 import { registrableDomainOf } from "@/lib/domain";
 import { createGuardedConnector, type AddressGuard } from "@/server/checking";
@@ -61,6 +60,8 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
     const site = registrableDomainOf(start.hostname);
     let url = start;
     let bytesRead = 0;
+    // The site answered, but not with what we read.
+    const refused = (reason: string): SiteFetched => ({ ok: false, reason, bytesRead, answered: true });
     try {
       for (let hop = 0; ; hop++) {
         const response = await request(url, {
@@ -71,11 +72,13 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
           headersTimeout: connectTimeoutMs,
         });
         const location = response.headers.location;
+        // A body dropped unread: undici reports the abort as an error, which nobody waits for here.
+        const discard = () => response.body.on("error", () => undefined).destroy();
         if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === "string") {
-          discard(response.body);
-          if (hop === MAX_REDIRECTS) return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects`, bytesRead, answered: true };
+          discard();
+          if (hop === MAX_REDIRECTS) return refused(`more than ${MAX_REDIRECTS} redirects`);
           const next = redirectWithin(url, location, site);
-          if (typeof next === "string") return { ok: false, reason: next, bytesRead, answered: true };
+          if (typeof next === "string") return refused(next);
           url = next;
           continue;
         }
@@ -83,28 +86,14 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
           .split(";")[0]!
           .trim()
           .toLowerCase();
-        if (response.statusCode !== 200) {
-          discard(response.body);
-          return { ok: false, reason: `HTTP ${response.statusCode} from ${url.href}`, bytesRead, answered: true };
-        }
-        if (!TYPES[expected].test(contentType)) {
-          discard(response.body);
-          return {
-            ok: false,
-            reason: `${url.href} is ${contentType || "of no type"}, not ${expected === "html" ? "an HTML page" : "a feed"}`,
-            bytesRead,
-            answered: true,
-          };
+        if (response.statusCode !== 200 || !TYPES[expected].test(contentType)) {
+          discard();
+          if (response.statusCode !== 200) return refused(`HTTP ${response.statusCode} from ${url.href}`);
+          return refused(`${url.href} is ${contentType || "of no type"}, not ${expected === "html" ? "an HTML page" : "a feed"}`);
         }
         const read = await readCapped(response.body, String(response.headers["content-encoding"] ?? ""), maxBytes, onChunk);
         bytesRead += read.bytes;
-        if (!read.ok)
-          return {
-            ok: false,
-            reason: signal.aborted ? `${url.href} did not finish in time` : `${url.href}: ${read.reason}`,
-            bytesRead,
-            answered: true,
-          };
+        if (!read.ok) return refused(signal.aborted ? `${url.href} did not finish in time` : `${url.href}: ${read.reason}`);
         return { ok: true, url, contentType, complete: read.complete, bytesRead };
       }
     } catch (error) {
@@ -115,12 +104,6 @@ export function createSiteClient({ guard, userAgentUrl, connectTimeoutMs = 4000,
   }
 
   return { get, close: () => dispatcher.close(), destroy: () => dispatcher.destroy() };
-}
-
-/** Drops a body unread; undici then reports the abort as an error, which nobody waits for here. */
-function discard(body: Readable): void {
-  body.on("error", () => undefined);
-  body.destroy();
 }
 
 /** The next hop, or why not: only http(s), the web's own ports, and the same registrable domain. */

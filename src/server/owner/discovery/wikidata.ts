@@ -1,8 +1,7 @@
 import "server-only";
-import { Agent, request } from "undici";
 import { accountFromHandle, type AccountLink, type SocialNetwork } from "@/lib/owner-accounts";
 import type { WorldBudget } from "@/server/checking";
-import { readCapped } from "./capped-body";
+import { createJsonClient, jsonOf } from "../official/fetch-json";
 
 // Wikidata for well-known sites: the one item whose official website (P856) is this domain, and its
 // accounts, one SPARQL query per domain within an hourly budget. Several items naming the site are no answer.
@@ -27,20 +26,15 @@ export interface WikidataClient {
   close(): Promise<void>;
 }
 
-/** The addresses a site's official website statement may be written as. */
-export function websiteForms(domain: string): string[] {
+/** The query for the one item whose official website is `domain`, in any form a statement may write it. */
+function sparqlFor(domain: string): string {
   const bare = domain.replace(/^www\./, "");
-  return [bare, `www.${bare}`].flatMap((host) => ["https", "http"].flatMap((scheme) => [`${scheme}://${host}`, `${scheme}://${host}/`]));
-}
-
-export function sparqlFor(domain: string): string {
-  const sites = websiteForms(domain)
-    .map((url) => `<${url}>`)
-    .join(" ");
-  const properties = Object.keys(WIKIDATA_PROPERTIES)
-    .map((id) => `wdt:${id}`)
-    .join(" ");
-  return `SELECT ?item ?prop ?value WHERE { VALUES ?site { ${sites} } ?item wdt:P856 ?site . OPTIONAL { VALUES ?prop { ${properties} } ?item ?prop ?value . } } LIMIT 200`;
+  const forms = [bare, `www.${bare}`].flatMap((host) =>
+    ["https", "http"].flatMap((scheme) => [`${scheme}://${host}`, `${scheme}://${host}/`]),
+  );
+  const sites = forms.map((url) => `<${url}>`).join(" ");
+  const properties = Object.keys(WIKIDATA_PROPERTIES).map((id) => `wdt:${id}`);
+  return `SELECT ?item ?prop ?value WHERE { VALUES ?site { ${sites} } ?item wdt:P856 ?site . OPTIONAL { VALUES ?prop { ${properties.join(" ")} } ?item ?prop ?value . } } LIMIT 200`;
 }
 
 type Binding = Record<string, { value?: unknown } | undefined>;
@@ -64,48 +58,28 @@ export function accountsOfAnswer(json: unknown): { item: string | null; accounts
   return { item: [...items][0]!, accounts };
 }
 
-export function createWikidataClient({
-  url,
-  userAgentUrl,
-  budget,
-  timeoutMs = 5000,
-}: {
+interface WikidataOptions {
   url: string;
   userAgentUrl: string;
   budget: WorldBudget;
   timeoutMs?: number;
-}): WikidataClient {
-  const dispatcher = new Agent({ connections: 2, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+}
+
+export function createWikidataClient({ url, budget, timeoutMs = 5000, ...rest }: WikidataOptions): WikidataClient {
+  const accept = "application/sparql-results+json";
+  const client = createJsonClient({ ...rest, accept, timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES, connections: 2 });
   return {
     async accountsOf(domain, signal) {
       if (!(await budget.reserve(1, "open")).ok) return { ok: false, reason: "the hour's Wikidata budget is spent" };
       const query = new URL(url);
       query.searchParams.set("query", sparqlFor(domain));
       query.searchParams.set("format", "json");
-      try {
-        const response = await request(query, {
-          dispatcher,
-          headers: { accept: "application/sparql-results+json", "user-agent": `downcheck/0.1 (+${userAgentUrl})` },
-          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-        });
-        if (response.statusCode !== 200) {
-          response.body.on("error", () => undefined).destroy();
-          return { ok: false, reason: `Wikidata answered HTTP ${response.statusCode}` };
-        }
-        const chunks: Buffer[] = [];
-        const read = await readCapped(
-          response.body,
-          String(response.headers["content-encoding"] ?? ""),
-          MAX_ANSWER_BYTES,
-          (chunk) => (chunks.push(chunk), "more"),
-        );
-        if (!read.ok || !read.complete) return { ok: false, reason: read.ok ? "Wikidata's answer is too long" : read.reason };
-        const answer = accountsOfAnswer(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-        return answer ? { ok: true, ...answer } : { ok: false, reason: "Wikidata's answer is not SPARQL results" };
-      } catch (error) {
-        return { ok: false, reason: `Wikidata: ${(error as Error).message ?? String(error)}` };
-      }
+      const fetched = await client.get(query.href, signal);
+      if (!fetched.ok) return { ok: false, reason: `Wikidata: ${fetched.reason}` };
+      if (fetched.status !== 200) return { ok: false, reason: `Wikidata answered HTTP ${fetched.status}` };
+      const answer = accountsOfAnswer(jsonOf(fetched));
+      return answer ? { ok: true, ...answer } : { ok: false, reason: "Wikidata's answer is not SPARQL results" };
     },
-    close: () => dispatcher.close(),
+    close: () => client.close(),
   };
 }

@@ -4,47 +4,45 @@ import { OFFICIAL_FETCH_TIMEOUT_MS, OFFICIAL_MAX_BODY_BYTES } from "@/lib/offici
 import { createGuardedConnector, type AddressGuard } from "@/server/checking";
 import { readCapped } from "../discovery/capped-body";
 
-// GET one document of an official status page through the probes' guarded connector (its address
-// comes from a list, a guess or the database): no redirects, a deadline and a body cap.
+// GET one JSON document with no redirects, a deadline and a body cap: an official status page's
+// through the probes' guarded connector (its address comes from a list, a guess or the database),
+// Wikidata's at the address the operator set.
 
 export type Fetched = { ok: true; status: number; text: string } | { ok: false; reason: string };
 
 export interface OfficialFetcher {
-  get(url: string): Promise<Fetched>;
+  /** `stop` ends the request early, beside the client's own deadline. */
+  get(url: string, stop?: AbortSignal): Promise<Fetched>;
   close(): Promise<void>;
 }
 
-export interface OfficialFetcherOptions {
-  guard: AddressGuard;
-  /** PUBLIC_BASE_URL, named in the User-Agent so page owners can find out who is calling. */
+interface JsonClientOptions {
+  /** PUBLIC_BASE_URL, named in the User-Agent so the owners of what is read can find out who is calling. */
   userAgentUrl: string;
-  timeoutMs?: number;
-  maxBodyBytes?: number;
-  /** Extra trusted CA certificates (PEM); for tests and private deployments. */
-  ca?: string | string[];
+  accept: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  connections: number;
+  connect?: ReturnType<typeof createGuardedConnector>;
 }
 
-export function createOfficialFetcher(options: OfficialFetcherOptions): OfficialFetcher {
-  const timeoutMs = options.timeoutMs ?? OFFICIAL_FETCH_TIMEOUT_MS;
-  const maxBodyBytes = options.maxBodyBytes ?? OFFICIAL_MAX_BODY_BYTES;
-  const dispatcher = new Agent({
-    connections: 8,
-    keepAliveTimeout: 10_000,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    connect: createGuardedConnector({ guard: options.guard, connectTimeoutMs: timeoutMs, ca: options.ca }),
-  });
+export function createJsonClient({
+  userAgentUrl,
+  accept,
+  timeoutMs,
+  maxBodyBytes,
+  connections,
+  connect,
+}: JsonClientOptions): OfficialFetcher {
+  const dispatcher = new Agent({ connections, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect });
 
-  async function get(url: string): Promise<Fetched> {
+  const userAgent = `downcheck/0.1 (+${userAgentUrl})`;
+
+  async function get(url: string, stop?: AbortSignal): Promise<Fetched> {
     if (!/^https?:\/\//i.test(url)) return { ok: false, reason: "not an http(s) address" };
-    const signal = AbortSignal.timeout(timeoutMs);
+    const signal = stop ? AbortSignal.any([stop, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
     try {
-      const response = await request(url, {
-        dispatcher,
-        method: "GET",
-        headers: { "user-agent": `downcheck/0.1 (+${options.userAgentUrl})`, accept: "application/json" },
-        signal,
-      });
+      const response = await request(url, { dispatcher, method: "GET", headers: { "user-agent": userAgent, accept }, signal });
       const declared = Number(response.headers["content-length"]);
       if (declared > maxBodyBytes) {
         response.body.destroy();
@@ -64,6 +62,21 @@ export function createOfficialFetcher(options: OfficialFetcherOptions): Official
   }
 
   return { get, close: () => dispatcher.close() };
+}
+
+export interface OfficialFetcherOptions {
+  guard: AddressGuard;
+  userAgentUrl: string;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  /** Extra trusted CA certificates (PEM); for tests and private deployments. */
+  ca?: string | string[];
+}
+
+export function createOfficialFetcher(options: OfficialFetcherOptions): OfficialFetcher {
+  const { timeoutMs = OFFICIAL_FETCH_TIMEOUT_MS, maxBodyBytes = OFFICIAL_MAX_BODY_BYTES } = options;
+  const connect = createGuardedConnector({ guard: options.guard, connectTimeoutMs: timeoutMs, ca: options.ca });
+  return createJsonClient({ ...options, accept: "application/json", timeoutMs, maxBodyBytes, connections: 8, connect });
 }
 
 /** The JSON of a 200 answer; null for any other status, or a body that is not JSON. */

@@ -1,11 +1,13 @@
 import "server-only";
 import { runOutsideRequest } from "@/server/base/request-context";
-import { OFFICIAL_LOOK_AGAIN_MS, type OfficialFinding, type OfficialView } from "@/lib/official-status";
+import { waitAtMost } from "@/server/base/wait";
+import { admitsProblem, OFFICIAL_LOOK_AGAIN_MS, type OfficialFinding, type OfficialView } from "@/lib/official-status";
 import { type Target, registrableDomainOf } from "@/lib/domain";
 import { OFFICIAL_SITE_SHARE, OFFICIAL_VISITOR_SHARE, shareOf, type Asker, type BudgetShare } from "@/lib/world-shares";
 import type { WorldBudget } from "@/server/checking";
-import { adaptersByKind } from "./adapters";
-import { findOfficialPage, type BudgetedGet } from "./discover";
+import { type CheckRecord } from "@/server/data/check-store";
+import { getDb } from "@/server/db";
+import { findOfficialPage, OFFICIAL_ADAPTERS, type BudgetedGet } from "./discover";
 import { jsonOf, type OfficialFetcher } from "./fetch-json";
 import {
   readOfficialRow,
@@ -68,12 +70,9 @@ export function createOfficialService({ fetcher, ttlMs, budget, hourlyRequests, 
     await saveFinding(siteId, finding, at, same);
     // The finding read the page already: that is its first reading.
     if (summary) await saveReading(siteId, summary, at);
-    const reading = summary
-      ? { summary, fetchedAt: at }
-      : same
-        ? { summary: row.summary, fetchedAt: row.fetchedAt }
-        : { summary: null, fetchedAt: null };
-    return { site, row: { siteId, finding, foundAt: at, ...reading } };
+    // Another page than before: the last one's reading is not this one's.
+    const kept = same ? { summary: row.summary, fetchedAt: row.fetchedAt } : { summary: null, fetchedAt: null };
+    return { site, row: { siteId, finding, foundAt: at, ...(summary ? { summary, fetchedAt: at } : kept) } };
   }
 
   async function readNow(target: Target, asker: Asker, writeAfter: Promise<unknown>): Promise<OfficialView> {
@@ -84,21 +83,20 @@ export function createOfficialService({ fetcher, ttlMs, budget, hourlyRequests, 
     if (!located || located.row.finding.kind === "none") return { found: false };
     const { site, row } = located;
     const { kind, url } = located.row.finding;
-    const last = { summary: row.summary, fetchedAt: row.fetchedAt?.toISOString() ?? null };
-    if (row.summary && row.fetchedAt && now() - row.fetchedAt.getTime() < ttlMs) return { found: true, kind, url, ...last, problem: null };
+    if (row.summary && row.fetchedAt && now() - row.fetchedAt.getTime() < ttlMs) return viewOf(row, null);
 
-    const adapter = adaptersByKind.get(kind)!;
+    const adapter = OFFICIAL_ADAPTERS.find((candidate) => candidate.kind === kind)!;
     const fetched = await get(adapter.documentUrl(url));
-    if (fetched === "budget") return { found: true, kind, url, ...last, problem: "budget" };
+    if (fetched === "budget") return viewOf(row, "budget");
     const summary = adapter.parse(jsonOf(fetched));
     if (!summary) {
       const why = fetched.ok ? `HTTP ${fetched.status}${fetched.status === 200 ? ", not the published shape" : ""}` : fetched.reason;
       console.warn(`official status: ${url} (${kind}) of ${target.ascii} could not be read: ${why}`);
-      return { found: true, kind, url, summary: null, fetchedAt: null, problem: "unavailable" };
+      return viewOf({ ...row, summary: null, fetchedAt: null }, "unavailable");
     }
     const fetchedAt = new Date(now());
     await saveReading(await site(), summary, fetchedAt);
-    return { found: true, kind, url, summary, fetchedAt: fetchedAt.toISOString(), problem: null };
+    return viewOf({ ...row, summary, fetchedAt }, null);
   }
 
   return {
@@ -117,19 +115,17 @@ export function createOfficialService({ fetcher, ttlMs, budget, hourlyRequests, 
       const running = inFlight.get(target.ascii);
       if (running) return running;
       const row = await readStoredOfficialRow(target.ascii);
-      if (!row || row.finding.kind === "none") return { found: false };
-      const { kind, url } = row.finding;
       // A page found but never read (it failed, or the budget ran out first) is unavailable.
-      return {
-        found: true,
-        kind,
-        url,
-        summary: row.summary,
-        fetchedAt: row.fetchedAt?.toISOString() ?? null,
-        problem: row.summary ? null : "unavailable",
-      };
+      return row ? viewOf(row, row.summary ? null : "unavailable") : { found: false };
     },
   };
+}
+
+/** What `row` says to a reader, and why its reading is not a fresh one. */
+function viewOf(row: OfficialRow, problem: (OfficialView & { found: true })["problem"]): OfficialView {
+  if (row.finding.kind === "none") return { found: false };
+  const { kind, url } = row.finding;
+  return { found: true, kind, url, summary: row.summary, fetchedAt: row.fetchedAt?.toISOString() ?? null, problem };
 }
 
 /** A visitor's reading is charged to them and to the registrable domain; the background's to the domain. */
@@ -143,3 +139,38 @@ const sameFinding = (a: OfficialFinding, b: OfficialFinding) =>
 
 /** OFFICIAL_STATUS=off: no page is looked for or read. */
 export const NO_OFFICIAL_SERVICE: OfficialService = { refresh: async () => ({ found: false }), stored: async () => ({ found: false }) };
+
+// When the official page first admitted an incident our probes found: after each stored round of a
+// site with an unadmitted open incident, its official status is read (the shared reading, at most
+// one request per TTL) and Incident.officialAckAt set the first time it shows a problem.
+
+/** How long a round's result waits for the official reading; the note is made when it comes anyway. */
+const HOOK_WAIT_MS = 2000;
+
+/** True when this call set the incident's officialAckAt. */
+export async function noteOfficialAck(record: CheckRecord, service: OfficialService): Promise<boolean> {
+  if (!record.stored) return false;
+  const db = getDb();
+  const open = await db.incident.findFirst({
+    where: { site: { domain: record.domain }, kind: "outage", endedAt: null, officialAckAt: null },
+    select: { id: true },
+  });
+  if (!open) return false;
+  const view = await service.refresh({ ascii: record.domain, unicode: record.displayName }, { kind: "background" });
+  if (!view.found || !view.summary || !view.fetchedAt || !admitsProblem(view.summary)) return false;
+  // Set once: a second instance noting the same incident finds it already set.
+  const { count } = await db.incident.updateMany({
+    where: { id: open.id, officialAckAt: null },
+    data: { officialAckAt: new Date(view.fetchedAt) },
+  });
+  return count === 1;
+}
+
+/** The after-round listener: a slow official page never holds up a round's result. */
+export async function afterRoundOfficial(record: CheckRecord, service: OfficialService): Promise<void> {
+  const noting = noteOfficialAck(record, service).catch((error: unknown) => {
+    console.error(`after-round: the official status of ${record.domain}'s round ${record.id} failed`, error);
+    return false;
+  });
+  await waitAtMost(noting, HOOK_WAIT_MS);
+}

@@ -1,13 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import {
-  clipText,
-  isoOrNull,
-  OFFICIAL_MAX_LISTED,
-  type OfficialComponent,
-  type OfficialState,
-  type OfficialSummary,
-} from "@/lib/official-status";
+import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, type OfficialComponent, type OfficialState } from "@/lib/official-status";
 import { stateWords } from "@/lib/official-status-words";
 import { below, type OfficialAdapter } from "./adapter";
 
@@ -18,7 +11,7 @@ import { below, type OfficialAdapter } from "./adapter";
 const Attributes = z.record(z.string(), z.unknown());
 const IncludedSchema = z.object({ id: z.union([z.string(), z.number()]), type: z.string(), attributes: Attributes.nullish() });
 
-export const BetterStackIndexSchema = z.object({
+const BetterStackIndexSchema = z.object({
   data: z.object({
     type: z.literal("status_page"),
     attributes: z.object({
@@ -45,53 +38,47 @@ const text = (item: Included, field: string): string | null => {
 };
 const ofType = (items: Included[], type: string) => items.filter((item) => item.type === type);
 
-export function parseBetterStack(body: unknown): OfficialSummary | null {
-  const parsed = BetterStackIndexSchema.safeParse(body);
-  if (!parsed.success) return null;
-  const { attributes } = parsed.data.data;
-  const included = parsed.data.included ?? [];
-
-  const resources = ofType(included, "status_page_resource");
-  const affected: OfficialComponent[] = resources.flatMap((resource) => {
-    const status = RESOURCE_STATES[text(resource, "status") ?? ""];
-    const name = clipText(text(resource, "public_name"));
-    return status && name ? [{ name, status }] : [];
-  });
-  // "Downtime" with some resources still up is a partial outage; with none, a major one.
-  const someUp = resources.some((resource) => text(resource, "status") === "operational");
-  const overall: OfficialState = {
-    operational: "operational",
-    degraded: "degraded",
-    maintenance: "maintenance",
-    downtime: someUp ? "partial_outage" : "major_outage",
-  }[attributes.aggregate_state] as OfficialState;
-
-  const updates = ofType(included, "status_update");
-  const reports = ofType(included, "status_report").filter(
-    (report) => text(report, "report_type") !== "maintenance" && !OVER.has((text(report, "aggregate_state") ?? "").toLowerCase()),
-  );
-  return {
-    overall,
-    description: stateWords(overall),
-    updatedAt: isoOrNull(attributes.updated_at),
-    affected: affected.slice(0, OFFICIAL_MAX_LISTED),
-    incidents: reports.slice(0, OFFICIAL_MAX_LISTED).map((report) => {
-      const latest = updates
-        .filter((update) => text(update, "status_report_id") === String(report.id))
-        .sort((a, b) => Date.parse(text(b, "published_at") ?? "") - Date.parse(text(a, "published_at") ?? ""))[0];
-      return {
-        name: clipText(text(report, "title")) ?? "",
-        status: (text(report, "aggregate_state") ?? "").toLowerCase(),
-        startedAt: isoOrNull(text(report, "starts_at")),
-        latestUpdate: latest ? clipText(text(latest, "message")) : null,
-        link: null,
-      };
-    }),
-  };
-}
-
 export const betterStackAdapter: OfficialAdapter = {
   kind: "betterstack",
   documentUrl: (pageUrl) => below(pageUrl, "index.json"),
-  parse: parseBetterStack,
+  parse(body) {
+    const parsed = BetterStackIndexSchema.safeParse(body);
+    if (!parsed.success) return null;
+    const { attributes } = parsed.data.data;
+    const included = parsed.data.included ?? [];
+
+    const resources = ofType(included, "status_page_resource");
+    const affected: OfficialComponent[] = resources.flatMap((resource) => {
+      const status = RESOURCE_STATES[text(resource, "status") ?? ""];
+      const name = clipText(text(resource, "public_name"));
+      return status && name ? [{ name, status }] : [];
+    });
+    // "Downtime" with some resources still up is a partial outage; with none, a major one.
+    const someUp = resources.some((resource) => text(resource, "status") === "operational");
+    const state = attributes.aggregate_state;
+    const overall: OfficialState = state !== "downtime" ? state : someUp ? "partial_outage" : "major_outage";
+
+    const updates = ofType(included, "status_update");
+    const reports = ofType(included, "status_report").filter(
+      (report) => text(report, "report_type") !== "maintenance" && !OVER.has((text(report, "aggregate_state") ?? "").toLowerCase()),
+    );
+    return {
+      overall,
+      description: stateWords(overall),
+      updatedAt: isoOrNull(attributes.updated_at),
+      affected: affected.slice(0, OFFICIAL_MAX_LISTED),
+      incidents: reports.slice(0, OFFICIAL_MAX_LISTED).map((report) => {
+        const latest = updates
+          .filter((update) => text(update, "status_report_id") === String(report.id))
+          .sort((a, b) => Date.parse(text(b, "published_at") ?? "") - Date.parse(text(a, "published_at") ?? ""))[0];
+        return {
+          name: clipText(text(report, "title")) ?? "",
+          status: (text(report, "aggregate_state") ?? "").toLowerCase(),
+          startedAt: isoOrNull(text(report, "starts_at")),
+          latestUpdate: latest ? clipText(text(latest, "message")) : null,
+          link: null,
+        };
+      }),
+    };
+  },
 };

@@ -1,14 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import {
-  clipText,
-  isoOrNull,
-  OFFICIAL_MAX_LISTED,
-  safeLink,
-  worseState,
-  type OfficialState,
-  type OfficialSummary,
-} from "@/lib/official-status";
+import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, safeLink, worseState, type OfficialState } from "@/lib/official-status";
 import { stateWords } from "@/lib/official-status-words";
 import { below, type OfficialAdapter } from "./adapter";
 
@@ -24,7 +16,7 @@ const IncidentSchema = z.object({
   url: z.string().nullish(),
 });
 
-export const InstatusSummarySchema = z.object({
+const InstatusSummarySchema = z.object({
   page: z.object({ name: z.string(), url: z.string(), status: z.enum(["UP", "HASISSUES", "UNDERMAINTENANCE"]) }),
   activeIncidents: z.array(IncidentSchema).nullish(),
   activeMaintenances: z.array(z.object({ name: z.string(), status: z.string().nullish() })).nullish(),
@@ -38,38 +30,36 @@ const IMPACT_STATES: Record<string, OfficialState> = {
   UNDERMAINTENANCE: "maintenance",
 };
 
-export function parseInstatus(body: unknown): OfficialSummary | null {
-  const parsed = InstatusSummarySchema.safeParse(body);
-  if (!parsed.success) return null;
-  const { page, activeIncidents } = parsed.data;
-  const incidents = (activeIncidents ?? []).filter((incident) => incident.status !== "RESOLVED");
-  // "Has issues" is as bad as its worst incident; an impact we do not know reads as degraded.
-  const overall: OfficialState =
-    page.status === "UP"
-      ? "operational"
-      : page.status === "UNDERMAINTENANCE"
-        ? "maintenance"
-        : incidents.reduce<OfficialState>((worst, incident) => {
-            const impact = IMPACT_STATES[incident.impact ?? ""] ?? "degraded";
-            return impact === "maintenance" ? worst : worseState(worst, impact);
-          }, "degraded");
-  return {
-    overall,
-    description: stateWords(overall),
-    updatedAt: null,
-    affected: [],
-    incidents: incidents.slice(0, OFFICIAL_MAX_LISTED).map((incident) => ({
-      name: clipText(incident.name) ?? "",
-      status: incident.status.toLowerCase(),
-      startedAt: isoOrNull(incident.started),
-      latestUpdate: null,
-      link: safeLink(incident.url),
-    })),
-  };
-}
-
 export const instatusAdapter: OfficialAdapter = {
   kind: "instatus",
   documentUrl: (pageUrl) => below(pageUrl, "summary.json"),
-  parse: parseInstatus,
+  parse(body) {
+    const parsed = InstatusSummarySchema.safeParse(body);
+    if (!parsed.success) return null;
+    const { page, activeIncidents } = parsed.data;
+    const incidents = (activeIncidents ?? []).filter((incident) => incident.status !== "RESOLVED");
+    // "Has issues" is as bad as its worst incident; an impact we do not know reads as degraded.
+    const overall: OfficialState =
+      page.status === "UP"
+        ? "operational"
+        : page.status === "UNDERMAINTENANCE"
+          ? "maintenance"
+          : incidents.reduce<OfficialState>((worst, incident) => {
+              const impact = IMPACT_STATES[incident.impact ?? ""] ?? "degraded";
+              return impact === "maintenance" ? worst : worseState(worst, impact);
+            }, "degraded");
+    return {
+      overall,
+      description: stateWords(overall),
+      updatedAt: null,
+      affected: [],
+      incidents: incidents.slice(0, OFFICIAL_MAX_LISTED).map((incident) => ({
+        name: clipText(incident.name) ?? "",
+        status: incident.status.toLowerCase(),
+        startedAt: isoOrNull(incident.started),
+        latestUpdate: null,
+        link: safeLink(incident.url),
+      })),
+    };
+  },
 };

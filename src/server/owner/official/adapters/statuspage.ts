@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, safeLink, type OfficialState, type OfficialSummary } from "@/lib/official-status";
+import { clipText, isoOrNull, OFFICIAL_MAX_LISTED, safeLink, type OfficialState } from "@/lib/official-status";
 import { below, type OfficialAdapter } from "./adapter";
 
 // Atlassian Statuspage's public API v2 (GET /api/v2/summary.json, incident.io's pages alike): the
@@ -23,7 +23,7 @@ const IncidentSchema = z.object({
   incident_updates: z.array(z.object({ body: z.string().nullish() })).nullish(),
 });
 
-export const StatuspageSummarySchema = z.object({
+const StatuspageSummarySchema = z.object({
   page: z.object({ id: z.string().min(1), name: z.string().min(1), updated_at: z.string().nullish() }),
   status: z.object({ indicator: z.enum(["none", "minor", "major", "critical", "maintenance"]), description: z.string() }),
   components: z.array(ComponentSchema).nullish(),
@@ -48,36 +48,34 @@ const COMPONENT_STATES: Record<z.infer<typeof ComponentSchema>["status"], Offici
 
 const RESOLVED = new Set(["resolved", "postmortem", "completed"]);
 
-export function parseStatuspage(body: unknown): OfficialSummary | null {
-  const parsed = StatuspageSummarySchema.safeParse(body);
-  if (!parsed.success) return null;
-  const { page, status, components, incidents } = parsed.data;
-  return {
-    overall: INDICATOR_STATES[status.indicator],
-    description: clipText(status.description) ?? "",
-    updatedAt: isoOrNull(page.updated_at),
-    affected: (components ?? [])
-      .filter((component) => !component.group && component.status !== "operational")
-      .slice(0, OFFICIAL_MAX_LISTED)
-      .map((component) => ({
-        name: clipText(component.name) ?? "",
-        status: COMPONENT_STATES[component.status] as Exclude<OfficialState, "operational">,
-      })),
-    incidents: (incidents ?? [])
-      .filter((incident) => !RESOLVED.has(incident.status))
-      .slice(0, OFFICIAL_MAX_LISTED)
-      .map((incident) => ({
-        name: clipText(incident.name) ?? "",
-        status: incident.status,
-        startedAt: isoOrNull(incident.started_at ?? incident.created_at),
-        latestUpdate: clipText(incident.incident_updates?.[0]?.body),
-        link: safeLink(incident.shortlink),
-      })),
-  };
-}
-
 export const statuspageAdapter: OfficialAdapter = {
   kind: "statuspage",
   documentUrl: (pageUrl) => below(pageUrl, "api/v2/summary.json"),
-  parse: parseStatuspage,
+  parse(body) {
+    const parsed = StatuspageSummarySchema.safeParse(body);
+    if (!parsed.success) return null;
+    const { page, status, components, incidents } = parsed.data;
+    return {
+      overall: INDICATOR_STATES[status.indicator],
+      description: clipText(status.description) ?? "",
+      updatedAt: isoOrNull(page.updated_at),
+      affected: (components ?? [])
+        .filter((component) => !component.group && component.status !== "operational")
+        .slice(0, OFFICIAL_MAX_LISTED)
+        .map((component) => ({
+          name: clipText(component.name) ?? "",
+          status: COMPONENT_STATES[component.status] as Exclude<OfficialState, "operational">,
+        })),
+      incidents: (incidents ?? [])
+        .filter((incident) => !RESOLVED.has(incident.status))
+        .slice(0, OFFICIAL_MAX_LISTED)
+        .map((incident) => ({
+          name: clipText(incident.name) ?? "",
+          status: incident.status,
+          startedAt: isoOrNull(incident.started_at ?? incident.created_at),
+          latestUpdate: clipText(incident.incident_updates?.[0]?.body),
+          link: safeLink(incident.shortlink),
+        })),
+    };
+  },
 };
