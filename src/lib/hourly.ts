@@ -1,9 +1,9 @@
 // Per-hour counts for the "Reports for the last 24 hours" view: the 24 whole UTC hours ending with
 // the current one, each [start, start + 1 h), so every bar is comparable. Pure.
+import { HOUR_MS } from "@/lib/observed-time";
 import type { Verdict } from "@/lib/probe-result";
 
 export const HOURS_SHOWN = 24;
-export const HOUR_MS = 3_600_000;
 
 export interface HourBucket {
   /** Start of the UTC hour; the bucket covers [start, start + 1 h). */

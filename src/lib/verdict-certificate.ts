@@ -1,9 +1,9 @@
 // Why browsers refuse a site's certificate, in a visitor's words ("its certificate expired 3 days
 // ago"): Node's verdict (OpenSSL's code) is taken as theirs.
 import { isCurrent } from "@/lib/location-votes";
+import { DAY_MS } from "@/lib/observed-time";
 import type { ProbeResult, TlsDetails } from "@/lib/probe-result";
 
-const DAY_MS = 86_400_000;
 /** More names than this read as a list nobody checks; the rest are counted. */
 const NAMES_SHOWN = 3;
 
