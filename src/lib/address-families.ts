@@ -83,17 +83,13 @@ function allFailing(family: FamilySummary): string {
 
 /** "1 refuses connections, 1 times out": how many failed each way, in the order first seen. */
 function eachWay(failing: FamilySummary["failing"]): string {
-  const counts = new Map<string, number>();
+  const ways = new Map<string, { entry: FamilySummary["failing"][number]; count: number }>();
   for (const entry of failing) {
-    const key = `${entry.cause}:${entry.stalled}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const way = ways.get(`${entry.cause}:${entry.stalled}`);
+    if (way) way.count += 1;
+    else ways.set(`${entry.cause}:${entry.stalled}`, { entry, count: 1 });
   }
-  return [...counts.entries()]
-    .map(([key, count]) => {
-      const [cause, stalled] = key.split(":");
-      return `${count} ${verbFor(cause === "null" ? null : (cause as Cause), stalled === "true", count === 1)}`;
-    })
-    .join(", ");
+  return [...ways.values()].map(({ entry, count }) => `${count} ${verbFor(entry.cause, entry.stalled, count === 1)}`).join(", ");
 }
 
 function someFailing(family: FamilySummary): string {
