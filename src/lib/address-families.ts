@@ -1,6 +1,7 @@
 // IPv4 and IPv6 told apart: what each family of a site's addresses did in a round, and the words
 // for it ("up over IPv4; IPv6 fails: its one IPv6 address refuses connections"). The verdict stays
 // the site's; a family's failure is a finding beside it.
+import { groupBy } from "@/lib/location-votes";
 import type { AddressFamily, AddressResult, Cause, ProbeResult } from "@/lib/probe-result";
 
 /** up: every address served; partial: some did; down: none did; absent: the name has none of this family. */
@@ -32,11 +33,10 @@ export interface FamilyFinding {
 export function familyFinding(results: readonly ProbeResult[]): FamilyFinding | null {
   const tried = results.filter((result) => result.kind === "http" && !result.stale && result.addresses && result.addresses.length > 0);
   if (tried.length === 0) return null;
-  const byAddress = new Map<string, AddressResult[]>();
-  for (const entry of tried.flatMap((result) => result.addresses ?? [])) {
-    if (entry.status === "error") continue;
-    byAddress.set(entry.address, [...(byAddress.get(entry.address) ?? []), entry]);
-  }
+  const byAddress = groupBy(
+    tried.flatMap((result) => result.addresses ?? []),
+    (entry) => (entry.status === "error" ? null : entry.address),
+  );
   if (byAddress.size === 0) return null;
   const ipv4 = summarize(4, byAddress);
   const ipv6 = summarize(6, byAddress);
