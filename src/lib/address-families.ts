@@ -1,6 +1,7 @@
 // IPv4 and IPv6 told apart: what each family of a site's addresses did in a round, and the words
 // for it ("up over IPv4; IPv6 fails: its one IPv6 address refuses connections"). The verdict stays
 // the site's; a family's failure is a finding beside it.
+import { groupBy } from "@/lib/location-votes";
 import type { AddressFamily, AddressResult, Cause, ProbeResult } from "@/lib/probe-result";
 
 /** up: every address served; partial: some did; down: none did; absent: the name has none of this family. */
@@ -32,11 +33,10 @@ export interface FamilyFinding {
 export function familyFinding(results: readonly ProbeResult[]): FamilyFinding | null {
   const tried = results.filter((result) => result.kind === "http" && !result.stale && result.addresses && result.addresses.length > 0);
   if (tried.length === 0) return null;
-  const byAddress = new Map<string, AddressResult[]>();
-  for (const entry of tried.flatMap((result) => result.addresses ?? [])) {
-    if (entry.status === "error") continue;
-    byAddress.set(entry.address, [...(byAddress.get(entry.address) ?? []), entry]);
-  }
+  const byAddress = groupBy(
+    tried.flatMap((result) => result.addresses ?? []),
+    (entry) => (entry.status === "error" ? null : entry.address),
+  );
   if (byAddress.size === 0) return null;
   const ipv4 = summarize(4, byAddress);
   const ipv6 = summarize(6, byAddress);
@@ -83,17 +83,13 @@ function allFailing(family: FamilySummary): string {
 
 /** "1 refuses connections, 1 times out": how many failed each way, in the order first seen. */
 function eachWay(failing: FamilySummary["failing"]): string {
-  const counts = new Map<string, number>();
+  const ways = new Map<string, { entry: FamilySummary["failing"][number]; count: number }>();
   for (const entry of failing) {
-    const key = `${entry.cause}:${entry.stalled}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const way = ways.get(`${entry.cause}:${entry.stalled}`);
+    if (way) way.count += 1;
+    else ways.set(`${entry.cause}:${entry.stalled}`, { entry, count: 1 });
   }
-  return [...counts.entries()]
-    .map(([key, count]) => {
-      const [cause, stalled] = key.split(":");
-      return `${count} ${verbFor(cause === "null" ? null : (cause as Cause), stalled === "true", count === 1)}`;
-    })
-    .join(", ");
+  return [...ways.values()].map(({ entry, count }) => `${count} ${verbFor(entry.cause, entry.stalled, count === 1)}`).join(", ");
 }
 
 function someFailing(family: FamilySummary): string {

@@ -2,6 +2,7 @@
 // problems, where the reports come from (country and network), and whether one network stands
 // out. Pure, so the thresholds are table-tested and /methodology quotes the same constants.
 import type { CrowdState } from "@/lib/crowd-spike";
+import { countryName } from "@/lib/places";
 import { problemLabel, REPORT_PROBLEMS } from "@/lib/report-problems";
 import { networkLabel } from "@/lib/visitor-network";
 
@@ -73,18 +74,6 @@ export function hourLine(lastHour: number, usualHour: number): string {
   return `${reports} in the last hour; usually ${usual} at this hour`;
 }
 
-const regionNames = new Intl.DisplayNames("en", { type: "region" });
-
-/** "United States" for "US"; "Unknown" when no country is known or the code is not one. */
-export function countryName(code: string | null): string {
-  if (!code) return "Unknown";
-  try {
-    return regionNames.of(code.toUpperCase()) ?? code;
-  } catch {
-    return code;
-  }
-}
-
 /** Most reports first; equal counts in a stable order (`tieBreak`), so the page does not reshuffle. */
 const byCount =
   <T extends { count: number }>(tieBreak: (a: T, b: T) => number) =>
@@ -121,7 +110,7 @@ const networkName = (network: NetworkCount) => networkLabel(network) ?? "Unknown
 
 function networkRows(networks: readonly NetworkCount[], total: number): NetworkRow[] {
   const rows = mergeNetworks(networks, (n) => `${n.country}|${n.asn}`)
-    .map((n) => ({ country: countryName(n.country), label: networkName(n), count: n.count }))
+    .map((n) => ({ country: n.country ? countryName(n.country) : "Unknown", label: networkName(n), count: n.count }))
     .sort(byCount((a, b) => a.label.localeCompare(b.label) || a.country.localeCompare(b.country)));
   const shown = rows.length > NETWORK_ROWS + 1 ? rows.slice(0, NETWORK_ROWS) : rows;
   const rest = rows.slice(shown.length);

@@ -2,6 +2,7 @@
 // minutes and the 15 before"): windows aligned to the clock would drop to "no problems" at every
 // quarter hour of an outage. A visitor reports a site once per 15 minutes, so nobody counts twice.
 import { BASELINE_WEEKS, WINDOW_MINUTES } from "@/lib/crowd-spike";
+import { DAY_MS, HOUR_MS } from "@/lib/observed-time";
 
 export interface Span {
   from: Date;
@@ -9,8 +10,7 @@ export interface Span {
 }
 
 export const WINDOW_MS = WINDOW_MINUTES * 60_000;
-export const WEEK_MS = 7 * 86_400_000;
-const HOUR_MS = 3_600_000;
+export const WEEK_MS = 7 * DAY_MS;
 
 export interface CrowdSpans {
   current: Span;

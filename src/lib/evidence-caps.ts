@@ -1,6 +1,7 @@
 // Evidence kept with every tester row (the response headers we saw, Globalping's raw result) is
 // stored with each round and frozen for good in incidents, so it is capped here: a site or a
 // measurement service decides how much it sends, not how much we keep.
+import { clip } from "@/lib/format";
 
 export const HEADER_CAPS = { count: 40, totalBytes: 8 * 1024, valueChars: 512 } as const;
 export const RAW_CAP_BYTES = 16 * 1024;
@@ -39,10 +40,6 @@ export function capHeaders(input: HeaderInput): Record<string, string> {
 
 const encoder = new TextEncoder();
 const utf8Bytes = (text: string) => encoder.encode(text).length;
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 /**
  * `value` when its JSON fits in `maxBytes`; else the same value with its long strings cut

@@ -1,7 +1,7 @@
 // Where a site fails, grouped as people think of it: a whole continent when every location
 // there fails, else whole countries, else cities; and the network when every failure shares
 // one ("fails from AS7922 Comcast only").
-import type { LocationVote } from "@/lib/location-votes";
+import { groupBy, type LocationVote } from "@/lib/location-votes";
 import { CONTINENT_NAMES, CONTINENT_ORDER, countryName, placeInSentence } from "@/lib/places";
 import type { Continent, Network } from "@/lib/probe-result";
 
@@ -25,15 +25,6 @@ export const networkLabel = (network: Network): string => `AS${network.asn} ${ne
 /** Every location in `group` fails, and there are enough of them to call the group a region. */
 function wholeRegionFails(group: LocationVote[]): boolean {
   return group.length >= MIN_LOCATIONS_FOR_A_REGION && group.every((vote) => vote.status === "down");
-}
-
-function groupBy<K>(votes: LocationVote[], keyOf: (vote: LocationVote) => K | null): Map<K, LocationVote[]> {
-  const groups = new Map<K, LocationVote[]>();
-  for (const vote of votes) {
-    const key = keyOf(vote);
-    if (key !== null) groups.set(key, [...(groups.get(key) ?? []), vote]);
-  }
-  return groups;
 }
 
 /** The one network every failure is on, if the locations that reach the site are all elsewhere. */

@@ -56,7 +56,9 @@ export function formatMs(ms: number | null): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? "" : "s"}`;
+export const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? "" : "s"}`;
+
+export const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /**
  * "in 45 seconds", "in 2 minutes": when the next fresh check is possible. Rounds up, so the

@@ -11,6 +11,8 @@ import {
   type HistoryTotals,
   type HistoryView,
 } from "@/lib/history-view";
+import { formatHour } from "@/lib/hourly";
+import { utcTime, verdictName } from "@/lib/incident-words";
 import { PERIOD_MS } from "@/lib/observed-time";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -20,7 +22,7 @@ export function bucketLabel(start: string, period: HistoryView["period"], withDa
   const date = new Date(start);
   const day = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
   if (period === "day") return day;
-  const hour = `${String(date.getUTCHours()).padStart(2, "0")}:00`;
+  const hour = formatHour(date);
   return withDay ? `${day} ${hour}` : hour;
 }
 
@@ -84,22 +86,11 @@ export function formatDuration(ms: number): string {
 }
 
 /** "22 Nov 14:02 UTC" */
-export function formatMoment(iso: string): string {
-  const date = new Date(iso);
-  const time = `${String(date.getUTCHours()).padStart(2, "0")}:${String(date.getUTCMinutes()).padStart(2, "0")}`;
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${time} UTC`;
-}
-
-const VERDICT_WORDS: Record<HistoryIncident["worstVerdict"], string> = {
-  global_outage: "down for everyone",
-  regional: "down in some places",
-  unknown: "unknown",
-};
+export const formatMoment = (iso: string): string => `${bucketLabel(iso, "day")} ${utcTime(iso)}`;
 
 /** "Down for everyone from 22 Nov 14:02 UTC for 23 min" (or "since …, still going on"). */
 export function incidentSentence(incident: HistoryIncident): string {
-  const what = VERDICT_WORDS[incident.worstVerdict] ?? "not online";
-  const opening = `${what[0].toUpperCase()}${what.slice(1)}`;
+  const opening = verdictName(incident.worstVerdict) ?? "Not online";
   if (incident.endedAt === null) return `${opening} since ${formatMoment(incident.startedAt)}, still going on`;
   const lasted = new Date(incident.endedAt).getTime() - new Date(incident.startedAt).getTime();
   return `${opening} from ${formatMoment(incident.startedAt)} for ${formatDuration(lasted)}`;

@@ -1,9 +1,10 @@
 // Per-hour counts for the "Reports for the last 24 hours" view: the 24 whole UTC hours ending with
 // the current one, each [start, start + 1 h), so every bar is comparable. Pure.
+import { historyWindow, RANGE_SPECS } from "@/lib/history-view";
+import { HOUR_MS } from "@/lib/observed-time";
 import type { Verdict } from "@/lib/probe-result";
 
-export const HOURS_SHOWN = 24;
-export const HOUR_MS = 3_600_000;
+export const HOURS_SHOWN = RANGE_SPECS["24h"].buckets;
 
 export interface HourBucket {
   /** Start of the UTC hour; the bucket covers [start, start + 1 h). */
@@ -23,13 +24,10 @@ export interface HourlyInput {
 const UP_VERDICTS: ReadonlySet<string> = new Set<Verdict>(["online"]);
 const DOWN_VERDICTS: ReadonlySet<string> = new Set<Verdict>(["global_outage", "regional"]);
 
-/** [from, to): the span the 24 buckets cover. Queries filter with it so no row is fetched for nothing. */
+/** [from, to): the span the 24 buckets cover, the history's "24h". Queries filter with it so no row is fetched for nothing. */
 export function hourlyWindow(now: Date): { from: Date; to: Date } {
-  const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
-  return {
-    from: new Date(currentHour - (HOURS_SHOWN - 1) * HOUR_MS),
-    to: new Date(currentHour + HOUR_MS),
-  };
+  const { from, to } = historyWindow("24h", now);
+  return { from: new Date(from), to: new Date(to) };
 }
 
 /** Exactly 24 buckets, oldest first, the last one being the current UTC hour. */

@@ -92,8 +92,7 @@ export function applyDecision(state: TrackingState, decision: RuleDecision): Tra
     case "streak":
       return { ...state, streakRounds: decision.streak.rounds, streakSince: decision.streak.since, streakCheckId: decision.streak.checkId };
     case "open":
-      return { openIncident: true, streakRounds: 0, streakSince: null, streakCheckId: null };
     case "close":
-      return { openIncident: false, streakRounds: 0, streakSince: null, streakCheckId: null };
+      return { openIncident: decision.kind === "open", streakRounds: 0, streakSince: null, streakCheckId: null };
   }
 }

@@ -86,17 +86,10 @@ export function causesInWords(incident: Pick<IncidentView, "causes">): string {
  * "countries: Germany · Japan; cities: Frankfurt, Germany · Tokyo, Japan": a place's own name
  * may hold a comma ("Frankfurt, Germany"), so the places of a kind are set apart by a dot.
  */
-export function placesInWords(incident: Pick<IncidentView, "places">): string {
-  const { continents, countries, cities, networks } = incident.places;
-  const kinds: [string, string[]][] = [
-    ["continents", continents],
-    ["countries", countries],
-    ["cities", cities],
-    ["networks", networks],
-  ];
-  return kinds
-    .filter(([, names]) => names.length > 0)
-    .map(([kind, names]) => `${kind}: ${names.join(" · ")}`)
+export function placesInWords({ places }: Pick<IncidentView, "places">): string {
+  return (["continents", "countries", "cities", "networks"] as const)
+    .filter((kind) => places[kind].length > 0)
+    .map((kind) => `${kind}: ${places[kind].join(" · ")}`)
     .join("; ");
 }
 

@@ -14,11 +14,6 @@ const MAX_INDEX = 250;
 /** The relative error of a reported quantile, for documentation and tests. */
 export const LATENCY_RESOLUTION = Math.sqrt(GROWTH) - 1;
 
-export function bucketIndex(ms: number): number {
-  if (!(ms >= 1)) return 0;
-  return Math.min(MAX_INDEX, Math.floor(Math.log(ms) / LOG_GROWTH));
-}
-
 /** The value reported for a bucket: its geometric middle. */
 function bucketValue(index: number): number {
   return GROWTH ** (index + 0.5);
@@ -27,7 +22,7 @@ function bucketValue(index: number): number {
 /** A copy of `histogram` with one more sample. */
 export function addSample(histogram: LatencyHistogram, ms: number): LatencyHistogram {
   if (!Number.isFinite(ms) || ms < 0) return histogram;
-  const key = String(bucketIndex(ms));
+  const key = String(ms < 1 ? 0 : Math.min(MAX_INDEX, Math.floor(Math.log(ms) / LOG_GROWTH)));
   return { ...histogram, [key]: (histogram[key] ?? 0) + 1 };
 }
 

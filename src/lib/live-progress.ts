@@ -1,3 +1,4 @@
+import { plural } from "@/lib/format";
 import type { Verdict } from "@/lib/probe-result";
 import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
 
@@ -13,18 +14,16 @@ export interface RoundProgress {
   verdict?: Verdict | null;
 }
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 /**
  * Counted in answers, the rows under it, never "4 of 5 testers" above 13 rows: "13 answers so
  * far, waiting for 1 more tester; the result comes within 3 s."
  */
 export function progressText(round: RoundProgress, answers: number, secondsLeft: number | null): string {
   if (round.done) {
-    const all = `Every tester has answered (${plural(answers, "answer", "answers")})`;
+    const all = `Every tester has answered (${plural(answers, "answer")})`;
     return round.verdict ? `${all}: ${VERDICT_IN_WORDS[round.verdict]}. Showing the result…` : `${all}.`;
   }
   const waiting = Math.max(1, round.testers - round.answered.size);
-  const still = `${plural(answers, "answer", "answers")} so far, waiting for ${plural(waiting, "more tester", "more testers")}`;
+  const still = `${plural(answers, "answer")} so far, waiting for ${plural(waiting, "more tester")}`;
   return secondsLeft ? `${still}; the result comes within ${secondsLeft} s.` : `${still}; the result comes any moment.`;
 }

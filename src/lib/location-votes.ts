@@ -79,14 +79,19 @@ function fallbackVote(group: ProbeResult[]): Vote {
   return closed ? { status: "down", cause: closed.cause } : null;
 }
 
+/** `items` by `keyOf` (null: left out), groups and items in first-seen order. */
+export function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K | null): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key !== null) groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return groups;
+}
+
 /** Every location of the round (current results only), with its vote, in first-seen order. */
 export function locationVotes(results: readonly ProbeResult[]): LocationVote[] {
-  const groups = new Map<string, ProbeResult[]>();
-  for (const result of results) {
-    if (!isCurrent(result) || !hasPlace(result)) continue;
-    const key = locationKey(result);
-    groups.set(key, [...(groups.get(key) ?? []), result]);
-  }
+  const groups = groupBy(results, (result) => (isCurrent(result) && hasPlace(result) ? locationKey(result) : null));
   return [...groups.entries()].map(([key, group]) => {
     const vote = httpVote(group) ?? fallbackVote(group);
     const first = group[0];

@@ -1,5 +1,6 @@
 // The official word in ours: its state, how old a reading is, where it and our probes disagree,
 // and how far behind our probes it admitted an incident. Pure: callers pass "now".
+import { plural } from "@/lib/format";
 import { formatDuration } from "@/lib/history-words";
 import type { OfficialState, OfficialSummary } from "@/lib/official-status";
 import type { Verdict } from "@/lib/probe-result";
@@ -28,7 +29,7 @@ const STATE_IN_SENTENCE: Record<OfficialState, string> = {
 export function minutesWords(ms: number): string {
   const minutes = Math.round(Math.max(0, ms) / 60_000);
   if (minutes < 1) return "less than a minute";
-  if (minutes < 60) return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+  if (minutes < 60) return plural(minutes, "minute");
   return formatDuration(minutes * 60_000);
 }
 
@@ -53,8 +54,6 @@ export interface OurReading {
   checkedAt: string;
 }
 
-const locationCount = (n: number) => (n === 1 ? "1 location" : `${n} locations`);
-
 /**
  * Where the official page and our probes disagree, in one sentence, else null: the page says all is
  * well while we find the site down, or reports an outage while every location reached it (degraded
@@ -68,10 +67,10 @@ export function disagreementWords(official: OfficialSummary, ours: OurReading): 
     const since = ours.failingSince
       ? ` for ${minutesWords(Date.parse(ours.checkedAt) - Date.parse(ours.failingSince))}`
       : " in our latest check";
-    return `The official page says all is well, but our probes disagree: ${down} of ${locationCount(conclusive)} failing${since}.`;
+    return `The official page says all is well, but our probes disagree: ${down} of ${plural(conclusive, "location")} failing${since}.`;
   }
   if ((official.overall === "partial_outage" || official.overall === "major_outage") && ours.verdict === "online" && conclusive > 0) {
-    return `The official page reports ${STATE_IN_SENTENCE[official.overall]}; our probes reach the site from ${up} of ${locationCount(conclusive)}.`;
+    return `The official page reports ${STATE_IN_SENTENCE[official.overall]}; our probes reach the site from ${up} of ${plural(conclusive, "location")}.`;
   }
   return null;
 }

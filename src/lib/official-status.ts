@@ -1,6 +1,7 @@
 // A site's official status page in one shape, whatever publishes it (server/owner/official/adapters),
 // with the numbers the service decides by, so /methodology quotes the same ones. Pure.
 import { z } from "zod";
+import { clip } from "@/lib/format";
 
 /** The kinds of page we can read, one adapter each. */
 export const OFFICIAL_KINDS = ["statuspage", "instatus", "betterstack"] as const;
@@ -93,7 +94,7 @@ export function isoOrNull(value: string | null | undefined): string | null {
 export function clipText(value: string | null | undefined): string | null {
   const text = value?.replace(/\s+/g, " ").trim();
   if (!text) return null;
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+  return clip(text, MAX_TEXT);
 }
 
 /** A stored snapshot read back; null when it is not one (an older shape, a damaged row). */

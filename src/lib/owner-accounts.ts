@@ -4,21 +4,7 @@
 
 import { MASTODON_HOSTS, RESERVED_SEGMENTS } from "./social-network-pages";
 
-export const SOCIAL_NETWORKS = [
-  "x",
-  "facebook",
-  "instagram",
-  "linkedin",
-  "youtube",
-  "github",
-  "mastodon",
-  "bluesky",
-  "threads",
-  "tiktok",
-] as const;
-export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
-
-export const NETWORK_LABELS: Record<SocialNetwork, string> = {
+export const NETWORK_LABELS = {
   x: "X",
   facebook: "Facebook",
   instagram: "Instagram",
@@ -29,7 +15,10 @@ export const NETWORK_LABELS: Record<SocialNetwork, string> = {
   bluesky: "Bluesky",
   threads: "Threads",
   tiktok: "TikTok",
-};
+} as const;
+export type SocialNetwork = keyof typeof NETWORK_LABELS;
+/** The networks in the order of NETWORK_LABELS (the order a site's links are listed in). */
+export const SOCIAL_NETWORKS = Object.keys(NETWORK_LABELS) as readonly SocialNetwork[];
 
 /** Where an account came from: imported by the operator, listed on the site's own page, or Wikidata. */
 export const ACCOUNT_SOURCES = ["import", "site", "wikidata"] as const;

@@ -1,5 +1,6 @@
 // Where a push subscription may point: the browsers' push services (PUSH_SERVICE_ORIGINS). Every
 // notification is a POST to an address a stranger handed us, so only those are accepted. Pure.
+import { commaList } from "@/lib/comma-list";
 
 /**
  * The push services of the browsers in use, as their makers document them: Firebase Cloud Messaging
@@ -29,10 +30,7 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
  * that is not one (an origin: scheme, host, optional port; nothing else), in words.
  */
 export function parsePushOrigins(text: string): { ok: true; origins: PushOrigin[] } | { ok: false; message: string } {
-  const entries = text
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
+  const entries = commaList(text);
   if (entries.length === 0) return { ok: false, message: "name at least one push service origin" };
   const origins: PushOrigin[] = [];
   for (const entry of entries) {

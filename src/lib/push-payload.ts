@@ -1,4 +1,6 @@
 import { formatDuration } from "@/lib/format";
+import { formatMoment } from "@/lib/history-words";
+import { utcTime } from "@/lib/incident-words";
 
 // What a notification says. Pure, so its words are tested on their own (tests/unit/push-payload).
 // Times are UTC and say so: the reader may be anywhere.
@@ -15,14 +17,10 @@ export interface NotificationPayload {
 export type SiteState =
   { state: "down"; startedAt: Date; worstVerdict: string } | { state: "up"; lastIncident: { startedAt: Date; endedAt: Date } | null };
 
-const pad = (value: number) => String(value).padStart(2, "0");
-
 /** "14:02 UTC", or "25 Nov 14:02 UTC" when it was not today (UTC) at `now`. */
 export function formatSince(at: Date, now: Date): string {
-  const time = `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())} UTC`;
-  if (at.toISOString().slice(0, 10) === now.toISOString().slice(0, 10)) return time;
-  const month = at.toLocaleString("en", { month: "short", timeZone: "UTC" });
-  return `${at.getUTCDate()} ${month} ${time}`;
+  const iso = at.toISOString();
+  return iso.slice(0, 10) === now.toISOString().slice(0, 10) ? utcTime(iso) : formatMoment(iso);
 }
 
 const DOWN_WORDS: Record<string, string> = {

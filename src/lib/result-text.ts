@@ -1,4 +1,4 @@
-import { describeCause } from "@/lib/format";
+import { clip, describeCause } from "@/lib/format";
 import type { ProbeResult } from "@/lib/probe-result";
 import { certificateReason } from "@/lib/verdict-certificate";
 
@@ -33,15 +33,14 @@ export function resultText(result: ProbeResult): string {
         ? publicMessage(result.message)
         : "Up";
   // "Our tester failed" says less than the tester's own words: "the probe went offline".
-  if (result.cause === "tester_error" && result.message) return `${STATUS_WORDS[result.status]}: ${clip(publicMessage(result.message))}`;
+  if (result.cause === "tester_error" && result.message)
+    return `${STATUS_WORDS[result.status]}: ${clip(publicMessage(result.message), 100)}`;
   // A certificate browsers refuse, in the result line's words: "its certificate is self-signed".
   if (result.cause === "tls" && result.tls && !result.tls.authorized)
     return `${STATUS_WORDS[result.status]}: ${certificateReason(result.tls)}`;
   const why = describeCause(result.cause, result.statusCode);
   return why ? `${STATUS_WORDS[result.status]}: ${why}` : STATUS_WORDS[result.status];
 }
-
-const clip = (text: string, max = 100) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** Who ran the test: this server, an agent we deploy, or a public world probe. */
 export function testerLabel(result: ProbeResult): string {

@@ -1,7 +1,7 @@
 // The status badge (/<domain>/badge.svg) in words and colour, shields.io's style (badge-maker).
 // Pure: the route reads the latest verdict and, when asked, the share of time online.
 import { makeBadge } from "badge-maker";
-import { enoughObserved } from "@/lib/history-view";
+import { enoughObserved, HISTORY_RANGES, type HistoryRange } from "@/lib/history-view";
 import type { Verdict } from "@/lib/probe-result";
 
 /** What the badge says of the latest verdict, and of a domain never checked. */
@@ -14,8 +14,8 @@ export const BADGE_WORDS: Readonly<Record<Verdict | "not_checked", { message: st
 };
 
 export const BADGE_LABELS = ["domain", "status"] as const;
-export const BADGE_SHARES = ["24h", "7d", "30d", "90d"] as const;
-export type BadgeShare = (typeof BADGE_SHARES)[number];
+export const BADGE_SHARES = HISTORY_RANGES;
+export type BadgeShare = HistoryRange;
 
 const SHARE_WORDS: Readonly<Record<BadgeShare, string>> = { "24h": "24 h", "7d": "7 d", "30d": "30 d", "90d": "90 d" };
 

@@ -1,9 +1,10 @@
 // Why browsers refuse a site's certificate, in a visitor's words ("its certificate expired 3 days
 // ago"): Node's verdict (OpenSSL's code) is taken as theirs.
+import { plural } from "@/lib/format";
 import { isCurrent } from "@/lib/location-votes";
+import { DAY_MS } from "@/lib/observed-time";
 import type { ProbeResult, TlsDetails } from "@/lib/probe-result";
 
-const DAY_MS = 86_400_000;
 /** More names than this read as a list nobody checks; the rest are counted. */
 const NAMES_SHOWN = 3;
 
@@ -24,8 +25,6 @@ const REASONS: Record<string, string> = {
   NO_PEER_CERTIFICATE: "it sends no certificate",
 };
 const WRONG_NAME = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOSTNAME_MISMATCH"]);
-
-const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? "" : "s"}`;
 
 /** Whole days since expiry: from the date when known (counted at `checkedAt`), else the tester's count. */
 function daysExpired(tls: TlsDetails, checkedAt: Date | undefined): number | null {

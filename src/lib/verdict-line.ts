@@ -1,6 +1,6 @@
 // The result line of the page, with the counts behind it: "github.com is up from 11 of 12
 // locations; Sydney, Australia could not reach it".
-import { describeCause } from "@/lib/format";
+import { describeCause, plural } from "@/lib/format";
 import type { FailingPlaces } from "@/lib/failing-places";
 import type { ProbeResult, VerdictSummary } from "@/lib/probe-result";
 import type { LocationTally } from "@/lib/verdict";
@@ -18,8 +18,6 @@ export interface VerdictLineInput extends VerdictSummary {
   /** When the round ran (ISO 8601 or a Date): an expired certificate is dated from it. */
   checkedAt?: string | Date;
 }
-
-const locationsWord = (count: number) => `${count} location${count === 1 ? "" : "s"}`;
 
 /** Why it is down, in words, and a note to add at the end of the line. */
 function reasonOf(summary: VerdictLineInput): { cause: string; note: string } {
@@ -43,16 +41,16 @@ export function describeVerdict(domain: string, summary: VerdictLineInput): stri
   switch (summary.verdict) {
     case "online":
       if (single) return `${domain} is up from our location`;
-      if (down === 0) return `${domain} is up from all ${locationsWord(conclusive)}`;
-      return `${domain} is up from ${up} of ${locationsWord(conclusive)}; ${summary.failing?.text ?? "one"} could not reach it`;
+      if (down === 0) return `${domain} is up from all ${plural(conclusive, "location")}`;
+      return `${domain} is up from ${up} of ${plural(conclusive, "location")}; ${summary.failing?.text ?? "one"} could not reach it`;
     case "global_outage":
       if (single) return `${domain} is down from our location${because}${note}`;
-      return `${domain} is down for everyone${because} (down from ${down === conclusive ? "all" : `${down} of`} ${locationsWord(conclusive)})${note}`;
+      return `${domain} is down for everyone${because} (down from ${down === conclusive ? "all" : `${down} of`} ${plural(conclusive, "location")})${note}`;
     case "regional": {
       // Only a refused certificate is named here: where it fails, browsers are shown it.
       const where = summary.failing ? `: it fails from ${summary.failing.text}` : "";
       const why = summary.failing && summary.cause === "tls" && cause !== "" ? `, where ${cause}` : "";
-      return `${domain} has problems in some regions${where}${why} (up from ${up} of ${locationsWord(conclusive)})${note}`;
+      return `${domain} has problems in some regions${where}${why} (up from ${up} of ${plural(conclusive, "location")})${note}`;
     }
     case "unknown":
       return `We could not determine whether ${domain} is up`;

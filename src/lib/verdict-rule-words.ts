@@ -1,10 +1,9 @@
 // Why a round got its verdict, in one sentence, for the evidence an incident keeps: the counts
 // that voted and the line of verdictOf (verdict.ts) they crossed, so a reader can check the sum.
+import { plural } from "@/lib/format";
 import { GLOBAL_OUTAGE_SHARE, MIN_LOCATIONS_TO_IGNORE_ONE, verdictOf, type LocationTally } from "@/lib/verdict";
 
 const SHARE = `${Math.round(GLOBAL_OUTAGE_SHARE * 100)} %`;
-
-const locations = (n: number) => `${n} location${n === 1 ? "" : "s"}`;
 
 /** "(80 % or more; 2 more could not tell)": the reasons, then who could not tell, if any could not. */
 function reasons(inconclusive: number, ...why: string[]): string {
@@ -19,12 +18,12 @@ function reasons(inconclusive: number, ...why: string[]): string {
 export function verdictRuleWords(tally: LocationTally): string {
   const { up, down, inconclusive } = tally;
   const conclusive = up + down;
-  const failed = `${down} of ${locations(conclusive)} that could tell failed`;
+  const failed = `${down} of ${plural(conclusive, "location")} that could tell failed`;
   switch (verdictOf(tally)) {
     case "unknown":
       return inconclusive === 0
         ? "No location answered: unknown"
-        : `None of the ${locations(inconclusive)} could tell whether the site works (each tester failed itself): unknown`;
+        : `None of the ${plural(inconclusive, "location")} could tell whether the site works (each tester failed itself): unknown`;
     case "online":
       return down === 0
         ? `${conclusive === 1 ? "The only location" : `All ${conclusive} locations`} that could tell reached the site${reasons(inconclusive)}: online`

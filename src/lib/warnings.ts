@@ -2,11 +2,11 @@
 // browsers refuse where the line does not already say so (one location among many that reach the
 // site), and the rules of ours that stopped a tester after the site had answered.
 import { isCurrent } from "@/lib/location-votes";
+import { DAY_MS } from "@/lib/observed-time";
 import type { Cause, ProbeResult, TlsDetails } from "@/lib/probe-result";
 
 /** A certificate closer than this to expiry is worth a warning even though it still works. */
 const EXPIRY_WARNING_DAYS = 14;
-const DAY_MS = 86_400_000;
 
 const CERT_ERRORS: Record<string, string> = {
   CERT_HAS_EXPIRED: "certificate has expired",

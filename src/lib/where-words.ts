@@ -1,9 +1,8 @@
+import { plural } from "@/lib/format";
 import type { LocationTally } from "@/lib/verdict";
 
 // "For whom, and where?" in one line under the verdict, and the summary of the folded table of
 // every location's result. Pure.
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** "11 locations: 10 up, 1 down", "1 location: up", "11 locations: all up"; what could not tell is said too. */
 export function locationCounts({ up, down, inconclusive, total }: LocationTally): string {
@@ -13,7 +12,7 @@ export function locationCounts({ up, down, inconclusive, total }: LocationTally)
     down > 0 ? (down === total ? (total === 1 ? "down" : "all down") : `${down} down`) : null,
     inconclusive > 0 ? (inconclusive === total ? "none could tell" : `${inconclusive} could not tell`) : null,
   ].filter((part) => part !== null);
-  return `${plural(total, "location", "locations")}: ${parts.join(", ")}`;
+  return `${plural(total, "location")}: ${parts.join(", ")}`;
 }
 
 /** Under the verdict, for whom and where: "From 11 locations: 10 up, 1 could not tell." */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countryName, crowdView, dominantNetwork, hourLine, NO_REPORTS, type CrowdInput, type NetworkCount } from "@/lib/crowd-view";
+import { crowdView, dominantNetwork, hourLine, NO_REPORTS, type CrowdInput, type NetworkCount } from "@/lib/crowd-view";
 import { CROWD_LOOKBACK_MS, crowdSpans, WEEK_MS } from "@/lib/crowd-windows";
 
 // What the status page says about the crowd: shares, the top problems, the table of countries
@@ -31,14 +31,14 @@ describe("hourLine", () => {
   });
 });
 
-describe("countryName", () => {
+describe("a network row's country", () => {
   it.each([
     ["US", "United States"],
     ["de", "Germany"],
     [null, "Unknown"],
     ["not a code", "not a code"],
   ])("%j reads %j", (code, expected) => {
-    expect(countryName(code)).toBe(expected);
+    expect(crowdView(input({ problems: [{ key: "other", count: 1 }], networks: [net(1, 1, code)] })).networks[0].country).toBe(expected);
   });
 });
 
