@@ -1,10 +1,10 @@
 // "Reports for the last 24 hours": a server-rendered SVG (ChartFrame) with the same numbers in a table.
-import type { CrowdView } from "@/lib/crowd-view";
+import type { CSSProperties } from "react";
+import { formatPercent, type CrowdView } from "@/lib/crowd-view";
 import { formatHour, totalsOf, type HourBucket } from "@/lib/hourly";
 import { Axis, ChartFrame, ChartLegend, niceCeiling, plotArea, round } from "./ChartFrame";
 import { CrowdNetworks } from "./CrowdNetworks";
-import { CrowdSummary } from "./CrowdSummary";
-import { ReportsTable } from "./ReportsTable";
+import { ScrollTable } from "./ScrollTable";
 
 /** Our checks are its bars and visitors' reports its line: the title names both. */
 export const REPORTS_TITLE = "Checks and reports for the last 24 hours";
@@ -83,6 +83,61 @@ function Chart({ buckets, domain }: { buckets: readonly HourBucket[]; domain: st
         </g>
       )}
     </ChartFrame>
+  );
+}
+
+/**
+ * The crowd beside the probes, at the top of the reports section: its state against the usual
+ * for this hour of the week, the network most reports come from when one stands out, and the
+ * most reported problems of the last 24 hours (each with a bar CSS draws from one value).
+ */
+function CrowdSummary({ crowd }: { crowd: CrowdView }) {
+  return (
+    <div className="crowd" data-state={crowd.state}>
+      <p className="crowd-state">
+        <strong>{crowd.headline}</strong>
+        {`: ${crowd.hourLine}.`}
+      </p>
+      {crowd.dominant && <p className="crowd-dominant">{`${crowd.dominant}.`}</p>}
+      {crowd.problems.length > 0 && (
+        <>
+          <h3 className="crowd-heading" id="crowd-problems-heading">
+            Most reported problems (24 hours)
+          </h3>
+          <ol className="crowd-problems" aria-labelledby="crowd-problems-heading">
+            {crowd.problems.map((problem) => (
+              <li key={problem.label} style={{ "--share": `${problem.percent}%` } as CSSProperties}>
+                {problem.label} <span>{`${formatPercent(problem.percent)} (${problem.count})`}</span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The chart's numbers as a table: what screen readers and copy-paste get. */
+function ReportsTable({ buckets, domain }: { buckets: readonly HourBucket[]; domain: string }) {
+  return (
+    <ScrollTable
+      caption={`Checks and problem reports for ${domain} per hour`}
+      columns={["Hour (UTC)", "Checks up", "Checks down", "Problem reports"]}
+      className="reports-table"
+    >
+      <tbody>
+        {buckets.map((bucket) => (
+          <tr key={bucket.start.toISOString()}>
+            <th scope="row">
+              <time dateTime={bucket.start.toISOString()}>{formatHour(bucket.start)}</time>
+            </th>
+            <td>{bucket.up}</td>
+            <td>{bucket.down}</td>
+            <td>{bucket.reports}</td>
+          </tr>
+        ))}
+      </tbody>
+    </ScrollTable>
   );
 }
 
