@@ -1,6 +1,9 @@
+import { connection } from "next/server";
 import { Suspense } from "react";
 import { SearchForm } from "@/components/SearchForm";
-import { SiteListsSection } from "@/components/SiteListsSection";
+import { SiteLists } from "@/components/SiteLists";
+import { getConfig } from "@/server/config";
+import { getSiteListsView } from "@/server/serving/pages/sites";
 
 export default function HomePage() {
   return (
@@ -15,4 +18,13 @@ export default function HomePage() {
       </Suspense>
     </article>
   );
+}
+
+/** Read at request time (connection()), since `next build` must never need the database. */
+async function SiteListsSection() {
+  await connection();
+  // The operator's choice: names visitors typed need not be published at all.
+  if (getConfig().LIST_CHECKED_SITES === "off") return null;
+  const { recent, mostChecked } = await getSiteListsView();
+  return <SiteLists recent={recent} mostChecked={mostChecked} />;
 }

@@ -2,23 +2,28 @@ import Link from "next/link";
 import { describeCause, formatMs } from "@/lib/format";
 import { utcDateTime, utcTime, verdictName } from "@/lib/incident-words";
 import type { EvidenceSnapshot } from "@/lib/incident-view";
-import type { ProbeResult } from "@/lib/probe-result";
 import { EvidenceTable } from "./EvidenceTable";
 
 /** A stored round as an incident froze it; a raw check's page has no rule or reports. */
-type EvidenceRoundProps = Pick<EvidenceSnapshot, "startedAt" | "durationMs" | "verdict" | "cause" | "warnings"> &
-  Partial<Pick<EvidenceSnapshot, "rule" | "reports">> & {
-    /** "First failing round" */
-    heading: string;
-    headingId: string;
-    results: readonly ProbeResult[];
-    /** The raw check's page, while raw checks are kept. */
-    checkHref?: string | null;
-  };
+type StoredRound = Pick<EvidenceSnapshot, "startedAt" | "durationMs" | "verdict" | "cause" | "warnings" | "results"> &
+  Partial<Pick<EvidenceSnapshot, "rule" | "reports">>;
 
-/** One stored round: when, the verdict and the rule behind it, the visitors' reports, every tester's row. */
-export function EvidenceRound(props: EvidenceRoundProps) {
-  const { heading, headingId, startedAt, durationMs, verdict, cause, warnings, results, rule, reports, checkHref } = props;
+/**
+ * One stored round: when, the verdict and the rule behind it, the visitors' reports, every tester's
+ * row; `checkHref` links the raw check's page while raw checks are kept.
+ */
+export function EvidenceRound({
+  heading,
+  headingId,
+  round,
+  checkHref,
+}: {
+  heading: string;
+  headingId: string;
+  round: StoredRound;
+  checkHref?: string | null;
+}) {
+  const { startedAt, durationMs, verdict, cause, warnings, results, rule, reports } = round;
   const why = describeCause(cause);
   return (
     <section className="card evidence-round" aria-labelledby={headingId} data-verdict={verdict}>

@@ -4,42 +4,37 @@
 import { formatShare, RANGE_SPECS, type HistoryView } from "@/lib/history-view";
 import { bucketLabel, bucketSentence, incidentSentence, shareLevel, type ShareLevel } from "@/lib/history-words";
 import { PERIOD_MS } from "@/lib/observed-time";
+import { Axis, ChartFrame, ChartLegend, plotArea, round } from "./ChartFrame";
 
-export const VIEW_WIDTH = 720;
-export const VIEW_HEIGHT = 190;
-export const PAD = { top: 10, right: 8, bottom: 56, left: 8 };
-const PLOT_WIDTH = VIEW_WIDTH - PAD.left - PAD.right;
-export const PLOT_HEIGHT = VIEW_HEIGHT - PAD.top - PAD.bottom;
-export const BASELINE = PAD.top + PLOT_HEIGHT;
-export const STRIP_Y = BASELINE + 8;
-export const STRIP_HEIGHT = 10;
+const PAD = { top: 10, right: 8, bottom: 56, left: 8 };
+/** The incidents' strip, under the bars. */
+const STRIP = { gap: 8, height: 10 };
 /** A sliver observed still shows as a bar. */
 const MIN_BAR = 3;
 
-export const LEVEL_FILL: Record<ShareLevel, string> = {
+const LEVEL_FILL: Record<ShareLevel, string> = {
   up: "var(--up)",
   partly: "var(--warn)",
   down: "var(--down)",
   none: "transparent",
 };
 
-export const round = (value: number) => Math.round(value * 100) / 100;
-
 /** Where each bar stands and how tall its observed part is, and where each incident's mark goes. */
-export function chartGeometry(view: HistoryView) {
-  const slot = PLOT_WIDTH / view.buckets.length;
+function chartGeometry(view: HistoryView) {
+  const plot = plotArea(190, PAD, view.buckets.length);
+  const { slot } = plot;
   const barWidth = round(Math.max(1, slot * (view.buckets.length > 100 ? 1 : 0.72)));
   const from = new Date(view.from).getTime();
   const span = new Date(view.to).getTime() - from;
-  const xOfTime = (time: number) => round(PAD.left + ((Math.min(Math.max(time, from), from + span) - from) / span) * PLOT_WIDTH);
+  const xOfTime = (time: number) => round(plot.left + ((Math.min(Math.max(time, from), from + span) - from) / span) * plot.width);
   const size = PERIOD_MS[view.period];
   const bars = view.buckets.map((bucket, index) => {
     const observed = Math.min(1, bucket.observedMs / size);
     return {
       bucket,
-      x: round(PAD.left + slot * index + (slot - barWidth) / 2),
-      labelX: round(PAD.left + slot * index + slot / 2),
-      height: bucket.observedMs > 0 ? round(Math.max(MIN_BAR, observed * PLOT_HEIGHT)) : 0,
+      x: round(plot.left + slot * index + (slot - barWidth) / 2),
+      labelX: plot.centreOf(index),
+      height: bucket.observedMs > 0 ? round(Math.max(MIN_BAR, observed * plot.plotHeight)) : 0,
       level: shareLevel(bucket.onlineShare),
     };
   });
@@ -47,13 +42,13 @@ export function chartGeometry(view: HistoryView) {
     const start = xOfTime(new Date(incident.startedAt).getTime());
     const end = xOfTime(incident.endedAt ? new Date(incident.endedAt).getTime() : new Date(view.now).getTime());
     const width = round(Math.max(4, end - start));
-    return { incident, x: round(Math.min(start, VIEW_WIDTH - PAD.right - width)), width };
+    return { incident, x: round(Math.min(start, plot.right - width)), width };
   });
-  return { barWidth, bars, incidents };
+  return { plot, barWidth, bars, incidents };
 }
 
 /** What the picture says, in words: the SVG's accessible name. */
-export function describeHistory(view: HistoryView, domain: string): string {
+function describeHistory(view: HistoryView, domain: string): string {
   const { totals } = view;
   const words = RANGE_SPECS[view.range].words;
   const incidents = view.incidents.length === 1 ? "1 incident" : `${view.incidents.length} incidents`;
@@ -78,37 +73,28 @@ export function labelOf(view: HistoryView, index: number): "major" | "minor" | n
   return (back / every) % 2 === 0 ? "major" : "minor";
 }
 
-export const isLabelled = (view: HistoryView, index: number): boolean => labelOf(view, index) !== null;
-
 /**
  * The incidents are marks with a tooltip, not links: an image's content is not interactive for
  * assistive technology (role="img"), so the links live in the list beside it.
  */
 export function HistoryChart({ view, domain }: { view: HistoryView; domain: string }) {
-  const { barWidth, bars, incidents } = chartGeometry(view);
+  const { plot, barWidth, bars, incidents } = chartGeometry(view);
   const last = view.buckets.length - 1;
 
   return (
-    <svg
-      className="history-chart"
-      viewBox={`0 0 ${VIEW_WIDTH} ${VIEW_HEIGHT}`}
-      width="100%"
-      role="img"
-      aria-label={describeHistory(view, domain)}
-      fontSize={12}
-      // Text inherits this; without it SVG text is black, unreadable on the dark theme.
-      style={{ fill: "var(--muted)" }}
-    >
+    <ChartFrame plot={plot} className="history-chart" label={describeHistory(view, domain)}>
       {bars.map(({ bucket, x, labelX, height, level }, index) => (
         <g key={bucket.start} data-level={level}>
           <title>{bucketSentence(bucket, view.period)}</title>
-          <rect className="history-track" x={x} y={PAD.top} width={barWidth} height={PLOT_HEIGHT} />
-          {height > 0 && <rect x={x} y={round(BASELINE - height)} width={barWidth} height={height} style={{ fill: LEVEL_FILL[level] }} />}
-          {isLabelled(view, index) && (
+          <rect className="history-track" x={x} y={plot.top} width={barWidth} height={plot.plotHeight} />
+          {height > 0 && (
+            <rect x={x} y={round(plot.baseline - height)} width={barWidth} height={height} style={{ fill: LEVEL_FILL[level] }} />
+          )}
+          {labelOf(view, index) !== null && (
             <text
               className={`history-label ${labelOf(view, index)}`}
               x={labelX}
-              y={VIEW_HEIGHT - 8}
+              y={plot.height - 8}
               textAnchor={index === last ? "end" : "middle"}
             >
               {bucketLabel(bucket.start, view.range === "7d" ? "day" : view.period)}
@@ -116,36 +102,29 @@ export function HistoryChart({ view, domain }: { view: HistoryView; domain: stri
           )}
         </g>
       ))}
-      <line x1={PAD.left} x2={VIEW_WIDTH - PAD.right} y1={BASELINE} y2={BASELINE} style={{ stroke: "var(--muted)" }} />
+      <Axis plot={plot} />
       {incidents.map(({ incident, x, width }) => (
         <g key={incident.id} className="history-incident">
           <title>{incidentSentence(incident)}</title>
-          <rect x={x} y={STRIP_Y} width={width} height={STRIP_HEIGHT} rx={2} style={{ fill: "var(--down)" }} />
+          <rect x={x} y={plot.baseline + STRIP.gap} width={width} height={STRIP.height} rx={2} style={{ fill: "var(--down)" }} />
         </g>
       ))}
-    </svg>
+    </ChartFrame>
   );
 }
 
 /** What the colours mean (the table says it in words). */
 export function HistoryLegend() {
   return (
-    <ul className="history-legend" aria-hidden="true">
-      <li>
-        <span className="history-swatch" style={{ background: LEVEL_FILL.up }} /> Online 99.9 % or more
-      </li>
-      <li>
-        <span className="history-swatch" style={{ background: LEVEL_FILL.partly }} /> 95–99.9 %
-      </li>
-      <li>
-        <span className="history-swatch" style={{ background: LEVEL_FILL.down }} /> Below 95 %
-      </li>
-      <li>
-        <span className="history-swatch history-swatch-track" /> Not observed
-      </li>
-      <li>
-        <span className="history-swatch history-swatch-strip" style={{ background: "var(--down)" }} /> Incident
-      </li>
-    </ul>
+    <ChartLegend
+      name="history"
+      items={[
+        ["history-swatch", LEVEL_FILL.up, "Online 99.9 % or more"],
+        ["history-swatch", LEVEL_FILL.partly, "95–99.9 %"],
+        ["history-swatch", LEVEL_FILL.down, "Below 95 %"],
+        ["history-swatch history-swatch-track", undefined, "Not observed"],
+        ["history-swatch history-swatch-strip", "var(--down)", "Incident"],
+      ]}
+    />
   );
 }

@@ -1,8 +1,41 @@
-import type { HistoryView } from "@/lib/history-view";
+import { formatShare, type HistoryView } from "@/lib/history-view";
+import { bucketLabel } from "@/lib/history-words";
+import { PERIOD_MS } from "@/lib/observed-time";
 import { HistoryChart, HistoryLegend } from "./HistoryChart";
 import { HistoryLatency, HistoryLatencyLegend } from "./HistoryLatency";
-import { HistoryTable } from "./HistoryTable";
+import { ScrollTable } from "./ScrollTable";
 import "./History.css";
+
+const ms = (value: number | null) => (value === null ? "—" : `${value} ms`);
+
+/** The chart's numbers as a table: what screen readers and copy-paste get. Newest first. */
+function HistoryTable({ view, domain }: { view: HistoryView; domain: string }) {
+  const unit = view.period === "day" ? "Day" : "Hour";
+  const size = PERIOD_MS[view.period];
+  return (
+    <ScrollTable
+      caption={`Observed and online time and response times of ${domain} per ${unit.toLowerCase()}`}
+      captionShown
+      label={`History of ${domain} per ${unit.toLowerCase()}`}
+      columns={[`${unit} (UTC)`, "Observed", "Online", "Median", "p95"]}
+      className="history-table"
+    >
+      <tbody>
+        {[...view.buckets].reverse().map((bucket) => (
+          <tr key={bucket.start}>
+            <th scope="row">
+              <time dateTime={bucket.start}>{bucketLabel(bucket.start, view.period, view.period === "hour")}</time>
+            </th>
+            <td>{formatShare(bucket.observedMs / size)}</td>
+            <td>{bucket.onlineShare === null ? "—" : formatShare(bucket.onlineShare)}</td>
+            <td>{ms(bucket.p50Ms)}</td>
+            <td>{ms(bucket.p95Ms)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </ScrollTable>
+  );
+}
 
 /** One range's bars, response times and table, on the history pages. `domain` is the name people read. */
 export function HistoryTimeline({

@@ -19,7 +19,12 @@ interface NotifyButtonProps {
   publicKey: string;
 }
 
-const IOS_INSTALL = "On iPhone and iPad, add this site to your Home Screen first (Share → Add to Home Screen), then open it from there.";
+/** The phases where a sentence stands instead of a button. */
+const NOTES: Partial<Record<NotifyPhase, string>> = {
+  "ios-install": "On iPhone and iPad, add this site to your Home Screen first (Share → Add to Home Screen), then open it from there.",
+  unsupported: "This browser cannot show notifications from websites.",
+  blocked: "Notifications are blocked for this site; allow them in your browser's site settings to subscribe.",
+};
 
 function isIos(): boolean {
   return /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
@@ -158,28 +163,19 @@ export function NotifyControls({
   onSubscribe: () => void;
   onUnsubscribe: () => void;
 }) {
-  const offer = online ? "Tell me if it goes down" : "Tell me when it's back";
-  let control: React.ReactNode;
-  if (phase === "ios-install") control = <p className="notify-note">{IOS_INSTALL}</p>;
-  else if (phase === "unsupported") control = <p className="notify-note">This browser cannot show notifications from websites.</p>;
-  else if (phase === "blocked") {
-    control = (
-      <p className="notify-note">Notifications are blocked for this site; allow them in your browser&apos;s site settings to subscribe.</p>
-    );
-  } else if (phase === "subscribed") {
-    control = (
-      <button type="button" className="secondary" onClick={onUnsubscribe} disabled={busy}>
-        Stop notifications
-      </button>
-    );
-  } else {
+  const note = NOTES[phase];
+  const control = note ? (
+    <p className="notify-note">{note}</p>
+  ) : phase === "subscribed" ? (
+    <button type="button" className="secondary" onClick={onUnsubscribe} disabled={busy}>
+      Stop notifications
+    </button>
+  ) : (
     // Disabled until the browser's support is known (and without JavaScript: see the section's note).
-    control = (
-      <button type="button" onClick={onSubscribe} disabled={busy || phase === "starting"}>
-        {offer}
-      </button>
-    );
-  }
+    <button type="button" onClick={onSubscribe} disabled={busy || phase === "starting"}>
+      {online ? "Tell me if it goes down" : "Tell me when it's back"}
+    </button>
+  );
   return (
     <div className="notify-controls" data-phase={phase}>
       {control}

@@ -1,32 +1,18 @@
-// "Reports for the last 24 hours": a server-rendered SVG (no chart library, no client code)
-// with the same numbers in a table. Colours come from CSS variables so light and dark themes
-// both work; the viewBox lets the chart scale with its container from phone to desktop.
-import type { CrowdView } from "@/lib/crowd-view";
+// "Reports for the last 24 hours": a server-rendered SVG (ChartFrame) with the same numbers in a table.
+import type { CSSProperties } from "react";
+import { formatPercent, type CrowdView } from "@/lib/crowd-view";
 import { formatHour, totalsOf, type HourBucket } from "@/lib/hourly";
+import { Axis, ChartFrame, ChartLegend, niceCeiling, plotArea, round } from "./ChartFrame";
 import { CrowdNetworks } from "./CrowdNetworks";
-import { CrowdSummary } from "./CrowdSummary";
-import { ReportsTable } from "./ReportsTable";
+import { ScrollTable } from "./ScrollTable";
 
 /** Our checks are its bars and visitors' reports its line: the title names both. */
 export const REPORTS_TITLE = "Checks and reports for the last 24 hours";
 
-const VIEW_WIDTH = 720;
-const VIEW_HEIGHT = 260;
 // Room for the axis labels; generous because narrow screens enlarge the text (see the CSS).
 const PAD = { top: 20, right: 24, bottom: 40, left: 52 };
-const PLOT_WIDTH = VIEW_WIDTH - PAD.left - PAD.right;
-const PLOT_HEIGHT = VIEW_HEIGHT - PAD.top - PAD.bottom;
-const BASELINE = PAD.top + PLOT_HEIGHT;
 
-const round = (value: number) => Math.round(value * 100) / 100;
 const count = (value: number, one: string, many: string) => `${value} ${value === 1 ? one : many}`;
-
-/** The smallest 1, 2 or 5 × 10ⁿ at or above the busiest hour, so the top gridline is a round number. */
-function niceCeiling(value: number): number {
-  if (value <= 1) return 1;
-  const power = 10 ** Math.floor(Math.log10(value));
-  return [1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= value) ?? 10 * power;
-}
 
 /** What the picture says, in words: the SVG's accessible name. */
 export function describeReports(buckets: readonly HourBucket[], domain: string): string {
@@ -41,34 +27,15 @@ export function describeReports(buckets: readonly HourBucket[], domain: string):
 function Chart({ buckets, domain }: { buckets: readonly HourBucket[]; domain: string }) {
   // Checks and reports share one count axis: a handful of reports next to many checks should look small.
   const scaleMax = niceCeiling(Math.max(...buckets.map((b) => Math.max(b.up + b.down, b.reports))));
-  const slot = PLOT_WIDTH / buckets.length;
-  const barWidth = round(slot * 0.64);
-  const yOf = (value: number) => round(BASELINE - (value / scaleMax) * PLOT_HEIGHT);
-  const heightOf = (value: number) => round((value / scaleMax) * PLOT_HEIGHT);
-  const centreOf = (index: number) => round(PAD.left + slot * index + slot / 2);
-  const gridValues = scaleMax % 2 === 0 ? [scaleMax / 2, scaleMax] : [scaleMax];
+  const plot = plotArea(260, PAD, buckets.length, scaleMax);
+  const { yOf, centreOf } = plot;
+  const barWidth = round(plot.slot * 0.64);
+  const heightOf = (value: number) => round((value / scaleMax) * plot.plotHeight);
   const hasReports = buckets.some((b) => b.reports > 0);
 
   return (
-    <svg
-      className="reports-chart"
-      viewBox={`0 0 ${VIEW_WIDTH} ${VIEW_HEIGHT}`}
-      width="100%"
-      role="img"
-      aria-label={describeReports(buckets, domain)}
-      fontSize={12}
-      // Text inherits this; without it SVG text is black, unreadable on the dark theme.
-      style={{ fill: "var(--muted)" }}
-    >
-      {gridValues.map((value) => (
-        <g key={value}>
-          <line x1={PAD.left} x2={VIEW_WIDTH - PAD.right} y1={yOf(value)} y2={yOf(value)} style={{ stroke: "var(--border)" }} />
-          <text x={PAD.left - 8} y={yOf(value)} textAnchor="end" dominantBaseline="middle">
-            {value}
-          </text>
-        </g>
-      ))}
-      <line x1={PAD.left} x2={VIEW_WIDTH - PAD.right} y1={BASELINE} y2={BASELINE} style={{ stroke: "var(--muted)" }} />
+    <ChartFrame plot={plot} className="reports-chart" label={describeReports(buckets, domain)}>
+      <Axis plot={plot} values={scaleMax % 2 === 0 ? [scaleMax / 2, scaleMax] : [scaleMax]} />
       {buckets.map((bucket, index) => {
         const hour = bucket.start.getUTCHours();
         const x = round(centreOf(index) - barWidth / 2);
@@ -93,7 +60,7 @@ function Chart({ buckets, domain }: { buckets: readonly HourBucket[]; domain: st
               <text
                 className={hour % 6 === 0 ? "hour-label" : "hour-label hour-label-minor"}
                 x={centreOf(index)}
-                y={VIEW_HEIGHT - 10}
+                y={plot.height - 10}
                 textAnchor="middle"
               >
                 {formatHour(bucket.start)}
@@ -115,7 +82,62 @@ function Chart({ buckets, domain }: { buckets: readonly HourBucket[]; domain: st
           )}
         </g>
       )}
-    </svg>
+    </ChartFrame>
+  );
+}
+
+/**
+ * The crowd beside the probes, at the top of the reports section: its state against the usual
+ * for this hour of the week, the network most reports come from when one stands out, and the
+ * most reported problems of the last 24 hours (each with a bar CSS draws from one value).
+ */
+function CrowdSummary({ crowd }: { crowd: CrowdView }) {
+  return (
+    <div className="crowd" data-state={crowd.state}>
+      <p className="crowd-state">
+        <strong>{crowd.headline}</strong>
+        {`: ${crowd.hourLine}.`}
+      </p>
+      {crowd.dominant && <p className="crowd-dominant">{`${crowd.dominant}.`}</p>}
+      {crowd.problems.length > 0 && (
+        <>
+          <h3 className="crowd-heading" id="crowd-problems-heading">
+            Most reported problems (24 hours)
+          </h3>
+          <ol className="crowd-problems" aria-labelledby="crowd-problems-heading">
+            {crowd.problems.map((problem) => (
+              <li key={problem.label} style={{ "--share": `${problem.percent}%` } as CSSProperties}>
+                {problem.label} <span>{`${formatPercent(problem.percent)} (${problem.count})`}</span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The chart's numbers as a table: what screen readers and copy-paste get. */
+function ReportsTable({ buckets, domain }: { buckets: readonly HourBucket[]; domain: string }) {
+  return (
+    <ScrollTable
+      caption={`Checks and problem reports for ${domain} per hour`}
+      columns={["Hour (UTC)", "Checks up", "Checks down", "Problem reports"]}
+      className="reports-table"
+    >
+      <tbody>
+        {buckets.map((bucket) => (
+          <tr key={bucket.start.toISOString()}>
+            <th scope="row">
+              <time dateTime={bucket.start.toISOString()}>{formatHour(bucket.start)}</time>
+            </th>
+            <td>{bucket.up}</td>
+            <td>{bucket.down}</td>
+            <td>{bucket.reports}</td>
+          </tr>
+        ))}
+      </tbody>
+    </ScrollTable>
   );
 }
 
@@ -137,17 +159,14 @@ export function ReportsChart({ buckets, crowd, domain }: { buckets: readonly Hou
         <>
           <CrowdSummary crowd={crowd} />
           <Chart buckets={buckets} domain={domain} />
-          <ul className="reports-legend" aria-hidden="true">
-            <li>
-              <span className="reports-swatch" style={{ background: "var(--up)" }} /> Checks up
-            </li>
-            <li>
-              <span className="reports-swatch" style={{ background: "var(--down)" }} /> Checks down
-            </li>
-            <li>
-              <span className="reports-swatch reports-swatch-line" style={{ background: "var(--warn)" }} /> Reports
-            </li>
-          </ul>
+          <ChartLegend
+            name="reports"
+            items={[
+              ["reports-swatch", "var(--up)", "Checks up"],
+              ["reports-swatch", "var(--down)", "Checks down"],
+              ["reports-swatch reports-swatch-line", "var(--warn)", "Reports"],
+            ]}
+          />
           <p className="reports-note">Hours in UTC; the last is the current hour so far.</p>
           <details className="reports-details">
             <summary>Show as table</summary>

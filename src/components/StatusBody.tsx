@@ -1,15 +1,17 @@
+import Link from "next/link";
 import { unstable_rethrow } from "next/navigation";
+import { historySummarySentence } from "@/lib/history-words";
 import { pageParts, type PagePart } from "@/lib/page-parts";
 import type { Verdict } from "@/lib/probe-result";
+import { getHistorySummary } from "@/server/serving/pages/history";
+import { getIncidentsView } from "@/server/serving/pages/incidents";
 import { getStatusView, type CheckView } from "@/server/serving/pages/status";
 import { type Target } from "@/lib/domain";
 import { CheckResult } from "./CheckResult";
-import { HistorySection } from "./HistorySection";
-import { IncidentsSection } from "./IncidentsSection";
-import { NotifySection } from "./NotifySection";
-import { RatingSummary } from "./RatingSummary";
+import { IncidentsList } from "./IncidentsList";
+import { readOrNull, shownCheck } from "./section-reads";
 import { SourcesMap, SourcesSection } from "./SourcesSection";
-import { HelpSection, OwnerSection, RelatedSection, ReportsSection } from "./StatusSections";
+import { HelpSection, NotifySection, OwnerSection, RatingSummary, RelatedSection, ReportsSection } from "./StatusSections";
 
 /**
  * Everything of /<domain> that comes with the result, in the order of a worried visitor's
@@ -66,8 +68,44 @@ function Part({ name, target, check }: { name: PagePart; target: Target; check: 
       );
     case "rating":
       // Two quick reads, and a form that works without JavaScript.
-      return <RatingSummary domain={target.ascii} displayName={target.unicode} />;
+      return <RatingSummary target={target} />;
     case "related":
       return <RelatedSection target={target} />;
   }
+}
+
+/**
+ * The domain's current or latest incident in one line; nothing at all when it never had one. A
+ * running incident's length is counted to the shown result's check time, so a cached page says
+ * what was true when that result was new, never a length frozen at another moment.
+ */
+async function IncidentsSection({ target }: { target: Target }) {
+  const checkedAt = (await shownCheck(target))?.checkedAt ?? null;
+  const view = await readOrNull("incidents", () => getIncidentsView(target.ascii, checkedAt));
+  if (!view) return <p className="incidents-line muted">The incidents are unavailable right now; please try again in a moment.</p>;
+  return (
+    <IncidentsList
+      domain={target.ascii}
+      displayName={target.unicode}
+      current={view.current}
+      ipv6={view.ipv6}
+      recent={view.recent}
+      now={checkedAt ? Date.parse(checkedAt) : null}
+    />
+  );
+}
+
+/**
+ * The history in one line: the share of observed time online over the longest range observed
+ * enough for it to mean anything, or how little was observed, and a link to the history pages.
+ */
+async function HistorySection({ target }: { target: Target }) {
+  const checkedAt = (await shownCheck(target))?.checkedAt ?? null;
+  const summary = await readOrNull("history", () => getHistorySummary(target.ascii, checkedAt));
+  return (
+    <p className="history-line" id="history">
+      {summary ? `${historySummarySentence(summary.totals)} ` : "The history is unavailable right now; please try again in a moment. "}
+      <Link href={`/${target.ascii}/history`}>Full history</Link>
+    </p>
+  );
 }

@@ -96,14 +96,16 @@ describe("EvidenceRound", () => {
       <EvidenceRound
         heading="Worst round"
         headingId="w"
-        startedAt="2026-11-26T14:10:00.000Z"
-        durationMs={950}
-        verdict="global_outage"
-        cause="timeout"
-        warnings={[]}
-        results={[world]}
-        rule="2 of 2 locations that could tell failed (80 % or more): down for everyone"
-        reports={{ since: "2026-11-26T13:10:00.000Z", until: "2026-11-26T14:10:00.000Z", count: 3 }}
+        round={{
+          startedAt: "2026-11-26T14:10:00.000Z",
+          durationMs: 950,
+          verdict: "global_outage",
+          cause: "timeout",
+          warnings: [],
+          results: [world],
+          rule: "2 of 2 locations that could tell failed (80 % or more): down for everyone",
+          reports: { since: "2026-11-26T13:10:00.000Z", until: "2026-11-26T14:10:00.000Z", count: 3 },
+        }}
         checkHref="/a.io/checks/12"
       />,
     );

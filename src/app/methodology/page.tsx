@@ -5,9 +5,10 @@ import { DataSources } from "@/components/methodology/DataSources";
 import { FairShareRules } from "@/components/methodology/FairShareRules";
 import { NetworkRules } from "@/components/methodology/NetworkRules";
 import { OfficialRules } from "@/components/methodology/OfficialRules";
-import { WatchRules } from "@/components/methodology/WatchRules";
 import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
+import { DEMAND_WEIGHTS, FASTEST_DEMAND_PACE_MS, RECENT_VIEW_MS } from "@/lib/watch-pace";
 import { GLOBAL_OUTAGE_SHARE, MIN_LOCATIONS_TO_IGNORE_ONE } from "@/lib/verdict";
+import { BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE } from "@/lib/world-shares";
 
 // Our rules, in words, from the constants the code decides with: what a check asks, when a site is
 // down for everyone or in some regions, when an incident opens and closes, and how the history
@@ -22,6 +23,7 @@ export const metadata: Metadata = {
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 const minutes = (ms: number) => (ms === 60_000 ? "a minute" : `${ms / 60_000} minutes`);
+const seconds = (ms: number) => `${Math.round(ms / 1000)} seconds`;
 
 export default function MethodologyPage() {
   return (
@@ -65,7 +67,27 @@ export default function MethodologyPage() {
         evidence for good: the first failing check, the worst and the recovering one, with every tester&apos;s answer.
       </p>
 
-      <WatchRules />
+      <h2>How often we check a watched site</h2>
+      <ul>
+        <li>
+          A watched site with nothing wrong is checked every watch interval (5 minutes unless the operator sets another) divided by how many
+          people follow it: a visit in the last hour counts {DEMAND_WEIGHTS.viewed}, or {DEMAND_WEIGHTS.viewedRecently} when it was in the
+          last {Math.round(RECENT_VIEW_MS / 60_000)} minutes (someone is waiting for the answer now), each browser waiting for a
+          notification {DEMAND_WEIGHTS.subscriber}, each visitor who reported a problem in the last 15 minutes {DEMAND_WEIGHTS.reporter}. A
+          forgotten tab keeps the whole interval; the most followed sites are checked once every {seconds(FASTEST_DEMAND_PACE_MS)}, never
+          more often.
+        </li>
+        <li>
+          Suspicion shortens the wait: after a check that finds the site down anywhere, when visitors report &ldquo;possible
+          problems&rdquo;, or when its official status page admits a problem, we check it again as often as during an incident (every minute
+          by default), until it is up again or an incident opens. The next check comes {seconds(MIN_STREAK_SPAN_MS)} after the first failing
+          one, so it can confirm the incident at once.
+        </li>
+        <li>
+          However many people follow it, one site and its subdomains get at most {BACKGROUND_ROUNDS_PER_SITE_PER_MINUTE} of these checks a
+          minute together.
+        </li>
+      </ul>
 
       <h2>History</h2>
       <p>

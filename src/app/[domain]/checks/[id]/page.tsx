@@ -52,16 +52,7 @@ export default async function CheckPage({ params }: PageProps<"/[domain]/checks/
       </p>
       <h1>{titleOf(target.unicode, check.verdict, check.checkedAt)}</h1>
       <p className="muted">{`Raw checks are kept ${getConfig().KEEP_CHECKS_DAYS} days; an incident keeps its own rounds for good.`}</p>
-      <EvidenceRound
-        heading="Every tester's result"
-        headingId="check-round"
-        startedAt={startedAt}
-        durationMs={check.durationMs}
-        verdict={check.verdict}
-        cause={check.cause}
-        warnings={check.warnings}
-        results={check.results}
-      />
+      <EvidenceRound heading="Every tester's result" headingId="check-round" round={{ ...check, startedAt }} />
     </article>
   );
 }

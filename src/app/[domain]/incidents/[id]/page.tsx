@@ -109,14 +109,7 @@ export default async function IncidentPage({ params }: PageProps<"/[domain]/inci
           key={piece.role}
           heading={ROLE_HEADINGS[piece.role]}
           headingId={`evidence-${piece.role}`}
-          startedAt={piece.startedAt}
-          durationMs={piece.durationMs}
-          verdict={piece.verdict}
-          cause={piece.cause}
-          warnings={piece.warnings}
-          results={piece.results}
-          rule={piece.rule}
-          reports={piece.reports}
+          round={piece}
           checkHref={keptChecks.includes(piece.checkId) ? `/${target.ascii}/checks/${piece.checkId}` : null}
         />
       ))}
