@@ -5,7 +5,6 @@ import { plainHttpNote } from "@/lib/verdict-certificate";
 import { getConfig } from "@/server/config";
 import { probeHttp, type HttpProbeOutcome } from "@/server/checking/probe/http-request";
 import { probeEachAddress } from "@/server/checking/probe/each-address";
-import { isProbeError } from "@/server/checking/probe/errors";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
@@ -48,13 +47,7 @@ export class HttpTester implements Tester {
   }
 
   async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
-    try {
-      return [await probeEachAddress(target.ascii, HTTPS_PORT, context, (pinned) => this.probeOnce(target, pinned))];
-    } catch (error) {
-      if (!isProbeError(error)) throw error;
-      // The name did not resolve (or the guard refused it): one probe says so, as before.
-      return [await this.probeOnce(target, context)];
-    }
+    return [await probeEachAddress(target.ascii, HTTPS_PORT, context, (pinned) => this.probeOnce(target, pinned))];
   }
 
   private async probeOnce(target: Target, context: ProbeContext): Promise<ProbeResult> {

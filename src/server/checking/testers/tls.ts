@@ -48,15 +48,10 @@ export class TlsTester implements Tester {
   }
 
   async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
-    try {
-      return [await probeEachAddress(target.ascii, TLS_PORT, context, async (pinned) => (await this.probeOnce(target, pinned))[0])];
-    } catch (error) {
-      if (!isProbeError(error)) throw error;
-      return this.probeOnce(target, context);
-    }
+    return [await probeEachAddress(target.ascii, TLS_PORT, context, (pinned) => this.probeOnce(target, pinned))];
   }
 
-  private async probeOnce(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+  private async probeOnce(target: Target, context: ProbeContext): Promise<ProbeResult> {
     const start = performance.now();
     const host = target.ascii;
     const timings = (partial: Partial<ProbeTimings>): ProbeTimings => ({
@@ -74,7 +69,7 @@ export class TlsTester implements Tester {
     } catch (error) {
       if (!isProbeError(error)) throw error;
       // No handshake happened, so there are no TLS details: the check does not apply.
-      return [this.result({ status: "down", cause: error.probeCause, message: error.message, timings: timings({}) })];
+      return this.result({ status: "down", cause: error.probeCause, message: error.message, timings: timings({}) });
     }
 
     const { dnsMs, connectMs, endpoint } = connection;
@@ -94,7 +89,7 @@ export class TlsTester implements Tester {
       const message = describe(details, socket.getProtocol());
       const status = details.authorized ? "up" : "down";
       const cause = details.authorized ? null : "tls";
-      return [this.result({ status, cause, message, tls: details, timings: timings({ dnsMs, connectMs, tlsMs }) })];
+      return this.result({ status, cause, message, tls: details, timings: timings({ dnsMs, connectMs, tlsMs }) });
     } catch (error) {
       if (!isProbeError(error)) throw error;
       const code = (error as Partial<SocketProbeError>).code;
@@ -103,7 +98,7 @@ export class TlsTester implements Tester {
           ? { authorized: false, error: code, issuer: null, validTo: null, daysLeft: null }
           : undefined;
       const failure = { status: "down" as const, cause: error.probeCause, message: error.message };
-      return [this.result({ ...failure, tls: tlsDetails, timings: timings({ dnsMs, connectMs }) })];
+      return this.result({ ...failure, tls: tlsDetails, timings: timings({ dnsMs, connectMs }) });
     } finally {
       socket.destroy();
       connection.socket.destroy();
