@@ -169,7 +169,7 @@ export function createCheckService(options: CheckServiceOptions) {
 
     /**
      * A page view, before its page is served (the gate): a view that needs a new round pays for it
-     * now and leaves a ticket for the render, which knows no visitor (view-tickets.ts); the views
+     * now and leaves a ticket for the render, which knows no visitor (payers.ts); the views
      * that follow while it is paid for or running are free. `fresh`: a fresh result shows at once.
      */
     async admitView(target: Target, visitor: string): Promise<Outcome<{ fresh: boolean }>> {

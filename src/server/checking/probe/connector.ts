@@ -5,9 +5,8 @@ import tls from "node:tls";
 import { performance } from "node:perf_hooks";
 import { buildConnector } from "undici";
 import { parseIpLiteral } from "@/server/checking/probe/address-policy";
-import { CertificateRefused, inspectCertificate } from "@/server/checking/probe/certificate";
+import { CertificateRefused, inspectCertificate, probeSecureContext } from "@/server/checking/probe/certificate";
 import { ProbeError } from "@/server/checking/probe/errors";
-import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
 

@@ -4,10 +4,9 @@ import tls from "node:tls";
 import { z } from "zod";
 import type { Location, ProbeResult, ProbeTimings, TlsDetails } from "@/lib/probe-result";
 import { certificateReason } from "@/lib/verdict-certificate";
-import { inspectCertificate } from "@/server/checking/probe/certificate";
+import { inspectCertificate, probeSecureContext } from "@/server/checking/probe/certificate";
 import { probeEachAddress } from "@/server/checking/probe/each-address";
 import { isProbeError } from "@/server/checking/probe/errors";
-import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import {
   type GuardedConnection,
   PHASE_TIMEOUT_MS,
