@@ -1,6 +1,6 @@
 import "server-only";
 import { isDownVote } from "@/lib/location-votes";
-import type { ProbeKind, ProbeResult, ResultSource, RoundOutcome } from "@/lib/probe-result";
+import type { ProbeKind, ProbeResult, ProbeTimings, ResultSource, RoundOutcome } from "@/lib/probe-result";
 import type { Asker } from "@/lib/world-shares";
 import type { AddressGuard, RoundInfo, Tester, TesterKindName } from "./types";
 import { type Target } from "@/lib/domain";
@@ -122,16 +122,24 @@ const SOURCES: Partial<Record<TesterKindName, ResultSource>> = { remote: "agent"
 export function errorResult(tester: Tester, message: string, totalMs: number): ProbeResult {
   // Agents and the world answer "does it serve a page?": their failures stand where http would.
   const kind: ProbeKind = tester.kind === "remote" || tester.kind === "globalping" ? "http" : tester.kind;
+  const source = SOURCES[tester.kind] ?? "local";
+  return testerResult({ ...tester, kind }, { source, status: "error", cause: "tester_error", message, timings: { totalMs } });
+}
+
+type Outcome = Omit<ProbeResult, "testerId" | "kind" | "location" | "server" | "statusCode" | "timings">;
+
+/** A result in the tester's name; no status code unless given, and null for the phases `timings` leaves out. */
+export function testerResult(
+  tester: Pick<Tester, "id" | "location" | "server"> & { kind: ProbeKind },
+  { timings, ...outcome }: Outcome & { statusCode?: number | null; timings: Partial<ProbeTimings> & { totalMs: number } },
+): ProbeResult {
   return {
     testerId: tester.id,
-    kind,
-    source: SOURCES[tester.kind] ?? "local",
+    kind: tester.kind,
     location: tester.location,
     server: tester.server,
-    status: "error",
-    cause: "tester_error",
     statusCode: null,
-    message,
-    timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs },
+    ...outcome,
+    timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, ...timings },
   };
 }

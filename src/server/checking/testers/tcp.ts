@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import { probeEachAddress } from "@/server/checking/probe/each-address";
+import { testerResult } from "@/server/checking/probe/round";
 import { isProbeError, type ProbeError } from "@/server/checking/probe/errors";
 import { connectGuarded } from "@/server/checking/probe/socket";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
@@ -39,10 +40,10 @@ export class TcpTester implements Tester {
     const open = outcomes.find((outcome) => outcome.status === "up");
     const addresses = outcomes.flatMap((outcome) => outcome.addresses ?? []);
     const base = { ...(addresses.length > 0 ? { addresses } : {}), timings: { ...open?.timings, tlsMs: null, ttfbMs: null, totalMs } };
-    if (open) return [this.result({ ...base, status: "up", cause: null, message: summary })];
+    if (open) return [testerResult(this, { ...base, status: "up", cause: null, message: summary })];
     // None accepted, so every port is closed; the first port's cause speaks for the target.
     const [first] = outcomes;
-    return [this.result({ ...base, status: "down", cause: first.cause, message: `${summary}: ${first.message}` })];
+    return [testerResult(this, { ...base, status: "down", cause: first.cause, message: `${summary}: ${first.message}` })];
   }
 
   /** The port is open when any address of the name accepts on it; each address is tried. */
@@ -58,7 +59,7 @@ export class TcpTester implements Tester {
       const connection = await connectGuarded({ host, port, guard: context.guard, signal: context.signal });
       connection.socket.destroy();
       const timings = { dnsMs: connection.dnsMs, connectMs: connection.connectMs, totalMs: 0 };
-      return this.result({ status: "up", cause: null, message: `${port} open`, timings });
+      return testerResult(this, { status: "up", cause: null, message: `${port} open`, timings });
     } catch (error) {
       if (!isProbeError(error)) throw error;
       return this.closed(error);
@@ -66,24 +67,7 @@ export class TcpTester implements Tester {
   }
 
   private closed(error: ProbeError): ProbeResult {
-    return this.result({ status: "down", cause: error.probeCause, message: error.message, timings: { totalMs: 0 } });
-  }
-
-  private result({
-    timings,
-    ...outcome
-  }: Pick<ProbeResult, "status" | "cause" | "message" | "addresses"> & {
-    timings: Partial<ProbeResult["timings"]> & { totalMs: number };
-  }): ProbeResult {
-    return {
-      testerId: this.id,
-      kind: this.kind,
-      location: this.location,
-      server: this.server,
-      statusCode: null,
-      ...outcome,
-      timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, ...timings },
-    };
+    return testerResult(this, { status: "down", cause: error.probeCause, message: error.message, timings: { totalMs: 0 } });
   }
 }
 
