@@ -64,10 +64,6 @@ export function blockedRange(address: string, allowCidrs: readonly Cidr[] = []):
   return parsed.kind() === "ipv4" ? ipv4Range(parsed) : ipv6Range(parsed as ipaddr.IPv6, allowCidrs);
 }
 
-export function isPublicAddress(address: string, allowCidrs: readonly Cidr[] = []): boolean {
-  return blockedRange(address, allowCidrs) === null;
-}
-
 function ipv4Range(address: Address): string | null {
   const range = address.range();
   return range === "unicast" ? null : range;

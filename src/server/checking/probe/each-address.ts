@@ -10,23 +10,12 @@ import type { AddressGuard, GuardedAddress, ProbeContext } from "@/server/checki
 // the guard (which judges every address), then run their usual probe once per address with a
 // guard pinned to it.
 
-/** The addresses of host:port to try, at most ADDRESSES_PER_FAMILY of each family, in the resolver's order. */
-async function addressesToTry(host: string, port: number, context: ProbeContext): Promise<GuardedAddress[]> {
-  const addresses = await context.guard.resolve(host, port, context.signal);
-  if (addresses.length === 0) throw new ProbeError("dns", `${host} has no address to connect to`);
-  const taken = { 4: 0, 6: 0 };
-  return addresses.filter((address) => ++taken[address.family] <= ADDRESSES_PER_FAMILY);
-}
-
 /**
- * The round's context with a guard that connects `host` to `address` only. Other names (a
- * redirect elsewhere) resolve as usual but keep to the same family, as a client on one family would.
+ * A guard that connects `host` to `address` only. Other names (a redirect elsewhere) resolve as
+ * usual but keep to the same family, as a client on one family would.
  */
-function pinnedContext(context: ProbeContext, host: string, port: number, address: GuardedAddress): ProbeContext {
-  return { ...context, guard: pinnedGuard(context.guard, { host: normalizeHost(host), port }, address) };
-}
-
-function pinnedGuard(inner: AddressGuard, asked: { host: string; port: number }, pinned: GuardedAddress): AddressGuard {
+function pinnedGuard(inner: AddressGuard, host: string, port: number, pinned: GuardedAddress): AddressGuard {
+  const asked = { host: normalizeHost(host), port };
   return {
     route: (name, port) => inner.route(name, port),
     isPublic: (address) => inner.isPublic(address),
@@ -81,11 +70,15 @@ export async function probeEachAddress(
   const started = performance.now();
   let addresses: GuardedAddress[];
   try {
-    addresses = await addressesToTry(host, port, context);
+    addresses = await context.guard.resolve(host, port, context.signal);
+    if (addresses.length === 0) throw new ProbeError("dns", `${host} has no address to connect to`);
   } catch (error) {
     if (!isProbeError(error)) throw error;
     return unresolved(error);
   }
+  // At most ADDRESSES_PER_FAMILY of each family, in the resolver's order.
+  const taken = { 4: 0, 6: 0 };
+  addresses = addresses.filter((address) => ++taken[address.family] <= ADDRESSES_PER_FAMILY);
   const resolveMs = Math.round(performance.now() - started);
   const tried = await eachWithGrace(host, port, addresses, context, probeOne);
   const pick = tried.find(({ result }) => result.status === "up") ?? tried.find(({ result }) => result.status === "down") ?? tried[0];
@@ -131,7 +124,7 @@ async function eachWithGrace(
     running.map(async ({ address, cut, state }) => {
       let result: ProbeResult;
       try {
-        result = await probeOne({ ...pinnedContext(context, host, port, address), signal: cut.signal });
+        result = await probeOne({ ...context, guard: pinnedGuard(context.guard, host, port, address), signal: cut.signal });
       } finally {
         state.settled = true;
         cut.clear();
