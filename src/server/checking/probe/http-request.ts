@@ -14,16 +14,9 @@ import type { AddressGuard } from "@/server/checking/probe/types";
 // The protocol side of the http tester: GET https://<domain>/ (http:// when 443 refuses), redirects
 // followed by hand through the guarded connector, a capped body, every phase timed.
 
-export interface PhaseTimeouts {
-  /** DNS + TCP + TLS of one connection. */
-  connectMs: number;
-  /** From the request being sent to the response head. */
-  headersMs: number;
-  /** Reading the (capped) body. */
-  bodyMs: number;
-}
-
-export const DEFAULT_TIMEOUTS: PhaseTimeouts = { connectMs: 3000, headersMs: 5000, bodyMs: 2000 };
+/** connectMs: DNS + TCP + TLS of one connection; headersMs: from the request sent to the response head; bodyMs: reading the (capped) body. */
+const DEFAULT_TIMEOUTS = { connectMs: 3000, headersMs: 5000, bodyMs: 2000 };
+type PhaseTimeouts = typeof DEFAULT_TIMEOUTS;
 export const BODY_CAP_BYTES = 64 * 1024;
 
 export interface HttpProbeOptions {
