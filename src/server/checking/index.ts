@@ -24,7 +24,6 @@ export type { WorldBudget } from "./world/budget";
 export { measureArea } from "./world/measure-area";
 export type { AreaOutcome } from "./world/measure-area";
 export { redisAskers } from "./world/askers";
-export { OFFICIAL_BUDGET_NAME, WIKIDATA_BUDGET_NAME, hourlyBudgetFor } from "./world/shared-budgets";
-export { createWorldAccess } from "./world/world-access";
+export { OFFICIAL_BUDGET_NAME, WIKIDATA_BUDGET_NAME, createWorldAccess, hourlyBudgetFor } from "./world/world-access";
 export type { WorldAccess } from "./world/world-access";
 export { servesPlainHttp } from "./world/world-check";

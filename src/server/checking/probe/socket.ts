@@ -2,8 +2,7 @@ import "server-only";
 import { once } from "node:events";
 import net from "node:net";
 import type { Cause } from "@/lib/probe-result";
-import { causeOfCode } from "@/server/checking/probe/classify";
-import { isProbeError, ProbeError } from "@/server/checking/probe/errors";
+import { causeOfCode, isProbeError, ProbeError } from "@/server/checking/probe/errors";
 import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
 
@@ -13,7 +12,7 @@ import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types
 /** Per-phase time-out for the TCP connect and for the TLS handshake. */
 export const PHASE_TIMEOUT_MS = 3000;
 
-/** Beside the http tester's codes (classify.ts), what only a raw socket or TLS handshake reports. */
+/** Beside the http tester's codes (errors.ts), what only a raw socket or TLS handshake reports. */
 const SOCKET_CAUSES: Record<string, Cause> = { EPROTO: "tls", EAFNOSUPPORT: "unreachable" };
 
 /** A ProbeError from a socket or TLS failure, keeping the code (e.g. ERR_SSL_WRONG_VERSION_NUMBER). */

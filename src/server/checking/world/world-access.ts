@@ -1,9 +1,37 @@
 import "server-only";
 import { FREE_TESTS_PER_HOUR } from "@/lib/world-shares";
 import type { AppConfig } from "@/server/config";
-import type { WorldBudget } from "./budget";
+import { processSingleton } from "@/server/base/process-singleton";
+import { sharedRedis } from "@/server/redis/client.mjs";
+import { createMemoryBudget, type WorldBudget } from "./budget";
 import { createGlobalpingClient, type GlobalpingClient } from "./globalping-api";
-import { hourlyBudgetFor } from "./shared-budgets";
+import { redisBudget } from "./redis-budget";
+
+// The process's hourly budgets by name (a world tester's, the official status pages', Wikidata's): in
+// Redis for every instance with REDIS_URL, else one object in this process that every spender holds.
+
+/** The official status pages' requests; no tester may take this id. */
+export const OFFICIAL_BUDGET_NAME = "official-status-pages";
+export const WIKIDATA_BUDGET_NAME = "wikidata";
+
+const budgets = processSingleton("hourlyBudgets", () => new Map<string, WorldBudget>());
+
+/** The one budget named `name` in this process, shared through Redis when `redisUrl` is set. */
+export function hourlyBudgetFor(name: string, hourlyTests: number, redisUrl?: string): WorldBudget {
+  const key = [name, hourlyTests, redisUrl?.trim() ?? ""].join("\u0001");
+  let budget = budgets.get(key);
+  if (!budget) {
+    const redis = sharedRedis(redisUrl);
+    budget = redis ? redisBudget(redis, { name, hourlyTests }) : createMemoryBudget({ hourlyTests });
+    budgets.set(key, budget);
+  }
+  return budget;
+}
+
+/** Forgets every budget: testers built anew start with a whole hour. */
+export function forgetHourlyBudgets(): void {
+  budgets.clear();
+}
 
 // Globalping counts per address or token, whatever the test is for, so a network check spends the
 // default world tester's own budget.
