@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRecentChecks } from "@/server/checking/recent-checks";
+import { createRecentChecks } from "@/server/checking/memory-fallback";
 import { type CheckRecord } from "@/server/data/check-store";
 import { createViewTickets } from "@/server/checking/payers";
 

@@ -2,8 +2,7 @@ import "server-only";
 import { CROWD_VISITORS, type Asker } from "@/lib/world-shares";
 import { type Target } from "@/lib/domain";
 import type { Askers } from "@/server/checking/world/askers";
-import type { Admission, ChargeRefusal } from "./admission";
-import { notAdmitted, type RefusalError } from "./refusal";
+import { notAdmitted, type Admission, type ChargeRefusal, type RefusalError } from "./admission";
 
 /**
  * Who pays for a new round; a caller must say: a visitor's own request (charged now), a page
