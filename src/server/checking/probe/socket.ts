@@ -4,7 +4,7 @@ import net from "node:net";
 import type { Cause } from "@/lib/probe-result";
 import { causeOfCode, isProbeError, ProbeError } from "@/server/checking/probe/errors";
 import { phaseDeadline } from "@/server/checking/probe/timing";
-import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
+import type { GuardedAddress, ProbeContext } from "@/server/checking/probe/types";
 
 // Shared by the tcp and tls testers: a connect that goes through the SSRF guard, per-phase
 // time-outs bounded by the round's deadline, and one mapping from socket errors to causes.
@@ -46,10 +46,6 @@ export function elapsedSince(start: number): number {
   return Math.round(performance.now() - start);
 }
 
-function endpointOf(address: GuardedAddress): string {
-  return address.family === 6 ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
-}
-
 /**
  * Resolves when `event` fires on the socket; rejects on its error, on an early close, after
  * `timeoutMs` or when the round's deadline aborts. Leaves the socket open either way.
@@ -85,21 +81,16 @@ export interface GuardedConnection {
   connectMs: number;
 }
 
-export interface GuardedConnectRequest {
-  host: string;
-  port: number;
-  guard: AddressGuard;
-  signal: AbortSignal;
-  timeoutMs?: number;
-}
-
 /**
  * Connects to the first address of host:port the guard approves (PROBE_CONNECT_TO included),
- * re-checking the peer once connected; one time-out covers every address.
+ * re-checking the peer once connected; one time-out (PHASE_TIMEOUT_MS) covers every address.
  */
-export async function connectGuarded(request: GuardedConnectRequest): Promise<GuardedConnection> {
-  const { host, port, guard, signal } = request;
-  const timeoutMs = request.timeoutMs ?? PHASE_TIMEOUT_MS;
+export async function connectGuarded({
+  host,
+  port,
+  guard,
+  signal,
+}: Pick<ProbeContext, "guard" | "signal"> & { host: string; port: number }): Promise<GuardedConnection> {
   const resolveStart = performance.now();
   const addresses = await guard.resolve(host, port, signal);
   if (addresses.length === 0) throw new ProbeError("dns", `${host} has no address to connect to`);
@@ -108,9 +99,9 @@ export async function connectGuarded(request: GuardedConnectRequest): Promise<Gu
   const connectStart = performance.now();
   let firstFailure: ProbeError | undefined;
   for (const address of addresses) {
-    const remainingMs = timeoutMs - (performance.now() - connectStart);
+    const remainingMs = PHASE_TIMEOUT_MS - (performance.now() - connectStart);
     if (remainingMs <= 0 || signal.aborted) break;
-    const endpoint = endpointOf(address);
+    const endpoint = address.family === 6 ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
     const socket = net.connect({ host: address.address, port: address.port, family: address.family });
     try {
       await awaitSocketEvent(socket, "connect", { name: "connect", endpoint, timeoutMs: remainingMs, signal });
@@ -123,5 +114,5 @@ export async function connectGuarded(request: GuardedConnectRequest): Promise<Gu
       firstFailure ??= failure;
     }
   }
-  throw firstFailure ?? new ProbeError("timeout", `no connection to ${host}:${port} within ${timeoutMs} ms`);
+  throw firstFailure ?? new ProbeError("timeout", `no connection to ${host}:${port} within ${PHASE_TIMEOUT_MS} ms`);
 }
