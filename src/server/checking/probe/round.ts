@@ -51,20 +51,18 @@ export async function runRound(
   const deadline = startedAt.getTime() + deadlineMs;
   const signal = AbortSignal.timeout(deadlineMs);
 
+  // A local tester's down vote is retried once, when there is time left to answer.
   const runTester = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
     const report = (results: ProbeResult[], final: boolean) => onResults?.({ testerId: tester.id, results, final });
-    const results = await runWithRetry(tester, { ...round, progress: (partial) => report(partial, false) });
+    const context = { signal, guard, deadline, round: { ...round, progress: (partial: ProbeResult[]) => report(partial, false) } };
+    const runOnce = () => withinDeadline(tester, () => tester.probe(target, context), deadline);
+    let results = await runOnce();
+    if (RETRYING_KINDS.has(tester.kind) && results.some(votesDown) && deadline - Date.now() > retryDelayMs + MIN_RETRY_BUDGET_MS) {
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      results = await runOnce();
+    }
     report(results, true);
     return results;
-  };
-  const runWithRetry = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
-    const runOnce = () => withinDeadline(tester, () => tester.probe(target, { signal, guard, deadline, round }), deadline);
-    const first = await runOnce();
-    const shouldRetry =
-      RETRYING_KINDS.has(tester.kind) && first.some(votesDown) && deadline - Date.now() > retryDelayMs + MIN_RETRY_BUDGET_MS;
-    if (!shouldRetry) return first;
-    await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
-    return runOnce();
   };
 
   let settleOthers: (results: ProbeResult[]) => void = () => undefined;
