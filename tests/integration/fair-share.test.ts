@@ -12,7 +12,7 @@ let up: RunningServer;
 let refused: RunningServer;
 let service: CheckService;
 let admission: import("@/server/checking/admission").Admission;
-let refusalOf: typeof import("@/server/checking/refusal").refusalOf;
+let refusalOf: typeof import("@/server/checking/admission").refusalOf;
 
 beforeAll(async () => {
   process.env.DATABASE_URL = (await createTestDatabase()).url;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const { prismaCheckStore } = await import("@/server/data/check-store");
   const { createAdmission } = await import("@/server/checking/admission");
   const { memoryLimiter } = await import("@/server/base/limits");
-  ({ refusalOf } = await import("@/server/checking/refusal"));
+  ({ refusalOf } = await import("@/server/checking/admission"));
   const testers = defaultTesters(getConfig({ PROBE_CONNECT_TO: connectTo }), { world: false }).filter((t) => t.kind === "http");
   admission = createAdmission({
     maxRounds: 8,

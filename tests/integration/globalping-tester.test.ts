@@ -5,7 +5,7 @@ import { runRound } from "@/server/checking/probe/round";
 import { globalpingTesterKind, type GlobalpingTesterOptions } from "@/server/checking/testers/globalping";
 import { httpTesterKind } from "@/server/checking/testers/http";
 import type { Tester } from "@/server/checking/probe/types";
-import { forgetHourlyBudgets, hourlyBudgetFor } from "@/server/checking/world/shared-budgets";
+import { forgetHourlyBudgets, hourlyBudgetFor } from "@/server/checking/world/world-access";
 import { everyProbe, finished, TEN_PROBES } from "./helpers/globalping-probes";
 import { startGlobalpingStandIn, type GlobalpingStandIn, type Scenario } from "./helpers/globalping-stand-in";
 import { closedPort, startHttpServer, type RunningServer } from "./helpers/servers";

@@ -180,7 +180,7 @@ describe("answerForVisitorNetwork", () => {
 
   it("charges the reporting visitor's share of the world: an IPv6 /64 whose checks spent it asks no probes, another visitor does", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "250"; // a budget of its own; the visitor's share is 12 % of it, 30 tests
-    const { hourlyBudgetFor } = await import("@/server/checking/world/shared-budgets");
+    const { hourlyBudgetFor } = await import("@/server/checking/world/world-access");
     const { visitorBucket } = await import("@/server/crowd/visitor/address");
     const bucket = visitorBucket("2001:db8:73::1");
     // As three world measurements of this visitor's own checks spent it.
@@ -195,7 +195,7 @@ describe("answerForVisitorNetwork", () => {
 
   it("spends the world tester's hour: what the rounds took is not there for it (no Redis)", async () => {
     process.env.GLOBALPING_HOURLY_BUDGET = "6"; // routine share: 3 tests, the 3 probes asked
-    const { hourlyBudgetFor } = await import("@/server/checking/world/shared-budgets");
+    const { hourlyBudgetFor } = await import("@/server/checking/world/world-access");
     // As the world tester named "world" spends it in a routine round of this process.
     expect(await hourlyBudgetFor("world", 6).reserve(1, "routine")).toMatchObject({ ok: true });
     const domain = await checkedDomain();

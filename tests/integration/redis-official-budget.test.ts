@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisBudget } from "@/server/checking/world/redis-budget";
-import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/shared-budgets";
+import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/world-access";
 import { createTestDatabase, removeTestDatabase, type TestDatabase } from "./helpers/database";
 import { officialServiceFor, serving, startOfficialWorld, type OfficialWorld } from "./helpers/official-stand-ins";
 import { connections } from "./helpers/redis-instances";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { probeSecureContext } from "@/server/checking/probe/secure-context";
+import { probeSecureContext } from "@/server/checking/probe/certificate";
 import { makeCertificateAuthority } from "./helpers/certificates";
 
-// One TLS context per set of trusted roots (server/probe/secure-context.ts); that each still
+// One TLS context per set of trusted roots (probe/certificate.ts); that each still
 // trusts exactly its own roots is tested through the testers (tcp-tls-tester.test.ts,
 // http-tester-certificates.test.ts), which trust a test CA in one probe and not in the next.
 

@@ -64,7 +64,7 @@ async function serviceFor(kind: Kind): Promise<CheckService> {
   const { createCheckService } = await import("@/server/checking/check-service");
   const { prismaCheckStore } = await import("@/server/data/check-store");
   const { sharedRedis } = await import("@/server/redis/client.mjs");
-  const { redisAskers } = await import("@/server/checking/world/redis-askers");
+  const { redisAskers } = await import("@/server/checking/world/askers");
   const { memoryAskers } = await import("@/server/checking/world/askers");
   const redisUrl = kind === "redis" ? redis.url : undefined;
   const connection = sharedRedis(redisUrl);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { blockedRange, isPublicAddress, parseCidrList, parseIpLiteral } from "@/server/checking/probe/address-policy";
+import { blockedRange, parseCidrList, parseIpLiteral } from "@/server/checking/probe/address-policy";
 
 const allow = (raw: string) => parseCidrList(raw);
 
-describe("isPublicAddress", () => {
+describe("blockedRange: public or not", () => {
   const refused: [string, string][] = [
     ["127.0.0.1", "loopback"],
     ["10.1.2.3", "private"],
@@ -44,7 +44,7 @@ describe("isPublicAddress", () => {
   ];
   it.each(refused)("refuses %s as %s", (address, reason) => {
     expect(blockedRange(address)).toBe(reason);
-    expect(isPublicAddress(address)).toBe(false);
+    expect(blockedRange(address)).not.toBeNull();
   });
 
   it.each(["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700::1111", "2a00:1450:4001::1", "::ffff:8.8.8.8", "64:ff9b::8.8.8.8"])(
@@ -61,7 +61,7 @@ describe("isPublicAddress", () => {
     ["10.9.8.7", "192.168.0.0/16, 10.0.0.0/8"],
     ["127.0.0.1", "::ffff:127.0.0.0/104"],
   ])("lets %s through when PROBE_ALLOW_CIDRS lists %s", (address, ranges) => {
-    expect(isPublicAddress(address, allow(ranges))).toBe(true);
+    expect(blockedRange(address, allow(ranges))).toBeNull();
   });
 
   it.each([
@@ -71,7 +71,7 @@ describe("isPublicAddress", () => {
     ["169.254.169.254", "169.254.0.0/16"],
     ["fd00:ec2::254", "fc00::/7"],
   ])("still refuses %s when PROBE_ALLOW_CIDRS lists only %s", (address, ranges) => {
-    expect(isPublicAddress(address, allow(ranges))).toBe(false);
+    expect(blockedRange(address, allow(ranges))).not.toBeNull();
   });
 });
 

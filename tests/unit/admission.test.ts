@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAdmission, registrableDomain } from "@/server/checking/admission";
-import { refusalOf } from "@/server/checking/refusal";
+import { createAdmission, refusalOf, registrableDomain } from "@/server/checking/admission";
 import { memoryLimiter } from "@/server/base/limits";
 
 const target = (ascii: string) => ({ ascii, unicode: ascii });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createRecentChecks } from "@/server/checking/recent-checks";
+import { createRecentChecks } from "@/server/checking/memory-fallback";
 import { type CheckRecord } from "@/server/data/check-store";
-import { createViewTickets } from "@/server/checking/view-tickets";
+import { createViewTickets } from "@/server/checking/payers";
 
 describe("a view's ticket", () => {
   it("is good until it expires, and is used once, naming the visitor who paid", () => {

@@ -7,13 +7,6 @@ import { createAgentServer } from "./server";
 // `npm run tester`: one agent per region. The site's TESTERS_FILE lists each agent as a
 // `remote` tester with its URL; the shared TESTER_SECRET authenticates both directions.
 
-function loadConfig(): AppConfig & { TESTER_SECRET: string } {
-  const config = getConfig();
-  const secret = config.TESTER_SECRET;
-  if (!secret) return exit("TESTER_SECRET is required: the same secret (at least 16 characters) as the site's.");
-  return { ...config, TESTER_SECRET: secret };
-}
-
 /** Time the site needs around the agent's round: the request, the answer, a slow network. */
 const ANSWER_MARGIN_MS = 1_500;
 
@@ -31,12 +24,13 @@ function exit(message: string): never {
 }
 
 function main() {
-  const config = loadConfig();
+  const config = getConfig();
+  const secret = config.TESTER_SECRET || exit("TESTER_SECRET is required: the same secret (at least 16 characters) as the site's.");
   // What the agent says of itself (the site labels it with its own entry's location).
   const { city, country } = thisServerLocation(config);
   const location = { city, country };
   const server = createAgentServer({
-    secret: config.TESTER_SECRET,
+    secret,
     testers: localTesters(config),
     guard: guardFromConfig(config),
     location,

@@ -5,13 +5,12 @@ import { decideVerdict } from "@/lib/verdict";
 import type { Asker } from "@/lib/world-shares";
 import { runOutsideRequest } from "@/server/base/request-context";
 import type { CheckRecord, CheckStore } from "@/server/data/check-store";
-import type { Admission } from "./admission";
+import { busy, optedOut, refusalOf, type Admission } from "./admission";
 import type { LiveRounds } from "./live-rounds";
 import { createPayments, type Payer } from "./payers";
 import { runRound } from "./probe/round";
 import type { AddressGuard, Tester } from "./probe/types";
-import { createRecentChecks } from "./recent-checks";
-import { busy, optedOut, refusalOf } from "./refusal";
+import { createRecentChecks } from "./memory-fallback";
 import { localRounds, runOnce, type RoundCoordinator } from "./shared-rounds";
 import { memoryAskers, type Askers } from "./world/askers";
 
@@ -107,7 +106,7 @@ export function createCheckService(options: CheckServiceOptions) {
     }
   }
 
-  /** The latest round, or a new one paid by `payer`; a refusal is thrown (refusal.ts). */
+  /** The latest round, or a new one paid by `payer`; a refusal is thrown (admission.ts). */
   async function status(target: Target, payer: Payer): Promise<{ record: CheckRecord; cached: boolean }> {
     const previous = await latest(target.ascii);
     if (previous && isFresh(previous)) return { record: previous, cached: true };
@@ -169,7 +168,7 @@ export function createCheckService(options: CheckServiceOptions) {
 
     /**
      * A page view, before its page is served (the gate): a view that needs a new round pays for it
-     * now and leaves a ticket for the render, which knows no visitor (view-tickets.ts); the views
+     * now and leaves a ticket for the render, which knows no visitor (payers.ts); the views
      * that follow while it is paid for or running are free. `fresh`: a fresh result shows at once.
      */
     async admitView(target: Target, visitor: string): Promise<Outcome<{ fresh: boolean }>> {

@@ -1,5 +1,6 @@
 import "server-only";
-import { parseDomain, type ParsedDomain } from "@/lib/domain";
+import { domainToASCII } from "node:url";
+import { parseDomain, type ParsedDomain, type Target } from "@/lib/domain";
 import { getConfig } from "@/server/config";
 import { parseConnectTo } from "./probe/connect-to";
 
@@ -26,4 +27,13 @@ export function routedHostNames(raw: string): ReadonlySet<string> {
     routedHosts = { raw, hosts: new Set(hosts) };
   }
   return routedHosts.hosts;
+}
+
+// PROBE_DENY_DOMAINS: sites whose owners asked us not to check them. An entry covers the name
+// and every name below it ("example.com" covers "www.example.com"), given in Unicode or ASCII.
+
+export function optedOutMatcher(entries: readonly string[]): (target: Target) => boolean {
+  const names = entries.map((entry) => domainToASCII(entry.toLowerCase().replace(/\.$/, ""))).filter(Boolean);
+  if (names.length === 0) return () => false;
+  return (target) => names.some((name) => target.ascii === name || target.ascii.endsWith(`.${name}`));
 }

@@ -45,7 +45,9 @@ export function parseCidrList(raw: string | undefined, variable = "PROBE_ALLOW_C
     try {
       const [address, bits] = ipaddr.parseCIDR(entry);
       // A mapped range (::ffff:127.0.0.0/104) means its IPv4 range, as addresses are unwrapped too.
-      return isMapped(address) && bits >= 96 ? [unwrapMapped(address), bits - 96] : [address, bits];
+      return address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress() && bits >= 96
+        ? [address.toIPv4Address(), bits - 96]
+        : [address, bits];
     } catch {
       throw new Error(`${variable}: "${entry}" is not a CIDR range (expected e.g. 127.0.0.0/8 or ::1/128)`);
     }
@@ -61,16 +63,8 @@ export function blockedRange(address: string, allowCidrs: readonly Cidr[] = []):
   if (!parsed) return "invalid";
   if (METADATA_ADDRESSES.includes(parsed.toNormalizedString())) return "metadata";
   if (allowCidrs.some((cidr) => inCidr(parsed, cidr))) return null;
-  return parsed.kind() === "ipv4" ? ipv4Range(parsed) : ipv6Range(parsed as ipaddr.IPv6, allowCidrs);
-}
-
-export function isPublicAddress(address: string, allowCidrs: readonly Cidr[] = []): boolean {
-  return blockedRange(address, allowCidrs) === null;
-}
-
-function ipv4Range(address: Address): string | null {
-  const range = address.range();
-  return range === "unicast" ? null : range;
+  if (parsed instanceof ipaddr.IPv6) return ipv6Range(parsed, allowCidrs);
+  return parsed.range() === "unicast" ? null : parsed.range();
 }
 
 function ipv6Range(address: ipaddr.IPv6, allowCidrs: readonly Cidr[]): string | null {
@@ -87,12 +81,4 @@ function ipv6Range(address: ipaddr.IPv6, allowCidrs: readonly Cidr[]): string | 
 
 function inCidr(address: Address, [network, bits]: Cidr): boolean {
   return address.kind() === network.kind() && address.match(network, bits);
-}
-
-function isMapped(address: Address): boolean {
-  return address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress();
-}
-
-function unwrapMapped(address: Address): Address {
-  return isMapped(address) ? (address as ipaddr.IPv6).toIPv4Address() : address;
 }

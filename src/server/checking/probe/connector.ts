@@ -5,9 +5,8 @@ import tls from "node:tls";
 import { performance } from "node:perf_hooks";
 import { buildConnector } from "undici";
 import { parseIpLiteral } from "@/server/checking/probe/address-policy";
-import { CertificateRefused, inspectCertificate } from "@/server/checking/probe/certificate";
+import { CertificateRefused, inspectCertificate, probeSecureContext } from "@/server/checking/probe/certificate";
 import { ProbeError } from "@/server/checking/probe/errors";
-import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
 
@@ -41,37 +40,27 @@ const TRY_NEXT_ADDRESS = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH",
 
 export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
   return function connect(params, callback) {
-    openGuarded(params, options).then(
-      (socket) => callback(null, socket),
-      (error: Error) => callback(error, null),
-    );
+    const https = params.protocol === "https:";
+    const port = Number(params.port) || (https ? 443 : 80);
+    const tooSlow = () => new ProbeError("timeout", `connecting to ${params.hostname}:${port} took over ${options.connectTimeoutMs} ms`);
+    const phase = phaseDeadline(options.signal, tooSlow, options.connectTimeoutMs);
+    connectWithin(phase.signal, params.hostname, port, https, options)
+      .finally(phase.clear)
+      .then(
+        (socket) => callback(null, socket),
+        (error: Error) => callback(error, null),
+      );
   };
-}
-
-async function openGuarded(params: buildConnector.Options, options: GuardedConnectorOptions): Promise<Socket> {
-  const { connectTimeoutMs, signal } = options;
-  const https = params.protocol === "https:";
-  const port = Number(params.port) || (https ? 443 : 80);
-  const tooSlow = () => new ProbeError("timeout", `connecting to ${params.hostname}:${port} took over ${connectTimeoutMs} ms`);
-  const phase = phaseDeadline(signal, tooSlow, connectTimeoutMs);
-  try {
-    return await connectWithin(phase.signal, params.hostname, port, https, options);
-  } finally {
-    phase.clear();
-  }
 }
 
 async function connectWithin(deadline: AbortSignal, hostname: string, port: number, https: boolean, options: GuardedConnectorOptions) {
   const started = performance.now();
   const addresses = await options.guard.resolve(hostname, port, deadline);
   const dnsMs = performance.now() - started;
-  // SNI is for names only (RFC 6066); a literal's certificate is checked against the IP.
-  const servername = parseIpLiteral(hostname) ? undefined : hostname;
-
   let lastError: unknown = new ProbeError("dns", `${hostname} has no address`);
   for (const target of addresses) {
     try {
-      const { socket, connectMs, tlsMs } = await attempt(target, { https, hostname, servername, deadline, options });
+      const { socket, connectMs, tlsMs } = await attempt(target, hostname, https, deadline, options);
       const remoteAddress = socket.remoteAddress ?? target.address;
       options.onConnected?.({ dnsMs, connectMs, tlsMs, readyAt: performance.now(), remoteAddress });
       return socket;
@@ -83,18 +72,13 @@ async function connectWithin(deadline: AbortSignal, hostname: string, port: numb
   throw lastError;
 }
 
-interface Attempt {
-  https: boolean;
-  /** The name (or literal) the certificate must be for. */
-  hostname: string;
-  servername: string | undefined;
-  deadline: AbortSignal;
-  options: GuardedConnectorOptions;
-}
-
+/** One address: TCP, the guard's second look, then TLS for a certificate for `hostname` (the name or literal asked for). */
 async function attempt(
   target: GuardedAddress,
-  { https, hostname, servername, deadline, options }: Attempt,
+  hostname: string,
+  https: boolean,
+  deadline: AbortSignal,
+  options: GuardedConnectorOptions,
 ): Promise<{ socket: Socket; connectMs: number; tlsMs: number | null }> {
   const where = `${target.address}:${target.port}`;
   const started = performance.now();
@@ -116,7 +100,8 @@ async function attempt(
   const socket = tls.connect({
     socket: tcp,
     host: target.address,
-    servername,
+    // SNI is for names only (RFC 6066); a literal's certificate is checked against the IP.
+    servername: parseIpLiteral(hostname) ? undefined : hostname,
     rejectUnauthorized: false,
     secureContext,
     ALPNProtocols: ["http/1.1"],

@@ -1,7 +1,7 @@
 import "server-only";
 import { ADDRESSES_PER_FAMILY, type AddressResult, type ProbeResult } from "@/lib/probe-result";
 import { normalizeHost } from "@/server/checking/probe/connect-to";
-import { ProbeError } from "@/server/checking/probe/errors";
+import { isProbeError, ProbeError } from "@/server/checking/probe/errors";
 import { phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard, GuardedAddress, ProbeContext } from "@/server/checking/probe/types";
 
@@ -10,23 +10,12 @@ import type { AddressGuard, GuardedAddress, ProbeContext } from "@/server/checki
 // the guard (which judges every address), then run their usual probe once per address with a
 // guard pinned to it.
 
-/** The addresses of host:port to try, at most ADDRESSES_PER_FAMILY of each family, in the resolver's order. */
-export async function addressesToTry(host: string, port: number, context: ProbeContext): Promise<GuardedAddress[]> {
-  const addresses = await context.guard.resolve(host, port, context.signal);
-  if (addresses.length === 0) throw new ProbeError("dns", `${host} has no address to connect to`);
-  const taken = { 4: 0, 6: 0 };
-  return addresses.filter((address) => ++taken[address.family] <= ADDRESSES_PER_FAMILY);
-}
-
 /**
- * The round's context with a guard that connects `host` to `address` only. Other names (a
- * redirect elsewhere) resolve as usual but keep to the same family, as a client on one family would.
+ * A guard that connects `host` to `address` only. Other names (a redirect elsewhere) resolve as
+ * usual but keep to the same family, as a client on one family would.
  */
-export function pinnedContext(context: ProbeContext, host: string, port: number, address: GuardedAddress): ProbeContext {
-  return { ...context, guard: pinnedGuard(context.guard, { host: normalizeHost(host), port }, address) };
-}
-
-function pinnedGuard(inner: AddressGuard, asked: { host: string; port: number }, pinned: GuardedAddress): AddressGuard {
+function pinnedGuard(inner: AddressGuard, host: string, port: number, pinned: GuardedAddress): AddressGuard {
+  const asked = { host: normalizeHost(host), port };
   return {
     route: (name, port) => inner.route(name, port),
     isPublic: (address) => inner.isPublic(address),
@@ -47,7 +36,7 @@ function pinnedGuard(inner: AddressGuard, asked: { host: string; port: number },
 }
 
 /** One address's part of a tester's result, for the per-address table. */
-export function addressEntry(address: GuardedAddress, result: ProbeResult): AddressResult {
+function addressEntry(address: GuardedAddress, result: ProbeResult): AddressResult {
   return {
     family: address.family,
     address: address.address,
@@ -65,36 +54,36 @@ export function addressEntry(address: GuardedAddress, result: ProbeResult): Addr
 const roundOrNull = (ms: number | null) => (ms === null ? null : Math.round(ms));
 
 /**
- * The site's result from its addresses' results: the first that served (up when either family
- * does), else the first that was down, else the first; it carries every address's entry. Each
- * probe ran pinned, so the name's one resolution is its DNS time.
+ * Runs `probeOne` for every address of host:port in parallel, each pinned, and merges the results:
+ * the first that served (up when either family does), else the first that was down, else the first;
+ * it carries every address's entry. Each probe ran pinned, so the name's one resolution is its DNS
+ * time. A name that does not resolve (or that the guard refuses) is `unresolved`'s to describe; by
+ * default one unpinned probe says so.
  */
-export function mergeAddressResults(tried: { address: GuardedAddress; result: ProbeResult }[], resolveMs: number): ProbeResult {
-  const pick = tried.find(({ result }) => result.status === "up") ?? tried.find(({ result }) => result.status === "down") ?? tried[0];
-  const timings = { ...pick.result.timings, dnsMs: resolveMs, totalMs: pick.result.timings.totalMs + resolveMs };
-  return { ...pick.result, timings, addresses: tried.map(({ address, result }) => addressEntry(address, result)) };
-}
-
-/** Runs `probeOne` for every address of host:port in parallel and merges the results. */
 export async function probeEachAddress(
   host: string,
   port: number,
   context: ProbeContext,
   probeOne: (pinned: ProbeContext) => Promise<ProbeResult>,
+  unresolved: (error: ProbeError) => Promise<ProbeResult> = () => probeOne(context),
 ): Promise<ProbeResult> {
   const started = performance.now();
-  const addresses = await addressesToTry(host, port, context);
+  let addresses: GuardedAddress[];
+  try {
+    addresses = await context.guard.resolve(host, port, context.signal);
+    if (addresses.length === 0) throw new ProbeError("dns", `${host} has no address to connect to`);
+  } catch (error) {
+    if (!isProbeError(error)) throw error;
+    return unresolved(error);
+  }
+  // At most ADDRESSES_PER_FAMILY of each family, in the resolver's order.
+  const taken = { 4: 0, 6: 0 };
+  addresses = addresses.filter((address) => ++taken[address.family] <= ADDRESSES_PER_FAMILY);
   const resolveMs = Math.round(performance.now() - started);
-  const tried = await eachWithGrace(host, port, addresses, context, probeOne, (result) => result.status === "up");
-  return mergeAddressResults(
-    tried.map(({ address, outcome, cutShort }) => ({ address, result: cutShort ? asStalled(outcome, cutShort) : outcome })),
-    resolveMs,
-  );
-}
-
-/** A probe the grace cut short, when it was still waiting (not one that failed on its own meanwhile). */
-function asStalled(result: ProbeResult, message: string): ProbeResult {
-  return result.status !== "up" && result.cause === "timeout" ? { ...result, status: "down", message } : result;
+  const tried = await eachWithGrace(host, port, addresses, context, probeOne);
+  const pick = tried.find(({ result }) => result.status === "up") ?? tried.find(({ result }) => result.status === "down") ?? tried[0];
+  const timings = { ...pick.result.timings, dnsMs: resolveMs, totalMs: pick.result.timings.totalMs + resolveMs };
+  return { ...pick.result, timings, addresses: tried.map(({ address, result }) => addressEntry(address, result)) };
 }
 
 // Once one address has served, the others' answers are all the round still waits for. The grace is
@@ -102,26 +91,19 @@ function asStalled(result: ProbeResult, message: string): ProbeResult {
 // answers at best twice as slowly and a second later than its sibling, which a visitor sees as a stall.
 export const GRACE_FLOOR_MS = 1000;
 
-export interface AddressOutcome<T> {
-  address: GuardedAddress;
-  outcome: T;
-  /** Why the grace cut this address's probe short (no answer in time after another served); null when it finished. */
-  cutShort: string | null;
-}
-
 /**
  * Runs `probeOne` for every address in parallel, each pinned and with a signal of its own. When
- * one outcome is `served`, those still running get the grace, then their signals abort with a
- * time-out; every probe has settled (its sockets closed) when this resolves.
+ * one is up, those still running get the grace, then their signals abort with a time-out and a
+ * probe still waiting then is down with the grace's message; every probe has settled (its
+ * sockets closed) when this resolves.
  */
-export async function eachWithGrace<T>(
+async function eachWithGrace(
   host: string,
   port: number,
   addresses: readonly GuardedAddress[],
   context: ProbeContext,
-  probeOne: (pinned: ProbeContext) => Promise<T>,
-  served: (outcome: T) => boolean,
-): Promise<AddressOutcome<T>[]> {
+  probeOne: (pinned: ProbeContext) => Promise<ProbeResult>,
+): Promise<{ address: GuardedAddress; result: ProbeResult }[]> {
   const started = performance.now();
   let graceMessage: string | null = null;
   const running = addresses.map((address) => {
@@ -139,17 +121,19 @@ export async function eachWithGrace<T>(
     for (const entry of running) if (!entry.state.settled) entry.cut.arm(ms);
   };
   return Promise.all(
-    running.map(async (entry) => {
-      const pinned = { ...pinnedContext(context, host, port, entry.address), signal: entry.cut.signal };
-      let outcome: T;
+    running.map(async ({ address, cut, state }) => {
+      let result: ProbeResult;
       try {
-        outcome = await probeOne(pinned);
+        result = await probeOne({ ...context, guard: pinnedGuard(context.guard, host, port, address), signal: cut.signal });
       } finally {
-        entry.state.settled = true;
-        entry.cut.clear();
+        state.settled = true;
+        cut.clear();
       }
-      if (served(outcome)) startGrace(entry.address);
-      return { address: entry.address, outcome, cutShort: entry.state.cutShort };
+      if (result.status === "up") startGrace(address);
+      // Cut short while still waiting (not failed on its own meanwhile): the grace says why.
+      const { cutShort } = state;
+      const stalled = cutShort !== null && result.status !== "up" && result.cause === "timeout";
+      return { address, result: stalled ? { ...result, status: "down", message: cutShort } : result };
     }),
   );
 }

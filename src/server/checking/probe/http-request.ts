@@ -4,9 +4,8 @@ import { Agent, request, type Dispatcher } from "undici";
 import { capHeaders } from "@/lib/evidence-caps";
 import type { Cause, ProbeTimings, TlsDetails } from "@/lib/probe-result";
 import { firstValue, refusedCertificateIn } from "@/server/checking/probe/certificate";
-import { classify } from "@/server/checking/probe/classify";
 import { createGuardedConnector, type ConnectionTimings } from "@/server/checking/probe/connector";
-import { ProbeError } from "@/server/checking/probe/errors";
+import { classify, ProbeError } from "@/server/checking/probe/errors";
 import { followRedirects, isRedirect, policyStop, type Hop, type PolicyStop } from "@/server/checking/probe/redirects";
 import { PhaseClock, phaseDeadline } from "@/server/checking/probe/timing";
 import type { AddressGuard } from "@/server/checking/probe/types";
@@ -14,16 +13,9 @@ import type { AddressGuard } from "@/server/checking/probe/types";
 // The protocol side of the http tester: GET https://<domain>/ (http:// when 443 refuses), redirects
 // followed by hand through the guarded connector, a capped body, every phase timed.
 
-export interface PhaseTimeouts {
-  /** DNS + TCP + TLS of one connection. */
-  connectMs: number;
-  /** From the request being sent to the response head. */
-  headersMs: number;
-  /** Reading the (capped) body. */
-  bodyMs: number;
-}
-
-export const DEFAULT_TIMEOUTS: PhaseTimeouts = { connectMs: 3000, headersMs: 5000, bodyMs: 2000 };
+/** connectMs: DNS + TCP + TLS of one connection; headersMs: from the request sent to the response head; bodyMs: reading the (capped) body. */
+const DEFAULT_TIMEOUTS = { connectMs: 3000, headersMs: 5000, bodyMs: 2000 };
+type PhaseTimeouts = typeof DEFAULT_TIMEOUTS;
 export const BODY_CAP_BYTES = 64 * 1024;
 
 export interface HttpProbeOptions {

@@ -1,6 +1,6 @@
 import "server-only";
 import { isDownVote } from "@/lib/location-votes";
-import type { ProbeKind, ProbeResult, ResultSource, RoundOutcome } from "@/lib/probe-result";
+import type { ProbeKind, ProbeResult, ProbeTimings, ResultSource, RoundOutcome } from "@/lib/probe-result";
 import type { Asker } from "@/lib/world-shares";
 import type { AddressGuard, RoundInfo, Tester, TesterKindName } from "./types";
 import { type Target } from "@/lib/domain";
@@ -51,20 +51,18 @@ export async function runRound(
   const deadline = startedAt.getTime() + deadlineMs;
   const signal = AbortSignal.timeout(deadlineMs);
 
+  // A local tester's down vote is retried once, when there is time left to answer.
   const runTester = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
     const report = (results: ProbeResult[], final: boolean) => onResults?.({ testerId: tester.id, results, final });
-    const results = await runWithRetry(tester, { ...round, progress: (partial) => report(partial, false) });
+    const context = { signal, guard, deadline, round: { ...round, progress: (partial: ProbeResult[]) => report(partial, false) } };
+    const runOnce = () => withinDeadline(tester, () => tester.probe(target, context), deadline);
+    let results = await runOnce();
+    if (RETRYING_KINDS.has(tester.kind) && results.some(votesDown) && deadline - Date.now() > retryDelayMs + MIN_RETRY_BUDGET_MS) {
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      results = await runOnce();
+    }
     report(results, true);
     return results;
-  };
-  const runWithRetry = async (tester: Tester, round: RoundInfo): Promise<ProbeResult[]> => {
-    const runOnce = () => withinDeadline(tester, () => tester.probe(target, { signal, guard, deadline, round }), deadline);
-    const first = await runOnce();
-    const shouldRetry =
-      RETRYING_KINDS.has(tester.kind) && first.some(votesDown) && deadline - Date.now() > retryDelayMs + MIN_RETRY_BUDGET_MS;
-    if (!shouldRetry) return first;
-    await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
-    return runOnce();
   };
 
   let settleOthers: (results: ProbeResult[]) => void = () => undefined;
@@ -122,16 +120,24 @@ const SOURCES: Partial<Record<TesterKindName, ResultSource>> = { remote: "agent"
 export function errorResult(tester: Tester, message: string, totalMs: number): ProbeResult {
   // Agents and the world answer "does it serve a page?": their failures stand where http would.
   const kind: ProbeKind = tester.kind === "remote" || tester.kind === "globalping" ? "http" : tester.kind;
+  const source = SOURCES[tester.kind] ?? "local";
+  return testerResult({ ...tester, kind }, { source, status: "error", cause: "tester_error", message, timings: { totalMs } });
+}
+
+type Outcome = Omit<ProbeResult, "testerId" | "kind" | "location" | "server" | "statusCode" | "timings">;
+
+/** A result in the tester's name; no status code unless given, and null for the phases `timings` leaves out. */
+export function testerResult(
+  tester: Pick<Tester, "id" | "location" | "server"> & { kind: ProbeKind },
+  { timings, ...outcome }: Outcome & { statusCode?: number | null; timings: Partial<ProbeTimings> & { totalMs: number } },
+): ProbeResult {
   return {
     testerId: tester.id,
-    kind,
-    source: SOURCES[tester.kind] ?? "local",
+    kind: tester.kind,
     location: tester.location,
     server: tester.server,
-    status: "error",
-    cause: "tester_error",
     statusCode: null,
-    message,
-    timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, totalMs },
+    ...outcome,
+    timings: { dnsMs: null, connectMs: null, tlsMs: null, ttfbMs: null, ...timings },
   };
 }

@@ -2,10 +2,9 @@ import "server-only";
 import { once } from "node:events";
 import net from "node:net";
 import type { Cause } from "@/lib/probe-result";
-import { causeOfCode } from "@/server/checking/probe/classify";
-import { isProbeError, ProbeError } from "@/server/checking/probe/errors";
+import { causeOfCode, isProbeError, ProbeError } from "@/server/checking/probe/errors";
 import { phaseDeadline } from "@/server/checking/probe/timing";
-import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types";
+import type { GuardedAddress, ProbeContext } from "@/server/checking/probe/types";
 
 // Shared by the tcp and tls testers: a connect that goes through the SSRF guard, per-phase
 // time-outs bounded by the round's deadline, and one mapping from socket errors to causes.
@@ -13,7 +12,7 @@ import type { AddressGuard, GuardedAddress } from "@/server/checking/probe/types
 /** Per-phase time-out for the TCP connect and for the TLS handshake. */
 export const PHASE_TIMEOUT_MS = 3000;
 
-/** Beside the http tester's codes (classify.ts), what only a raw socket or TLS handshake reports. */
+/** Beside the http tester's codes (errors.ts), what only a raw socket or TLS handshake reports. */
 const SOCKET_CAUSES: Record<string, Cause> = { EPROTO: "tls", EAFNOSUPPORT: "unreachable" };
 
 /** A ProbeError from a socket or TLS failure, keeping the code (e.g. ERR_SSL_WRONG_VERSION_NUMBER). */
@@ -45,10 +44,6 @@ export function toProbeError(error: unknown, endpoint: string): ProbeError {
 
 export function elapsedSince(start: number): number {
   return Math.round(performance.now() - start);
-}
-
-function endpointOf(address: GuardedAddress): string {
-  return address.family === 6 ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
 }
 
 /**
@@ -86,21 +81,16 @@ export interface GuardedConnection {
   connectMs: number;
 }
 
-export interface GuardedConnectRequest {
-  host: string;
-  port: number;
-  guard: AddressGuard;
-  signal: AbortSignal;
-  timeoutMs?: number;
-}
-
 /**
  * Connects to the first address of host:port the guard approves (PROBE_CONNECT_TO included),
- * re-checking the peer once connected; one time-out covers every address.
+ * re-checking the peer once connected; one time-out (PHASE_TIMEOUT_MS) covers every address.
  */
-export async function connectGuarded(request: GuardedConnectRequest): Promise<GuardedConnection> {
-  const { host, port, guard, signal } = request;
-  const timeoutMs = request.timeoutMs ?? PHASE_TIMEOUT_MS;
+export async function connectGuarded({
+  host,
+  port,
+  guard,
+  signal,
+}: Pick<ProbeContext, "guard" | "signal"> & { host: string; port: number }): Promise<GuardedConnection> {
   const resolveStart = performance.now();
   const addresses = await guard.resolve(host, port, signal);
   if (addresses.length === 0) throw new ProbeError("dns", `${host} has no address to connect to`);
@@ -109,9 +99,9 @@ export async function connectGuarded(request: GuardedConnectRequest): Promise<Gu
   const connectStart = performance.now();
   let firstFailure: ProbeError | undefined;
   for (const address of addresses) {
-    const remainingMs = timeoutMs - (performance.now() - connectStart);
+    const remainingMs = PHASE_TIMEOUT_MS - (performance.now() - connectStart);
     if (remainingMs <= 0 || signal.aborted) break;
-    const endpoint = endpointOf(address);
+    const endpoint = address.family === 6 ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
     const socket = net.connect({ host: address.address, port: address.port, family: address.family });
     try {
       await awaitSocketEvent(socket, "connect", { name: "connect", endpoint, timeoutMs: remainingMs, signal });
@@ -124,5 +114,5 @@ export async function connectGuarded(request: GuardedConnectRequest): Promise<Gu
       firstFailure ??= failure;
     }
   }
-  throw firstFailure ?? new ProbeError("timeout", `no connection to ${host}:${port} within ${timeoutMs} ms`);
+  throw firstFailure ?? new ProbeError("timeout", `no connection to ${host}:${port} within ${PHASE_TIMEOUT_MS} ms`);
 }

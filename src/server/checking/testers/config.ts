@@ -5,7 +5,7 @@ import { type AppConfig, parseLocation } from "@/server/config";
 import { commaList } from "@/lib/comma-list";
 import { completeLocation } from "@/lib/places";
 import { thisServerLocation } from "@/server/checking/this-server";
-import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/shared-budgets";
+import { OFFICIAL_BUDGET_NAME } from "@/server/checking/world/world-access";
 import { testerKindsByName } from "./index";
 import type { Tester, TesterKindName } from "@/server/checking/probe/types";
 

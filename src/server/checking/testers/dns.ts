@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import { ROUTED_BY_OPERATOR } from "@/lib/result-text";
 import { queryAddresses, type QueryOutcome } from "@/server/checking/probe/dns-resolve";
+import { testerResult } from "@/server/checking/probe/round";
 import { isResolverAddress } from "@/lib/resolver-address";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
@@ -80,23 +81,11 @@ export class DnsTester implements Tester {
     if (route) {
       const type = net.isIPv6(route.address) ? "AAAA" : "A";
       const message = `${type} ${route.address} ${ROUTED_BY_OPERATOR}`;
-      return [this.result({ status: "up", cause: null, message }, null, 0)];
+      return [testerResult(this, { status: "up", cause: null, message, timings: { totalMs: 0 } })];
     }
     const answers = await queryAddresses(host, { resolver: this.options.resolver, signal: context.signal });
     const judgement = judgeAnswers(host, answers.a, answers.aaaa, (address) => context.guard.isPublic(address));
-    return [this.result(judgement, answers.ms, answers.ms)];
-  }
-
-  private result(judgement: Judgement, dnsMs: number | null, totalMs: number): ProbeResult {
-    return {
-      testerId: this.id,
-      kind: this.kind,
-      location: this.location,
-      server: this.server,
-      ...judgement,
-      statusCode: null,
-      timings: { dnsMs, connectMs: null, tlsMs: null, ttfbMs: null, totalMs },
-    };
+    return [testerResult(this, { ...judgement, timings: { dnsMs: answers.ms, totalMs: answers.ms } })];
   }
 }
 

@@ -1,16 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { DEFAULT_WORLD_PROBES, FREE_TESTS_PER_HOUR } from "@/lib/world-shares";
+import { DEFAULT_WORLD_PROBES } from "@/lib/world-shares";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
-import { hourlyBudgetFor } from "@/server/checking/world/shared-budgets";
-import { createGlobalpingClient } from "@/server/checking/world/globalping-api";
+import { worldAccess } from "@/server/checking/world/world-access";
 import { createWorldCheck } from "@/server/checking/world/world-check";
 
 // The world: Globalping's public probes, one measurement a round (the rules: world/world-check.ts).
-
-export { FREE_TESTS_PER_HOUR };
 
 export const globalpingTesterOptionsSchema = z
   .object({
@@ -47,18 +44,9 @@ class GlobalpingTester implements Tester {
     this.id = id;
     // A service, not a place: each probe's result carries its own location.
     this.location = { city: "", country: "" };
-    const hourlyTests = options.hourlyBudget ?? (options.token ? FREE_TESTS_PER_HOUR.token : FREE_TESTS_PER_HOUR.anonymous);
     this.world = createWorldCheck({
+      ...worldAccess(id, options),
       tester: this,
-      client: createGlobalpingClient({
-        baseUrl: options.url,
-        token: options.token,
-        userAgent: `downcheck/0.1 (+${options.userAgentUrl})`,
-      }),
-      // Instances behind one address spend one hour of Globalping's tests: counted together.
-      budget: hourlyBudgetFor(id, hourlyTests, options.redisUrl),
-      hourlyTests,
-      probes: options.probes,
       locations: options.locations,
       freshForMs: options.freshForSeconds * 1000,
     });

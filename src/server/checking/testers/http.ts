@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import { plainHttpNote } from "@/lib/verdict-certificate";
 import { getConfig } from "@/server/config";
-import { probeHttp, type HttpProbeOutcome } from "@/server/checking/probe/http-request";
+import { probeHttp } from "@/server/checking/probe/http-request";
+import { testerResult } from "@/server/checking/probe/round";
 import { probeEachAddress } from "@/server/checking/probe/each-address";
-import { isProbeError } from "@/server/checking/probe/errors";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
@@ -48,13 +48,7 @@ export class HttpTester implements Tester {
   }
 
   async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
-    try {
-      return [await probeEachAddress(target.ascii, HTTPS_PORT, context, (pinned) => this.probeOnce(target, pinned))];
-    } catch (error) {
-      if (!isProbeError(error)) throw error;
-      // The name did not resolve (or the guard refused it): one probe says so, as before.
-      return [await this.probeOnce(target, context)];
-    }
+    return [await probeEachAddress(target.ascii, HTTPS_PORT, context, (pinned) => this.probeOnce(target, pinned))];
   }
 
   private async probeOnce(target: Target, context: ProbeContext): Promise<ProbeResult> {
@@ -65,35 +59,27 @@ export class HttpTester implements Tester {
       timeouts: this.options.timeouts,
       ca: this.options.ca,
     });
-    return this.toResult(outcome);
-  }
-
-  private toResult(outcome: HttpProbeOutcome): ProbeResult {
-    const common = { testerId: this.id, kind: "http" as const, location: this.location, server: this.server };
     if (outcome.ok) {
       const down = outcome.statusCode >= 500;
       const answered = `HTTP ${outcome.statusCode} from ${outcome.url}`;
-      return {
-        ...common,
+      return testerResult(this, {
         status: down ? "down" : "up",
         cause: down ? "http_5xx" : (outcome.stoppedBy?.cause ?? null),
         statusCode: outcome.statusCode,
         message: outcome.stoppedBy ? `${answered}; not followed: ${outcome.stoppedBy.message}` : answered,
         timings: outcome.timings,
         ...(outcome.headers ? { detail: { headers: outcome.headers } } : {}),
-      };
+      });
     }
     // A name that points to an address we may not reach was never asked: we cannot tell.
     const reached = outcome.expected && outcome.cause !== "blocked_address";
-    return {
-      ...common,
+    return testerResult(this, {
       status: reached ? "down" : "error",
       cause: outcome.expected ? outcome.cause : "tester_error",
-      statusCode: null,
       message: `${outcome.message}${plainHttpNote(outcome.tls?.plainHttp ?? null)}`,
       timings: outcome.timings,
       ...(outcome.tls ? { tls: outcome.tls } : {}),
-    };
+    });
   }
 }
 

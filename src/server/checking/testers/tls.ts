@@ -4,10 +4,10 @@ import tls from "node:tls";
 import { z } from "zod";
 import type { Location, ProbeResult, ProbeTimings, TlsDetails } from "@/lib/probe-result";
 import { certificateReason } from "@/lib/verdict-certificate";
-import { inspectCertificate } from "@/server/checking/probe/certificate";
+import { inspectCertificate, probeSecureContext } from "@/server/checking/probe/certificate";
 import { probeEachAddress } from "@/server/checking/probe/each-address";
+import { testerResult } from "@/server/checking/probe/round";
 import { isProbeError } from "@/server/checking/probe/errors";
-import { probeSecureContext } from "@/server/checking/probe/secure-context";
 import {
   type GuardedConnection,
   PHASE_TIMEOUT_MS,
@@ -48,25 +48,13 @@ export class TlsTester implements Tester {
   }
 
   async probe(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
-    try {
-      return [await probeEachAddress(target.ascii, TLS_PORT, context, async (pinned) => (await this.probeOnce(target, pinned))[0])];
-    } catch (error) {
-      if (!isProbeError(error)) throw error;
-      return this.probeOnce(target, context);
-    }
+    return [await probeEachAddress(target.ascii, TLS_PORT, context, (pinned) => this.probeOnce(target, pinned))];
   }
 
-  private async probeOnce(target: Target, context: ProbeContext): Promise<ProbeResult[]> {
+  private async probeOnce(target: Target, context: ProbeContext): Promise<ProbeResult> {
     const start = performance.now();
     const host = target.ascii;
-    const timings = (partial: Partial<ProbeTimings>): ProbeTimings => ({
-      dnsMs: null,
-      connectMs: null,
-      tlsMs: null,
-      ttfbMs: null,
-      ...partial,
-      totalMs: elapsedSince(start),
-    });
+    const timings = (partial: Partial<ProbeTimings> = {}) => ({ ...partial, totalMs: elapsedSince(start) });
 
     let connection: GuardedConnection;
     try {
@@ -74,7 +62,7 @@ export class TlsTester implements Tester {
     } catch (error) {
       if (!isProbeError(error)) throw error;
       // No handshake happened, so there are no TLS details: the check does not apply.
-      return [this.result({ status: "down", cause: error.probeCause, message: error.message, timings: timings({}) })];
+      return testerResult(this, { status: "down", cause: error.probeCause, message: error.message, timings: timings() });
     }
 
     const { dnsMs, connectMs, endpoint } = connection;
@@ -94,7 +82,7 @@ export class TlsTester implements Tester {
       const message = describe(details, socket.getProtocol());
       const status = details.authorized ? "up" : "down";
       const cause = details.authorized ? null : "tls";
-      return [this.result({ status, cause, message, tls: details, timings: timings({ dnsMs, connectMs, tlsMs }) })];
+      return testerResult(this, { status, cause, message, tls: details, timings: timings({ dnsMs, connectMs, tlsMs }) });
     } catch (error) {
       if (!isProbeError(error)) throw error;
       const code = (error as Partial<SocketProbeError>).code;
@@ -103,24 +91,11 @@ export class TlsTester implements Tester {
           ? { authorized: false, error: code, issuer: null, validTo: null, daysLeft: null }
           : undefined;
       const failure = { status: "down" as const, cause: error.probeCause, message: error.message };
-      return [this.result({ ...failure, tls: tlsDetails, timings: timings({ dnsMs, connectMs }) })];
+      return testerResult(this, { ...failure, ...(tlsDetails ? { tls: tlsDetails } : {}), timings: timings({ dnsMs, connectMs }) });
     } finally {
       socket.destroy();
       connection.socket.destroy();
     }
-  }
-
-  private result(outcome: Pick<ProbeResult, "status" | "cause" | "message" | "timings" | "tls">): ProbeResult {
-    const { tls: details, ...rest } = outcome;
-    return {
-      testerId: this.id,
-      kind: this.kind,
-      location: this.location,
-      server: this.server,
-      statusCode: null,
-      ...rest,
-      ...(details ? { tls: details } : {}),
-    };
   }
 }
 

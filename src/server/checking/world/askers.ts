@@ -1,9 +1,10 @@
 import "server-only";
 import { CROWD_VISITORS } from "@/lib/world-shares";
+import type { RedisConnection } from "@/server/redis/client.mjs";
 import { HOUR_MS } from "./budget";
 
 // Who asked about a domain in the last hour (address buckets): a domain enough of them ask about
-// is a crowd's question, and the world spends on it first. Here, or in Redis (redis-askers.ts).
+// is a crowd's question, and the world spends on it first. Here, or in Redis.
 
 export interface Askers {
   /** Notes that `visitor` asked about `domain`; how many distinct visitors did in the last hour (at most KEEP_PER_DOMAIN). */
@@ -32,4 +33,31 @@ export function memoryAskers(): Askers & { noteNow(domain: string, visitor: stri
     return visitors.size;
   }
   return { noteNow, note: async (domain, visitor, now) => noteNow(domain, visitor, now) };
+}
+
+// The askers of every instance together, one sorted set per domain; without Redis, this instance's own count.
+
+export function redisAskers(redis: RedisConnection): Askers {
+  const local = memoryAskers();
+  return {
+    async note(domain, visitor, now = Date.now()) {
+      const alone = local.noteNow(domain, visitor, now);
+      if (!redis.isReady()) return alone;
+      const key = `downcheck:world:askers:${domain}`;
+      try {
+        const replies = await redis.client
+          .multi()
+          .zadd(key, now, visitor)
+          .zremrangebyscore(key, "-inf", now - HOUR_MS)
+          .zremrangebyrank(key, 0, -KEEP_PER_DOMAIN - 1)
+          .pexpire(key, HOUR_MS)
+          .zcard(key)
+          .exec();
+        const [error, count] = replies?.at(-1) ?? [new Error("no reply"), 0];
+        return error ? alone : Number(count);
+      } catch {
+        return alone;
+      }
+    },
+  };
 }

@@ -45,12 +45,8 @@ export const HOUR_MS = 60 * 60 * 1000;
 /** Members of a split remembered at most per group: a bound on memory, not on who may ask. */
 const MAX_GROUP_MEMBERS = 10_000;
 
-interface Entry {
-  at: number;
-  id: string;
-  tests: number;
-  shares: readonly string[];
-}
+/** One reservation's spending in the hour. */
+type Entry = Omit<Reservation, "local">;
 
 export function createMemoryBudget({
   hourlyTests,

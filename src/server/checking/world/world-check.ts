@@ -4,28 +4,24 @@ import { decideVerdict } from "@/lib/verdict";
 import { errorResult } from "@/server/checking/probe/round";
 import type { ProbeContext, RoundInfo, Tester } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
-import type { Reservation, WorldBudget } from "./budget";
-import { isGlobalpingFailure, type GlobalpingClient, type GlobalpingFailure } from "./globalping-api";
+import type { Reservation } from "./budget";
+import { isGlobalpingFailure, type GlobalpingFailure } from "./globalping-api";
 import type { Measurement } from "./globalping-schema";
 import { measurementBody, pollMeasurement } from "./measure";
 import { clock, refusalWords, spendingFor, type Question } from "./spending";
 import { toProbeResult } from "./to-results";
+import type { WorldAccess } from "./world-access";
 
 // What one round asks of the world: results reused for their freshness window, a new measurement
 // charged to whoever the round is for and spent first where the question is open; concurrent
 // rounds share one measurement; when the world is away, the last results are carried as stale.
 
-export interface WorldCheckOptions {
+export type WorldCheckOptions = WorldAccess & {
   /** The world tester this check runs for: its rows carry its id, and its failure row is its own. */
   tester: Tester;
-  client: GlobalpingClient;
-  budget: WorldBudget;
-  /** The budget's tests an hour: the shares are parts of it (spending.ts). */
-  hourlyTests: number;
-  probes: number;
   locations: readonly string[];
   freshForMs: number;
-}
+};
 
 type Outcome = { ok: true; results: ProbeResult[] } | { ok: false; cause: Cause; message: string };
 
