@@ -4,7 +4,7 @@
 export type Job =
   /** Adds a "check" for every watched domain that is due (schedule/due-checks.ts); repeats every few seconds. */
   | { name: "tick" }
-  /** One background round of a watched domain (schedule/run-check.ts). */
+  /** One background round of a watched domain (schedule/due-checks.ts). */
   | { name: "check"; domain: string }
   /** Tell a site's push subscribers its current state, if it changed (push/deliver.ts). */
   | { name: "notify"; siteId: number }
