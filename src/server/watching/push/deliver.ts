@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "@/server/config";
 import { claimNotification, getNotifyState, listSubscriptionBatch, recordSendResults } from "@/server/data/push-deliveries";
 import type { SubscriptionRow } from "@/server/data/push-subscriptions";
+import type { IncidentChange } from "@/server/watching/incidents/track";
 import type { JobQueue } from "@/server/watching/jobs/types";
 import { guardFromConfig } from "@/server/checking";
 import { notificationPayload } from "@/lib/push-payload";
@@ -119,4 +120,14 @@ async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T)
     while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Queues an incident's notices: a "notify" job whose id names the change (reported twice, it is one
+ * job), queued even without subscribers so the site's "last told" state stays current. Only the
+ * site's outage is pushed: an IPv6 incident is shown on the pages and the feed, never pushed.
+ */
+export async function queueIncidentNotice(queue: JobQueue, change: IncidentChange): Promise<void> {
+  if (change.kind !== "outage") return;
+  await queue.add({ name: "notify", siteId: change.siteId }, { id: `notify:${change.siteId}:${change.type}:${change.incidentId}` });
 }
