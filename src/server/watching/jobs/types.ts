@@ -11,8 +11,6 @@ export type Job =
   /** Read a domain's own site for its owner's accounts and news, if due (owner/discovery). */
   | { name: "owner"; domain: string };
 
-export type JobName = Job["name"];
-
 export interface JobOptions {
   /** Jobs with the same id are one job: added twice, it runs once. */
   id?: string;
@@ -41,7 +39,7 @@ export const RETRY = { attempts: 3, delayMs: 5000 } as const;
 export const KEEP_FINISHED_IDS_MS = 10 * 60_000;
 
 /** Each job's handler, by name: what runs in the background is read in one place (app.ts). */
-export type JobHandlers = { [Name in JobName]: (job: Extract<Job, { name: Name }>) => Promise<void> };
+export type JobHandlers = { [Name in Job["name"]]: (job: Extract<Job, { name: Name }>) => Promise<void> };
 
 /** Runs `job` with its handler; a job from another version of the app, with no handler, fails. */
 export function jobRunner(handlers: JobHandlers): RunJob {
