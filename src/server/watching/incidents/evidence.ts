@@ -53,31 +53,26 @@ export async function readStoredRounds(db: Db, siteId: number, from: Date, to: D
 }
 
 /** Visitors' "down for me" reports counted with a round: those of the hour before it ended. */
-export const REPORTS_WINDOW_MS = 60 * 60 * 1000;
+const REPORTS_WINDOW_MS = 60 * 60 * 1000;
 
-/** The round as its evidence shows it, with the reports of its time and the rule that applied. */
-export async function snapshotOf(db: Db, siteId: number, role: EvidenceRole, round: StoredRound): Promise<EvidenceSnapshot> {
+/**
+ * Freezes `round` as the incident's `role` evidence, replacing the one held (the worst moves on):
+ * the round as its permalink shows it, with the reports of its time and the rule that applied.
+ */
+export async function freezeEvidence(db: Db, incidentId: number, siteId: number, role: EvidenceRole, round: StoredRound): Promise<void> {
   const until = new Date(round.startedAt.getTime() + round.durationMs);
   const since = new Date(until.getTime() - REPORTS_WINDOW_MS);
   const count = await db.visitorReport.count({ where: { siteId, createdAt: { gte: since, lte: until } } });
-  return {
+  const { id: checkId, startedAt, ...facts } = round;
+  const snapshot: EvidenceSnapshot = {
     role,
-    checkId: round.id,
-    startedAt: round.startedAt.toISOString(),
-    durationMs: round.durationMs,
-    verdict: round.verdict,
-    cause: round.cause,
-    warnings: round.warnings,
-    results: round.results,
+    checkId,
+    startedAt: startedAt.toISOString(),
+    ...facts,
     reports: { since: since.toISOString(), until: until.toISOString(), count },
     rule: verdictRuleWords(placesOf(round.results).locations),
   };
-}
-
-/** Freezes `round` as the incident's `role` evidence, replacing the one held (the worst moves on). */
-export async function freezeEvidence(db: Db, incidentId: number, siteId: number, role: EvidenceRole, round: StoredRound): Promise<void> {
-  const snapshot = JSON.stringify(await snapshotOf(db, siteId, role, round));
-  const fields = { checkId: round.id, startedAt: round.startedAt, snapshot };
+  const fields = { checkId, startedAt, snapshot: JSON.stringify(snapshot) };
   await db.incidentEvidence.upsert({
     where: { incidentId_role: { incidentId, role } },
     create: { incidentId, role, ...fields },

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
 import { incidentPlacesOf, isWorse, mergeCauses, mergePlaces, NO_PLACES, type RoundWeight } from "@/lib/incident-facts";
-import { applyDecision, decideIncident, isNotOnline, type RuleDecision, type TrackedRound, type TrackingState } from "@/lib/incident-rule";
+import { applyDecision, decideIncident, isNotOnline, type TrackedRound, type TrackingState } from "@/lib/incident-rule";
 import type { IncidentKind, IncidentPlaces } from "@/lib/incident-view";
 import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
 import { placesOf } from "@/lib/verdict";
@@ -90,43 +90,34 @@ export async function trackWith(rule: IncidentRule, record: CheckRecord): Promis
     const incident = await findOpen(tx, held.id, rule.kind);
     const state = stateOf(rule.streakOf(held), incident);
     const decision = decideIncident(state, round);
-    const change = await applyToIncident(rule, tx, held.id, decision, incident, record, round);
     if (decision.kind !== "none") {
       await tx.site.update({ where: { id: held.id }, data: rule.streakData(applyDecision(state, decision)), select: { id: true } });
     }
-    return change && { ...change, siteId: held.id, domain: record.domain, at: record.checkedAt, kind: rule.kind };
-  }, TRANSACTION_OPTIONS);
-}
+    const change = (type: IncidentChange["type"], incidentId: number): IncidentChange => {
+      return { type, incidentId, siteId: held.id, domain: record.domain, at: record.checkedAt, kind: rule.kind };
+    };
 
-async function applyToIncident(
-  rule: IncidentRule,
-  tx: Db,
-  siteId: number,
-  decision: RuleDecision,
-  incident: OpenIncident | null,
-  record: CheckRecord,
-  round: TrackedRound,
-) {
-  if (decision.kind === "open") {
-    const rounds = await readStoredRounds(tx, siteId, decision.startedAt, round.startedAt);
-    const failing = rounds.filter((r) => isNotOnline(rule.verdictOf(r)));
-    const incidentId = await rule.open(tx, siteId, decision, failing, record);
-    if (failing[0]) await freezeEvidence(tx, incidentId, siteId, "first", failing[0]);
-    return { type: "opened" as const, incidentId };
-  }
-  if (!incident) return null;
-  if (decision.kind === "close") {
-    await tx.incident.update({
-      where: { id: incident.id },
-      data: { endedAt: decision.endedAt, recoveryCheckId: decision.recoveryCheckId },
-      select: { id: true },
-    });
-    const recovery = await readStoredRound(tx, decision.recoveryCheckId);
-    if (recovery) await freezeEvidence(tx, incident.id, siteId, "recovery", recovery);
-    return { type: "closed" as const, incidentId: incident.id };
-  }
-  if (isNotOnline(round.verdict)) await rule.sumInto(tx, siteId, incident, record);
-  return null;
+    if (decision.kind === "open") {
+      const rounds = await readStoredRounds(tx, held.id, decision.startedAt, round.startedAt);
+      const failing = rounds.filter((r) => isNotOnline(rule.verdictOf(r)));
+      const incidentId = await rule.open(tx, held.id, decision, failing, record);
+      if (failing[0]) await freezeEvidence(tx, incidentId, held.id, "first", failing[0]);
+      return change("opened", incidentId);
+    }
+    if (!incident) return null;
+    if (decision.kind === "close") {
+      await tx.incident.update({
+        where: { id: incident.id },
+        data: { endedAt: decision.endedAt, recoveryCheckId: decision.recoveryCheckId },
+        select: { id: true },
+      });
+      const recovery = await readStoredRound(tx, decision.recoveryCheckId);
+      if (recovery) await freezeEvidence(tx, incident.id, held.id, "recovery", recovery);
+      return change("closed", incident.id);
+    }
+    if (isNotOnline(round.verdict)) await rule.sumInto(tx, held.id, incident, record);
+    return null;
+  }, TRANSACTION_OPTIONS);
 }
 
 const weightOf = (verdict: string, failingLocations: number): RoundWeight => ({
