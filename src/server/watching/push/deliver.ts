@@ -66,6 +66,7 @@ export async function deliverNotifications(
   const config = getConfig();
   const own = sender ?? createPushSender({ vapid: getVapidKeys(config), guard: guardFromConfig(config) });
   const options: SendOptions = { ttlSeconds: TTL_SECONDS, urgency: state === "down" ? "high" : "normal", topic: pushTopic(site.domain) };
+  const message = { domain: site.domain, displayName: site.displayName, site: site.current, baseUrl: config.PUBLIC_BASE_URL, now };
   const failures = new Map<string, number>();
   const result = nothing();
   try {
@@ -77,22 +78,13 @@ export async function deliverNotifications(
       await eachAtMost(CONCURRENCY, batch, async (row: SubscriptionRow) => {
         // Stored before the push services were listed, or the list changed since: never sent to.
         if (!atPushService(row.endpoint, config)) return void outcomes.gone.push(row.id);
-        const payload = notificationPayload({
-          domain: site.domain,
-          displayName: site.displayName,
-          site: site.current,
-          baseUrl: config.PUBLIC_BASE_URL,
-          token: row.token,
-          now,
-        });
+        const payload = notificationPayload({ ...message, token: row.token });
         const outcome = await own.send({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, payload, options);
-        if (outcome.kind === "sent") outcomes.sent.push(row.id);
-        else if (outcome.kind === "gone") outcomes.gone.push(row.id);
-        else {
-          if (outcome.kind === "failed") outcomes.failed.push(row.id);
-          const why = outcome.kind === "failed" ? outcome.reason : "HTTP 429";
-          failures.set(why, (failures.get(why) ?? 0) + 1);
-        }
+        // A throttled send is a failure to report, not one that counts against the subscription.
+        if (outcome.kind !== "throttled") outcomes[outcome.kind].push(row.id);
+        if (outcome.kind === "sent" || outcome.kind === "gone") return;
+        const why = outcome.kind === "failed" ? outcome.reason : "HTTP 429";
+        failures.set(why, (failures.get(why) ?? 0) + 1);
       });
       const removed = await recordSendResults(outcomes, now, MAX_FAILED_SENDS);
       result.sent += outcomes.sent.length;
