@@ -65,9 +65,7 @@ export function createBullQueue({ url, prefix, log = console.error }: BullConnec
     ready: async () => {
       await queue.getJobCounts("waiting");
     },
-    async close() {
-      await queue.close();
-    },
+    close: () => queue.close(),
   };
 }
 
