@@ -18,11 +18,6 @@ export type SendOutcome =
   /** Refused or never answered (reset, timeout, DNS, 5xx, another 4xx): a few in a row and it goes. */
   | { kind: "failed"; reason: string };
 
-export interface PushTarget {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
-
 export interface SendOptions {
   /** Seconds the push service keeps an undelivered message (a device offline). */
   ttlSeconds: number;
@@ -32,7 +27,7 @@ export interface SendOptions {
 }
 
 export interface PushSender {
-  send(target: PushTarget, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome>;
+  send(target: webpush.PushSubscription, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
@@ -64,7 +59,7 @@ export function createPushSender({
   });
   const authorization = vapidAuthorizations(vapid);
 
-  async function send(target: PushTarget, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome> {
+  async function send(target: webpush.PushSubscription, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome> {
     let details: webpush.RequestDetails;
     try {
       details = webpush.generateRequestDetails(target, JSON.stringify(payload), {
