@@ -4,11 +4,9 @@ import { claimNotification, getNotifyState, listSubscriptionBatch, recordSendRes
 import type { SubscriptionRow } from "@/server/data/push-subscriptions";
 import type { IncidentChange } from "@/server/watching/incidents/track";
 import type { JobQueue } from "@/server/watching/jobs/types";
-import { guardFromConfig } from "@/server/checking";
 import { notificationPayload } from "@/lib/push-payload";
 import { createPushSender, pushTopic, type PushSender, type SendOptions } from "./send";
 import { atPushService } from "./services";
-import { getVapidKeys } from "./vapid";
 
 // Tells a site's subscribers its state when it differs from what they were last told, read when
 // the job runs (so late or twice is right). At most one message per site in NOTIFY_GAP_MS: a
@@ -64,7 +62,7 @@ export async function deliverNotifications(
   if (!(await claimNotification(siteId, site.notifiedAt, state, now))) return nothing();
 
   const config = getConfig();
-  const own = sender ?? createPushSender({ vapid: getVapidKeys(config), guard: guardFromConfig(config) });
+  const own = sender ?? createPushSender(config);
   const options: SendOptions = { ttlSeconds: TTL_SECONDS, urgency: state === "down" ? "high" : "normal", topic: pushTopic(site.domain) };
   const message = { domain: site.domain, displayName: site.displayName, site: site.current, baseUrl: config.PUBLIC_BASE_URL, now };
   const failures = new Map<string, number>();

@@ -8,13 +8,11 @@ import {
   renewPushSubscription,
   type SubscriptionRefusal,
 } from "@/server/data/push-subscriptions";
-import { guardFromConfig } from "@/server/checking";
 import { getVisitorSecret } from "@/server/crowd";
 import { confirmationPayload } from "@/lib/push-payload";
 import { createPushSender, pushTopic, type PushSender } from "./send";
 import { atPushService } from "./services";
 import type { PushSubscriptionInput } from "@/lib/push-subscription";
-import { getVapidKeys } from "./vapid";
 
 // A browser subscribes: its endpoint must be at a push service we send to, the bounds must allow
 // one more row, and its push service must take a first message before anything is stored.
@@ -54,7 +52,7 @@ export async function subscribeBrowser(
     return (await renewPushSubscription(domain, subscription)) ? { ok: true, created: false } : { ok: false, code: "not_owner" };
 
   const token = newSubscriptionToken();
-  const own = sender ?? createPushSender({ vapid: getVapidKeys(config), guard: guardFromConfig(config), connections: 1 });
+  const own = sender ?? createPushSender(config, 1);
   try {
     const payload = confirmationPayload({ domain, displayName: input.displayName, baseUrl: config.PUBLIC_BASE_URL, token });
     const outcome = await own.send(subscription, payload, {
