@@ -134,7 +134,7 @@ export function addressVisitor(requestHeaders: Headers, now: Date = new Date()):
 export async function currentVisitor({ issueCookie = false, now = new Date() } = {}): Promise<RequestVisitor> {
   const secret = getVisitorSecret();
   const requestHeaders = await headers();
-  const { bucket, day, addressHash } = addressVisitor(requestHeaders, now);
+  const visitor = addressVisitor(requestHeaders, now);
   const jar = await cookies();
   let id = verifyVisitorCookie(secret, jar.get(VISITOR_COOKIE)?.value);
   if (id === null && issueCookie) {
@@ -148,10 +148,5 @@ export async function currentVisitor({ issueCookie = false, now = new Date() } =
       path: "/",
     });
   }
-  return {
-    bucket,
-    day,
-    addressHash,
-    cookieHash: id === null ? null : cookieHash(secret, id, day),
-  };
+  return { ...visitor, cookieHash: id === null ? null : cookieHash(secret, id, visitor.day) };
 }
