@@ -23,15 +23,6 @@ export type SubscribeOutcome =
 /** The first message is news only for a while: a device offline longer gets the next one instead. */
 const CONFIRMATION_TTL_SECONDS = 10 * 60;
 
-/**
- * The address's key for its subscriptions: an HMAC of its bucket (an IPv4 address or an IPv6
- * /64) that stays the same every day, so the bound is on the subscriptions it holds. Like the
- * daily hashes it cannot be turned back into the address without the visitor secret.
- */
-export function subscriberKey(bucket: string, secret: string = getVisitorSecret()): string {
-  return createHmac("sha256", secret).update(`push-address:${bucket}`).digest("hex").slice(0, 32);
-}
-
 export async function subscribeBrowser(
   input: { domain: string; displayName: string; subscription: PushSubscriptionInput; bucket: string },
   { sender }: { sender?: PushSender } = {},
@@ -39,7 +30,10 @@ export async function subscribeBrowser(
   const config = getConfig();
   const { domain, subscription } = input;
   if (!atPushService(subscription.endpoint, config)) return { ok: false, code: "not_push_service" };
-  const addressKey = subscriberKey(input.bucket);
+  // The address's key for its subscriptions: an HMAC of its bucket (an IPv4 address or an IPv6 /64)
+  // that stays the same every day, so the bound is on the subscriptions it holds. Like the daily
+  // hashes it cannot be turned back into the address without the visitor secret.
+  const addressKey = createHmac("sha256", getVisitorSecret()).update(`push-address:${input.bucket}`).digest("hex").slice(0, 32);
   const plan = await planSubscription({
     domain,
     endpoint: subscription.endpoint,
