@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { CONTENT_REFRESH_PURPOSE as purpose } from "@/server/owner/content/site-refresh";
-import { internalToken } from "@/server/crowd/visitor/internal-token";
+import { internalToken } from "@/server/crowd/visitor/identity";
 import { createTestDatabase, removeTestDatabase, tmpDir, type TestDatabase } from "./helpers/database";
 import { closedPort } from "./helpers/servers";
 

@@ -115,7 +115,7 @@ describe("jobs through BullMQ and Redis", () => {
 
   it("runs a job in this process when Redis cannot take it, and through Redis again once it is back", async () => {
     const { createMemoryQueue } = await import("@/server/watching/jobs/memory-queue");
-    const { withFallback } = await import("@/server/watching/jobs/fallback-queue");
+    const { withFallback } = await import("@/server/watching/jobs/queue");
     const prefix = freshPrefix();
     const ranHere: Job[] = [];
     const local = createMemoryQueue({ concurrency: 1, run: async (job) => void ranHere.push(job) });

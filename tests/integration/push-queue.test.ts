@@ -31,7 +31,7 @@ afterAll(async () => {
 it("notifies subscribers once through the job queue when an incident opens, however often the change is reported", async () => {
   const { addPushSubscription } = await import("@/server/data/push-subscriptions");
   const { getVapidKeys } = await import("@/server/watching/push/vapid");
-  const { queueIncidentNotice } = await import("@/server/watching/push/notify");
+  const { queueIncidentNotice } = await import("@/server/watching/push/deliver");
   const { getDb } = await import("@/server/db");
 
   const domain = "queued.example.test";

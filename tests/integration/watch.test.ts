@@ -181,7 +181,7 @@ describe("watching in the background", () => {
   it("a background round goes through the check service, is stored, and does not count as a view", async () => {
     await seed();
     const name: Name = "viewed-due.test";
-    const { runWatchedCheck } = await import("@/server/watching/schedule/run-check");
+    const { runWatchedCheck } = await import("@/server/watching/schedule/due-checks");
     await runWatchedCheck(app.checks, name);
     const after = await site(name);
     expect(after.lastCheckedAt!.getTime()).toBeGreaterThanOrEqual(T0.getTime());
@@ -200,7 +200,7 @@ describe("watching in the background", () => {
   it("a check job that runs late, once its domain is no longer watched, starts no round", async () => {
     await seed();
     vi.setSystemTime(later(60 * MINUTE)); // the view is now 70 minutes old
-    const { runWatchedCheck } = await import("@/server/watching/schedule/run-check");
+    const { runWatchedCheck } = await import("@/server/watching/schedule/due-checks");
     await runWatchedCheck(app.checks, "viewed-due.test");
     expect(hits.get("viewed-due.test")).toBeUndefined();
     expect(await storedChecks("viewed-due.test")).toBe(0);

@@ -1,10 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import type { NetworkAnswer } from "@/lib/network-answer";
 import type { Refusal } from "@/lib/refusal";
 import type { ReportDownState, ReportOutcome } from "@/lib/report-down-state";
 import { REPORT_PROBLEM_KEYS } from "@/lib/report-problems";
-import type { VisitorNetwork } from "@/lib/visitor-network";
 import type { Limiter } from "@/server/base/limits";
 import { parseRequestedDomain, type WorldAccess } from "@/server/checking";
 import { addVisitorReport } from "@/server/data/visitor-reports";
@@ -100,22 +98,13 @@ export async function submitReport(
   }
 
   reportsChanged(target.ascii);
-  const answer = await networkAnswer(target.ascii, network, visitor.bucket, crowd.world);
+  // The stored report stands whatever happens here: a failed answer is only left out.
+  const answer = await answerForVisitorNetwork({ domain: target.ascii, network, visitor: visitor.bucket }, crowd.world).catch(
+    (error: unknown) => {
+      console.error(`submitReport: no "only your network?" answer for ${target.ascii}`, error);
+      return null;
+    },
+  );
   const message = "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.";
   return { ok: true, state: { status: "success", message, problem, ...(answer ? { network: answer } : {}) } };
-}
-
-/** The stored report stands whatever happens here: a failed answer is only left out. */
-async function networkAnswer(
-  domain: string,
-  network: VisitorNetwork,
-  visitor: string,
-  world: WorldAccess | null,
-): Promise<NetworkAnswer | null> {
-  try {
-    return await answerForVisitorNetwork({ domain, network, visitor }, world);
-  } catch (error) {
-    console.error(`submitReport: no "only your network?" answer for ${domain}`, error);
-    return null;
-  }
 }

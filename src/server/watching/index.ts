@@ -9,12 +9,12 @@ export type { Jobs } from "./jobs/queue";
 export { jobRunner } from "./jobs/types";
 export type { JobQueue, RunJob } from "./jobs/types";
 export { deliverNotifications } from "./push/deliver";
-export { queueIncidentNotice } from "./push/notify";
+export { queueIncidentNotice } from "./push/deliver";
 
 export { subscribeBrowser } from "./push/subscribe";
 export type { SubscribeOutcome } from "./push/subscribe";
 export { getVapidKeys } from "./push/vapid";
 export { addDueChecks } from "./schedule/due-checks";
 export { recordPageView } from "./schedule/page-views";
-export { runWatchedCheck } from "./schedule/run-check";
-export { startWatching } from "./schedule/start";
+export { runWatchedCheck } from "./schedule/due-checks";
+export { startWatching } from "./schedule/due-checks";

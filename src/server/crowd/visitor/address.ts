@@ -8,11 +8,7 @@ import { getConfig } from "@/server/config";
  * appends the address it saw, so the visitor is that many entries further left.
  */
 export function visitorAddress(headers: Headers, trustedProxyHops = getConfig().TRUST_PROXY_HOPS): string {
-  const entries =
-    headers
-      .get("x-forwarded-for")
-      ?.split(",")
-      .map((entry) => entry.trim()) ?? [];
+  const entries = (headers.get("x-forwarded-for") ?? "").split(",").map((entry) => entry.trim());
   const address = entries.at(-1 - trustedProxyHops);
   return address && ipaddr.isValid(address) ? address : "unknown";
 }

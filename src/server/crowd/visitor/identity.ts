@@ -25,19 +25,20 @@ export function utcDay(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-/** Today's salt; changes every UTC day, so the day's hashes share nothing with another day's. */
-function daySalt(secret: string, day: string): Buffer {
-  return hmac(secret, `day:${day}`);
+/** A key salted by the UTC day's own salt, so the day's hashes share nothing with another day's. */
+function dayHash(secret: string, day: string, message: string): string {
+  const salt = hmac(secret, `day:${day}`);
+  return hmac(salt, message).toString("hex").slice(0, 32);
 }
 
 /** The address key: same bucket and day give the same hash; another day gives another. */
 export function visitorHash(secret: string, bucket: string, day: string): string {
-  return hmac(daySalt(secret, day), `bucket:${bucket}`).toString("hex").slice(0, 32);
+  return dayHash(secret, day, `bucket:${bucket}`);
 }
 
 /** The cookie key, salted per day like the address key. */
 export function cookieHash(secret: string, visitorId: string, day: string): string {
-  return hmac(daySalt(secret, day), `cookie:${visitorId}`).toString("hex").slice(0, 32);
+  return dayHash(secret, day, `cookie:${visitorId}`);
 }
 
 function signature(secret: string, visitorId: string): string {
@@ -94,6 +95,22 @@ export function getVisitorSecret(): string {
   return cachedSecret.secret;
 }
 
+/**
+ * The bearer token of calls only the site's own tools may make (the content import's refresh),
+ * derived from `secret` (default: the visitor secret) and the call's `purpose`: nothing new is
+ * configured, no visitor can derive one, and one purpose's token opens nothing else.
+ */
+export function internalToken(purpose: string, secret: string = getVisitorSecret()): string {
+  return createHmac("sha256", secret).update(purpose).digest("base64url");
+}
+
+/** Whether an Authorization header carries the token for `purpose`. */
+export function isInternalAuthorization(purpose: string, header: string | null, secret: string = getVisitorSecret()): boolean {
+  const given = Buffer.from(header?.match(/^Bearer ([A-Za-z0-9_-]{1,100})$/)?.[1] ?? "");
+  const expected = Buffer.from(internalToken(purpose, secret));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 export interface RequestVisitor {
   /** The address bucket, for the in-memory rate limiters (never stored). */
   bucket: string;
@@ -117,7 +134,7 @@ export function addressVisitor(requestHeaders: Headers, now: Date = new Date()):
 export async function currentVisitor({ issueCookie = false, now = new Date() } = {}): Promise<RequestVisitor> {
   const secret = getVisitorSecret();
   const requestHeaders = await headers();
-  const { bucket, day, addressHash } = addressVisitor(requestHeaders, now);
+  const visitor = addressVisitor(requestHeaders, now);
   const jar = await cookies();
   let id = verifyVisitorCookie(secret, jar.get(VISITOR_COOKIE)?.value);
   if (id === null && issueCookie) {
@@ -131,10 +148,5 @@ export async function currentVisitor({ issueCookie = false, now = new Date() } =
       path: "/",
     });
   }
-  return {
-    bucket,
-    day,
-    addressHash,
-    cookieHash: id === null ? null : cookieHash(secret, id, day),
-  };
+  return { ...visitor, cookieHash: id === null ? null : cookieHash(secret, id, visitor.day) };
 }

@@ -3,8 +3,6 @@ import { buildHistoryView, historyWindow, type HistoryIncident, type HistoryRang
 import { incidentsBetween, officialLeadOf } from "@/server/data/incidents";
 import { getDb } from "@/server/db";
 
-export { HISTORY_RANGES, type HistoryRange } from "@/lib/history-view";
-
 /** The latest this many on the timeline: a site that flapped all quarter keeps the page and the JSON bounded. */
 const MAX_INCIDENTS = 500;
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { addSample, mergeHistograms, parseHistogram, httpLatencies, type LatencyHistogram } from "@/lib/latency-histogram";
-import { DAY_MS, rollupChanges, type RollupChange } from "@/lib/observed-time";
+import { DAY_MS, rollupChanges } from "@/lib/observed-time";
 import { type CheckRecord } from "@/server/data/check-store";
 import { getConfig } from "@/server/config";
 import { getDb } from "@/server/db";
@@ -26,35 +26,29 @@ export async function recordRollup(record: CheckRecord, previousCheckedAt: Date 
     if (!site) return;
     for (const change of changes) {
       const key = { siteId: site.id, period: change.period, start: new Date(change.start) };
+      const { rounds, onlineRounds, observedMs, onlineMs } = change;
       // Counts as increments: the write comes first, so SQLite's write lock (and PostgreSQL's
       // row lock) is held before the histogram is read, and nobody merges into a stale copy.
       // The row it answers with is the histogram as of that write.
       const row = await tx.rollup.upsert({
         where: { siteId_period_start: key },
-        create: { ...key, ...counts(change) },
+        // A new row's histogram starts empty ("{}") and is merged into like any other's.
+        create: { ...key, rounds, onlineRounds, observedMs, onlineMs },
         update: {
-          rounds: { increment: change.rounds },
-          onlineRounds: { increment: change.onlineRounds },
-          observedMs: { increment: change.observedMs },
-          onlineMs: { increment: change.onlineMs },
+          rounds: { increment: rounds },
+          onlineRounds: { increment: onlineRounds },
+          observedMs: { increment: observedMs },
+          onlineMs: { increment: onlineMs },
         },
         select: { latency: true },
       });
       if (change.latencies.length === 0) continue;
-      const merged = mergeHistograms(parseHistogram(row.latency), histogramOf(change.latencies));
+      const added = change.latencies.reduce<LatencyHistogram>((histogram, ms) => addSample(histogram, ms), {});
+      const merged = mergeHistograms(parseHistogram(row.latency), added);
       await tx.rollup.update({ where: { siteId_period_start: key }, data: { latency: JSON.stringify(merged) } });
     }
   });
   await pruneOldRollups();
-}
-
-/** A new row's counts; its histogram starts empty ("{}") and is merged into like any other's. */
-function counts(change: RollupChange) {
-  return { rounds: change.rounds, onlineRounds: change.onlineRounds, observedMs: change.observedMs, onlineMs: change.onlineMs };
-}
-
-function histogramOf(latencies: readonly number[]): LatencyHistogram {
-  return latencies.reduce<LatencyHistogram>((histogram, ms) => addSample(histogram, ms), {});
 }
 
 /**

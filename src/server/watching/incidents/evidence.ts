@@ -1,9 +1,10 @@
 import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
 import type { EvidenceRole, EvidenceSnapshot } from "@/lib/incident-view";
+import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
 import { placesOf } from "@/lib/verdict";
 import { verdictRuleWords } from "@/lib/verdict-rule-words";
-import type { StoredRound } from "./stored-round";
+import { toResult } from "@/server/data/check-store";
 
 // An incident's evidence: the first failing round, the worst and the recovering one, each frozen
 // as a snapshot that holds everything its permalink shows. Raw checks are pruned after
@@ -11,32 +12,67 @@ import type { StoredRound } from "./stored-round";
 
 type Db = Prisma.TransactionClient;
 
-/** Visitors' "down for me" reports counted with a round: those of the hour before it ended. */
-export const REPORTS_WINDOW_MS = 60 * 60 * 1000;
+/** A stored round read back with every tester row, each read as the check store reads it. */
+export interface StoredRound {
+  id: number;
+  startedAt: Date;
+  durationMs: number;
+  verdict: Verdict;
+  cause: Cause | null;
+  warnings: string[];
+  results: ProbeResult[];
+}
 
-/** The round as its evidence shows it, with the reports of its time and the rule that applied. */
-export async function snapshotOf(db: Db, siteId: number, role: EvidenceRole, round: StoredRound): Promise<EvidenceSnapshot> {
+const WITH_RESULTS = { results: { orderBy: { id: "asc" } } } as const;
+type CheckRow = Prisma.CheckGetPayload<{ include: typeof WITH_RESULTS }>;
+
+const roundOfRow = (row: CheckRow): StoredRound => ({
+  id: row.id,
+  startedAt: row.startedAt,
+  durationMs: row.durationMs,
+  verdict: row.verdict as Verdict,
+  cause: row.cause as Cause | null,
+  warnings: JSON.parse(row.warnings) as string[],
+  results: row.results.map(toResult),
+});
+
+/** The stored round `id`, or null once it is pruned. */
+export async function readStoredRound(db: Db, id: number): Promise<StoredRound | null> {
+  const row = await db.check.findUnique({ where: { id }, include: WITH_RESULTS });
+  return row ? roundOfRow(row) : null;
+}
+
+/** The site's rounds that started in [from, to], oldest first, with their rows. */
+export async function readStoredRounds(db: Db, siteId: number, from: Date, to: Date): Promise<StoredRound[]> {
+  const rows = await db.check.findMany({
+    where: { siteId, startedAt: { gte: from, lte: to } },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+    include: WITH_RESULTS,
+  });
+  return rows.map(roundOfRow);
+}
+
+/** Visitors' "down for me" reports counted with a round: those of the hour before it ended. */
+const REPORTS_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * Freezes `round` as the incident's `role` evidence, replacing the one held (the worst moves on):
+ * the round as its permalink shows it, with the reports of its time and the rule that applied.
+ */
+export async function freezeEvidence(db: Db, incidentId: number, siteId: number, role: EvidenceRole, round: StoredRound): Promise<void> {
   const until = new Date(round.startedAt.getTime() + round.durationMs);
   const since = new Date(until.getTime() - REPORTS_WINDOW_MS);
   const count = await db.visitorReport.count({ where: { siteId, createdAt: { gte: since, lte: until } } });
-  return {
+  const { id: checkId, startedAt, ...facts } = round;
+  const snapshot: EvidenceSnapshot = {
     role,
-    checkId: round.id,
-    startedAt: round.startedAt.toISOString(),
-    durationMs: round.durationMs,
-    verdict: round.verdict,
-    cause: round.cause,
-    warnings: round.warnings,
-    results: round.results,
+    checkId,
+    startedAt: startedAt.toISOString(),
+    ...facts,
     reports: { since: since.toISOString(), until: until.toISOString(), count },
     rule: verdictRuleWords(placesOf(round.results).locations),
   };
-}
-
-/** Freezes `round` as the incident's `role` evidence, replacing the one held (the worst moves on). */
-export async function freezeEvidence(db: Db, incidentId: number, siteId: number, role: EvidenceRole, round: StoredRound): Promise<void> {
-  const snapshot = JSON.stringify(await snapshotOf(db, siteId, role, round));
-  const fields = { checkId: round.id, startedAt: round.startedAt, snapshot };
+  const fields = { checkId, startedAt, snapshot: JSON.stringify(snapshot) };
   await db.incidentEvidence.upsert({
     where: { incidentId_role: { incidentId, role } },
     create: { incidentId, role, ...fields },

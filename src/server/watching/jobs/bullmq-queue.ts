@@ -14,9 +14,6 @@ export interface BullConnection {
   log?: (line: string) => void;
 }
 
-/** BullMQ refuses ids with ":" (they name its keys): each becomes a "|", which no domain or number holds. */
-export const bullJobId = (id: string | undefined) => id?.replaceAll(":", "|");
-
 const connection = (url: string, name: string): ConnectionOptions => ({ url, connectionName: name, maxRetriesPerRequest: null });
 
 /** One line when Redis fails, not one per retry: ioredis reports every reconnection attempt. */
@@ -59,7 +56,8 @@ export function createBullQueue({ url, prefix, log = console.error }: BullConnec
   queue.on("error", report.error);
   return {
     async add(job: Job, options: JobOptions = {}) {
-      await queue.add(job.name, job, { jobId: bullJobId(options.id), delay: options.delayMs });
+      // BullMQ refuses ids with ":" (they name its keys): each becomes a "|", which no domain or number holds.
+      await queue.add(job.name, job, { jobId: options.id?.replaceAll(":", "|"), delay: options.delayMs });
     },
     async repeat(schedulerId, job, everyMs) {
       await queue.upsertJobScheduler(schedulerId, { every: everyMs }, { name: job.name, data: job });
@@ -67,9 +65,7 @@ export function createBullQueue({ url, prefix, log = console.error }: BullConnec
     ready: async () => {
       await queue.getJobCounts("waiting");
     },
-    async close() {
-      await queue.close();
-    },
+    close: () => queue.close(),
   };
 }
 

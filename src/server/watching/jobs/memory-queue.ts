@@ -47,15 +47,18 @@ export function createMemoryQueue({
   const completed = new Map<string, number>();
   let running = 0;
   let closed = false;
-  const idleWaiters: (() => void)[] = [];
-  const quietWaiters: (() => void)[] = [];
+  /** Who waits until the queue is idle (nothing waiting, delayed or running) or quiet (nothing waiting or running). */
+  const waiters: { idle: boolean; resolve: () => void }[] = [];
 
   const active = () => waiting.length + running;
   const pending = () => active() + timers.size;
+  const settled = (idle: boolean) => (idle ? pending() : active()) === 0;
+  const until = (idle: boolean) => (settled(idle) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ idle, resolve })));
   const settleIdle = () => {
-    if (active() > 0) return;
-    for (const resolve of quietWaiters.splice(0)) resolve();
-    if (pending() === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+    for (const waiter of waiters.filter(({ idle }) => settled(idle))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   };
 
   const isKnown = (id: string) => {
@@ -124,16 +127,10 @@ export function createMemoryQueue({
       timers.clear();
       waiting.length = 0;
       // The jobs already running finish; nothing new starts.
-      if (running > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await until(true);
     },
-    idle() {
-      if (pending() === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => idleWaiters.push(resolve));
-    },
-    quiet() {
-      if (active() === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => quietWaiters.push(resolve));
-    },
+    idle: () => until(true),
+    quiet: () => until(false),
     size: pending,
   };
 }

@@ -4,14 +4,12 @@
 export type Job =
   /** Adds a "check" for every watched domain that is due (schedule/due-checks.ts); repeats every few seconds. */
   | { name: "tick" }
-  /** One background round of a watched domain (schedule/run-check.ts). */
+  /** One background round of a watched domain (schedule/due-checks.ts). */
   | { name: "check"; domain: string }
   /** Tell a site's push subscribers its current state, if it changed (push/deliver.ts). */
   | { name: "notify"; siteId: number }
   /** Read a domain's own site for its owner's accounts and news, if due (owner/discovery). */
   | { name: "owner"; domain: string };
-
-export type JobName = Job["name"];
 
 export interface JobOptions {
   /** Jobs with the same id are one job: added twice, it runs once. */
@@ -41,7 +39,7 @@ export const RETRY = { attempts: 3, delayMs: 5000 } as const;
 export const KEEP_FINISHED_IDS_MS = 10 * 60_000;
 
 /** Each job's handler, by name: what runs in the background is read in one place (app.ts). */
-export type JobHandlers = { [Name in JobName]: (job: Extract<Job, { name: Name }>) => Promise<void> };
+export type JobHandlers = { [Name in Job["name"]]: (job: Extract<Job, { name: Name }>) => Promise<void> };
 
 /** Runs `job` with its handler; a job from another version of the app, with no handler, fails. */
 export function jobRunner(handlers: JobHandlers): RunJob {

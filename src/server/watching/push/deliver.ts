@@ -2,12 +2,11 @@ import "server-only";
 import { getConfig } from "@/server/config";
 import { claimNotification, getNotifyState, listSubscriptionBatch, recordSendResults } from "@/server/data/push-deliveries";
 import type { SubscriptionRow } from "@/server/data/push-subscriptions";
+import type { IncidentChange } from "@/server/watching/incidents/track";
 import type { JobQueue } from "@/server/watching/jobs/types";
-import { guardFromConfig } from "@/server/checking";
 import { notificationPayload } from "@/lib/push-payload";
 import { createPushSender, pushTopic, type PushSender, type SendOptions } from "./send";
 import { atPushService } from "./services";
-import { getVapidKeys } from "./vapid";
 
 // Tells a site's subscribers its state when it differs from what they were last told, read when
 // the job runs (so late or twice is right). At most one message per site in NOTIFY_GAP_MS: a
@@ -63,8 +62,9 @@ export async function deliverNotifications(
   if (!(await claimNotification(siteId, site.notifiedAt, state, now))) return nothing();
 
   const config = getConfig();
-  const own = sender ?? createPushSender({ vapid: getVapidKeys(config), guard: guardFromConfig(config) });
+  const own = sender ?? createPushSender(config);
   const options: SendOptions = { ttlSeconds: TTL_SECONDS, urgency: state === "down" ? "high" : "normal", topic: pushTopic(site.domain) };
+  const message = { domain: site.domain, displayName: site.displayName, site: site.current, baseUrl: config.PUBLIC_BASE_URL, now };
   const failures = new Map<string, number>();
   const result = nothing();
   try {
@@ -76,22 +76,13 @@ export async function deliverNotifications(
       await eachAtMost(CONCURRENCY, batch, async (row: SubscriptionRow) => {
         // Stored before the push services were listed, or the list changed since: never sent to.
         if (!atPushService(row.endpoint, config)) return void outcomes.gone.push(row.id);
-        const payload = notificationPayload({
-          domain: site.domain,
-          displayName: site.displayName,
-          site: site.current,
-          baseUrl: config.PUBLIC_BASE_URL,
-          token: row.token,
-          now,
-        });
+        const payload = notificationPayload({ ...message, token: row.token });
         const outcome = await own.send({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, payload, options);
-        if (outcome.kind === "sent") outcomes.sent.push(row.id);
-        else if (outcome.kind === "gone") outcomes.gone.push(row.id);
-        else {
-          if (outcome.kind === "failed") outcomes.failed.push(row.id);
-          const why = outcome.kind === "failed" ? outcome.reason : "HTTP 429";
-          failures.set(why, (failures.get(why) ?? 0) + 1);
-        }
+        // A throttled send is a failure to report, not one that counts against the subscription.
+        if (outcome.kind !== "throttled") outcomes[outcome.kind].push(row.id);
+        if (outcome.kind === "sent" || outcome.kind === "gone") return;
+        const why = outcome.kind === "failed" ? outcome.reason : "HTTP 429";
+        failures.set(why, (failures.get(why) ?? 0) + 1);
       });
       const removed = await recordSendResults(outcomes, now, MAX_FAILED_SENDS);
       result.sent += outcomes.sent.length;
@@ -119,4 +110,14 @@ async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T)
     while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Queues an incident's notices: a "notify" job whose id names the change (reported twice, it is one
+ * job), queued even without subscribers so the site's "last told" state stays current. Only the
+ * site's outage is pushed: an IPv6 incident is shown on the pages and the feed, never pushed.
+ */
+export async function queueIncidentNotice(queue: JobQueue, change: IncidentChange): Promise<void> {
+  if (change.kind !== "outage") return;
+  await queue.add({ name: "notify", siteId: change.siteId }, { id: `notify:${change.siteId}:${change.type}:${change.incidentId}` });
 }

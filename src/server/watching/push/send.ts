@@ -2,9 +2,10 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { Agent, request } from "undici";
 import webpush from "web-push";
-import { createGuardedConnector, type AddressGuard } from "@/server/checking";
+import { createGuardedConnector, guardFromConfig } from "@/server/checking";
 import type { NotificationPayload } from "@/lib/push-payload";
-import type { VapidKeys } from "./vapid";
+import type { AppConfig } from "@/server/config";
+import { getVapidKeys, type VapidKeys } from "./vapid";
 
 // One encrypted message to one push service: web-push encrypts and signs, undici sends, through
 // the probes' guarded connector, since a push endpoint is an address a stranger gave us.
@@ -18,11 +19,6 @@ export type SendOutcome =
   /** Refused or never answered (reset, timeout, DNS, 5xx, another 4xx): a few in a row and it goes. */
   | { kind: "failed"; reason: string };
 
-export interface PushTarget {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
-
 export interface SendOptions {
   /** Seconds the push service keeps an undelivered message (a device offline). */
   ttlSeconds: number;
@@ -32,7 +28,7 @@ export interface SendOptions {
 }
 
 export interface PushSender {
-  send(target: PushTarget, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome>;
+  send(target: webpush.PushSubscription, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
@@ -44,15 +40,9 @@ export function pushTopic(domain: string): string {
   return createHash("sha256").update(domain).digest("base64url").slice(0, 32);
 }
 
-export function createPushSender({
-  vapid,
-  guard,
-  connections = 32,
-}: {
-  vapid: VapidKeys;
-  guard: AddressGuard;
-  connections?: number;
-}): PushSender {
+/** A sender with the site's VAPID keys, through the probes' address guard of `config`. */
+export function createPushSender(config: AppConfig, connections = 32): PushSender {
+  const authorization = vapidAuthorizations(getVapidKeys(config));
   // Keep-alive connections per push service: a big site's notifications go to a few origins
   // (FCM, Mozilla, Apple), thousands each.
   const dispatcher = new Agent({
@@ -60,11 +50,10 @@ export function createPushSender({
     keepAliveTimeout: 30_000,
     headersTimeout: RESPONSE_TIMEOUT_MS,
     bodyTimeout: RESPONSE_TIMEOUT_MS,
-    connect: createGuardedConnector({ guard, connectTimeoutMs: CONNECT_TIMEOUT_MS }),
+    connect: createGuardedConnector({ guard: guardFromConfig(config), connectTimeoutMs: CONNECT_TIMEOUT_MS }),
   });
-  const authorization = vapidAuthorizations(vapid);
 
-  async function send(target: PushTarget, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome> {
+  async function send(target: webpush.PushSubscription, payload: NotificationPayload, options: SendOptions): Promise<SendOutcome> {
     let details: webpush.RequestDetails;
     try {
       details = webpush.generateRequestDetails(target, JSON.stringify(payload), {

@@ -8,13 +8,11 @@ import {
   renewPushSubscription,
   type SubscriptionRefusal,
 } from "@/server/data/push-subscriptions";
-import { guardFromConfig } from "@/server/checking";
 import { getVisitorSecret } from "@/server/crowd";
 import { confirmationPayload } from "@/lib/push-payload";
 import { createPushSender, pushTopic, type PushSender } from "./send";
 import { atPushService } from "./services";
 import type { PushSubscriptionInput } from "@/lib/push-subscription";
-import { getVapidKeys } from "./vapid";
 
 // A browser subscribes: its endpoint must be at a push service we send to, the bounds must allow
 // one more row, and its push service must take a first message before anything is stored.
@@ -25,15 +23,6 @@ export type SubscribeOutcome =
 /** The first message is news only for a while: a device offline longer gets the next one instead. */
 const CONFIRMATION_TTL_SECONDS = 10 * 60;
 
-/**
- * The address's key for its subscriptions: an HMAC of its bucket (an IPv4 address or an IPv6
- * /64) that stays the same every day, so the bound is on the subscriptions it holds. Like the
- * daily hashes it cannot be turned back into the address without the visitor secret.
- */
-export function subscriberKey(bucket: string, secret: string = getVisitorSecret()): string {
-  return createHmac("sha256", secret).update(`push-address:${bucket}`).digest("hex").slice(0, 32);
-}
-
 export async function subscribeBrowser(
   input: { domain: string; displayName: string; subscription: PushSubscriptionInput; bucket: string },
   { sender }: { sender?: PushSender } = {},
@@ -41,7 +30,10 @@ export async function subscribeBrowser(
   const config = getConfig();
   const { domain, subscription } = input;
   if (!atPushService(subscription.endpoint, config)) return { ok: false, code: "not_push_service" };
-  const addressKey = subscriberKey(input.bucket);
+  // The address's key for its subscriptions: an HMAC of its bucket (an IPv4 address or an IPv6 /64)
+  // that stays the same every day, so the bound is on the subscriptions it holds. Like the daily
+  // hashes it cannot be turned back into the address without the visitor secret.
+  const addressKey = createHmac("sha256", getVisitorSecret()).update(`push-address:${input.bucket}`).digest("hex").slice(0, 32);
   const plan = await planSubscription({
     domain,
     endpoint: subscription.endpoint,
@@ -54,7 +46,7 @@ export async function subscribeBrowser(
     return (await renewPushSubscription(domain, subscription)) ? { ok: true, created: false } : { ok: false, code: "not_owner" };
 
   const token = newSubscriptionToken();
-  const own = sender ?? createPushSender({ vapid: getVapidKeys(config), guard: guardFromConfig(config), connections: 1 });
+  const own = sender ?? createPushSender(config, 1);
   try {
     const payload = confirmationPayload({ domain, displayName: input.displayName, baseUrl: config.PUBLIC_BASE_URL, token });
     const outcome = await own.send(subscription, payload, {

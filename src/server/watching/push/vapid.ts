@@ -37,11 +37,8 @@ export function vapidSubject(config: Pick<AppConfig, "VAPID_SUBJECT" | "PUBLIC_B
 }
 
 /** Generated once and kept in a file so a restart keeps every subscription working. */
-export function loadOrCreateVapidFile(folder: string): { publicKey: string; privateKey: string } {
-  const generate = () => {
-    const { publicKey, privateKey } = webpush.generateVAPIDKeys();
-    return `${JSON.stringify({ publicKey, privateKey })}\n`;
-  };
+function loadOrCreateVapidFile(folder: string): { publicKey: string; privateKey: string } {
+  const generate = () => `${JSON.stringify(webpush.generateVAPIDKeys())}\n`;
   return readOrCreateOnce(path.join(folder, KEYS_FILE_NAME), folder, generate, readKeyFile);
 }
 

@@ -21,11 +21,9 @@ export interface WatchSignals {
 
 /** The domains whose crowd raised the alarm: every reported domain, or only `site` (a job's one read). */
 async function crowdAlarms(now: Date, site?: { id: number; domain: string }): Promise<Set<string>> {
-  if (site) {
-    const reading = await crowdReadingOf({ id: site.id, lastVerdict: null, lastCheckedAt: null }, now);
-    return new Set(reading.state === "none" ? [] : [site.domain]);
-  }
-  const readings = await crowdStates(now);
+  const readings = site
+    ? new Map([[site.domain, await crowdReadingOf({ id: site.id, lastVerdict: null, lastCheckedAt: null }, now)]])
+    : await crowdStates(now);
   return new Set([...readings].filter(([, reading]) => reading.state !== "none").map(([domain]) => domain));
 }
 
