@@ -1,7 +1,7 @@
 import "server-only";
 import { refused, type Outcome } from "@/lib/refusal";
 import type { ReportFields } from "@/server/crowd";
-import { isForeignOrigin, requestedHost } from "./gate/same-site";
+import { mediaType, postRefusal, requestedHost } from "./gate/same-site";
 
 // POST /api/v1/reports as the page's script sends it: JSON `{ "domain", "problem" }`, small, from
 // this site. JSON only: a form on another site cannot send it, another site's script would need
@@ -12,15 +12,9 @@ export const REPORT_BODY_LIMIT_BYTES = 8 * 1024;
 
 /** `readBody` gives the body as text; it is called only once the headers pass. */
 export async function readReportRequest(headers: Headers, readBody: () => Promise<string>): Promise<Outcome<{ fields: ReportFields }>> {
-  if (isForeignOrigin(headers.get("origin"), requestedHost(headers)))
-    return refused(403, "foreign_origin", "Reports may only be sent from this site.");
-  const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/json") return refused(415, "unsupported_media_type", "Send the report as application/json.");
-  const length = headers.get("content-length");
-  if (length === null) return refused(411, "length_required", "Send the report with a Content-Length.");
-  if (!/^\d+$/.test(length) || Number(length) > REPORT_BODY_LIMIT_BYTES) {
-    return refused(413, "body_too_large", `The report is over ${REPORT_BODY_LIMIT_BYTES} bytes.`);
-  }
+  const posted = postRefusal(headers, requestedHost(headers), "report", REPORT_BODY_LIMIT_BYTES);
+  if (posted) return { ok: false, refusal: posted };
+  if (mediaType(headers) !== "application/json") return refused(415, "unsupported_media_type", "Send the report as application/json.");
   let body: unknown;
   try {
     body = JSON.parse(await readBody());
