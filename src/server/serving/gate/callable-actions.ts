@@ -10,21 +10,16 @@ import { z } from "zod";
 /** Where the actions a browser may call live. */
 const ACTIONS_FOLDER = "src/server/serving/actions/";
 /** The build's list of server references, in the distDir Next builds into by default. */
-export const MANIFEST_PATH = path.join(".next", "server", "server-reference-manifest.json");
+const MANIFEST_PATH = path.join(".next", "server", "server-reference-manifest.json");
 
 const References = z.record(z.string(), z.object({ filename: z.string() }));
 const Manifest = z.object({ node: References, edge: References.optional() });
-export type ServerReferenceManifest = z.infer<typeof Manifest>;
+type ServerReferenceManifest = z.infer<typeof Manifest>;
 
 /** The ids of the callable actions among a manifest's references. */
-export function callableActionIds(manifest: ServerReferenceManifest): ReadonlySet<string> {
-  const ids = new Set<string>();
-  for (const references of [manifest.node, manifest.edge ?? {}]) {
-    for (const [id, reference] of Object.entries(references)) {
-      if (reference.filename.startsWith(ACTIONS_FOLDER)) ids.add(id);
-    }
-  }
-  return ids;
+export function callableActionIds({ node, edge }: ServerReferenceManifest): ReadonlySet<string> {
+  const references = [...Object.entries(node), ...Object.entries(edge ?? {})];
+  return new Set(references.filter(([, reference]) => reference.filename.startsWith(ACTIONS_FOLDER)).map(([id]) => id));
 }
 
 let loaded: ReadonlySet<string> | undefined;

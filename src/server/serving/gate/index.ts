@@ -12,11 +12,6 @@ import { requestedHost } from "./same-site";
 // path reaches a page around them. Pages are then stored and served to everyone, by Next's own
 // page cache and by the cache in front (deploy/nginx.conf, or a CDN).
 
-export interface GateOptions {
-  /** The server actions a POST may call (callable-actions.ts). */
-  callable: ReadonlySet<string>;
-}
-
 /** Pages answer GET and HEAD, and POST, which carries their server actions; route handlers answer their own 405. */
 const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
 
@@ -52,7 +47,8 @@ const UNKEYED_REQUEST_HEADERS = [
 /** What a shared cache in front may keep a first visit's page for, past its round's deadline. */
 const FIRST_VISIT_MARGIN_MS = 2000;
 
-export async function gate(request: NextRequest, { callable }: GateOptions): Promise<Response> {
+/** `callable`: the server actions a POST may call (callable-actions.ts). */
+export async function gate(request: NextRequest, { callable }: { callable: ReadonlySet<string> }): Promise<Response> {
   const { pathname } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
     const refusal = apiPathRefusal(pathname);
