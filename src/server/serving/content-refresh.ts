@@ -1,5 +1,6 @@
 import "server-only";
 import { refused, type Outcome } from "@/lib/refusal";
+import { parseJson } from "@/server/base/parse-json";
 import { parseRequestedDomain } from "@/server/checking";
 import { isInternalAuthorization } from "@/server/crowd";
 import { CONTENT_REFRESH_PURPOSE, REFRESH_MAX_DOMAINS } from "@/server/owner";
@@ -19,12 +20,9 @@ export async function readContentRefresh(headers: Headers, readBody: () => Promi
   if (length === null || !/^\d+$/.test(length) || Number(length) > REFRESH_BODY_LIMIT_BYTES) {
     return refused(413, "body_too_large", `Send the domains with a Content-Length of at most ${REFRESH_BODY_LIMIT_BYTES} bytes.`);
   }
-  let domains: unknown;
-  try {
-    domains = (JSON.parse(await readBody()) as { domains?: unknown } | null)?.domains;
-  } catch {
-    return refused(400, "invalid_json", `${EXAMPLE}.`);
-  }
+  const body = parseJson(await readBody()) as { domains?: unknown } | null | undefined;
+  if (body === undefined) return refused(400, "invalid_json", `${EXAMPLE}.`);
+  const domains = body?.domains;
   if (!Array.isArray(domains) || domains.length === 0 || domains.length > REFRESH_MAX_DOMAINS) {
     return refused(400, "invalid_domains", `${EXAMPLE}, at most ${REFRESH_MAX_DOMAINS} of them.`);
   }

@@ -1,5 +1,6 @@
 import "server-only";
 import { refused, type Outcome } from "@/lib/refusal";
+import { parseJson } from "@/server/base/parse-json";
 import type { ReportFields } from "@/server/crowd";
 import { mediaType, postRefusal, requestedHost } from "./gate/same-site";
 
@@ -15,12 +16,8 @@ export async function readReportRequest(headers: Headers, readBody: () => Promis
   const posted = postRefusal(headers, requestedHost(headers), "report", REPORT_BODY_LIMIT_BYTES);
   if (posted) return { ok: false, refusal: posted };
   if (mediaType(headers) !== "application/json") return refused(415, "unsupported_media_type", "Send the report as application/json.");
-  let body: unknown;
-  try {
-    body = JSON.parse(await readBody());
-  } catch {
-    return refused(400, "invalid_json", "The report is not valid JSON.");
-  }
+  const body = parseJson(await readBody());
+  if (body === undefined) return refused(400, "invalid_json", "The report is not valid JSON.");
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return refused(400, "invalid_json", 'Send an object: { "domain": "example.com", "problem": "load" }.');
   }

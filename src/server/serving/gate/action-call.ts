@@ -1,5 +1,6 @@
 import "server-only";
 import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
+import { parseJson } from "@/server/base/parse-json";
 import { actionIdsInForm } from "./callable-actions";
 import type { Refusal } from "@/lib/refusal";
 import { mediaType, postRefusal } from "./same-site";
@@ -19,13 +20,7 @@ export interface ActionCall {
 const refusal = (status: number, code: string, message: string): Refusal => ({ status, code, message });
 const unknownAction = refusal(404, "unknown_action", "This site has no such action.");
 
-const isArgumentList = (text: string) => {
-  try {
-    return Array.isArray(JSON.parse(text));
-  } catch {
-    return false;
-  }
-};
+const isArgumentList = (text: string) => Array.isArray(parseJson(text));
 
 /** Why the call must not reach Next, or null when it may. */
 export async function actionCallRefusal({ request, requestedHost, callable }: ActionCall): Promise<Refusal | null> {
