@@ -3,7 +3,7 @@ import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
 import { parseJson } from "@/server/base/parse-json";
 import { actionIdsInForm } from "./callable-actions";
 import type { Refusal } from "@/lib/refusal";
-import { mediaType, postRefusal } from "./same-site";
+import { mediaType, postRefusal } from "@/server/serving/posts";
 
 // A POST to a page is a server action call, and a public endpoint: before Next decodes it, it must
 // come from this site, be of bounded length, name only callable actions and carry a body Next can

@@ -5,7 +5,7 @@ import { app } from "@/server/app";
 import { refusalJson, refusalPage } from "@/server/serving/responses";
 import { actionCallRefusal } from "./action-call";
 import { admitPageRequest } from "./page-admission";
-import { requestedHost } from "./same-site";
+import { requestedHost } from "@/server/serving/posts";
 
 // The checks every request for a page (and every API path Next could not decode) passes before
 // Next serves or renders it, on the path Next routes (dot segments resolved), so no spelling of a
