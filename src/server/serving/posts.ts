@@ -1,6 +1,6 @@
 import "server-only";
 import { refused, type Outcome, type Refusal } from "@/lib/refusal";
-import { parseJson } from "@/server/base/parse-json";
+import { parseJson } from "@/server/base/unknown-values";
 import { parseRequestedDomain } from "@/server/checking";
 import { isInternalAuthorization, type ReportFields } from "@/server/crowd";
 import { CONTENT_REFRESH_PURPOSE, REFRESH_MAX_DOMAINS } from "@/server/owner";

@@ -1,6 +1,6 @@
 import "server-only";
 import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
-import { parseJson } from "@/server/base/parse-json";
+import { parseJson } from "@/server/base/unknown-values";
 import { actionIdsInForm } from "./callable-actions";
 import type { Refusal } from "@/lib/refusal";
 import { mediaType, postRefusal } from "@/server/serving/posts";

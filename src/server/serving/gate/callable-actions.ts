@@ -2,7 +2,7 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseJson } from "@/server/base/parse-json";
+import { parseJson } from "@/server/base/unknown-values";
 
 // Which server references a POST may call: Next registers every 'use cache' function as one too,
 // but only the actions in src/server/serving/actions/ are meant for browsers. Next lists them in no
