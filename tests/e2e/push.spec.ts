@@ -206,7 +206,7 @@ test("the service worker is served fresh and the manifest makes the site install
 });
 
 // The page streams (its layout's shell goes first), so its status is sent before the token is
-// read: the gate answers a link that names no subscription with a 404 (gate/unsubscribe-link.ts).
+// read: the gate answers a link that names no subscription with a 404 (gate/page-admission.ts).
 test("an unknown or missing unsubscribe token gets a 404 page that says the link is not valid", async ({ page }) => {
   for (const query of ["?token=unknown-token-0123456789", "", "?token=%3Cscript%3E", "?token=a&token=b"]) {
     const response = await page.goto(`${app.baseUrl}/unsubscribe${query}`);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { redisLimiter } from "@/server/base/limits";
+import { limiterFor } from "@/server/base/limits";
 import { redisBudget } from "@/server/checking/world/redis-budget";
 import { budgetContract } from "../support/world-budget-contract";
 import { connections, until } from "./helpers/redis-instances";
@@ -23,7 +23,7 @@ afterAll(() => redis?.stop());
 describe("limits through Redis", () => {
   it("counts one visitor's events on every instance together, and gives back on any", async () => {
     const spec = { name: fresh("rounds"), points: 3, durationSeconds: 60 };
-    const [a, b] = [redisLimiter(await open.open(redis.url), spec), redisLimiter(await open.open(redis.url), spec)];
+    const [a, b] = [limiterFor(await open.open(redis.url), spec), limiterFor(await open.open(redis.url), spec)];
     expect([await a.take("198.51.100.7"), await b.take("198.51.100.7"), await a.take("198.51.100.7")]).toEqual([
       { ok: true },
       { ok: true },
@@ -40,7 +40,7 @@ describe("limits through Redis", () => {
   it("still limits per instance while Redis is down, and together again once it is back", async () => {
     const spec = { name: fresh("reports"), points: 2, durationSeconds: 60 };
     const links = [await open.open(redis.url), await open.open(redis.url)];
-    const [a, b] = links.map((link) => redisLimiter(link, spec));
+    const [a, b] = links.map((link) => limiterFor(link, spec));
     await redis.stop();
     await until(() => links.every((link) => !link.isReady()), "both to notice");
     const started = Date.now();

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getConfig } from "@/server/config";
 import { APP_NICE, cgroupV2Weight, leastComposeRatio, niceWeight } from "../bench/support/nginx-first";
 import { testersFromJson } from "@/server/checking/testers/config";
-import { REPORT_BODY_LIMIT_BYTES } from "@/server/serving/report-request";
+import { REPORT_BODY_LIMIT_BYTES } from "@/server/serving/posts";
 import {
   dockerIgnores,
   dockerignorePatterns,

@@ -2,7 +2,22 @@ import type { IncomingMessage } from "node:http";
 
 import { describe, expect, it } from "vitest";
 
-import { forwardedFor, forwardedHost, forwardedProto, setForwardedHeaders } from "@/server/serving/startup/forwarded";
+import { setForwardedHeaders } from "@/server/serving/startup/forwarded";
+
+type Header = string | string[] | undefined;
+
+/** The headers setForwardedHeaders leaves on a request that came with `headers` over `socket`. */
+function forwarded(headers: Record<string, Header>, trustProxyHops: number, socket: { remoteAddress?: string; encrypted?: boolean } = {}) {
+  const request = { headers: { ...headers }, socket };
+  setForwardedHeaders(request, trustProxyHops);
+  return request.headers;
+}
+const forwardedProto = (header: Header, { encrypted, trustProxyHops }: { encrypted: boolean; trustProxyHops: number }) =>
+  forwarded({ "x-forwarded-proto": header }, trustProxyHops, { encrypted })["x-forwarded-proto"];
+const forwardedFor = (header: Header, peer: string) =>
+  forwarded({ "x-forwarded-for": header }, 0, { remoteAddress: peer })["x-forwarded-for"];
+const forwardedHost = (header: Header, trustProxyHops: number) =>
+  forwarded({ "x-forwarded-host": header }, trustProxyHops)["x-forwarded-host"];
 
 const plain = (trustProxyHops: number) => ({ encrypted: false, trustProxyHops });
 const tls = (trustProxyHops: number) => ({ encrypted: true, trustProxyHops });

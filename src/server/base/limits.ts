@@ -23,26 +23,24 @@ export interface LimitSpec {
   durationSeconds: number;
 }
 
-export function memoryLimiter({ points, durationSeconds }: Omit<LimitSpec, "name">): Limiter {
-  return limiterOf(new RateLimiterMemory({ points, duration: durationSeconds }));
-}
-
-export function redisLimiter(redis: RedisConnection, { name, points, durationSeconds }: LimitSpec): Limiter {
+/** Shared through `redis` when there is one, else counted in this process. */
+export function limiterFor(redis: RedisConnection | undefined, { name, points, durationSeconds }: LimitSpec): Limiter {
+  const inMemory = new RateLimiterMemory({ points, duration: durationSeconds });
+  if (!redis) return limiterOf(inMemory);
+  const keyPrefix = `downcheck:limit:${name}`;
   return limiterOf(
     new RateLimiterRedis({
       storeClient: redis.client,
-      keyPrefix: `downcheck:limit:${name}`,
+      keyPrefix,
       points,
       duration: durationSeconds,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory({ points, duration: durationSeconds }),
+      insuranceLimiter: inMemory,
     }),
   );
 }
 
-/** Shared through `redis` when there is one, else counted in this process. */
-export const limiterFor = (redis: RedisConnection | undefined, spec: LimitSpec): Limiter =>
-  redis ? redisLimiter(redis, spec) : memoryLimiter(spec);
+export const memoryLimiter = (spec: Omit<LimitSpec, "name">) => limiterFor(undefined, { name: "memory", ...spec });
 
 /** Counting runs outside the request: the memory limiter's timer per key would keep a render for its window. */
 function limiterOf(limiter: RateLimiterAbstract): Limiter {

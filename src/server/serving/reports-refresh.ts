@@ -1,4 +1,5 @@
 import "server-only";
+import { setTimeout as sleep } from "node:timers/promises";
 import { revalidateTag } from "next/cache";
 import { after } from "next/server";
 import { reportsTag } from "@/lib/caching";
@@ -42,17 +43,11 @@ export function planReportsRefresh(ways: RefreshWays, schedule: RefreshSchedule 
 
 const sharedSchedule = new RefreshSchedule({ intervalMs: REPORTS_REFRESH_SECONDS * 1000 });
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 /** In Next's own cache; `expireNow` is updateTag in an action, revalidateTag in a route. */
 export function nextReportsRefresh(expireNow: (tag: string) => void): (domain: string) => void {
   return planReportsRefresh({
     refreshNow: (domain) => expireNow(reportsTag(domain)),
     refreshAfterwards: (domain) => revalidateTag(reportsTag(domain), { expire: 0 }),
-    runLater: (task, delayMs) =>
-      after(async () => {
-        await sleep(delayMs);
-        task();
-      }),
+    runLater: (task, delayMs) => after(() => sleep(delayMs).then(task)),
   });
 }

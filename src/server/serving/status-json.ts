@@ -13,7 +13,6 @@ import { getReportsView } from "./pages/reports";
 // owner's word, the official status page's last reading and the crowd's state, read as the page
 // reads them, so the API says what the page says; the official reading is never fetched for it.
 
-/** The public JSON shape of GET /api/v1/status/<domain> (documented in docs/API.md). */
 export function statusJson(record: CheckRecord, cached: boolean) {
   return {
     domain: record.domain,

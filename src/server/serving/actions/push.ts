@@ -42,29 +42,31 @@ const Owner = z.object(
 );
 const SubscribeInput = z.object({ domain: Domain, subscription: PushSubscriptionSchema });
 const OwnerInput = z.object({ domain: Domain, owner: Owner });
-const TokenInput = z.object({
-  token: z.string({ error: "This link has no token." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This link's token is not one we issue."),
-});
+const TokenInput = z.object(
+  { token: z.string({ error: "This link has no token." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This link's token is not one we issue.") },
+  { error: NOT_A_FORM },
+);
 
 const failed = (message: string): PushState => ({ status: "error", message });
-const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? "That request was not valid.";
 
-async function admitted(limiter: Limiter): Promise<{ ok: true; bucket: string } | { ok: false; state: PushState }> {
+type Admitted<T> = { ok: true; bucket: string; data: T } | { ok: false; state: PushState };
+
+/** The visitor admitted by `limiter`, then `input` read by `schema`; or the state saying why not. */
+async function admitted<T>(limiter: Limiter, schema: z.ZodType<T>, input: unknown): Promise<Admitted<T>> {
   const visitor = await currentVisitor();
   const allowed = await limiter.take(visitor.bucket);
   if (!allowed.ok) return { ok: false, state: failed(`Too many requests at once; try again in ${allowed.retryAfterSeconds} seconds.`) };
-  return { ok: true, bucket: visitor.bucket };
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) return { ok: false, state: failed(parsed.error.issues[0]?.message ?? "That request was not valid.") };
+  return { ok: true, bucket: visitor.bucket, data: parsed.data };
 }
 
-/** The visitor admitted by `limiter`, then `input` read by `schema` and its domain parsed; or the state saying why not. */
+/** The same, then its domain parsed. */
 async function admittedInput<T extends { domain: string }>(limiter: Limiter, schema: z.ZodType<T>, input: unknown) {
-  const gate = await admitted(limiter);
-  if (!gate.ok) return gate;
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) return { ok: false as const, state: failed(firstIssue(parsed.error)) };
-  const target = parseRequestedDomain(parsed.data.domain);
-  if (!target.ok) return { ok: false as const, state: failed(target.message) };
-  return { ok: true as const, bucket: gate.bucket, data: parsed.data, target };
+  const read = await admitted(limiter, schema, input);
+  if (!read.ok) return read;
+  const target = parseRequestedDomain(read.data.domain);
+  return target.ok ? { ...read, target } : { ok: false as const, state: failed(target.message) };
 }
 
 function refusal(outcome: Extract<SubscribeOutcome, { ok: false }>, site: string, registrable: string): string {
@@ -141,15 +143,11 @@ export async function pushStatusAction(domain: unknown, owner: unknown): Promise
  * a reload posts nothing again); the token is gone by then, so the page could not show it.
  */
 export async function unsubscribeTokenAction(_prev: PushState, formData: FormData): Promise<PushState> {
-  const gate = await admitted(app().limits.pushChanges);
-  if (!gate.ok) return gate.state;
-  const fields = formFields(formData, ["token"]);
-  if (!fields) return failed(NOT_A_FORM);
-  const parsed = TokenInput.safeParse(fields);
-  if (!parsed.success) return failed(firstIssue(parsed.error));
+  const input = await admitted(app().limits.pushChanges, TokenInput, formFields(formData, ["token"]));
+  if (!input.ok) return input.state;
   let site: { domain: string } | null;
   try {
-    site = await removeSubscriptionByToken(parsed.data.token);
+    site = await removeSubscriptionByToken(input.data.token);
   } catch (error) {
     console.error("unsubscribeTokenAction: could not remove a subscription", error);
     return failed("Notifications could not be stopped; please try again.");

@@ -1,8 +1,9 @@
 import "server-only";
 import { ACTION_BODY_LIMIT_BYTES } from "@/lib/action-body-limit.mjs";
+import { parseJson } from "@/server/base/unknown-values";
 import { actionIdsInForm } from "./callable-actions";
 import type { Refusal } from "@/lib/refusal";
-import { isForeignOrigin } from "./same-site";
+import { mediaType, postRefusal } from "@/server/serving/posts";
 
 // A POST to a page is a server action call, and a public endpoint: before Next decodes it, it must
 // come from this site, be of bounded length, name only callable actions and carry a body Next can
@@ -19,28 +20,16 @@ export interface ActionCall {
 const refusal = (status: number, code: string, message: string): Refusal => ({ status, code, message });
 const unknownAction = refusal(404, "unknown_action", "This site has no such action.");
 
-const isArgumentList = (text: string) => {
-  try {
-    return Array.isArray(JSON.parse(text));
-  } catch {
-    return false;
-  }
-};
+const isArgumentList = (text: string) => Array.isArray(parseJson(text));
 
 /** Why the call must not reach Next, or null when it may. */
 export async function actionCallRefusal({ request, requestedHost, callable }: ActionCall): Promise<Refusal | null> {
   const { headers } = request;
-  if (isForeignOrigin(headers.get("origin"), requestedHost)) {
-    return refusal(403, "foreign_origin", "This form may only be sent from this site.");
-  }
-  const length = headers.get("content-length");
-  if (length === null) return refusal(411, "length_required", "Send the form with a Content-Length.");
-  if (!/^\d+$/.test(length) || Number(length) > ACTION_BODY_LIMIT_BYTES) {
-    return refusal(413, "body_too_large", `The form is over ${ACTION_BODY_LIMIT_BYTES} bytes.`);
-  }
+  const posted = postRefusal(headers, requestedHost, "form", ACTION_BODY_LIMIT_BYTES);
+  if (posted) return posted;
   const actionId = headers.get("next-action");
   if (actionId !== null && !callable.has(actionId)) return unknownAction;
-  const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaType(headers);
   if (type === "text/plain") {
     if (actionId === null) return unknownAction;
     return isArgumentList(await request.text()) ? null : refusal(400, "invalid_action_call", "The request body is not an argument list.");

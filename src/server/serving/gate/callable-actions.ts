@@ -2,29 +2,23 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseJson } from "@/server/base/unknown-values";
 
 // Which server references a POST may call: Next registers every 'use cache' function as one too,
 // but only the actions in src/server/serving/actions/ are meant for browsers. Next lists them in no
 // interface, so they are read from the build's server reference manifest, checked against its shape.
 
-/** Where the actions a browser may call live. */
 const ACTIONS_FOLDER = "src/server/serving/actions/";
 /** The build's list of server references, in the distDir Next builds into by default. */
-export const MANIFEST_PATH = path.join(".next", "server", "server-reference-manifest.json");
+const MANIFEST_PATH = path.join(".next", "server", "server-reference-manifest.json");
 
 const References = z.record(z.string(), z.object({ filename: z.string() }));
 const Manifest = z.object({ node: References, edge: References.optional() });
-export type ServerReferenceManifest = z.infer<typeof Manifest>;
+type ServerReferenceManifest = z.infer<typeof Manifest>;
 
-/** The ids of the callable actions among a manifest's references. */
-export function callableActionIds(manifest: ServerReferenceManifest): ReadonlySet<string> {
-  const ids = new Set<string>();
-  for (const references of [manifest.node, manifest.edge ?? {}]) {
-    for (const [id, reference] of Object.entries(references)) {
-      if (reference.filename.startsWith(ACTIONS_FOLDER)) ids.add(id);
-    }
-  }
-  return ids;
+export function callableActionIds({ node, edge }: ServerReferenceManifest): ReadonlySet<string> {
+  const references = [...Object.entries(node), ...Object.entries(edge ?? {})];
+  return new Set(references.filter(([, reference]) => reference.filename.startsWith(ACTIONS_FOLDER)).map(([id]) => id));
 }
 
 let loaded: ReadonlySet<string> | undefined;
@@ -56,10 +50,6 @@ export function actionIdsInForm(form: FormData): string[] {
 }
 
 function boundActionId(value: FormDataEntryValue): string {
-  try {
-    const id: unknown = JSON.parse(String(value))?.id;
-    return typeof id === "string" ? id : "";
-  } catch {
-    return "";
-  }
+  const id = (parseJson(String(value)) as { id?: unknown } | null | undefined)?.id;
+  return typeof id === "string" ? id : "";
 }

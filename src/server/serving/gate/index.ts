@@ -5,21 +5,15 @@ import { app } from "@/server/app";
 import { refusalJson, refusalPage } from "@/server/serving/responses";
 import { actionCallRefusal } from "./action-call";
 import { admitPageRequest } from "./page-admission";
-import { requestedHost } from "./same-site";
-import { firstVisitHeaders, withoutUnkeyedHeaders } from "./shared-response";
-import { unsubscribeLinkRefusal } from "./unsubscribe-link";
+import { requestedHost } from "@/server/serving/posts";
 
 // The checks every request for a page (and every API path Next could not decode) passes before
 // Next serves or renders it, on the path Next routes (dot segments resolved), so no spelling of a
-// path reaches a page around them.
-
-export interface GateOptions {
-  /** The server actions a POST may call (callable-actions.ts). */
-  callable: ReadonlySet<string>;
-}
+// path reaches a page around them. Pages are then stored and served to everyone, by Next's own
+// page cache and by the cache in front (deploy/nginx.conf, or a CDN).
 
 /** Pages answer GET and HEAD, and POST, which carries their server actions; route handlers answer their own 405. */
-export const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
+const PAGE_METHODS = ["GET", "HEAD", "POST"] as const;
 
 export function pageMethodRefusal(method: string): Refusal | null {
   if ((PAGE_METHODS as readonly string[]).includes(method)) return null;
@@ -37,7 +31,24 @@ function apiPathRefusal(pathname: string): Refusal | null {
   }
 }
 
-export async function gate(request: NextRequest, { callable }: GateOptions): Promise<Response> {
+/**
+ * Request headers that change what Next renders though no shared cache keys on them, dropped
+ * before Next sees the request: a CSP header's nonce would be stored in the page for everyone,
+ * X-Middleware-Prefetch answers `{}`, X-Action-Forwarded skips the re-render. Next-Url stays: Next
+ * checks each router request's `_rsc` hash against it.
+ */
+const UNKEYED_REQUEST_HEADERS = [
+  "content-security-policy",
+  "content-security-policy-report-only",
+  "x-middleware-prefetch",
+  "x-action-forwarded",
+];
+
+/** What a shared cache in front may keep a first visit's page for, past its round's deadline. */
+const FIRST_VISIT_MARGIN_MS = 2000;
+
+/** `callable`: the server actions a POST may call (callable-actions.ts). */
+export async function gate(request: NextRequest, { callable }: { callable: ReadonlySet<string> }): Promise<Response> {
   const { pathname } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
     const refusal = apiPathRefusal(pathname);
@@ -49,11 +60,7 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
     const refusal = await actionCallRefusal({ request, requestedHost: requestedHost(request.headers), callable });
     if (refusal) return refusalJson(refusal);
   }
-  if (pathname === "/unsubscribe") {
-    const unknownLink = await unsubscribeLinkRefusal(request.method, request.nextUrl.searchParams);
-    if (unknownLink) return refusalPage(unknownLink.refusal, unknownLink.page);
-  }
-  const admission = await admitPageRequest(request.method, pathname, request.headers);
+  const admission = await admitPageRequest(request);
   if (!admission.ok) return refusalPage(admission.refusal, admission.page);
   if ("redirect" in admission) {
     // Next wants an absolute Location here; no cache keeps a redirect (deploy/nginx.conf keeps 200s only).
@@ -65,8 +72,20 @@ export async function gate(request: NextRequest, { callable }: GateOptions): Pro
   return forward(request, firstLoad ? firstVisitHeaders(app().config.CHECK_DEADLINE_MS) : undefined);
 }
 
-/** Hands the request to Next without the headers it must not see, adding `headers` to its response. */
+/**
+ * Response headers of a first visit's page (it streams "Checking…" and each answer): private for
+ * browsers, but the cache in front may keep it a moment past the round's deadline, so its cache
+ * lock answers a rush of first visits with the one render it waited for.
+ */
+function firstVisitHeaders(deadlineMs: number, now = Date.now()): Record<string, string> {
+  const seconds = Math.ceil((deadlineMs + FIRST_VISIT_MARGIN_MS) / 1000);
+  return { "X-Accel-Expires": `@${Math.ceil(now / 1000) + seconds}`, "CDN-Cache-Control": `max-age=${seconds}` };
+}
+
+/** Hands the request to Next without the unkeyed headers, adding `headers` to its response. */
 function forward(request: NextRequest, headers?: Record<string, string>) {
-  const requestHeaders = withoutUnkeyedHeaders(request.headers);
-  return NextResponse.next({ ...(requestHeaders ? { request: { headers: requestHeaders } } : {}), headers });
+  if (!UNKEYED_REQUEST_HEADERS.some((name) => request.headers.has(name))) return NextResponse.next({ headers });
+  const kept = new Headers(request.headers);
+  for (const name of UNKEYED_REQUEST_HEADERS) kept.delete(name);
+  return NextResponse.next({ request: { headers: kept }, headers });
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import type { NextRequest } from "next/server";
 import { isAppRoute } from "@/lib/app-routes";
 import type { Target } from "@/lib/domain";
 import type { Refused } from "@/lib/refusal";
@@ -6,7 +7,11 @@ import { app } from "@/server/app";
 import { parseRequestedDomain } from "@/server/checking";
 import { visitorAddress, visitorBucket } from "@/server/crowd";
 import { permalinkExists } from "@/server/data/checks";
-import { missingPermalinkPage, notADomainPage, refusedCheckPage } from "@/server/serving/plain-pages";
+import { findSubscriptionByToken } from "@/server/data/push-subscriptions";
+import { missingPermalinkPage, notADomainPage, refusedCheckPage, unknownUnsubscribeLinkPage } from "@/server/serving/plain-pages";
+
+// Next sends a page's status with its shell, before the page could say it found nothing: a path
+// that is no domain, or a permalink or unsubscribe link naming no record, gets its real 404 here.
 
 /**
  * A domain's own pages and files below its status page (`/github.com/feed.xml`). Next routes
@@ -20,6 +25,8 @@ const DOMAIN_SUBPATHS = [
   /^badge\.svg$/,
 ];
 
+const UNSUBSCRIBE_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+
 export type PageAdmission =
   /**
    * Next serves it: not a status page, or a POST that could not pay for a round (`fresh` unset);
@@ -30,16 +37,11 @@ export type PageAdmission =
   /** Answered here, with a small page of its own (plain-pages.ts). */
   | (Refused & { page: string });
 
-/** `/<domain>/incidents/<id>` or `/<domain>/checks/<id>`: a record that may not exist. */
-type Permalink = { kind: "permalink"; target: Target; permalink: "incidents" | "checks"; id: number };
-
-/** What a page path names: one of the app's own pages, not a domain, a domain's status page. */
-type PagePath =
-  | { kind: "app" }
-  | { kind: "not-a-domain"; typed: string }
-  | { kind: "redirect"; location: string }
-  | Permalink
-  | { kind: "status-page"; target: Target };
+const notFound = (code: string, message: string, page: string): PageAdmission => ({
+  ok: false,
+  refusal: { status: 404, code, message },
+  page,
+});
 
 /** A path segment as typed: decoded when it can be, else as it came. */
 function typedName(segment: string): string {
@@ -50,56 +52,34 @@ function typedName(segment: string): string {
   }
 }
 
-function pagePath(pathname: string): PagePath {
-  const segments = pathname.split("/").slice(1);
-  if (isAppRoute(segments[0])) return { kind: "app" };
-  if (segments.length > 1) {
-    const rest = segments.slice(1).join("/");
-    const domain = parseRequestedDomain(segments[0]);
-    if (domain.ok && DOMAIN_SUBPATHS.some((pattern) => pattern.test(rest))) {
-      if (segments[0] !== domain.ascii) return { kind: "redirect", location: `/${domain.ascii}/${rest}` };
-      const [section, id] = segments.slice(1);
-      const target = { ascii: domain.ascii, unicode: domain.unicode };
-      if (section === "incidents" || section === "checks") return { kind: "permalink", target, permalink: section, id: Number(id) };
-      return { kind: "app" };
-    }
-    // A whole address after the slash (`/github.com/login`, `/https://shop.example.com/a`): its
-    // host's page, if it has one; anything else is Next's (a file of public/, or its 404).
-    const pasted = parseRequestedDomain(segments.join("/"));
-    return pasted.ok ? { kind: "redirect", location: `/${pasted.ascii}` } : { kind: "app" };
-  }
-  const parsed = parseRequestedDomain(segments[0]);
-  // A real 404 before anything streams: Next would otherwise answer 200 and cache each name.
-  if (!parsed.ok) return { kind: "not-a-domain", typed: typedName(segments[0]) };
-  if (segments[0] !== parsed.ascii) return { kind: "redirect", location: `/${parsed.ascii}` };
-  return { kind: "status-page", target: { ascii: parsed.ascii, unicode: parsed.unicode } };
-}
-
 /**
  * What to do with a page request before the cached page is served: a status page exists only for
  * a valid domain under its canonical name, and a view that needs a new round pays for it here,
  * since the page is rendered for everyone. A POST nobody can pay for still reaches its action.
  */
-export async function admitPageRequest(method: string, pathname: string, headers: Headers): Promise<PageAdmission> {
-  const path = pagePath(pathname);
-  switch (path.kind) {
-    case "app":
-      return { ok: true };
-    case "redirect":
-      return { ok: true, redirect: path.location };
-    case "not-a-domain":
-      // Answered here, not rewritten to Next's 404 page: Next takes a rewrite from a loopback
-      // Host (127.0.0.1) for another origin and proxies it to itself over HTTP.
-      return { ok: false, refusal: { status: 404, code: "not_a_domain", message: "Not a domain" }, page: notADomainPage(path.typed) };
-    case "permalink": {
-      // Next sends a page's status with its shell, before the page could say it found nothing: a
-      // real 404 for a record that does not exist is given here (one primary-key read).
-      if (await permalinkExists(path.target.ascii, path.permalink, path.id)) return { ok: true };
-      const page = missingPermalinkPage(path.target, path.permalink, app().config.KEEP_CHECKS_DAYS);
-      return { ok: false, refusal: { status: 404, code: "not_found", message: `No such ${path.permalink}` }, page };
+export async function admitPageRequest({ method, nextUrl, headers }: NextRequest): Promise<PageAdmission> {
+  if (nextUrl.pathname === "/unsubscribe") return unsubscribeLinkAdmission(method, nextUrl.searchParams);
+  const segments = nextUrl.pathname.split("/").slice(1);
+  if (isAppRoute(segments[0])) return { ok: true };
+  const domain = parseRequestedDomain(segments[0]);
+  if (segments.length > 1) {
+    const rest = segments.slice(1).join("/");
+    if (domain.ok && DOMAIN_SUBPATHS.some((pattern) => pattern.test(rest))) {
+      if (segments[0] !== domain.ascii) return { ok: true, redirect: `/${domain.ascii}/${rest}` };
+      const [section, id] = segments.slice(1);
+      return section === "incidents" || section === "checks" ? permalinkAdmission(domain, section, Number(id)) : { ok: true };
     }
+    // A whole address after the slash (`/github.com/login`, `/https://shop.example.com/a`): its
+    // host's page, if it has one; anything else is Next's (a file of public/, or its 404).
+    const pasted = parseRequestedDomain(segments.join("/"));
+    return pasted.ok ? { ok: true, redirect: `/${pasted.ascii}` } : { ok: true };
   }
-  const admitted = await app().checks.admitView(path.target, visitorBucket(visitorAddress(headers)));
+  // Answered here, not rewritten to Next's 404 page: Next takes a rewrite from a loopback Host
+  // (127.0.0.1) for another origin and proxies it to itself over HTTP.
+  if (!domain.ok) return notFound("not_a_domain", "Not a domain", notADomainPage(typedName(segments[0])));
+  if (segments[0] !== domain.ascii) return { ok: true, redirect: `/${domain.ascii}` };
+  const target = { ascii: domain.ascii, unicode: domain.unicode };
+  const admitted = await app().checks.admitView(target, visitorBucket(visitorAddress(headers)));
   if (admitted.ok) return admitted;
   if (method === "POST") return { ok: true };
   const { refusal } = admitted;
@@ -107,6 +87,22 @@ export async function admitPageRequest(method: string, pathname: string, headers
   return {
     ok: false,
     refusal: { ...refusal, headers: { "Cache-Control": "private, no-store" } },
-    page: refusedCheckPage(path.target, refusal.message, refusal.retryAfterSeconds ?? 0),
+    page: refusedCheckPage(target, refusal.message, refusal.retryAfterSeconds ?? 0),
   };
+}
+
+/** `/<domain>/incidents/<id>` or `/<domain>/checks/<id>`: one primary-key read. */
+async function permalinkAdmission(target: Target, permalink: "incidents" | "checks", id: number): Promise<PageAdmission> {
+  if (await permalinkExists(target.ascii, permalink, id)) return { ok: true };
+  return notFound("not_found", `No such ${permalink}`, missingPermalinkPage(target, permalink, app().config.KEEP_CHECKS_DAYS));
+}
+
+/** A notification's unsubscribe link, read before the page could read its token. */
+async function unsubscribeLinkAdmission(method: string, search: URLSearchParams): Promise<PageAdmission> {
+  if (method !== "GET" && method !== "HEAD") return { ok: true };
+  if (search.getAll("done").length === 1 && !search.has("token")) return { ok: true };
+  const tokens = search.getAll("token");
+  const token = tokens.length === 1 ? tokens[0] : null;
+  if (token && UNSUBSCRIBE_TOKEN.test(token) && (await findSubscriptionByToken(token))) return { ok: true };
+  return notFound("unknown_link", "This unsubscribe link is not valid", unknownUnsubscribeLinkPage());
 }

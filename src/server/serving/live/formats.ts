@@ -1,13 +1,27 @@
 import "server-only";
 import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
-import type { LiveEvent } from "@/server/checking";
+import type { LiveEvent, LiveRoundStart } from "@/server/checking";
 import { NO_STORE } from "@/server/serving/responses";
 import { liveRows, type LiveRow } from "./rows";
-import type { LiveFormat } from "./stream";
 
-// The two ways a running round is written (stream.ts). Both are never cached, nginx passes
+// The two ways a running round is written (http.ts). Both are never cached, nginx passes
 // each part on at once (X-Accel-Buffering), and no-transform keeps compression (Next's own, a
 // CDN's) from holding parts back to compress them together.
+
+/** A live answer that is not a feed: no round to follow here (none needed, over, elsewhere, too many watching). */
+export interface PlainAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** How one kind of live response writes what happens. */
+export interface LiveFormat {
+  headers: Record<string, string>;
+  noRound(): PlainAnswer;
+  start(start: LiveRoundStart): string;
+  event(event: LiveEvent): string;
+}
 
 /**
  * Server-Sent Events for the page's live view: `round` (start, deadline, testers, the server's

@@ -1,7 +1,7 @@
 // The base of the world map: an Equal Earth projection of world-atlas's 1:110m land as one SVG
 // path, computed once per process. Antarctica is cropped away: no tester runs there.
 import "server-only";
-import { geoEqualEarth, geoPath, type GeoContext, type GeoProjection } from "d3-geo";
+import { geoEqualEarth, geoPath, type GeoProjection } from "d3-geo";
 import type { Feature, MultiPolygon, Position } from "geojson";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
@@ -91,47 +91,41 @@ export function projectPoint(latitude: number, longitude: number): [x: number, y
  */
 function compactPath(projection: GeoProjection, object: Parameters<ReturnType<typeof geoPath>>[0]): string {
   const snap = (value: number) => Math.round(value / STEP) * STEP;
-  // "0.5" → ".5", "-0.5" → "-.5"; a separator only where the numbers would otherwise merge.
-  const format = (value: number) => String(value === 0 ? 0 : value).replace(/^(-?)0\./, "$1.");
   let out = "";
   let previous = "";
+  let command = "";
   let x = 0;
   let y = 0;
-  let inLine = false;
-  const write = (number: string) => {
-    const merges = previous !== "" && !number.startsWith("-") && !(number.startsWith(".") && previous.includes("."));
-    out += merges ? ` ${number}` : number;
-    previous = number;
+  /** A command letter ("" to go on with the last one) and its numbers. */
+  const write = (letter: string, ...values: number[]) => {
+    if (letter) {
+      out += letter;
+      command = letter;
+      previous = "";
+    }
+    for (const value of values) {
+      // "0.5" → ".5", "-0.5" → "-.5"; a separator only where the numbers would otherwise merge.
+      const number = String(value === 0 ? 0 : value).replace(/^(-?)0\./, "$1.");
+      const merges = previous !== "" && !number.startsWith("-") && !(number.startsWith(".") && previous.includes("."));
+      out += merges ? ` ${number}` : number;
+      previous = number;
+    }
   };
-  const command = (letter: string) => {
-    out += letter;
-    previous = "";
-  };
-  const context: GeoContext = {
+  geoPath(projection, {
     moveTo(toX, toY) {
       [x, y] = [snap(toX), snap(toY)];
-      command("M");
-      write(format(x));
-      write(format(y));
-      inLine = false;
+      write("M", x, y);
     },
     lineTo(toX, toY) {
       const [nextX, nextY] = [snap(toX), snap(toY)];
       if (nextX === x && nextY === y) return;
-      if (!inLine) command("l");
-      inLine = true;
-      write(format(nextX - x));
-      write(format(nextY - y));
+      write(command === "l" ? "" : "l", nextX - x, nextY - y);
       [x, y] = [nextX, nextY];
     },
-    closePath() {
-      command("z");
-      inLine = false;
-    },
+    closePath: () => write("z"),
     // Only called for Point geometries drawn as circles, which the map does not draw.
     arc() {},
     beginPath() {},
-  };
-  geoPath(projection, context)(object);
+  })(object);
   return out;
 }

@@ -11,11 +11,12 @@ import { app } from "@/server/app";
 /** How long a browser may reuse what it was given before asking again. */
 export const CLIENT_STALE_SECONDS = 30;
 
-/** `value` when it is a domain's canonical (ASCII) name we would check, else null. */
+/** `value` when it is a domain's canonical (ASCII) name we would check, else null (and the answer is kept briefly). */
 export function checkableDomain(value: unknown): string | null {
-  if (typeof value !== "string" || value.length > 253) return null;
-  const parsed = parseRequestedDomain(value);
-  return parsed.ok && parsed.ascii === value ? parsed.ascii : null;
+  const parsed = typeof value === "string" && value.length <= 253 ? parseRequestedDomain(value) : null;
+  if (parsed?.ok && parsed.ascii === value) return parsed.ascii;
+  keepBriefly();
+  return null;
 }
 
 export const isRecordId = (id: unknown): id is number => typeof id === "number" && Number.isSafeInteger(id) && id > 0;

@@ -4,7 +4,7 @@ import { statusTag } from "@/lib/caching";
 import { HISTORY_RANGES, isHistoryRange, type HistoryRange, type HistorySummary, type HistoryView } from "@/lib/history-view";
 import { app } from "@/server/app";
 import { historyOf } from "@/server/watching";
-import { checkableDomain, keepBriefly, keepForARound } from "./cache-rules";
+import { checkableDomain, keepForARound } from "./cache-rules";
 
 /** A new round changes the numbers: the history is tagged with the status and as fresh as it. */
 function historyCacheLife(domain: string) {
@@ -15,11 +15,8 @@ function historyCacheLife(domain: string) {
 /** One range's history, or null for a name that is not a checkable domain's canonical form. */
 export async function getHistoryView(domain: string, range: HistoryRange): Promise<HistoryView | null> {
   "use cache";
-  const checked = checkableDomain(domain);
-  if (checked === null || !isHistoryRange(range)) {
-    keepBriefly();
-    return null;
-  }
+  const checked = checkableDomain(isHistoryRange(range) ? domain : null);
+  if (checked === null) return null;
   historyCacheLife(checked);
   return historyOf(checked, range);
 }
@@ -31,10 +28,7 @@ export async function getHistoryView(domain: string, range: HistoryRange): Promi
 export async function getHistorySummary(domain: string, _latestCheck: string | null): Promise<HistorySummary | null> {
   "use cache";
   const checked = checkableDomain(domain);
-  if (checked === null) {
-    keepBriefly();
-    return null;
-  }
+  if (checked === null) return null;
   historyCacheLife(checked);
   const now = new Date();
   const views = await Promise.all(HISTORY_RANGES.map((range) => historyOf(checked, range, now)));

@@ -19,10 +19,7 @@ export const PAGE_WAIT_MS = 1500;
 export async function getOfficialView(domain: string, _checkedAt: string | null): Promise<OfficialView> {
   "use cache";
   const checked = checkableDomain(domain);
-  if (checked === null) {
-    keepBriefly();
-    return { found: false };
-  }
+  if (checked === null) return { found: false };
   cacheTag(officialTag(checked));
   const view = await waitAtMost(app().official.stored({ ascii: checked, unicode: displayName(checked) }), PAGE_WAIT_MS);
   if (view === null) {

@@ -4,7 +4,7 @@ import { contentTag } from "@/lib/caching";
 import { getConfig } from "@/server/config";
 import { getRelatedPages, getSocialLinks, ownerContentState, type SocialLink } from "@/server/data/content";
 import { storedOfficial } from "@/server/owner";
-import { checkableDomain, keepBriefly } from "./cache-rules";
+import { checkableDomain } from "./cache-rules";
 
 // The owner's word as the page shows it. An import expires it by tag at once; a discovery runs in
 // the background, so while a domain's first one is pending its reads are kept only briefly and the
@@ -62,10 +62,7 @@ export interface OwnerHelpView {
 export async function getOwnerHelpView(domain: string): Promise<OwnerHelpView> {
   "use cache";
   const checked = checkableDomain(domain);
-  if (checked === null) {
-    keepBriefly();
-    return { statusPage: null, accounts: [] };
-  }
+  if (checked === null) return { statusPage: null, accounts: [] };
   cacheTag(contentTag(checked));
   const [official, accounts, life] = await Promise.all([storedOfficial(checked), getSocialLinks(checked), contentLife(checked)]);
   cacheLife(life);

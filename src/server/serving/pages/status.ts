@@ -26,10 +26,8 @@ export type StatusView = Outcome<{ check: CheckView }>;
 export async function getStatusView(target: Target): Promise<StatusView> {
   "use cache";
   const domain = checkableDomain(target?.ascii);
-  if (domain === null) {
-    keepBriefly();
+  if (domain === null)
     return { ok: false, refusal: { status: 400, code: "invalid_domain", message: "This is not a domain name we can check." } };
-  }
   cacheTag(statusTag(domain));
   const outcome = await app().checks.statusForPage({ ascii: domain, unicode: target.unicode });
   if (!outcome.ok) {

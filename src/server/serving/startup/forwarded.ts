@@ -6,54 +6,33 @@ import type { IncomingMessage } from "node:http";
 // client's own through untouched, so a visitor could otherwise name any address (and slip the
 // per-visitor limits) or any host (and pass the actions' origin check).
 
-/** The headers of an incoming request as Node keeps them (lower-case names). */
-export type NodeHeaders = Record<string, string | string[] | undefined>;
+type Header = string | string[] | undefined;
 
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
-const nearest = (value: string | string[] | undefined) => one(value)?.split(",").at(-1)?.trim();
-
-/**
- * The visitor's address chain: the client's X-Forwarded-For with the socket's peer appended.
- * The app trusts only TRUST_PROXY_HOPS entries before the peer (visitor/address.ts).
- */
-export function forwardedFor(header: string | string[] | undefined, peer: string): string {
-  const chain = one(header);
-  return chain ? `${chain}, ${peer}` : peer;
-}
+const one = (value: Header) => (Array.isArray(value) ? value.join(", ") : value);
+const nearest = (value: Header) => one(value)?.split(",").at(-1)?.trim();
 
 /**
- * The visitor's protocol: with no trusted proxy, the socket's own, whatever the client claims;
- * behind trusted proxies, what the nearest one set, or the socket's when it set nothing usable.
+ * Rewrites the X-Forwarded-* headers of an incoming request in place. For: the client's chain with
+ * the socket's peer appended (the app trusts only TRUST_PROXY_HOPS entries before the peer). Proto:
+ * with no trusted proxy the socket's own, whatever the client claims; behind trusted proxies what
+ * the nearest one set, or the socket's when it set nothing usable. Host: the nearest trusted
+ * proxy's; without one it is unset, and Next fills it in from Host, as it does the port.
  */
-export function forwardedProto(
-  header: string | string[] | undefined,
-  { encrypted, trustProxyHops }: { encrypted: boolean; trustProxyHops: number },
-): "http" | "https" {
-  const own = encrypted ? "https" : "http";
-  if (!(trustProxyHops > 0)) return own;
-  const value = nearest(header)?.toLowerCase();
-  return value === "http" || value === "https" ? value : own;
-}
-
-/** The host the visitor asked for, as the nearest trusted proxy passed it on; none without one. */
-export function forwardedHost(header: string | string[] | undefined, trustProxyHops: number): string | undefined {
-  if (!(trustProxyHops > 0)) return undefined;
-  return nearest(header) || undefined;
-}
-
-/** Rewrites the X-Forwarded-* headers of an incoming request in place. */
 export function setForwardedHeaders(
-  request: { headers: NodeHeaders; socket: { remoteAddress?: string; encrypted?: boolean } },
+  request: { headers: Record<string, Header>; socket: { remoteAddress?: string; encrypted?: boolean } },
   trustProxyHops: number,
 ): void {
   const { headers, socket } = request;
-  headers["x-forwarded-for"] = forwardedFor(headers["x-forwarded-for"], socket.remoteAddress ?? "unknown");
-  headers["x-forwarded-proto"] = forwardedProto(headers["x-forwarded-proto"], { encrypted: Boolean(socket.encrypted), trustProxyHops });
-  const host = forwardedHost(headers["x-forwarded-host"], trustProxyHops);
-  // Unset, Next fills it in from Host, as it does the port.
-  if (host === undefined) delete headers["x-forwarded-host"];
-  else headers["x-forwarded-host"] = host;
-  if (!(trustProxyHops > 0)) delete headers["x-forwarded-port"];
+  const trusted = trustProxyHops > 0;
+  const chain = one(headers["x-forwarded-for"]);
+  const peer = socket.remoteAddress ?? "unknown";
+  headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
+  const proto = trusted ? nearest(headers["x-forwarded-proto"])?.toLowerCase() : undefined;
+  headers["x-forwarded-proto"] = proto === "http" || proto === "https" ? proto : socket.encrypted ? "https" : "http";
+  const host = trusted ? nearest(headers["x-forwarded-host"]) : undefined;
+  if (host) headers["x-forwarded-host"] = host;
+  else delete headers["x-forwarded-host"];
+  if (!trusted) delete headers["x-forwarded-port"];
 }
 
 /**

@@ -1,13 +1,13 @@
 import "server-only";
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
 import { app, type App } from "@/server/app";
 import { rememberStartContext } from "@/server/base/request-context";
+import { errorMessage } from "@/server/base/unknown-values";
 import { warmDatabase } from "@/server/db";
 import { serveLiveFeed } from "@/server/serving/live/http";
 import { registerLiveFeedHandler } from "@/server/serving/live/registry";
 import { trustForwardedHeadersOf } from "./forwarded";
 import { boundShutdown } from "./shutdown";
-
-const PHASE_PRODUCTION_BUILD = "phase-production-build";
 
 /**
  * What the server does once, before its first request (instrumentation.ts): build the app, which
@@ -19,7 +19,7 @@ export async function startServer(): Promise<void> {
   try {
     started = app();
   } catch (error) {
-    console.error(`downcheck cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`downcheck cannot start: ${errorMessage(error)}`);
     process.exit(1);
   }
   // Rounds run in this context, so they keep no request's render alive (base/request-context.ts).

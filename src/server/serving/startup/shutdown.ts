@@ -1,4 +1,5 @@
 import "server-only";
+import { errorMessage } from "@/server/base/unknown-values";
 
 // Next finishes the requests in flight on SIGTERM or SIGINT, but waits for every open connection:
 // after `graceMs` the process exits whatever is still open, and a second signal exits at once.
@@ -38,9 +39,7 @@ export function shutdownHandler(
     log(`downcheck: ${signal}, finishing the requests in flight (at most ${graceMs} ms)`);
     // Not awaited: the exit is Next's (or the grace's), whichever comes first. A background job
     // cut short is not lost: its lock runs out and another instance runs it (jobs/bullmq-queue.ts).
-    onStop?.().catch((error: unknown) =>
-      log(`downcheck: stopping the background work failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    onStop?.().catch((error: unknown) => log(`downcheck: stopping the background work failed: ${errorMessage(error)}`));
     // Unref'd: when Next is done first, its own exit is not held up by this timer.
     later(() => {
       log("downcheck: grace over, exiting with the connections still open");

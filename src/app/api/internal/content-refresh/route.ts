@@ -1,6 +1,6 @@
 import { revalidateTag } from "next/cache";
 import { contentTag } from "@/lib/caching";
-import { readContentRefresh } from "@/server/serving/content-refresh";
+import { readContentRefresh } from "@/server/serving/posts";
 import { NO_STORE, refusalJson } from "@/server/serving/responses";
 
 // `npm run content` imports related pages and accounts straight into the database; this is how it

@@ -1,7 +1,7 @@
 import { revalidateTag } from "next/cache";
 import { app } from "@/server/app";
 import { submitReport } from "@/server/crowd";
-import { readReportRequest } from "@/server/serving/report-request";
+import { readReportRequest } from "@/server/serving/posts";
 import { nextReportsRefresh } from "@/server/serving/reports-refresh";
 import { NO_STORE, refusalJson } from "@/server/serving/responses";
 
