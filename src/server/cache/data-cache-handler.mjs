@@ -6,7 +6,6 @@
 // process's store answers whenever Redis cannot.
 
 import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
-import { TagTimes } from "./tag-times.mjs";
 
 /**
  * @typedef {import("next/cache").CacheHandler} CacheHandler
@@ -14,9 +13,6 @@ import { TagTimes } from "./tag-times.mjs";
  * @typedef {Omit<CacheEntry, "value"> & { value: Uint8Array }} StoredEntry Next's entry, its stream read into bytes
  * @typedef {CacheHandler & { stats(): { entries: number, bytes: number, tags: number } }} DataCache `stats`: what this process holds
  */
-
-/** Next's clock for 'use cache' timestamps. */
-const performanceNow = () => performance.timeOrigin + performance.now();
 
 /**
  * Next's pending entry read once into bytes (a kept stream would keep its request alive); null
@@ -61,21 +57,13 @@ function pendingSets() {
 
 /**
  * The 'use cache' store: in this process, or with `redis` shared by every instance (this process's store answers when Redis cannot).
- * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes, redis?: import("../redis/client.mjs").RedisConnection, namespace?: string }} options
+ * @param {import("./redis-store.mjs").CacheOptions} options
  * @returns {DataCache}
  */
-export function createDataCache({
-  maxTags,
-  now = performanceNow,
-  tagTimes = new TagTimes({ maxTags, now }),
-  namespace = "downcheck:data:",
-  ...bounds
-}) {
-  const { store, shared, lookup, keep } = createHandlerStores({
-    ...bounds,
+export function createDataCache({ namespace = "downcheck:data:", ...options }) {
+  const { store, shared, tagTimes, lookup, keep, invalidate, stats } = createHandlerStores({
+    ...options,
     namespace,
-    tagTimes,
-    now,
     timestampOf: (/** @type {StoredEntry} */ record) => record.timestamp,
   });
   const pending = pendingSets();
@@ -117,16 +105,9 @@ export function createDataCache({
       return shared?.isReady() ? Infinity : tagTimes.expiration(tags);
     },
 
-    async updateTags(tags, durations) {
-      if (tags.length === 0) return;
-      tagTimes.update(tags, durations);
-      // Expired for good: give the room back now (soft tags are on no entry; `get` checks them).
-      const expired = new Set(durations ? [] : tags);
-      if (expired.size > 0) store.deleteWhere((stored) => stored.tags.some((tag) => expired.has(tag)));
-      await shared?.invalidate(tags, durations);
-    },
-
-    stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
+    // Soft tags are on no entry: `get` checks them.
+    updateTags: (tags, durations) => invalidate(tags, durations, { servesStale: true }),
+    stats,
   };
 }
 
