@@ -39,22 +39,6 @@ function served({ value, ...entry }, verdict) {
   return { ...entry, tags: [...entry.tags], revalidate: verdict === "stale" ? -1 : entry.revalidate, value: stream };
 }
 
-/** Sets still reading their entry, by key: a get of the same key waits for it rather than missing. */
-function pendingSets() {
-  /** @type {Map<string, Promise<void>>} */
-  const pending = new Map();
-  return {
-    /** @param {string} key */
-    settled: (key) => pending.get(key),
-    /** Runs `write`, which must not reject, as the set of `key`. @param {string} key @param {() => Promise<void>} write */
-    run(key, write) {
-      const written = write().finally(() => pending.get(key) === written && pending.delete(key));
-      pending.set(key, written);
-      return written;
-    },
-  };
-}
-
 /**
  * The 'use cache' store: in this process, or with `redis` shared by every instance (this process's store answers when Redis cannot).
  * @param {import("./redis-store.mjs").CacheOptions} options
@@ -66,11 +50,12 @@ export function createDataCache({ namespace = "downcheck:data:", ...options }) {
     namespace,
     timestampOf: (/** @type {StoredEntry} */ record) => record.timestamp,
   });
-  const pending = pendingSets();
+  /** @type {Map<string, Promise<void>>} sets still reading their entry: a get of the same key waits for it rather than missing */
+  const pending = new Map();
 
   /** @param {string} cacheKey @param {string[]} softTags */
   async function read(cacheKey, softTags) {
-    await pending.settled(cacheKey);
+    await pending.get(cacheKey);
     const found = await lookup(cacheKey, softTags);
     if (found?.verdict !== "expired") return found && served(found.record, found.verdict);
     // Invalidated: served from neither Redis nor this process's memory.
@@ -85,8 +70,8 @@ export function createDataCache({ namespace = "downcheck:data:", ...options }) {
     },
 
     set(cacheKey, pendingEntry) {
-      return pending.run(cacheKey, async () => {
-        store.delete(cacheKey);
+      store.delete(cacheKey);
+      const written = (async () => {
         // A stream that failed mid-way leaves half a value: keep nothing.
         const record = await readEntry(pendingEntry).catch(() => null);
         if (record)
@@ -94,7 +79,9 @@ export function createDataCache({ namespace = "downcheck:data:", ...options }) {
             bytes: record.value.byteLength + record.tags.join("").length,
             expiresAt: record.timestamp + record.expire * 1000,
           });
-      });
+      })().finally(() => pending.get(cacheKey) === written && pending.delete(cacheKey));
+      pending.set(cacheKey, written);
+      return written;
     },
 
     // Other instances' invalidations are read from Redis with each entry: nothing to fetch first.
