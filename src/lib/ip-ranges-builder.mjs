@@ -20,24 +20,20 @@ function addressWords(text, family) {
  * @param {string} line
  */
 export function parseAsnCsvLine(line) {
-  const first = line.indexOf(",");
-  const second = line.indexOf(",", first + 1);
-  const third = line.indexOf(",", second + 1);
-  if (first < 0 || second < 0 || third < 0) return null;
-  const asnText = line.slice(second + 1, third);
-  const asn = Number(asnText);
-  if (!/^\d{1,10}$/.test(asnText) || asn > 0xffffffff) return null;
-  let name = line.slice(third + 1).replace(/\r$/, "");
+  // start,end,asn,name: the addresses hold no comma, a quoted name may.
+  const fields = /^([^,]*),([^,]*),(\d{1,10}),(.*?)\r?$/s.exec(line);
+  if (fields === null || Number(fields[3]) > 0xffffffff) return null;
+  const [, startText, endText, asnText] = fields;
+  let name = fields[4];
   if (name.startsWith('"')) {
     if (name.length < 2 || !name.endsWith('"')) return null;
     name = name.slice(1, -1).replaceAll('""', '"');
   }
-  const startText = line.slice(0, first);
   const family = startText.includes(":") ? /** @type {const} */ (6) : /** @type {const} */ (4);
   const start = addressWords(startText, family);
-  const end = addressWords(line.slice(first + 1, second), family);
+  const end = addressWords(endText, family);
   if (!start || !end || compareWords(start, 0, end, 0, start.length) > 0) return null;
-  return { family, start, end, asn, name: name.trim() };
+  return { family, start, end, asn: Number(asnText), name: name.trim() };
 }
 
 export class AsnTableBuilder {
