@@ -60,7 +60,7 @@ export async function loadNetworkData({ dataDir, packagesDir, warn }: NetworkDat
   } catch (error) {
     warn(`the updated data in ${dataDir} is unusable, using the npm copies: ${messageOf(error)}`);
   }
-  const label = release && `release ${release.name}`;
+  const releaseLabel = release && `release ${release.name}`;
   const npm = npmCopies(packagesDir);
   /** The release's part, else the npm copy's; null and a warning when neither loads. */
   async function firstLoaded<T>(part: "country" | "network", sources: [string | null, (() => Promise<T>) | null][]) {
@@ -77,11 +77,11 @@ export async function loadNetworkData({ dataDir, packagesDir, warn }: NetworkDat
   }
   const [country, asn] = await Promise.all([
     firstLoaded("country", [
-      [label, release && (() => readCountries(release.country))],
+      [releaseLabel, release && (() => readCountries(release.country))],
       ["npm", () => readCountries(npm.country)],
     ]),
     firstLoaded("network", [
-      [label, release && (() => readNetworks(release.asn))],
+      [releaseLabel, release && (() => readNetworks(release.asn))],
       ["npm", () => npmNetworks(npm, dataDir, warn)],
     ]),
   ]);
