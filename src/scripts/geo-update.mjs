@@ -53,15 +53,14 @@ export async function updateGeoData({ dataDir, baseUrl = RELEASE_BASE_URL, minRo
   const staging = path.join(releases, `.staging-${process.pid}-${name}`);
   await mkdir(staging, { recursive: true });
   try {
-    const fetched = /** @type {Record<keyof typeof DOWNLOADS, string>} */ ({});
-    for (const [key, file] of /** @type {[keyof typeof DOWNLOADS, string][]} */ (Object.entries(DOWNLOADS))) {
-      const url = `${baseUrl.replace(/\/+$/, "")}/${file}`;
-      fetched[key] = path.join(staging, file);
-      const bytes = await download(url, fetched[key], timeoutMs);
-      log(`downloaded ${url} (${(bytes / 1e6).toFixed(1)} MB)`);
+    const [country, asnIpv4, asnIpv6] = [DOWNLOADS.country, DOWNLOADS.asnIpv4, DOWNLOADS.asnIpv6].map((file) => path.join(staging, file));
+    for (const file of [country, asnIpv4, asnIpv6]) {
+      const url = `${baseUrl.replace(/\/+$/, "")}/${path.basename(file)}`;
+      const size = await download(url, file, timeoutMs);
+      log(`downloaded ${url} (${(size / 1e6).toFixed(1)} MB)`);
     }
-    const countries = openCountryDatabase(await readFile(fetched.country), DOWNLOADS.country);
-    const { bytes, ipv4Ranges, ipv6Ranges, rejected } = await convertAsnCsv([fetched.asnIpv4, fetched.asnIpv6]);
+    const countries = openCountryDatabase(await readFile(country), DOWNLOADS.country);
+    const { bytes, ipv4Ranges, ipv6Ranges, rejected } = await convertAsnCsv([asnIpv4, asnIpv6]);
     if (ipv4Ranges < minRows.ipv4 || ipv6Ranges < minRows.ipv6) {
       throw new Error(
         `too few networks (${ipv4Ranges} IPv4 and ${ipv6Ranges} IPv6 ranges; at least ${minRows.ipv4} and ${minRows.ipv6} expected): a partial file?`,
@@ -71,8 +70,8 @@ export async function updateGeoData({ dataDir, baseUrl = RELEASE_BASE_URL, minRo
       throw new Error(`${rejected} lines of the ASN files are no rows: not the expected format`);
     checkKnown(new AsnTable(bytes), countries);
     await writeFile(path.join(staging, RELEASE_FILES.asn), bytes);
-    await rename(fetched.country, path.join(staging, RELEASE_FILES.country));
-    await Promise.all([rm(fetched.asnIpv4), rm(fetched.asnIpv6)]);
+    await rename(country, path.join(staging, RELEASE_FILES.country));
+    await Promise.all([rm(asnIpv4), rm(asnIpv6)]);
     const sources = Object.values(DOWNLOADS).map((file) => `${baseUrl}/${file}`);
     const about = {
       updatedAt: new Date().toISOString(),
