@@ -8,11 +8,12 @@
 
 /** @typedef {import("./ip-ranges.mjs").ParsedAddress} ParsedAddress */
 /** @typedef {{ asn: number, name: string | null }} AsnEntry */
+/** One family's ranges; an address is `width` words, most significant first. @typedef {{ starts: Uint32Array, ends: Uint32Array, entries: Uint32Array, width: number }} Ranges */
 
-const MAGIC = 0x4e534144; // "DASN" read little-endian
-const BYTE_ORDER_MARK = 0x01020304;
+export const MAGIC = 0x4e534144; // "DASN" read little-endian
+export const BYTE_ORDER_MARK = 0x01020304;
 export const TABLE_FORMAT = 1;
-const HEADER_WORDS = 8;
+export const HEADER_WORDS = 8;
 
 export class AsnTable {
   /**
@@ -24,8 +25,7 @@ export class AsnTable {
     // Uint32Array views need 4-byte alignment; a Buffer from a pool may not have it.
     const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
     if (aligned.byteLength < HEADER_WORDS * 4) throw new Error("not a network table: too short");
-    const header = new Uint32Array(aligned.buffer, aligned.byteOffset, HEADER_WORDS);
-    const [magic, mark, format, v4, v6, entries, nameBytes] = header;
+    const [magic, mark, format, v4, v6, entries, nameBytes] = new Uint32Array(aligned.buffer, aligned.byteOffset, HEADER_WORDS);
     if (magic !== MAGIC || mark !== BYTE_ORDER_MARK || format !== TABLE_FORMAT) throw new Error("not a network table of this format");
     const words = HEADER_WORDS + 3 * v4 + 9 * v6 + 2 * entries;
     if (aligned.byteLength !== words * 4 + nameBytes) throw new Error("network table has the wrong length (truncated?)");
@@ -36,39 +36,28 @@ export class AsnTable {
       at += count * 4;
       return view;
     };
-    this.v4Starts = take(v4);
-    this.v4Ends = take(v4);
-    this.v4Entries = take(v4);
-    this.v6Starts = take(4 * v6);
-    this.v6Ends = take(4 * v6);
-    this.v6Entries = take(v6);
+    /** @type {Ranges} */
+    this.v4 = { starts: take(v4), ends: take(v4), entries: take(v4), width: 1 };
+    /** @type {Ranges} */
+    this.v6 = { starts: take(4 * v6), ends: take(4 * v6), entries: take(v6), width: 4 };
     this.entryAsns = take(entries);
     this.nameEnds = take(entries);
     this.names = new Uint8Array(aligned.buffer, at, nameBytes);
     this.ipv4Ranges = v4;
     this.ipv6Ranges = v6;
     this.entryCount = entries;
-    this.#check();
-  }
-
-  /** Sorted, disjoint ranges and indices in bounds: a lookup can then never read outside. */
-  #check() {
-    for (let i = 0; i < this.ipv4Ranges; i++) {
-      if (this.v4Starts[i] > this.v4Ends[i] || (i > 0 && this.v4Starts[i] <= this.v4Ends[i - 1]) || this.v4Entries[i] >= this.entryCount) {
-        throw new Error(`network table: IPv4 range ${i} is out of order`);
+    // Sorted, disjoint ranges and indices in bounds: a lookup can then never read outside.
+    for (const [family, { starts, ends, entries: indices, width }] of /** @type {const} */ ([
+      ["IPv4", this.v4],
+      ["IPv6", this.v6],
+    ])) {
+      for (let i = 0; i < indices.length; i++) {
+        const outOfOrder = compareWords(starts, i, ends, i, width) > 0 || (i > 0 && compareWords(starts, i, ends, i - 1, width) <= 0);
+        if (outOfOrder || indices[i] >= entries) throw new Error(`network table: ${family} range ${i} is out of order`);
       }
     }
-    for (let i = 0; i < this.ipv6Ranges; i++) {
-      if (
-        compareWords(this.v6Starts, i, this.v6Ends, i) > 0 ||
-        (i > 0 && compareWords(this.v6Starts, i, this.v6Ends, i - 1) <= 0) ||
-        this.v6Entries[i] >= this.entryCount
-      ) {
-        throw new Error(`network table: IPv6 range ${i} is out of order`);
-      }
-    }
-    for (let i = 0; i < this.entryCount; i++) {
-      if (this.nameEnds[i] > this.names.length || (i > 0 && this.nameEnds[i] < this.nameEnds[i - 1]))
+    for (let i = 0; i < entries; i++) {
+      if (this.nameEnds[i] > nameBytes || (i > 0 && this.nameEnds[i] < this.nameEnds[i - 1]))
         throw new Error("network table: names out of bounds");
     }
   }
@@ -79,52 +68,40 @@ export class AsnTable {
    * @returns {AsnEntry | null}
    */
   find(address) {
-    const entry = address.family === 4 ? this.#find4(address.value) : this.#find6(address.words);
+    const entry = address.family === 4 ? findEntry(this.v4, Uint32Array.of(address.value)) : findEntry(this.v6, address.words);
     if (entry < 0) return null;
     const start = entry === 0 ? 0 : this.nameEnds[entry - 1];
     const end = this.nameEnds[entry];
     return { asn: this.entryAsns[entry], name: end > start ? NAME_DECODER.decode(this.names.subarray(start, end)) : null };
-  }
-
-  /** @param {number} value */
-  #find4(value) {
-    let low = 0;
-    let high = this.ipv4Ranges - 1;
-    // The last range starting at or before the address; it holds the address if it ends after.
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      if (this.v4Starts[middle] <= value) low = middle + 1;
-      else high = middle - 1;
-    }
-    return high >= 0 && value <= this.v4Ends[high] ? this.v4Entries[high] : -1;
-  }
-
-  /** @param {Uint32Array} words */
-  #find6(words) {
-    let low = 0;
-    let high = this.ipv6Ranges - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      if (compareWords(this.v6Starts, middle, words, 0) <= 0) low = middle + 1;
-      else high = middle - 1;
-    }
-    return high >= 0 && compareWords(words, 0, this.v6Ends, high) <= 0 ? this.v6Entries[high] : -1;
   }
 }
 
 const NAME_DECODER = new TextDecoder();
 
 /**
- * Compares the 128-bit values at a[4i..] and b[4j..].
- * @param {Uint32Array} a @param {number} i @param {Uint32Array} b @param {number} j
+ * The entry of the last range starting at or before `key`, if it also ends at or after it; else -1.
+ * @param {Ranges} ranges @param {Uint32Array} key
  */
-export function compareWords(a, i, b, j) {
-  for (let k = 0; k < 4; k++) {
-    const x = a[4 * i + k];
-    const y = b[4 * j + k];
+function findEntry({ starts, ends, entries, width }, key) {
+  let low = 0;
+  let high = entries.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (compareWords(starts, middle, key, 0, width) <= 0) low = middle + 1;
+    else high = middle - 1;
+  }
+  return high >= 0 && compareWords(key, 0, ends, high, width) <= 0 ? entries[high] : -1;
+}
+
+/**
+ * Compares the `width`-word numbers at a[width·i..] and b[width·j..], most significant word first.
+ * @param {ArrayLike<number>} a @param {number} i @param {ArrayLike<number>} b @param {number} j @param {number} width
+ */
+export function compareWords(a, i, b, j, width) {
+  for (let k = 0; k < width; k++) {
+    const x = a[width * i + k];
+    const y = b[width * j + k];
     if (x !== y) return x < y ? -1 : 1;
   }
   return 0;
 }
-
-export { MAGIC, BYTE_ORDER_MARK, HEADER_WORDS };

@@ -20,24 +20,18 @@ export function parseIpv4(text) {
  */
 export function parseIpv6(text) {
   if (!isIPv6(text) || text.includes("%")) return null;
-  const [head, tail] = text.split("::");
-  const left = ipv6Groups(head);
-  const right = tail === undefined ? [] : ipv6Groups(tail);
+  // A dotted IPv4 tail is the last two groups.
+  const lastColon = text.lastIndexOf(":");
+  const v4 = text.includes(".") ? parseIpv4(text.slice(lastColon + 1)) : null;
+  const hex = v4 === null ? text : `${text.slice(0, lastColon + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+  const groupsOf = (/** @type {string | undefined} */ part) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const [head, tail] = hex.split("::");
+  const left = groupsOf(head);
+  const right = groupsOf(tail);
   const groups = left.concat(new Array(8 - left.length - right.length).fill(0), right);
   const words = new Uint32Array(4);
   for (let k = 0; k < 4; k++) words[k] = groups[2 * k] * 0x10000 + groups[2 * k + 1];
   return words;
-}
-
-/** "2001:db8" → [0x2001, 0xdb8]; a dotted IPv4 tail is two groups. @param {string} part */
-function ipv6Groups(part) {
-  if (part === "") return [];
-  const groups = part.split(":").map((group) => parseInt(group, 16));
-  const last = part.slice(part.lastIndexOf(":") + 1);
-  if (!last.includes(".")) return groups;
-  const v4 = /** @type {number} */ (parseIpv4(last));
-  groups.splice(-1, 1, Math.floor(v4 / 0x10000), v4 % 0x10000);
-  return groups;
 }
 
 /**

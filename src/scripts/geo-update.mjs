@@ -2,7 +2,9 @@
 // `npm run geo:update`: an operator's step that fetches current visitor network data from
 // ip-location-db's GitHub releases into GEO_DATA_DIR, which the app prefers to the frozen npm
 // copies from its next start. Everything is checked before the `current` pointer moves (a rename);
-// a failed update leaves the data in use untouched.
+// a failed update leaves the data in use untouched. The app also runs it as `geo-update.mjs convert
+// <table file> <csv file>...` to convert the npm copy's ASN CSVs in a child process, so the
+// conversion's garbage and CPU stay out of the server.
 import { createWriteStream, existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,8 +13,8 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { parseAddress } from "../lib/ip-ranges.mjs";
 import { AsnTable } from "../lib/ip-ranges-table.mjs";
-import { convertAsnCsv, writeFileAtomically } from "../server/crowd/networks/asn-convert.mjs";
 import {
+  convertAsnCsv,
   countryCodeOf,
   currentRelease,
   openCountryDatabase,
@@ -20,6 +22,7 @@ import {
   RELEASE_FILES,
   RELEASE_NAME,
   resolveGeoDataDir,
+  writeFileAtomically,
 } from "../server/crowd/networks/geo-files.mjs";
 
 export const RELEASE_BASE_URL = "https://github.com/sapics/ip-location-db/releases/download/latest";
@@ -50,15 +53,14 @@ export async function updateGeoData({ dataDir, baseUrl = RELEASE_BASE_URL, minRo
   const staging = path.join(releases, `.staging-${process.pid}-${name}`);
   await mkdir(staging, { recursive: true });
   try {
-    const fetched = /** @type {Record<keyof typeof DOWNLOADS, string>} */ ({});
-    for (const [key, file] of /** @type {[keyof typeof DOWNLOADS, string][]} */ (Object.entries(DOWNLOADS))) {
-      const url = `${baseUrl.replace(/\/+$/, "")}/${file}`;
-      fetched[key] = path.join(staging, file);
-      const bytes = await download(url, fetched[key], timeoutMs);
-      log(`downloaded ${url} (${(bytes / 1e6).toFixed(1)} MB)`);
+    const [country, asnIpv4, asnIpv6] = [DOWNLOADS.country, DOWNLOADS.asnIpv4, DOWNLOADS.asnIpv6].map((file) => path.join(staging, file));
+    for (const file of [country, asnIpv4, asnIpv6]) {
+      const url = `${baseUrl.replace(/\/+$/, "")}/${path.basename(file)}`;
+      const size = await download(url, file, timeoutMs);
+      log(`downloaded ${url} (${(size / 1e6).toFixed(1)} MB)`);
     }
-    const countries = openCountryDatabase(await readFile(fetched.country), DOWNLOADS.country);
-    const { bytes, ipv4Ranges, ipv6Ranges, rejected } = await convertAsnCsv([fetched.asnIpv4, fetched.asnIpv6]);
+    const countries = openCountryDatabase(await readFile(country), DOWNLOADS.country);
+    const { bytes, ipv4Ranges, ipv6Ranges, rejected } = await convertAsnCsv([asnIpv4, asnIpv6]);
     if (ipv4Ranges < minRows.ipv4 || ipv6Ranges < minRows.ipv6) {
       throw new Error(
         `too few networks (${ipv4Ranges} IPv4 and ${ipv6Ranges} IPv6 ranges; at least ${minRows.ipv4} and ${minRows.ipv6} expected): a partial file?`,
@@ -68,8 +70,8 @@ export async function updateGeoData({ dataDir, baseUrl = RELEASE_BASE_URL, minRo
       throw new Error(`${rejected} lines of the ASN files are no rows: not the expected format`);
     checkKnown(new AsnTable(bytes), countries);
     await writeFile(path.join(staging, RELEASE_FILES.asn), bytes);
-    await rename(fetched.country, path.join(staging, RELEASE_FILES.country));
-    await Promise.all([rm(fetched.asnIpv4), rm(fetched.asnIpv6)]);
+    await rename(country, path.join(staging, RELEASE_FILES.country));
+    await Promise.all([rm(asnIpv4), rm(asnIpv6)]);
     const sources = Object.values(DOWNLOADS).map((file) => `${baseUrl}/${file}`);
     const about = {
       updatedAt: new Date().toISOString(),
@@ -151,6 +153,14 @@ async function prune(releases, keep) {
   }
 }
 
+/** `convert <table file> <csv file>...`: prints the row counts as JSON. @param {string[]} args */
+async function convert([table, ...csvFiles]) {
+  if (!table || csvFiles.length === 0) throw new Error("usage: node src/scripts/geo-update.mjs convert <table file> <csv file>...");
+  const { bytes, ipv4Ranges, ipv6Ranges, rejected } = await convertAsnCsv(csvFiles);
+  await writeFileAtomically(table, bytes);
+  console.log(JSON.stringify({ ipv4Ranges, ipv6Ranges, rejected }));
+}
+
 async function main() {
   const root = fileURLToPath(new URL("../..", import.meta.url));
   process.chdir(root);
@@ -169,4 +179,11 @@ async function main() {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] !== "convert") await main();
+  else
+    await convert(process.argv.slice(3)).catch((error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    });
+}

@@ -2,7 +2,7 @@
 // The first half of `npm start` (start.sh runs it, then becomes Next's own server): migrates the
 // database and builds when there is no build. Prints the port, the host and the Node flags to serve
 // with, a line each; everything else goes to stderr.
-import { spawn } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -20,16 +20,10 @@ const bin = (name) => `${root}/node_modules/.bin/${name}`;
  * Runs a command in the project folder, its output on stderr (stdout is the shell's).
  * @param {string} command
  * @param {string[]} args
- * @returns {Promise<void>}
  */
 function run(command, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, stdio: ["ignore", 2, 2], env: process.env });
-    child.on("error", reject);
-    child.on("exit", (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? code})`)),
-    );
-  });
+  const { status, signal, error } = spawnSync(command, args, { cwd: root, stdio: ["ignore", 2, 2], env: process.env });
+  if (error || status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${error?.message ?? signal ?? status})`);
 }
 
 /**
@@ -56,19 +50,21 @@ export function serverNodeFlags(nodeVersion) {
   return ["--liftoff-only", "--heap-growing-percent=50", "--max-semi-space-size=4", ...(major < 24 ? ["--stack-trace-limit=0"] : [])];
 }
 
-async function prepare() {
+function prepare() {
   const { port, host } = listenSettings(process.env);
-  await run(bin("prisma"), ["migrate", "deploy"]);
+  run(bin("prisma"), ["migrate", "deploy"]);
   if (!existsSync(`${root}/.next/BUILD_ID`)) {
     console.error("No production build found: running `next build` once.");
-    await run(bin("next"), ["build"]);
+    run(bin("next"), ["build"]);
   }
   process.stdout.write(`${port}\n${host}\n${serverNodeFlags(process.versions.node).join(" ")}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  prepare().catch((/** @type {Error} */ error) => {
-    console.error(`downcheck could not start: ${error.message}`);
+  try {
+    prepare();
+  } catch (error) {
+    console.error(`downcheck could not start: ${error instanceof Error ? error.message : error}`);
     process.exit(1);
-  });
+  }
 }

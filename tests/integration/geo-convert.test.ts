@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatIpv4, parseAddress, type ParsedAddress } from "@/lib/ip-ranges.mjs";
 import { AsnTable } from "@/lib/ip-ranges-table.mjs";
-import { convertAsnCsv } from "@/server/crowd/networks/asn-convert.mjs";
+import { convertAsnCsv } from "@/server/crowd/networks/geo-files.mjs";
 
 // ip-location-db's ASN CSV files (as the npm package and the GitHub release ship them) through
 // the converter the app and `npm run geo:update` share, and back out of the table it writes.

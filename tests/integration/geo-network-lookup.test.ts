@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN_NETWORK } from "@/lib/visitor-network";
-import { loadNetworkData, type NetworkData } from "@/server/crowd/networks/network-data";
-import { loadVisitorNetworks, lookupVisitorNetwork } from "@/server/crowd/networks/network-lookup";
+import { loadNetworkData, loadVisitorNetworks, lookupVisitorNetwork, type NetworkData } from "@/server/crowd/networks/network-lookup";
 
 // The visitor network lookup on the real data: the npm copies of ip-location-db (country MMDB
 // and ASN CSV, data of 2026-06-17), the CSV converted into GEO_DATA_DIR on the first load.

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadNetworkData } from "@/server/crowd/networks/network-data";
+import { loadNetworkData } from "@/server/crowd/networks/network-lookup";
 import { DOWNLOADS, updateGeoData } from "@/scripts/geo-update.mjs";
 import { startHttpServer } from "./helpers/servers";
 import { closedAfterEachTest } from "./helpers/tracked-servers";

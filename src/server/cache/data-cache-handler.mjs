@@ -6,7 +6,6 @@
 // process's store answers whenever Redis cannot.
 
 import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
-import { TagTimes } from "./tag-times.mjs";
 
 /**
  * @typedef {import("next/cache").CacheHandler} CacheHandler
@@ -14,9 +13,6 @@ import { TagTimes } from "./tag-times.mjs";
  * @typedef {Omit<CacheEntry, "value"> & { value: Uint8Array }} StoredEntry Next's entry, its stream read into bytes
  * @typedef {CacheHandler & { stats(): { entries: number, bytes: number, tags: number } }} DataCache `stats`: what this process holds
  */
-
-/** Next's clock for 'use cache' timestamps. */
-const performanceNow = () => performance.timeOrigin + performance.now();
 
 /**
  * Next's pending entry read once into bytes (a kept stream would keep its request alive); null
@@ -43,46 +39,23 @@ function served({ value, ...entry }, verdict) {
   return { ...entry, tags: [...entry.tags], revalidate: verdict === "stale" ? -1 : entry.revalidate, value: stream };
 }
 
-/** Sets still reading their entry, by key: a get of the same key waits for it rather than missing. */
-function pendingSets() {
-  /** @type {Map<string, Promise<void>>} */
-  const pending = new Map();
-  return {
-    /** @param {string} key */
-    settled: (key) => pending.get(key),
-    /** Runs `write`, which must not reject, as the set of `key`. @param {string} key @param {() => Promise<void>} write */
-    run(key, write) {
-      const written = write().finally(() => pending.get(key) === written && pending.delete(key));
-      pending.set(key, written);
-      return written;
-    },
-  };
-}
-
 /**
  * The 'use cache' store: in this process, or with `redis` shared by every instance (this process's store answers when Redis cannot).
- * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes, redis?: import("../redis/client.mjs").RedisConnection, namespace?: string }} options
+ * @param {import("./redis-store.mjs").CacheOptions} options
  * @returns {DataCache}
  */
-export function createDataCache({
-  maxTags,
-  now = performanceNow,
-  tagTimes = new TagTimes({ maxTags, now }),
-  namespace = "downcheck:data:",
-  ...bounds
-}) {
-  const { store, shared, lookup, keep } = createHandlerStores({
-    ...bounds,
+export function createDataCache({ namespace = "downcheck:data:", ...options }) {
+  const { store, shared, tagTimes, lookup, keep, invalidate, stats } = createHandlerStores({
+    ...options,
     namespace,
-    tagTimes,
-    now,
     timestampOf: (/** @type {StoredEntry} */ record) => record.timestamp,
   });
-  const pending = pendingSets();
+  /** @type {Map<string, Promise<void>>} sets still reading their entry: a get of the same key waits for it rather than missing */
+  const pending = new Map();
 
   /** @param {string} cacheKey @param {string[]} softTags */
   async function read(cacheKey, softTags) {
-    await pending.settled(cacheKey);
+    await pending.get(cacheKey);
     const found = await lookup(cacheKey, softTags);
     if (found?.verdict !== "expired") return found && served(found.record, found.verdict);
     // Invalidated: served from neither Redis nor this process's memory.
@@ -97,8 +70,8 @@ export function createDataCache({
     },
 
     set(cacheKey, pendingEntry) {
-      return pending.run(cacheKey, async () => {
-        store.delete(cacheKey);
+      store.delete(cacheKey);
+      const written = (async () => {
         // A stream that failed mid-way leaves half a value: keep nothing.
         const record = await readEntry(pendingEntry).catch(() => null);
         if (record)
@@ -106,7 +79,9 @@ export function createDataCache({
             bytes: record.value.byteLength + record.tags.join("").length,
             expiresAt: record.timestamp + record.expire * 1000,
           });
-      });
+      })().finally(() => pending.get(cacheKey) === written && pending.delete(cacheKey));
+      pending.set(cacheKey, written);
+      return written;
     },
 
     // Other instances' invalidations are read from Redis with each entry: nothing to fetch first.
@@ -117,16 +92,9 @@ export function createDataCache({
       return shared?.isReady() ? Infinity : tagTimes.expiration(tags);
     },
 
-    async updateTags(tags, durations) {
-      if (tags.length === 0) return;
-      tagTimes.update(tags, durations);
-      // Expired for good: give the room back now (soft tags are on no entry; `get` checks them).
-      const expired = new Set(durations ? [] : tags);
-      if (expired.size > 0) store.deleteWhere((stored) => stored.tags.some((tag) => expired.has(tag)));
-      await shared?.invalidate(tags, durations);
-    },
-
-    stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
+    // Soft tags are on no entry: `get` checks them.
+    updateTags: (tags, durations) => invalidate(tags, durations, { servesStale: true }),
+    stats,
   };
 }
 

@@ -5,7 +5,6 @@
 
 import { boundedCacheControl, freshUntilOf } from "./fresh-until.mjs";
 import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
-import { TagTimes } from "./tag-times.mjs";
 
 /**
  * Next's values (its IncrementalCacheValue, declared under a private path) as far as we look in.
@@ -30,8 +29,6 @@ import { TagTimes } from "./tag-times.mjs";
 
 /** Where Next puts a rendered response's tags: its cacheTag()s and its path's soft tags. */
 const TAGS_HEADER = "x-next-cache-tags";
-/** Next's clock for cache timestamps: it compares `lastModified` against this. */
-const performanceNow = () => performance.timeOrigin + performance.now();
 
 /**
  * Only a success or a redirect is kept: a crawler's 404s would take the room of real pages.
@@ -109,21 +106,13 @@ const hitOf = ({ lastModified, value, cacheControl }) => ({ lastModified, value,
 
 /**
  * The page cache: in this process, or with `redis` shared by every instance (this process's store answers when Redis cannot).
- * @param {{ maxEntries: number, maxBytes: number, maxTags?: number, now?: () => number, tagTimes?: TagTimes, redis?: import("../redis/client.mjs").RedisConnection, namespace?: string }} options
+ * @param {import("./redis-store.mjs").CacheOptions} options
  * @returns {PageCache}
  */
-export function createPageCache({
-  maxTags,
-  now = performanceNow,
-  tagTimes = new TagTimes({ maxTags, now }),
-  namespace = "downcheck:page:",
-  ...bounds
-}) {
-  const { store, shared, lookup, keep } = createHandlerStores({
-    ...bounds,
+export function createPageCache({ namespace = "downcheck:page:", ...options }) {
+  const { store, shared, lookup, keep, now, invalidate, stats } = createHandlerStores({
+    ...options,
     namespace,
-    tagTimes,
-    now,
     timestampOf: (/** @type {PageRecord} */ record) => record.lastModified,
   });
 
@@ -146,17 +135,8 @@ export function createPageCache({
       await keep(key, record, { bytes, expiresAt });
     },
 
-    async revalidateTag(tags, durations) {
-      const list = typeof tags === "string" ? [tags] : tags;
-      if (list.length === 0) return;
-      tagTimes.update(list, durations);
-      // What can never be served again gives its room back now, not when evicted.
-      const invalidated = new Set(list);
-      store.deleteWhere((record) => record.tags.some((tag) => invalidated.has(tag)));
-      await shared?.invalidate(list, durations);
-    },
-
-    stats: () => ({ ...store.stats(), tags: tagTimes.size() }),
+    revalidateTag: (tags, durations) => invalidate(typeof tags === "string" ? [tags] : tags, durations, { servesStale: false }),
+    stats,
   };
 }
 

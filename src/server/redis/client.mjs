@@ -82,10 +82,6 @@ export function sharedRedis(url) {
   if (!url) return undefined;
   const holder = /** @type {typeof globalThis & { [HOLDER]?: Map<string, RedisConnection> }} */ (globalThis);
   const connections = (holder[HOLDER] ??= new Map());
-  let connection = connections.get(url);
-  if (!connection) {
-    connection = connectRedis(url);
-    connections.set(url, connection);
-  }
-  return connection;
+  if (!connections.has(url)) connections.set(url, connectRedis(url));
+  return connections.get(url);
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { formatIpv4, isPublicAddress } from "@/lib/ip-ranges.mjs";
 import { AsnTable } from "@/lib/ip-ranges-table.mjs";
-import { loadNetworkData, type NetworkData } from "@/server/crowd/networks/network-data";
+import { loadNetworkData, type NetworkData } from "@/server/crowd/networks/network-lookup";
 import { median, progress, type Report } from "../support/report";
 
 // The goals for the visitor network lookup (server/geo), on the npm copies of the data:
@@ -67,7 +67,7 @@ export async function geoGroup(report: Report, { lookups }: { lookups: number })
     const later = await measureInChild(dataDir);
     const data = await loadNetworkData({ dataDir, warn: (message) => progress(`14 ${message}`) });
     const cached = readdirSync(dataDir).find((name) => name.endsWith(".bin")) as string;
-    const ipv6Starts = new AsnTable(readFileSync(path.join(dataDir, cached))).v6Starts;
+    const ipv6Starts = new AsnTable(readFileSync(path.join(dataDir, cached))).v6.starts;
 
     progress(`14 ${lookups.toLocaleString("en")} lookups of random public addresses, five times`);
     const addresses = visitorAddresses(lookups, ipv6Starts);
