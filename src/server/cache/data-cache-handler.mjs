@@ -5,7 +5,7 @@
 // rather than while a visitor waits. With REDIS_URL every instance shares them, and this
 // process's store answers whenever Redis cannot.
 
-import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
+import { createHandlerStores, processCacheOf } from "./handler-stores.mjs";
 
 /**
  * @typedef {import("next/cache").CacheHandler} CacheHandler
@@ -41,7 +41,7 @@ function served({ value, ...entry }, verdict) {
 
 /**
  * The 'use cache' store: in this process, or with `redis` shared by every instance (this process's store answers when Redis cannot).
- * @param {import("./redis-store.mjs").CacheOptions} options
+ * @param {import("./handler-stores.mjs").CacheOptions} options
  * @returns {DataCache}
  */
 export function createDataCache({ namespace = "downcheck:data:", ...options }) {

@@ -4,7 +4,7 @@
 // shares them; this process's store answers whenever Redis cannot.
 
 import { boundedCacheControl, freshUntilOf } from "./fresh-until.mjs";
-import { createHandlerStores, processCacheOf } from "./redis-store.mjs";
+import { createHandlerStores, processCacheOf } from "./handler-stores.mjs";
 
 /**
  * Next's values (its IncrementalCacheValue, declared under a private path) as far as we look in.
@@ -106,7 +106,7 @@ const hitOf = ({ lastModified, value, cacheControl }) => ({ lastModified, value,
 
 /**
  * The page cache: in this process, or with `redis` shared by every instance (this process's store answers when Redis cannot).
- * @param {import("./redis-store.mjs").CacheOptions} options
+ * @param {import("./handler-stores.mjs").CacheOptions} options
  * @returns {PageCache}
  */
 export function createPageCache({ namespace = "downcheck:page:", ...options }) {
