@@ -42,3 +42,6 @@ export function pageParts(verdict: Verdict | null): PageParts {
 
 /** Whether "Tell me when it's back" fits (it is not up), or "Tell me if it goes down". */
 export const offersBack = (verdict: Verdict): boolean => verdict === "global_outage" || verdict === "regional";
+
+/** What the rating's stars answer, asked once on the page: the same words in the server-rendered card and the browser's form. */
+export const ratingQuestion = (displayName: string) => `Rate the functionality and service quality of ${displayName}`;
