@@ -2,7 +2,7 @@ import { familyFinding } from "@/lib/address-families";
 import { testedScheme } from "@/lib/browser-reach";
 import { utcDateTime, utcTime } from "@/lib/incident-words";
 import { describeVerdict } from "@/lib/verdict-line";
-import { whereLine } from "@/lib/where-words";
+import { whereLine } from "@/lib/page-parts";
 import { failingFamily } from "@/lib/visitor-family";
 import { familyBeacons, getConfig } from "@/server/config";
 import type { ProbeResult } from "@/lib/probe-result";

@@ -6,8 +6,8 @@ import type { ProbeResult } from "@/lib/probe-result";
 import { publicMessage, resultText, tlsNotApplicable } from "@/lib/result-text";
 import { AddressTable } from "./AddressTable";
 import "./Evidence.css";
-import { ResultDetailCells } from "./ResultDetailCells";
 import { ScrollTable } from "./ScrollTable";
+import { ResultDetailCells } from "./SourcesTable";
 
 const COLUMNS = ["Location", "Result", "Source", "Kind", "Code", "DNS", "Connect", "TLS", "First byte", "Total"];
 

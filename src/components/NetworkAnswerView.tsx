@@ -1,5 +1,5 @@
 import { networkAnswerLine, whereInWords, type NetworkAnswer } from "@/lib/network-answer";
-import { stepsForNetworkAnswer } from "@/lib/network-answer-steps";
+import { stepsForNetworkAnswer } from "@/lib/troubleshooting-steps";
 import { utcTime } from "@/lib/incident-words";
 import { TextWithName } from "./TextWithName";
 

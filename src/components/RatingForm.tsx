@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useEffect, useId, useSyncExternalStore } from "react";
-import { ratingQuestion } from "@/lib/rating-words";
+import { ratingQuestion } from "@/lib/page-parts";
 import type { RatingSummary } from "@/server/data/ratings";
 import { rateAction, type RateState } from "@/server/serving/actions/rate";
 

@@ -3,7 +3,7 @@ import { networkLabel } from "@/lib/failing-places";
 import { hasPlace, locationVotes } from "@/lib/location-votes";
 import { placeLabel } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
-import { locationCounts } from "@/lib/where-words";
+import { locationCounts } from "@/lib/page-parts";
 import type { CheckView } from "@/server/serving/pages/status";
 import { SourcesTable } from "./SourcesTable";
 import { WorldMap, type MapMarker } from "./WorldMap";

@@ -1,8 +1,8 @@
+import { formatMs } from "@/lib/format";
 import { networkLabel } from "@/lib/failing-places";
 import { groupByPlace } from "@/lib/group-by-place";
 import type { ProbeResult } from "@/lib/probe-result";
-import { resultText, tlsNotApplicable } from "@/lib/result-text";
-import { ResultDetailCells } from "./ResultDetailCells";
+import { resultText, testerLabel, tlsNotApplicable } from "@/lib/result-text";
 import { ScrollTable } from "./ScrollTable";
 
 // The result right after the place: on a phone, what each location saw is visible without scrolling sideways.
@@ -37,5 +37,24 @@ export function SourcesTable({ results, caption }: { results: ProbeResult[]; cap
         </tbody>
       ))}
     </ScrollTable>
+  );
+}
+
+/**
+ * A tester row's columns after its result: who asked, how, the HTTP status and the five timings.
+ * The same in the sources table and in an incident's evidence, whose headers name them alike.
+ */
+export function ResultDetailCells({ result }: { result: ProbeResult }) {
+  return (
+    <>
+      <td>{testerLabel(result)}</td>
+      <td>{result.kind}</td>
+      <td>{result.statusCode ?? "—"}</td>
+      <td>{formatMs(result.timings.dnsMs)}</td>
+      <td>{formatMs(result.timings.connectMs)}</td>
+      <td>{formatMs(result.timings.tlsMs)}</td>
+      <td>{formatMs(result.timings.ttfbMs)}</td>
+      <td>{formatMs(result.timings.totalMs)}</td>
+    </>
   );
 }

@@ -1,6 +1,5 @@
 import { disagreementWords } from "@/lib/official-status-words";
-import { offersBack } from "@/lib/page-parts";
-import { ratingQuestion } from "@/lib/rating-words";
+import { offersBack, ratingQuestion } from "@/lib/page-parts";
 import { getIncidentsView } from "@/server/serving/pages/incidents";
 import { getOwnerHelpView, getRelatedView, getSocialView } from "@/server/serving/pages/owner";
 import { getOfficialView } from "@/server/serving/pages/official";

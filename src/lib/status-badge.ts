@@ -1,7 +1,7 @@
 // The status badge (/<domain>/badge.svg) in words and colour, shields.io's style (badge-maker).
 // Pure: the route reads the latest verdict and, when asked, the share of time online.
 import { makeBadge } from "badge-maker";
-import { enoughObserved, HISTORY_RANGES, type HistoryRange } from "@/lib/history-view";
+import { enoughObserved, type HistoryRange } from "@/lib/history-view";
 import type { Verdict } from "@/lib/probe-result";
 
 /** What the badge says of the latest verdict, and of a domain never checked. */
@@ -14,10 +14,8 @@ export const BADGE_WORDS: Readonly<Record<Verdict | "not_checked", { message: st
 };
 
 export const BADGE_LABELS = ["domain", "status"] as const;
-export const BADGE_SHARES = HISTORY_RANGES;
-export type BadgeShare = HistoryRange;
 
-const SHARE_WORDS: Readonly<Record<BadgeShare, string>> = { "24h": "24 h", "7d": "7 d", "30d": "30 d", "90d": "90 d" };
+const SHARE_WORDS: Readonly<Record<HistoryRange, string>> = { "24h": "24 h", "7d": "7 d", "30d": "30 d", "90d": "90 d" };
 
 /** "99.2 %": rounded down, so a site that was down at all never reads 100 %. */
 export function formatShare(share: number): string {
@@ -31,7 +29,7 @@ export interface BadgeInput {
    * Asked for: the share of observed time online over `range` (null: nothing observed), and how
    * much of the range was observed (a share of a few minutes says nothing about 30 days).
    */
-  share?: { range: BadgeShare; value: number | null; observedShare: number };
+  share?: { range: HistoryRange; value: number | null; observedShare: number };
 }
 
 export function badgeText({ verdict, share }: BadgeInput): { message: string; color: string } {

@@ -2,7 +2,7 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { NetworkAnswerView } from "@/components/NetworkAnswerView";
-import { NetworkRules } from "@/components/methodology/NetworkRules";
+import { CrowdRules } from "@/components/methodology/CrowdRules";
 import type { NetworkAnswer } from "@/lib/network-answer";
 
 // The answer under the report button, and what to try for it: the provider's side when other
@@ -64,11 +64,13 @@ describe("NetworkAnswerView", () => {
   });
 });
 
-describe("NetworkRules", () => {
+describe('the methodology\'s "only your network?" rules', () => {
   it("states the rule on /methodology with the numbers the code decides with", () => {
-    render(<NetworkRules />);
-    expect(screen.getByRole("heading", { level: 2 })).toHaveTextContent("Only your network?");
-    const text = document.body.textContent ?? "";
+    render(<CrowdRules />);
+    expect(screen.getByRole("heading", { level: 2, name: "Only your network?" })).toBeInTheDocument();
+    // Only the section's own words: the crowd's section above it has numbers of its own.
+    const all = document.body.textContent ?? "";
+    const text = all.slice(all.indexOf("Only your network?"));
     for (const phrase of [
       "in a check of the last 10 minutes",
       "up to 3 of Globalping's public probes",

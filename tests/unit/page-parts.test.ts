@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { offersBack, pageParts, type PagePart } from "@/lib/page-parts";
+import { locationCounts, offersBack, pageParts, whereLine, type PagePart } from "@/lib/page-parts";
 import type { Verdict } from "@/lib/probe-result";
 import { progressText } from "@/lib/live-progress";
-import { locationCounts, whereLine } from "@/lib/where-words";
 import { publicMessage, resultText } from "@/lib/result-text";
 import type { ProbeResult } from "@/lib/probe-result";
 

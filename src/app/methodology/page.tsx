@@ -3,7 +3,6 @@ import Link from "next/link";
 import { CrowdRules } from "@/components/methodology/CrowdRules";
 import { DataSources } from "@/components/methodology/DataSources";
 import { FairShareRules } from "@/components/methodology/FairShareRules";
-import { NetworkRules } from "@/components/methodology/NetworkRules";
 import { OfficialRules } from "@/components/methodology/OfficialRules";
 import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
 import { DEMAND_WEIGHTS, FASTEST_DEMAND_PACE_MS, RECENT_VIEW_MS } from "@/lib/watch-pace";
@@ -105,7 +104,6 @@ export default function MethodologyPage() {
       </p>
 
       <CrowdRules />
-      <NetworkRules />
       <OfficialRules />
       <FairShareRules />
       <DataSources />

@@ -1,4 +1,5 @@
-import { BADGE_LABELS, BADGE_SHARES, statusBadge, type BadgeShare } from "@/lib/status-badge";
+import { HISTORY_RANGES, isHistoryRange } from "@/lib/history-view";
+import { BADGE_LABELS, statusBadge } from "@/lib/status-badge";
 import { app } from "@/server/app";
 import { parseRequestedDomain } from "@/server/checking";
 import { latestVerdict } from "@/server/data/checks";
@@ -17,21 +18,15 @@ export async function GET(request: Request, { params }: RouteContext<"/[domain]/
   if (!parsed.ok) return plainText(404, parsed.message);
   const query = new URL(request.url).searchParams;
   const share = query.get("share");
-  if (share !== null && !(BADGE_SHARES as readonly string[]).includes(share))
-    return plainText(400, `share must be one of ${BADGE_SHARES.join(", ")}`);
+  if (share !== null && !isHistoryRange(share)) return plainText(400, `share must be one of ${HISTORY_RANGES.join(", ")}`);
   const label = query.get("label") ?? "domain";
   if (!(BADGE_LABELS as readonly string[]).includes(label)) return plainText(400, `label must be one of ${BADGE_LABELS.join(", ")}`);
 
-  const [latest, history] = await Promise.all([
-    latestVerdict(parsed.ascii),
-    share === null ? null : onlineShare(parsed.ascii, share as BadgeShare),
-  ]);
+  const [latest, history] = await Promise.all([latestVerdict(parsed.ascii), share === null ? null : onlineShare(parsed.ascii, share)]);
   const svg = statusBadge({
     label: label === "status" ? "status" : parsed.unicode,
     verdict: latest?.verdict ?? null,
-    ...(share !== null
-      ? { share: { range: share as BadgeShare, value: history?.onlineShare ?? null, observedShare: history?.observedShare ?? 0 } }
-      : {}),
+    ...(share !== null ? { share: { range: share, value: history?.onlineShare ?? null, observedShare: history?.observedShare ?? 0 } } : {}),
   });
   // Browsers and CDNs may keep it as long as the page's result is fresh, and serve it while they ask again.
   return new Response(svg, {

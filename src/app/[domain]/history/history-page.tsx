@@ -18,17 +18,22 @@ import { type Target } from "@/lib/domain";
 const pathOf = (ascii: string, range: HistoryRange) =>
   range === DEFAULT_HISTORY_RANGE ? `/${ascii}/history` : `/${ascii}/history/${range}`;
 
+type HistoryParams = { params: Promise<{ domain: string; range?: string }> };
+
 /** The domain and range of the URL, or a 404; a name not in its canonical form goes to the one that is. */
-export async function resolveHistoryParams(
-  params: Promise<{ domain: string; range?: string }>,
-): Promise<{ target: Target; range: HistoryRange; raw: string }> {
+async function resolveHistoryParams(params: HistoryParams["params"]): Promise<{ target: Target; range: HistoryRange; raw: string }> {
   const { domain: raw, range = DEFAULT_HISTORY_RANGE } = await params;
   const parsed = parseRequestedDomain(raw);
   if (!parsed.ok || !isHistoryRange(range)) notFound();
   return { target: { ascii: parsed.ascii, unicode: parsed.unicode }, range, raw };
 }
 
-export async function historyMetadata(ascii: string, unicode: string, range: HistoryRange): Promise<Metadata> {
+export async function generateHistoryMetadata({ params }: HistoryParams): Promise<Metadata> {
+  const { target, range } = await resolveHistoryParams(params);
+  return historyMetadata(target.ascii, target.unicode, range);
+}
+
+async function historyMetadata(ascii: string, unicode: string, range: HistoryRange): Promise<Metadata> {
   "use cache";
   const words = RANGE_SPECS[range].words;
   const title = `History of ${unicode}: the last ${words}`;
@@ -36,7 +41,9 @@ export async function historyMetadata(ascii: string, unicode: string, range: His
   return pageMetadata({ title, description, path: pathOf(ascii, range) });
 }
 
-export function HistoryPage({ target, range, raw }: { target: Target; range: HistoryRange; raw: string }) {
+/** /<domain>/history (the last 90 days) and /<domain>/history/<24h|7d|30d|90d> (any other range is a 404). */
+export async function HistoryPage({ params }: HistoryParams) {
+  const { target, range, raw } = await resolveHistoryParams(params);
   if (raw !== target.ascii) permanentRedirect(pathOf(target.ascii, range));
   const words = RANGE_SPECS[range].words;
   return (

@@ -1,7 +1,7 @@
 import "server-only";
+import { HOUR_MS } from "@/lib/observed-time";
 import { CROWD_VISITORS } from "@/lib/world-shares";
 import type { RedisConnection } from "@/server/redis/client.mjs";
-import { HOUR_MS } from "./budget";
 
 // Who asked about a domain in the last hour (address buckets): a domain enough of them ask about
 // is a crowd's question, and the world spends on it first. Here, or in Redis.

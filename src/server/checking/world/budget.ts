@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { HOUR_MS } from "@/lib/observed-time";
 import { HOUR_SHARES, type BudgetShare } from "@/lib/world-shares";
 
 // Globalping's free limit, in tests per hour and address, spent where the question is open: each
@@ -41,7 +42,6 @@ export interface WorldBudget {
 /** The in-process budget answers at once; tests and the Redis budget's fallback rely on that. */
 export type MemoryBudget = { [K in keyof WorldBudget]: (...args: Parameters<WorldBudget[K]>) => Awaited<ReturnType<WorldBudget[K]>> };
 
-export const HOUR_MS = 60 * 60 * 1000;
 /** Members of a split remembered at most per group: a bound on memory, not on who may ask. */
 const MAX_GROUP_MEMBERS = 10_000;
 

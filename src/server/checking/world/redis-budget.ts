@@ -1,9 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { HOUR_MS } from "@/lib/observed-time";
 import { HOUR_SHARES, type BudgetShare } from "@/lib/world-shares";
 import {
   createMemoryBudget,
-  HOUR_MS,
   type BudgetDecision,
   type Reservation,
   type SpendPriority,
