@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { root, startApp, type RunningApp } from "./support/app";
 import { e2eEnv, sharedAppEnv } from "./support/env";
+import { checkPageAndScreenshot } from "./support/page-checks";
 
 // An IPv6 incident in the browser: its permalink names its kind and the family sentence, and the
 // history gives IPv6 its own share while the timeline keeps the outage; at 375 and 1280 px, with
@@ -26,16 +27,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => app?.stop());
 
-async function screenshots(page: Page, name: string, outputDir: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width < 600 ? 812 : 800 });
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scrollWidth, `${width} px`).toBeLessThanOrEqual(width);
-    for (const dir of [join(outputDir, "screenshots"), process.env.SHOTS_DIR].filter(Boolean) as string[])
-      await page.screenshot({ path: join(dir, `v6inc-${name}-${width}.png`), fullPage: true });
-  }
-}
-
 test("an IPv6 incident's permalink names its kind and what IPv6 did", async ({ page }, testInfo) => {
   expect((await page.goto(`${app.baseUrl}/${DOMAIN}/incidents/${seeded.ipv6}`))?.status()).toBe(200);
   await expect(page.locator("h1")).toHaveText(/^Incident on shop\.example\.test: IPv6 fails, .+ UTC \(\d+ minutes\)$/);
@@ -43,7 +34,7 @@ test("an IPv6 incident's permalink names its kind and what IPv6 did", async ({ p
     "IPv6 fails: up over IPv4; IPv6 fails: its one IPv6 address refuses connections. The site stayed up over IPv4; this is not counted as its outage.",
   );
   await expect(page.locator(".incident-facts")).toContainText("connection refused");
-  await screenshots(page, "incident", testInfo.project.outputDir);
+  await checkPageAndScreenshot(page, "v6inc-incident", testInfo.project.outputDir);
 });
 
 test("the history gives IPv6 its own share and keeps the outage on the timeline", async ({ page }, testInfo) => {
@@ -53,5 +44,5 @@ test("the history gives IPv6 its own share and keeps the outage on the timeline"
   );
   await expect(page.locator(".history-incidents li a")).toHaveCount(1);
   expect(await page.locator(".history-incidents li a").getAttribute("href")).toBe(`/${DOMAIN}/incidents/${seeded.outage}`);
-  await screenshots(page, "history", testInfo.project.outputDir);
+  await checkPageAndScreenshot(page, "v6inc-history", testInfo.project.outputDir);
 });

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { root, startApp, type RunningApp } from "./support/app";
 import { e2eEnv, sharedAppEnv } from "./support/env";
+import { checkPageAndScreenshot } from "./support/page-checks";
 
 // The visitor's own family in the browser check: an app listening on both families ([::]) with its
 // beacon names set to http://127.0.0.1:<port> (IPv4 only) and http://[::1]:<port> (IPv6 only), and
@@ -35,16 +36,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => app?.stop());
 
-async function screenshots(page: Page, name: string, outputDir: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width < 600 ? 812 : 800 });
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scrollWidth, `${width} px`).toBeLessThanOrEqual(width);
-    for (const dir of [join(outputDir, "screenshots"), process.env.SHOTS_DIR].filter(Boolean) as string[])
-      await page.screenshot({ path: join(dir, `myfamily-${name}-${width}.png`) });
-  }
-}
-
 test("over 127.0.0.1 the browser reached both beacons and used IPv4: no hint", async ({ page }, testInfo) => {
   expect((await page.goto(`http://127.0.0.1:${port}/${DOMAIN}`))?.status()).toBe(200);
   await expect(page.locator(".family-finding")).toHaveText("Up over IPv4; IPv6 fails: its one IPv6 address refuses connections");
@@ -52,7 +43,7 @@ test("over 127.0.0.1 the browser reached both beacons and used IPv4: no hint", a
   await expect(line).toHaveAttribute("data-family", "ipv4");
   await expect(line).not.toHaveAttribute("data-hint");
   await expect(line.locator("span").first()).toHaveText("Your browser reached us over IPv4 and IPv6, and used IPv4.");
-  await screenshots(page, "ipv4", testInfo.project.outputDir);
+  await checkPageAndScreenshot(page, "myfamily-ipv4", testInfo.project.outputDir);
 });
 
 test("over [::1] the browser used IPv6, the family the site fails over: the hint says so", async ({ page }, testInfo) => {
@@ -63,7 +54,7 @@ test("over [::1] the browser used IPv6, the family the site fails over: the hint
   await expect(line.locator("span").first()).toHaveText(
     `Your browser reached us over IPv4 and IPv6, and used IPv6. If ${DOMAIN} fails for you, this is likely why: its IPv6 fails.`,
   );
-  await screenshots(page, "ipv6-hint", testInfo.project.outputDir);
+  await checkPageAndScreenshot(page, "myfamily-ipv6-hint", testInfo.project.outputDir);
 });
 
 test("without beacon names there is no family line and no request for one", async ({ page }) => {
