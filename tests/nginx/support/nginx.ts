@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -131,6 +131,8 @@ export interface RunningNginx {
    * upstream "-" when none was asked, or every one asked in turn ("a, b" after a refused a).
    */
   accessLog(): string[];
+  /** The key of every page kept in the cache folder (nginx writes it into each file's header). */
+  cacheKeys(): string[];
   stop(): Promise<void>;
 }
 
@@ -202,6 +204,10 @@ ${site}
     baseUrl: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     accessLog: () => (existsSync(accessLog) ? readFileSync(accessLog, "utf8").trim().split("\n").filter(Boolean) : []),
+    cacheKeys: () =>
+      readdirSync(join(dir, "cache"), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => /\nKEY: ([^\n]*)\n/.exec(readFileSync(join(entry.parentPath, entry.name), "latin1"))?.[1] ?? ""),
     stop: () => stopNginx(child, dir),
   };
 }
