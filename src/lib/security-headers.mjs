@@ -6,6 +6,8 @@
 // script-src needs 'unsafe-inline' for Next's inline payload scripts: a nonce would make no page
 // cacheable (docs/SECURITY.md). connect-src allows https: http: because the visitor's own check
 // fetches the checked site (no-cors, unread); everything else is as strict as the app allows.
+// A directive that would only repeat default-src (fonts, frames, the manifest) is left to fall
+// back to it: the policy is in every answer, and a cached page's headers are read on every hit.
 /** @returns {string} */
 export function contentSecurityPolicy({ development = false, framedBySelf = false } = {}) {
   return [
@@ -14,13 +16,10 @@ export function contentSecurityPolicy({ development = false, framedBySelf = fals
     "script-src-attr 'none'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
-    "font-src 'self'",
     "connect-src 'self' https: http:",
     "media-src 'none'",
     "object-src 'none'",
-    "frame-src 'self'",
     "worker-src 'self'",
-    "manifest-src 'self'",
     "base-uri 'self'",
     "form-action 'self'",
     `frame-ancestors ${framedBySelf ? "'self'" : "'none'"}`,
