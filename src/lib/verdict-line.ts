@@ -2,7 +2,7 @@
 // locations; Sydney, Australia could not reach it".
 import { describeCause, plural } from "@/lib/format";
 import type { FailingPlaces } from "@/lib/failing-places";
-import type { ProbeResult, VerdictSummary } from "@/lib/probe-result";
+import type { ProbeResult, Verdict, VerdictSummary } from "@/lib/probe-result";
 import type { LocationTally } from "@/lib/verdict";
 import { certificateRefusal, plainHttpNote } from "@/lib/verdict-certificate";
 
@@ -30,6 +30,14 @@ function checkedAtOf({ checkedAt }: VerdictLineInput): Date | undefined {
   const date = checkedAt === undefined ? undefined : new Date(checkedAt);
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
+
+/** A round's verdict in a few words, for the live view's last line ("…: it is up"). */
+export const VERDICT_IN_WORDS: Readonly<Record<Verdict, string>> = {
+  online: "it is up",
+  regional: "it is down in some places",
+  global_outage: "it is down for everyone",
+  unknown: "the answers do not tell",
+};
 
 export function describeVerdict(domain: string, summary: VerdictLineInput): string {
   const { up, down } = summary.locations;
