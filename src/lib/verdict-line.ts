@@ -1,14 +1,11 @@
 // The result line of the page, with the counts behind it: "github.com is up from 11 of 12
 // locations; Sydney, Australia could not reach it".
 import { describeCause, plural } from "@/lib/format";
-import type { FailingPlaces } from "@/lib/failing-places";
-import type { ProbeResult, Verdict, VerdictSummary } from "@/lib/probe-result";
-import type { LocationTally } from "@/lib/verdict";
+import type { ProbeResult, Verdict } from "@/lib/probe-result";
+import type { VerdictDetails } from "@/lib/verdict";
 import { certificateRefusal, plainHttpNote } from "@/lib/verdict-certificate";
 
-export interface VerdictLineInput extends VerdictSummary {
-  locations: LocationTally;
-  failing: FailingPlaces | null;
+export interface VerdictLineInput extends VerdictDetails {
   /** A down http tester's status code, named for a server error. */
   statusCode?: number | null;
   /** A tls tester's OpenSSL code, named for a TLS failure when no result carries the certificate. */
