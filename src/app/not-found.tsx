@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { SearchForm } from "@/components/SearchForm";
-import { NOT_A_DOMAIN_HINT, NOT_A_DOMAIN_TITLE } from "@/lib/not-a-domain";
+import { NOT_A_DOMAIN_HINT, NOT_A_DOMAIN_TITLE } from "@/lib/domain";
 
 export default function NotFound() {
   return (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { IDLE } from "@/lib/action-state";
+import { IDLE } from "@/lib/refusal";
 import { formatRelativeSeconds } from "@/lib/format";
 import { checkAgain } from "@/server/serving/actions/check-again";
 import { useNow } from "./use-now";

@@ -83,13 +83,9 @@ function allFailing(family: FamilySummary): string {
 
 /** "1 refuses connections, 1 times out": how many failed each way, in the order first seen. */
 function eachWay(failing: FamilySummary["failing"]): string {
-  const ways = new Map<string, { entry: FamilySummary["failing"][number]; count: number }>();
-  for (const entry of failing) {
-    const way = ways.get(`${entry.cause}:${entry.stalled}`);
-    if (way) way.count += 1;
-    else ways.set(`${entry.cause}:${entry.stalled}`, { entry, count: 1 });
-  }
-  return [...ways.values()].map(({ entry, count }) => `${count} ${verbFor(entry.cause, entry.stalled, count === 1)}`).join(", ");
+  return [...groupBy(failing, (entry) => `${entry.cause}:${entry.stalled}`).values()]
+    .map((way) => `${way.length} ${verbFor(way[0].cause, way[0].stalled, way.length === 1)}`)
+    .join(", ");
 }
 
 function someFailing(family: FamilySummary): string {

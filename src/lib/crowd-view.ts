@@ -2,6 +2,7 @@
 // problems, where the reports come from (country and network), and whether one network stands
 // out. Pure, so the thresholds are table-tested and /methodology quotes the same constants.
 import type { CrowdState } from "@/lib/crowd-spike";
+import { groupBy } from "@/lib/location-votes";
 import { countryName } from "@/lib/places";
 import { problemLabel, REPORT_PROBLEMS } from "@/lib/report-problems";
 import { networkLabel } from "@/lib/visitor-network";
@@ -82,11 +83,9 @@ const byCount =
 
 function topProblems(problems: CrowdInput["problems"], total: number): ShareRow[] {
   // Keys of a retired preset read as "Something else", so they are counted with it.
-  const counts = new Map<string, number>();
-  for (const { key, count } of problems) counts.set(problemLabel(key), (counts.get(problemLabel(key)) ?? 0) + count);
   const order = (label: string) => REPORT_PROBLEMS.findIndex((problem) => problem.label === label);
-  return [...counts]
-    .map(([label, count]) => ({ label, count }))
+  return [...groupBy(problems, ({ key }) => problemLabel(key))]
+    .map(([label, rows]) => ({ label, count: rows.reduce((sum, row) => sum + row.count, 0) }))
     .sort(byCount((a, b) => order(a.label) - order(b.label)))
     .slice(0, TOP_PROBLEMS)
     .map((row) => ({ ...row, percent: percentOf(row.count, total) }));
@@ -97,13 +96,9 @@ function topProblems(problems: CrowdInput["problems"], total: number): ShareRow[
  * between): the name of its largest group is kept.
  */
 function mergeNetworks(networks: readonly NetworkCount[], key: (n: NetworkCount) => string): NetworkCount[] {
-  const merged = new Map<string, NetworkCount>();
-  for (const network of [...networks].sort((a, b) => b.count - a.count)) {
-    const row = merged.get(key(network));
-    if (row) row.count += network.count;
-    else merged.set(key(network), { ...network });
-  }
-  return [...merged.values()];
+  const largestFirst = [...networks].sort((a, b) => b.count - a.count);
+  const groups = groupBy(largestFirst, key);
+  return [...groups.values()].map((group) => ({ ...group[0], count: group.reduce((sum, network) => sum + network.count, 0) }));
 }
 
 const networkName = (network: NetworkCount) => networkLabel(network) ?? "Unknown network";

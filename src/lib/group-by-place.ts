@@ -1,6 +1,6 @@
 // The sources table's order: continent, then country, then city, so a visitor reads the world
 // as people think of it. Pure, so the grouping is tested without rendering.
-import { hasPlace } from "@/lib/location-votes";
+import { groupBy, hasPlace } from "@/lib/location-votes";
 import { CONTINENT_NAMES, CONTINENT_ORDER, completeLocation, countryName } from "@/lib/places";
 import type { ProbeResult } from "@/lib/probe-result";
 
@@ -26,24 +26,15 @@ function headingOf(result: ProbeResult): string {
   return parts.join(" · ") || city || "Unknown location";
 }
 
-/** Results with a place, one group per country in continent order; rows keep their order within a city. */
+/** Results with a place, one group per country in continent order; rows keep their order within a city (the sort is stable). */
 export function groupByPlace(results: readonly ProbeResult[]): PlaceGroup[] {
-  const placed = results.filter(hasPlace);
-  const sorted = placed
-    .map((result, index) => ({ result, index }))
+  const sorted = results
+    .filter(hasPlace)
     .sort(
       (a, b) =>
-        continentRank(a.result) - continentRank(b.result) ||
-        headingOf(a.result).localeCompare(headingOf(b.result), "en") ||
-        a.result.location.city.localeCompare(b.result.location.city, "en") ||
-        a.index - b.index,
+        continentRank(a) - continentRank(b) ||
+        headingOf(a).localeCompare(headingOf(b), "en") ||
+        a.location.city.localeCompare(b.location.city, "en"),
     );
-  const groups: PlaceGroup[] = [];
-  for (const { result } of sorted) {
-    const heading = headingOf(result);
-    const last = groups.at(-1);
-    if (last?.heading === heading) last.results.push(result);
-    else groups.push({ key: heading, heading, results: [result] });
-  }
-  return groups;
+  return [...groupBy(sorted, headingOf)].map(([heading, rows]) => ({ key: heading, heading, results: rows }));
 }

@@ -26,7 +26,7 @@ export interface HistoryBucket {
   rounds: number;
   observedMs: number;
   onlineMs: number;
-  /** onlineMs / observedMs; null when nothing was observed. */
+  /** onlineMs / observedMs; null when nothing was observed (never 100 % of nothing). */
   onlineShare: number | null;
   /** Response time of the http testers that got a page, median and 95th percentile (±5 %). */
   p50Ms: number | null;
@@ -42,18 +42,12 @@ export interface HistoryIncident {
   worstVerdict: Exclude<Verdict, "online">;
 }
 
-export interface HistoryTotals {
+/** The range's sums over its buckets, and how much of the range was observed. */
+export interface HistoryTotals extends Omit<HistoryBucket, "start"> {
   /** The range so far: from the first bucket's start to now. */
   spanMs: number;
-  observedMs: number;
-  onlineMs: number;
   /** observedMs / spanMs: rounds happen when someone looks or the site is watched. */
   observedShare: number;
-  /** Share of the observed time online; null when nothing was observed (never 100 % of nothing). */
-  onlineShare: number | null;
-  rounds: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
   /** Time of the range so far with an IPv6 incident open (IPv6 failing while the site served), and its share of spanMs. */
   ipv6FailedMs: number;
   ipv6FailedShare: number;

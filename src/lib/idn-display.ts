@@ -45,15 +45,17 @@ const SCRIPTS = [
   "Bopo",
   "Hani",
   "Hang",
-].map((script) => [script, new RegExp(`\\p{scx=${script}}`, "u")] as const);
-const AUGMENTED: Record<string, readonly string[]> = {
-  Hani: ["Hanb", "Jpan", "Kore"],
-  Hira: ["Jpan"],
-  Kana: ["Jpan"],
-  Hang: ["Kore"],
-  Bopo: ["Hanb"],
-};
-const ANY_SCRIPT = /[\p{scx=Zyyy}\p{scx=Zinh}]/u;
+];
+const CJK_SYSTEMS = [
+  ["Hani", "Bopo"],
+  ["Hani", "Hira", "Kana"],
+  ["Hani", "Hang"],
+];
+/** A label whose every character is Common, Inherited or of one of `scripts` (by Script_Extensions). */
+const within = (scripts: readonly string[]) =>
+  new RegExp(`^[\\p{scx=Zyyy}\\p{scx=Zinh}${scripts.map((script) => `\\p{scx=${script}}`).join("")}]*$`, "u");
+const SINGLE_SCRIPT = [...SCRIPTS.map((script) => [script]), ...CJK_SYSTEMS].map(within);
+const LATIN_WITH_CJK = CJK_SYSTEMS.map((system) => within(["Latn", ...system]));
 
 // `kana_letters_exceptions_` and `combining_diacritics_exceptions_`: a single-script label with
 // these still goes through the dangerous-pattern checks.
@@ -96,27 +98,10 @@ const HIDDEN_OVERLAY = /[ijl\u0131\u0237\u03b9\u0269\u04cf\p{Soft_Dotted}][\u031
 
 type Restriction = "single-script" | "highly-restrictive" | "mixed";
 
-/** UTS #39 §5.2 restriction level, where Chromium accepts up to Highly Restrictive. */
+/** UTS #39 §5.2 restriction level, where Chromium accepts up to Highly Restrictive (Latin with one CJK writing system). */
 function restrictionLevel(label: string): Restriction {
-  let resolved: Set<string> | null = null; // null: every script so far (only Common/Inherited)
-  let resolvedWithoutLatin: Set<string> | null = null;
-  for (const char of label) {
-    if (ANY_SCRIPT.test(char)) continue;
-    const scripts = new Set<string>();
-    for (const [script, pattern] of SCRIPTS) {
-      if (pattern.test(char)) [script, ...(AUGMENTED[script] ?? [])].forEach((s) => scripts.add(s));
-    }
-    resolved = intersect(resolved, scripts);
-    if (!scripts.has("Latn")) resolvedWithoutLatin = intersect(resolvedWithoutLatin, scripts);
-  }
-  if (resolved === null || resolved.size > 0) return "single-script";
-  // Latin mixed with one CJK writing system: Chinese, Japanese or Korean.
-  const cjk = ["Hanb", "Jpan", "Kore"].some((s) => resolvedWithoutLatin?.has(s));
-  return cjk ? "highly-restrictive" : "mixed";
-}
-
-function intersect(scripts: Set<string> | null, more: Set<string>): Set<string> {
-  return scripts === null ? more : new Set([...scripts].filter((script) => more.has(script)));
+  if (SINGLE_SCRIPT.some((pattern) => pattern.test(label))) return "single-script";
+  return LATIN_WITH_CJK.some((pattern) => pattern.test(label)) ? "highly-restrictive" : "mixed";
 }
 
 /** USPOOF_MIXED_NUMBERS: digits from two numbering systems (e.g. 0-9 with Devanagari ०-९). */

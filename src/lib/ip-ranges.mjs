@@ -102,3 +102,18 @@ export function isPublicAddress(address) {
   if (top >>> 16 === 0x2002) return false;
   return top >>> 12 !== 0x3fff0000 >>> 12;
 }
+
+/** @param {string | undefined} text */
+const isPort = (text) => text === undefined || (/^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535);
+
+/**
+ * The forms `Resolver.setServers` takes: "192.0.2.53", "192.0.2.53:5353", "2001:db8::53", "[2001:db8::53]:5353".
+ * @param {string} text
+ */
+export function isResolverAddress(text) {
+  if (isIPv6(text)) return true;
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  if (bracketed) return isIPv6(bracketed[1]) && isPort(bracketed[2]);
+  const plain = /^([^:]+)(?::(\d+))?$/.exec(text);
+  return plain !== null && isIPv4(plain[1]) && isPort(plain[2]);
+}

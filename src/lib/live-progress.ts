@@ -1,6 +1,6 @@
 import { plural } from "@/lib/format";
 import type { Verdict } from "@/lib/probe-result";
-import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
+import { VERDICT_IN_WORDS } from "@/lib/verdict-line";
 
 // The live view's progress line while a first round runs. Pure.
 

@@ -1,4 +1,4 @@
-import type { ActionState } from "@/lib/action-state";
+import type { ActionState } from "@/lib/refusal";
 import type { NetworkAnswer } from "@/lib/network-answer";
 import type { Refusal } from "@/lib/refusal";
 import type { ReportProblem } from "@/lib/report-problems";

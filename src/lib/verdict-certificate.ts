@@ -1,7 +1,7 @@
 // Why browsers refuse a site's certificate, in a visitor's words ("its certificate expired 3 days
 // ago"): Node's verdict (OpenSSL's code) is taken as theirs.
 import { plural } from "@/lib/format";
-import { isCurrent } from "@/lib/location-votes";
+import { groupBy, isCurrent } from "@/lib/location-votes";
 import { DAY_MS } from "@/lib/observed-time";
 import type { ProbeResult, TlsDetails } from "@/lib/probe-result";
 
@@ -78,13 +78,8 @@ export function certificateRefusal(results: readonly ProbeResult[], checkedAt?: 
   const voting = refused("http");
   const certificates = voting.length > 0 ? voting : refused("other");
   if (certificates.length === 0) return null;
-  const counts = new Map<string, number>();
-  for (const tls of certificates) {
-    const reason = certificateReason(tls, checkedAt);
-    counts.set(reason, (counts.get(reason) ?? 0) + 1);
-  }
   // Ties go to the reason seen first: Map keeps insertion order and the sort is stable.
-  const [reason] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+  const [reason] = [...groupBy(certificates, (tls) => certificateReason(tls, checkedAt))].sort((a, b) => b[1].length - a[1].length)[0];
   const plainHttp = certificates.find((tls) => tls.plainHttp)?.plainHttp ?? null;
   return { reason, plainHttp };
 }

@@ -1,14 +1,11 @@
 // The result line of the page, with the counts behind it: "github.com is up from 11 of 12
 // locations; Sydney, Australia could not reach it".
 import { describeCause, plural } from "@/lib/format";
-import type { FailingPlaces } from "@/lib/failing-places";
-import type { ProbeResult, VerdictSummary } from "@/lib/probe-result";
-import type { LocationTally } from "@/lib/verdict";
+import type { ProbeResult, Verdict } from "@/lib/probe-result";
+import type { VerdictDetails } from "@/lib/verdict";
 import { certificateRefusal, plainHttpNote } from "@/lib/verdict-certificate";
 
-export interface VerdictLineInput extends VerdictSummary {
-  locations: LocationTally;
-  failing: FailingPlaces | null;
+export interface VerdictLineInput extends VerdictDetails {
   /** A down http tester's status code, named for a server error. */
   statusCode?: number | null;
   /** A tls tester's OpenSSL code, named for a TLS failure when no result carries the certificate. */
@@ -30,6 +27,14 @@ function checkedAtOf({ checkedAt }: VerdictLineInput): Date | undefined {
   const date = checkedAt === undefined ? undefined : new Date(checkedAt);
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
+
+/** A round's verdict in a few words, for the live view's last line ("…: it is up"). */
+export const VERDICT_IN_WORDS: Readonly<Record<Verdict, string>> = {
+  online: "it is up",
+  regional: "it is down in some places",
+  global_outage: "it is down for everyone",
+  unknown: "the answers do not tell",
+};
 
 export function describeVerdict(domain: string, summary: VerdictLineInput): string {
   const { up, down } = summary.locations;

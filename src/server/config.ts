@@ -5,7 +5,7 @@ import { OFFICIAL_DEFAULT_HOURLY_BUDGET, OFFICIAL_DEFAULT_TTL_SECONDS, OFFICIAL_
 import { commaList } from "@/lib/comma-list";
 import { DEFAULT_PUSH_SERVICE_ORIGINS, parsePushOrigins } from "@/lib/push-origins";
 import { DEFAULT_WORLD_PROBES } from "@/lib/world-shares";
-import { isResolverAddress } from "@/lib/resolver-address";
+import { isResolverAddress } from "@/lib/ip-ranges.mjs";
 import { familyOfAddress, type FamilyBeacons, type IpFamily } from "@/lib/visitor-family";
 
 // The one place that reads process.env. Everything else receives plain values,

@@ -1,5 +1,5 @@
 import "server-only";
-import { NOT_A_DOMAIN_HINT, NOT_A_DOMAIN_TITLE } from "@/lib/not-a-domain";
+import { NOT_A_DOMAIN_HINT, NOT_A_DOMAIN_TITLE } from "@/lib/domain";
 
 // Small self-contained pages for answers given before the app renders (a route handler's 400,
 // the proxy's 404/429/503): the layout cannot be rendered with those statuses there.

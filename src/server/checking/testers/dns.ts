@@ -5,7 +5,7 @@ import type { Location, ProbeResult } from "@/lib/probe-result";
 import { ROUTED_BY_OPERATOR } from "@/lib/result-text";
 import { queryAddresses, type QueryOutcome } from "@/server/checking/probe/dns-resolve";
 import { testerResult } from "@/server/checking/probe/round";
-import { isResolverAddress } from "@/lib/resolver-address";
+import { isResolverAddress } from "@/lib/ip-ranges.mjs";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 

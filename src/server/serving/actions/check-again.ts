@@ -3,7 +3,7 @@
 import { revalidateTag, updateTag } from "next/cache";
 import { headers } from "next/headers";
 import { z } from "zod";
-import type { ActionState } from "@/lib/action-state";
+import type { ActionState } from "@/lib/refusal";
 import { SITES_TAG, statusTag } from "@/lib/caching";
 import { formatRelativeSeconds } from "@/lib/format";
 import { app } from "@/server/app";

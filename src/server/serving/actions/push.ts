@@ -11,7 +11,7 @@ import {
 import { registrableDomainOf } from "@/lib/domain";
 import { subscribeBrowser, type SubscribeOutcome } from "@/server/watching";
 import { MAX_ENDPOINT_LENGTH, PushSubscriptionSchema } from "@/lib/push-subscription";
-import type { ActionState } from "@/lib/action-state";
+import type { ActionState } from "@/lib/refusal";
 import { app } from "@/server/app";
 import type { Limiter } from "@/server/base/limits";
 import { parseRequestedDomain } from "@/server/checking";

@@ -4,7 +4,7 @@ import { updateTag } from "next/cache";
 import { ratingsTag } from "@/lib/caching";
 import { z } from "zod";
 import { upsertRating } from "@/server/data/ratings";
-import type { ActionState } from "@/lib/action-state";
+import type { ActionState } from "@/lib/refusal";
 import { app } from "@/server/app";
 import { parseRequestedDomain } from "@/server/checking";
 import { currentVisitor } from "@/server/crowd";

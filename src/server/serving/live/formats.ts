@@ -1,5 +1,5 @@
 import "server-only";
-import { VERDICT_IN_WORDS } from "@/lib/verdict-words";
+import { VERDICT_IN_WORDS } from "@/lib/verdict-line";
 import type { LiveEvent, LiveRoundStart } from "@/server/checking";
 import { NO_STORE } from "@/server/serving/responses";
 import { liveRows, type LiveRow } from "./rows";
