@@ -1,5 +1,6 @@
 import "server-only";
 import { Parser } from "htmlparser2";
+import { parseJson } from "@/server/base/unknown-values";
 import type { ChunkVerdict } from "./capped-body";
 
 // What a home page says about its owner (JSON-LD, rel="me", twitter:site, og:site_name, feeds,
@@ -149,12 +150,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** Every `sameAs` address of the owner's nodes in one JSON-LD block; none when it is not JSON. */
 export function sameAsLinks(block: string): string[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(block);
-  } catch {
-    return [];
-  }
+  const json = parseJson(block);
+  if (json === undefined) return [];
   const nodes: Record<string, unknown>[] = [];
   for (const top of Array.isArray(json) ? json : [json]) {
     if (!isObject(top)) continue;

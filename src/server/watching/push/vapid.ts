@@ -6,6 +6,7 @@ import { z } from "zod";
 import { getConfig, type AppConfig } from "@/server/config";
 import { sqliteFilePath } from "@/server/db";
 import { readOrCreateOnce } from "@/server/base/write-once-file";
+import { parseJson } from "@/server/base/unknown-values";
 
 // The site's Web Push identity (VAPID): every subscription is bound to its public key, so it is set
 // in the environment (instances share it) or generated once and kept beside the SQLite database.
@@ -43,13 +44,8 @@ function loadOrCreateVapidFile(folder: string): { publicKey: string; privateKey:
 }
 
 function readKeyFile(file: string): { publicKey: string; privateKey: string } {
-  const text = readFileSync(file, "utf8");
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new Error(`${file} is not JSON; delete it to generate new keys (every subscription is then lost)`);
-  }
+  const json = parseJson(readFileSync(file, "utf8"));
+  if (json === undefined) throw new Error(`${file} is not JSON; delete it to generate new keys (every subscription is then lost)`);
   const parsed = KeyFile.safeParse(json);
   if (!parsed.success) throw new Error(`${file} does not hold a VAPID key pair: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
