@@ -2,7 +2,7 @@
 import { useEffect, useState } from "react";
 import { progressText, type RoundProgress } from "@/lib/live-progress";
 import type { Verdict } from "@/lib/probe-result";
-import type { LiveRow } from "@/server/serving/live/rows";
+import type { LiveRow } from "@/server/serving/live/formats";
 import "./LiveCheck.css";
 import { LiveMap, type LiveMapBase } from "./LiveMap";
 import { TextWithName } from "./TextWithName";

@@ -2,8 +2,7 @@
 // a marker per location coloured by its result; markers that would cover each other become one
 // with a count. The sources table stays the full, accessible record.
 import { groupOverlapping, type MapPoint } from "@/lib/map-groups";
-import { projectPoint, worldMapBase } from "@/server/serving/map/world-map";
-import { worldMapImageUrl } from "@/server/serving/map/world-map-image";
+import { projectPoint, worldMapBase, worldMapImageUrl } from "@/server/serving/map/world-map";
 import {
   GROUP_RADIUS,
   RADIUS,
@@ -107,7 +106,7 @@ export function WorldMap({ markers, title }: { markers: MapMarker[]; title: stri
       >
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{describeMap(markers, unplaced)}</desc>
-        {/* Sea and land: one cached file for every page (world-map-image.ts says why). */}
+        {/* Sea and land: one cached file for every page (world-map.ts says why). */}
         <image href={worldMapImageUrl()} x={0} y={0} width={width} height={height} />
         {spots.map((spot) => (
           <WorldMapMarker key={spot.key} spot={spot} />

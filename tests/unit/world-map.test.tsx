@@ -3,8 +3,7 @@
 import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { WorldMap, type MapMarker } from "@/components/WorldMap";
-import { projectPoint, worldMapBase } from "@/server/serving/map/world-map";
-import { worldMapImage, worldMapImageUrl } from "@/server/serving/map/world-map-image";
+import { projectPoint, worldMapBase, worldMapImage, worldMapImageUrl } from "@/server/serving/map/world-map";
 import { GET as getWorldMapImage } from "@/app/world-map.svg/route";
 
 const PLACES = {

@@ -7,8 +7,7 @@ import { StatusBody } from "@/components/StatusBody";
 import { TextWithName } from "@/components/TextWithName";
 import { getConfig } from "@/server/config";
 import { absoluteUrl, pageMetadata } from "@/server/serving/page-metadata";
-import { worldMapBase } from "@/server/serving/map/world-map";
-import { worldMapImageUrl } from "@/server/serving/map/world-map-image";
+import { worldMapBase, worldMapImageUrl } from "@/server/serving/map/world-map";
 import { parseRequestedDomain } from "@/server/checking";
 
 /**

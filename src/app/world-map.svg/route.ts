@@ -1,6 +1,6 @@
-import { worldMapImage } from "@/server/serving/map/world-map-image";
+import { worldMapImage } from "@/server/serving/map/world-map";
 
-/** The status pages' map base (src/server/serving/map/world-map-image.ts), prerendered at build. */
+/** The status pages' map base (src/server/serving/map/world-map.ts), prerendered at build. */
 export function GET() {
   return new Response(worldMapImage(), {
     headers: {
