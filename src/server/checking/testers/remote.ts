@@ -1,6 +1,7 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { z } from "zod";
+import { parseJson } from "@/server/base/unknown-values";
 import { capHeaders } from "@/lib/evidence-caps";
 import { ADDRESSES_PER_FAMILY, CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";
@@ -83,12 +84,8 @@ class AgentFailure extends Error {}
 
 /** `{ error: { code } }` from the agent, to say why it refused; the body is unsigned, so only a hint. */
 function errorCode(text: string): string {
-  try {
-    const parsed = z.object({ error: z.object({ code: z.string().max(50) }) }).safeParse(JSON.parse(text));
-    return parsed.success ? ` ${parsed.data.error.code}` : "";
-  } catch {
-    return "";
-  }
+  const parsed = z.object({ error: z.object({ code: z.string().max(50) }) }).safeParse(parseJson(text));
+  return parsed.success ? ` ${parsed.data.error.code}` : "";
 }
 
 class RemoteTester implements Tester {

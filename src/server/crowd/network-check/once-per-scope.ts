@@ -1,6 +1,7 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
+import { parseJson } from "@/server/base/unknown-values";
 import { concludeNetworkAnswer, NETWORK_ANSWER_REUSE_MS, scopeKey, type NetworkAnswer, type NetworkScope } from "@/lib/network-answer";
 import { claimNetworkCheck, networkCheckState, releaseNetworkCheck, storeNetworkCheck } from "@/server/data/network-checks";
 import type { AreaOutcome } from "@/server/checking";
@@ -31,12 +32,8 @@ const StoredSchema = z.discriminatedUnion("kind", [
 
 /** A row written by an older or newer release that we cannot read is no answer, never an error. */
 function parseStored(stored: string): ScopeOutcome {
-  try {
-    const parsed = StoredSchema.safeParse(JSON.parse(stored));
-    return parsed.success ? parsed.data : { kind: "unavailable" };
-  } catch {
-    return { kind: "unavailable" };
-  }
+  const parsed = StoredSchema.safeParse(parseJson(stored));
+  return parsed.success ? parsed.data : { kind: "unavailable" };
 }
 
 async function waitForOthers(siteId: number, scope: string, startedAt: Date, deadline: number): Promise<ScopeOutcome> {
