@@ -1,6 +1,7 @@
 // "Reports for the last 24 hours": a server-rendered SVG (ChartFrame) with the same numbers in a table.
 import type { CSSProperties } from "react";
 import { formatPercent, type CrowdView } from "@/lib/crowd-view";
+import { plural } from "@/lib/format";
 import { formatHour, totalsOf, type HourBucket } from "@/lib/hourly";
 import { Axis, ChartFrame, ChartLegend, niceCeiling, plotArea, round } from "./ChartFrame";
 import { CrowdNetworks } from "./CrowdNetworks";
@@ -12,15 +13,13 @@ export const REPORTS_TITLE = "Checks and reports for the last 24 hours";
 // Room for the axis labels; generous because narrow screens enlarge the text (see the CSS).
 const PAD = { top: 20, right: 24, bottom: 40, left: 52 };
 
-const count = (value: number, one: string, many: string) => `${value} ${value === 1 ? one : many}`;
-
 /** What the picture says, in words: the SVG's accessible name. */
 export function describeReports(buckets: readonly HourBucket[], domain: string): string {
   const totals = totalsOf(buckets);
   return (
-    `${domain} in the last 24 hours: ${count(totals.up, "check", "checks")} up, ` +
-    `${count(totals.down, "check", "checks")} down, ` +
-    `${count(totals.reports, "problem report", "problem reports")} from visitors`
+    `${domain} in the last 24 hours: ${plural(totals.up, "check")} up, ` +
+    `${plural(totals.down, "check")} down, ` +
+    `${plural(totals.reports, "problem report")} from visitors`
   );
 }
 
@@ -42,8 +41,7 @@ function Chart({ buckets, domain }: { buckets: readonly HourBucket[]; domain: st
         return (
           <g key={bucket.start.toISOString()}>
             <title>
-              {`${formatHour(bucket.start)} UTC: ${bucket.up} up, ${bucket.down} down, ` +
-                count(bucket.reports, "problem report", "problem reports")}
+              {`${formatHour(bucket.start)} UTC: ${bucket.up} up, ${bucket.down} down, ` + plural(bucket.reports, "problem report")}
             </title>
             {bucket.up > 0 && <rect x={x} y={yOf(bucket.up)} width={barWidth} height={heightOf(bucket.up)} style={{ fill: "var(--up)" }} />}
             {bucket.down > 0 && (

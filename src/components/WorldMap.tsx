@@ -1,6 +1,7 @@
 // Where a site was checked from: a server-rendered SVG map over a static image of sea and land,
 // a marker per location coloured by its result; markers that would cover each other become one
 // with a count. The sources table stays the full, accessible record.
+import { plural } from "@/lib/format";
 import { groupOverlapping, type MapPoint } from "@/lib/map-groups";
 import { projectPoint, worldMapBase, worldMapImageUrl } from "@/server/serving/map/world-map";
 import {
@@ -36,8 +37,6 @@ export const MAP_STEPS: readonly { scale: number; maxWidth: number }[] = [
   { scale: 2.7, maxWidth: 360 },
 ];
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 /**
  * The markers at every width: each width's groups, and each distinct group drawn once with the
  * widths it shows at (most are the same at all widths), so the page carries few duplicates.
@@ -67,7 +66,7 @@ function describeMap(markers: readonly MapMarker[], unplaced: readonly MapMarker
     // Every up location would be a long list; the exceptions are what a reader looks for.
     return status === "up" ? [count] : [`${count} (${names.join("; ")})`];
   });
-  return `${plural(markers.length, "location", "locations")}: ${parts.join(", ")}.${notOnMap}`;
+  return `${plural(markers.length, "location")}: ${parts.join(", ")}.${notOnMap}`;
 }
 
 const notOnMapText = (unplaced: readonly MapMarker[]) => `Not on the map: ${unplaced.map((m) => m.label).join("; ")}.`;
