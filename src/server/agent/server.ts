@@ -4,6 +4,7 @@ import { z } from "zod";
 import { parseDomain, type Target } from "@/lib/domain";
 import type { Location, ProbeResult } from "@/lib/probe-result";
 import { runRound, type AddressGuard, type Tester, createVerifier, NONCE_HEADER, signResponse } from "@/server/checking";
+import { parseJson } from "@/server/base/unknown-values";
 
 // The tester agent: runs its local testers for a domain when the site asks with a signed request.
 // node:http only, so it starts fast and carries nothing it does not use.
@@ -72,12 +73,8 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
 }
 
 function parseTarget(raw: string, allowHosts: ReadonlySet<string> | undefined): Target {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new HttpFailure(400, "invalid_request", "The body is not JSON.");
-  }
+  const json = parseJson(raw);
+  if (json === undefined) throw new HttpFailure(400, "invalid_request", "The body is not JSON.");
   const request = ProbeRequestSchema.safeParse(json);
   if (!request.success) throw new HttpFailure(400, "invalid_request", 'Expected {"domain": "<name>"}.');
   const domain = parseDomain(request.data.domain, { allowHosts });

@@ -2,6 +2,7 @@ import "server-only";
 import { pipeline, type Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip } from "node:zlib";
 import type { z } from "zod";
+import { parseJson } from "@/server/base/unknown-values";
 
 // Answers from another machine (Globalping, a tester agent): read to a cap, parsed and validated.
 
@@ -27,12 +28,8 @@ export async function readCappedText(body: Readable, maxBytes: number, tooLarge:
 
 /** `text` as JSON of `schema`'s shape, else the error `fail` makes of what is wrong with it. */
 export function parseJsonAs<T>(schema: z.ZodType<T>, text: string, fail: (problem: string) => Error): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw fail("is not JSON");
-  }
+  const json = parseJson(text);
+  if (json === undefined) throw fail("is not JSON");
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw fail("does not have the expected shape");
   return parsed.data;

@@ -6,6 +6,7 @@ import { ADDRESSES_PER_FAMILY, CAUSES, TESTER_KINDS, type Location, type ProbeRe
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";
 import { errorResult } from "@/server/checking/probe/round";
 import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
+import { parseJson } from "@/server/base/unknown-values";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
@@ -83,12 +84,8 @@ class AgentFailure extends Error {}
 
 /** `{ error: { code } }` from the agent, to say why it refused; the body is unsigned, so only a hint. */
 function errorCode(text: string): string {
-  try {
-    const parsed = z.object({ error: z.object({ code: z.string().max(50) }) }).safeParse(JSON.parse(text));
-    return parsed.success ? ` ${parsed.data.error.code}` : "";
-  } catch {
-    return "";
-  }
+  const parsed = z.object({ error: z.object({ code: z.string().max(50) }) }).safeParse(parseJson(text));
+  return parsed.success ? ` ${parsed.data.error.code}` : "";
 }
 
 class RemoteTester implements Tester {

@@ -1,6 +1,7 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
+import { parseJson } from "@/server/base/unknown-values";
 import { CreatedSchema, ErrorBodySchema, MeasurementSchema, type Created, type Measurement } from "./globalping-schema";
 
 // Globalping's two calls: create a measurement, read it back. GLOBALPING_URL is operator configuration, so
@@ -48,7 +49,7 @@ function rateLimitOf(headers: Headers): RateLimitState | null {
 const unavailable = (what: string) => (problem: string) => globalpingFailure("unavailable", `Globalping's ${what} ${problem}`);
 
 function failureOf(statusCode: number, text: string, headers: Headers): GlobalpingFailure {
-  const body = ErrorBodySchema.safeParse(safeJson(text));
+  const body = ErrorBodySchema.safeParse(parseJson(text));
   const message = body.success ? body.data.error.message : `HTTP ${statusCode}`;
   if (statusCode === 429) {
     const reset = Number(header(headers, "x-ratelimit-reset") ?? header(headers, "retry-after"));
@@ -60,14 +61,6 @@ function failureOf(statusCode: number, text: string, headers: Headers): Globalpi
     return globalpingFailure("refused_request", `${message}${params}`);
   }
   return globalpingFailure("unavailable", `Globalping answered ${message}`);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 export function createGlobalpingClient({
