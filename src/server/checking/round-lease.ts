@@ -27,14 +27,7 @@ export function redisRounds(redis: RedisConnection, { ttlMs }: { ttlMs: number }
   }
 
   return {
-    async latest(domain) {
-      if (!redis.isReady()) return null;
-      try {
-        return await published(domain);
-      } catch {
-        return null;
-      }
-    },
+    latest: async (domain) => (redis.isReady() ? await published(domain).catch(() => null) : null),
 
     async claim(domain, holdMs) {
       if (!redis.isReady()) return OWN_LEASE;

@@ -2,6 +2,7 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { type AppConfig, parseLocation } from "@/server/config";
+import { errorMessage } from "@/server/base/unknown-values";
 import { commaList } from "@/lib/comma-list";
 import { completeLocation } from "@/lib/places";
 import { thisServerLocation } from "@/server/checking/this-server";
@@ -34,7 +35,7 @@ export function loadTesters(config: AppConfig, { world = true }: { world?: boole
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`TESTERS_FILE ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`TESTERS_FILE ${file}: ${errorMessage(error)}`);
   }
   return testersFromJson(json, config, file);
 }
@@ -68,7 +69,7 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
     try {
       return kind.create(options.data as never, settings);
     } catch (error) {
-      return fail(["testers", index], error instanceof Error ? error.message : String(error));
+      return fail(["testers", index], errorMessage(error));
     }
   });
   return testers.filter((tester): tester is Tester => tester !== null);

@@ -6,7 +6,7 @@ import { ADDRESSES_PER_FAMILY, CAUSES, TESTER_KINDS, type Location, type ProbeRe
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";
 import { errorResult } from "@/server/checking/probe/round";
 import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
-import { parseJson } from "@/server/base/unknown-values";
+import { errorMessage, parseJson } from "@/server/base/unknown-values";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
@@ -155,8 +155,7 @@ class RemoteTester implements Tester {
     if (signal.aborted) return `agent ${this.server} did not answer before the deadline`;
     if (error instanceof AgentFailure) return error.message;
     const code = error instanceof Error && "code" in error ? ` (${String(error.code)})` : "";
-    const detail = error instanceof Error ? error.message : String(error);
-    return `agent ${this.server} unreachable${code}: ${detail}`;
+    return `agent ${this.server} unreachable${code}: ${errorMessage(error)}`;
   }
 }
 

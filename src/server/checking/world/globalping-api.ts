@@ -1,7 +1,7 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
-import { parseJson } from "@/server/base/unknown-values";
+import { errorMessage, parseJson } from "@/server/base/unknown-values";
 import { CreatedSchema, ErrorBodySchema, MeasurementSchema, type Created, type Measurement } from "./globalping-schema";
 
 // Globalping's two calls: create a measurement, read it back. GLOBALPING_URL is operator configuration, so
@@ -98,8 +98,7 @@ export function createGlobalpingClient({
       return { statusCode: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (isGlobalpingFailure(error)) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
-      throw globalpingFailure("unavailable", `Globalping is unreachable: ${detail}`);
+      throw globalpingFailure("unavailable", `Globalping is unreachable: ${errorMessage(error)}`);
     }
   }
 
