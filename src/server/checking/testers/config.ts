@@ -44,11 +44,9 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
   const fail = (path: PropertyKey[], message: string): never => {
     throw new Error(`${source}: ${z.core.toDotPath(path)}: ${message}`);
   };
+  const failOn = (at: PropertyKey[], { issues: [issue] }: z.ZodError) => fail([...at, ...issue.path], issue.message);
   const parsed = FileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return fail(issue.path, issue.message);
-  }
+  if (!parsed.success) return failOn([], parsed.error);
   const seen = new Set<string>();
   const thisServer = thisServerLocation(config);
   const testers = parsed.data.testers.map((entry, index) => {
@@ -58,10 +56,7 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
     seen.add(id);
     const kind = testerKindsByName.get(kindName)!;
     const options = kind.optionsSchema.safeParse({ ...defaultsFromConfig(kindName, config), ...rest });
-    if (!options.success) {
-      const issue = options.error.issues[0];
-      return fail(["testers", index, ...issue.path], issue.message);
-    }
+    if (!options.success) return failOn(["testers", index], options.error);
     // An entry without a location runs here; given coordinates win over a known city's.
     const place = location ? parseLocation(location) : thisServer;
     const [latitude, longitude] = coordinates ?? [null, null];
