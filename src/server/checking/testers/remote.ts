@@ -57,12 +57,7 @@ const ProbeResultSchema = z.object({
       daysLeft: z.number().nullable(),
       // A refused certificate's names and the plain-HTTP answer: the result line names both.
       names: z.array(z.string().max(253)).max(20).optional(),
-      plainHttp: z
-        .string()
-        .max(300)
-        .regex(/^http:\/\//)
-        .nullable()
-        .optional(),
+      plainHttp: z.string().max(300).startsWith("http://").nullable().optional(),
     })
     .optional(),
   // The headers the agent saw, kept as evidence (capped again here: an agent is another machine).
