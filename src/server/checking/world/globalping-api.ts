@@ -83,16 +83,10 @@ export function createGlobalpingClient({
 
   async function call(
     path: string,
-    init: { method: "GET" | "POST"; body?: string; headers?: Record<string, string>; signal: AbortSignal },
+    { headers, ...init }: { method: "GET" | "POST"; body?: string; headers?: Record<string, string>; signal: AbortSignal },
   ) {
     try {
-      const response = await request(new URL(path, base), {
-        method: init.method,
-        body: init.body,
-        headers: { ...common, ...init.headers },
-        signal: init.signal,
-        dispatcher: connections,
-      });
+      const response = await request(new URL(path, base), { ...init, headers: { ...common, ...headers }, dispatcher: connections });
       const tooLarge = () => globalpingFailure("unavailable", `Globalping's answer is over ${MAX_BODY_BYTES} bytes`);
       const text = await readCappedText(response.body, MAX_BODY_BYTES, tooLarge, header(response.headers, "content-encoding"));
       return { statusCode: response.statusCode, headers: response.headers, text };
