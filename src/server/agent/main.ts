@@ -1,5 +1,6 @@
 import "server-only";
 import { placeLabel } from "@/lib/places";
+import { errorMessage } from "@/server/base/unknown-values";
 import { getConfig, type AppConfig } from "@/server/config";
 import { thisServerLocation, routedHostNames, guardFromConfig, loadTesters, type Tester } from "@/server/checking";
 import { createAgentServer } from "./server";
@@ -61,5 +62,5 @@ try {
   main();
 } catch (error) {
   // A bad setting (the environment, TESTERS_FILE) ends start-up with its message, not a stack trace.
-  exit(error instanceof Error ? error.message : String(error));
+  exit(errorMessage(error));
 }

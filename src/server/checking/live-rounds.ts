@@ -1,4 +1,5 @@
 import "server-only";
+import { EventEmitter, once } from "node:events";
 import type { Verdict } from "@/lib/probe-result";
 import type { TesterUpdate } from "@/server/checking/probe/round";
 
@@ -24,8 +25,9 @@ interface Running {
 
 export function createLiveRounds() {
   const running = new Map<string, Running>();
-  /** Watchers that came a moment before their domain's round began (see whenBegun). */
-  const waiting = new Map<string, Set<() => void>>();
+  /** Tells watchers that came a moment before a round (see whenBegun) that it began; prefixed, so no domain is "error". */
+  const begun = new EventEmitter().setMaxListeners(0);
+  const begunEvent = (domain: string) => `begun ${domain}`;
 
   const emit = (round: Running, event: LiveEvent) => {
     round.past.push(event);
@@ -44,8 +46,7 @@ export function createLiveRounds() {
     begin(domain: string, start: LiveRoundStart) {
       const round: Running = { start, past: [], listeners: new Set() };
       running.set(domain, round);
-      for (const wake of waiting.get(domain) ?? []) wake();
-      waiting.delete(domain);
+      begun.emit(begunEvent(domain));
       let ended = false;
       return {
         report(update: TesterUpdate) {
@@ -75,18 +76,11 @@ export function createLiveRounds() {
      */
     whenBegun(domain: string, waitMs: number): Promise<void> {
       if (running.has(domain)) return Promise.resolve();
-      return new Promise((resolve) => {
-        const wake = () => {
-          clearTimeout(timer);
-          waiting.get(domain)?.delete(wake);
-          if (waiting.get(domain)?.size === 0) waiting.delete(domain);
-          resolve();
-        };
-        const timer = setTimeout(wake, waitMs);
-        const set = waiting.get(domain) ?? new Set();
-        set.add(wake);
-        waiting.set(domain, set);
-      });
+      // once() drops its listener when the wait times out, so no domain's waiters are left behind.
+      return once(begun, begunEvent(domain), { signal: AbortSignal.timeout(waitMs) }).then(
+        () => undefined,
+        () => undefined,
+      );
     },
   };
 }

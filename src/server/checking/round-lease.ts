@@ -27,25 +27,15 @@ export function redisRounds(redis: RedisConnection, { ttlMs }: { ttlMs: number }
   }
 
   return {
-    async latest(domain) {
-      if (!redis.isReady()) return null;
-      try {
-        return await published(domain);
-      } catch {
-        return null;
-      }
-    },
+    latest: async (domain) => (redis.isReady() ? await published(domain).catch(() => null) : null),
 
     async claim(domain, holdMs) {
       if (!redis.isReady()) return OWN_LEASE;
       const token = randomUUID();
-      try {
-        const taken = await client.set(leaseKey(domain), token, "PX", Math.ceil(holdMs), "NX");
-        if (taken !== "OK") return null;
-      } catch {
-        // A timed-out SET may still have run: act as the holder, so the result is published and
-        // the lease let go if it is ours, rather than blocking the others until it lapses.
-      }
+      // A failed (timed-out) SET may still have run: act as the holder, so the result is published
+      // and the lease let go if it is ours, rather than blocking the others until it lapses.
+      const taken = await client.set(leaseKey(domain), token, "PX", Math.ceil(holdMs), "NX").catch(() => "OK" as const);
+      if (taken !== "OK") return null;
       return {
         async release(record) {
           try {

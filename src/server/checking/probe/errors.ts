@@ -1,5 +1,6 @@
 import "server-only";
 import type { Cause } from "@/lib/probe-result";
+import { errorMessage } from "@/server/base/unknown-values";
 
 /** A failure with a known cause; testers turn it into a `down` (or `error`) result. */
 export class ProbeError extends Error {
@@ -53,6 +54,5 @@ export function classify(error: unknown): { cause: Cause; message: string; expec
     // llhttp's parse errors: something answered, but not with HTTP.
     if (code.startsWith("HPE_")) return { cause: "reset", message: `invalid HTTP response (${message})`, expected: true };
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return { cause: "tester_error", message, expected: false };
+  return { cause: "tester_error", message: errorMessage(error), expected: false };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { isDownVote } from "@/lib/location-votes";
 import type { ProbeKind, ProbeResult, ProbeTimings, ResultSource, RoundOutcome } from "@/lib/probe-result";
 import type { Asker } from "@/lib/world-shares";
+import { errorMessage } from "@/server/base/unknown-values";
 import type { AddressGuard, RoundInfo, Tester, TesterKindName } from "./types";
 import { type Target } from "@/lib/domain";
 
@@ -107,8 +108,7 @@ async function withinDeadline(tester: Tester, probe: () => Promise<ProbeResult[]
   } catch (error) {
     // Testers report the target's failures as results; a throw is the tester's own fault.
     console.error(`round: tester ${tester.id} failed`, error);
-    const message = error instanceof Error ? error.message : String(error);
-    return [errorResult(tester, `failed: ${message}`, Date.now() - started)];
+    return [errorResult(tester, `failed: ${errorMessage(error)}`, Date.now() - started)];
   } finally {
     clearTimeout(timer);
   }

@@ -2,6 +2,7 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { type AppConfig, parseLocation } from "@/server/config";
+import { errorMessage } from "@/server/base/unknown-values";
 import { commaList } from "@/lib/comma-list";
 import { completeLocation } from "@/lib/places";
 import { thisServerLocation } from "@/server/checking/this-server";
@@ -34,7 +35,7 @@ export function loadTesters(config: AppConfig, { world = true }: { world?: boole
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`TESTERS_FILE ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`TESTERS_FILE ${file}: ${errorMessage(error)}`);
   }
   return testersFromJson(json, config, file);
 }
@@ -43,11 +44,9 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
   const fail = (path: PropertyKey[], message: string): never => {
     throw new Error(`${source}: ${z.core.toDotPath(path)}: ${message}`);
   };
+  const failOn = (at: PropertyKey[], { issues: [issue] }: z.ZodError) => fail([...at, ...issue.path], issue.message);
   const parsed = FileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return fail(issue.path, issue.message);
-  }
+  if (!parsed.success) return failOn([], parsed.error);
   const seen = new Set<string>();
   const thisServer = thisServerLocation(config);
   const testers = parsed.data.testers.map((entry, index) => {
@@ -57,10 +56,7 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
     seen.add(id);
     const kind = testerKindsByName.get(kindName)!;
     const options = kind.optionsSchema.safeParse({ ...defaultsFromConfig(kindName, config), ...rest });
-    if (!options.success) {
-      const issue = options.error.issues[0];
-      return fail(["testers", index, ...issue.path], issue.message);
-    }
+    if (!options.success) return failOn(["testers", index], options.error);
     // An entry without a location runs here; given coordinates win over a known city's.
     const place = location ? parseLocation(location) : thisServer;
     const [latitude, longitude] = coordinates ?? [null, null];
@@ -68,7 +64,7 @@ export function testersFromJson(json: unknown, config: AppConfig, source = "TEST
     try {
       return kind.create(options.data as never, settings);
     } catch (error) {
-      return fail(["testers", index], error instanceof Error ? error.message : String(error));
+      return fail(["testers", index], errorMessage(error));
     }
   });
   return testers.filter((tester): tester is Tester => tester !== null);

@@ -7,6 +7,7 @@ import { ADDRESSES_PER_FAMILY, CAUSES, TESTER_KINDS, type Location, type ProbeRe
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";
 import { errorResult } from "@/server/checking/probe/round";
 import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
+import { errorMessage, parseJson } from "@/server/base/unknown-values";
 import type { ProbeContext, Tester, TesterKind, TesterSettings } from "@/server/checking/probe/types";
 import { type Target } from "@/lib/domain";
 
@@ -57,12 +58,7 @@ const ProbeResultSchema = z.object({
       daysLeft: z.number().nullable(),
       // A refused certificate's names and the plain-HTTP answer: the result line names both.
       names: z.array(z.string().max(253)).max(20).optional(),
-      plainHttp: z
-        .string()
-        .max(300)
-        .regex(/^http:\/\//)
-        .nullable()
-        .optional(),
+      plainHttp: z.string().max(300).startsWith("http://").nullable().optional(),
     })
     .optional(),
   // The headers the agent saw, kept as evidence (capped again here: an agent is another machine).
@@ -155,8 +151,7 @@ class RemoteTester implements Tester {
     if (signal.aborted) return `agent ${this.server} did not answer before the deadline`;
     if (error instanceof AgentFailure) return error.message;
     const code = error instanceof Error && "code" in error ? ` (${String(error.code)})` : "";
-    const detail = error instanceof Error ? error.message : String(error);
-    return `agent ${this.server} unreachable${code}: ${detail}`;
+    return `agent ${this.server} unreachable${code}: ${errorMessage(error)}`;
   }
 }
 

@@ -44,20 +44,18 @@ export function redisAskers(redis: RedisConnection): Askers {
       const alone = local.noteNow(domain, visitor, now);
       if (!redis.isReady()) return alone;
       const key = `downcheck:world:askers:${domain}`;
-      try {
-        const replies = await redis.client
-          .multi()
-          .zadd(key, now, visitor)
-          .zremrangebyscore(key, "-inf", now - HOUR_MS)
-          .zremrangebyrank(key, 0, -KEEP_PER_DOMAIN - 1)
-          .pexpire(key, HOUR_MS)
-          .zcard(key)
-          .exec();
-        const [error, count] = replies?.at(-1) ?? [new Error("no reply"), 0];
-        return error ? alone : Number(count);
-      } catch {
-        return alone;
-      }
+      const replies = await redis.client
+        .multi()
+        .zadd(key, now, visitor)
+        .zremrangebyscore(key, "-inf", now - HOUR_MS)
+        .zremrangebyrank(key, 0, -KEEP_PER_DOMAIN - 1)
+        .pexpire(key, HOUR_MS)
+        .zcard(key)
+        .exec()
+        .catch(() => null);
+      // No reply, a failed transaction or a failed count: this instance's own count stands.
+      const [error, count] = replies?.at(-1) ?? [new Error("no reply"), 0];
+      return error ? alone : Number(count);
     },
   };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { Agent, request } from "undici";
 import { parseJson } from "@/server/base/unknown-values";
 import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
+import { errorMessage, parseJson } from "@/server/base/unknown-values";
 import { CreatedSchema, ErrorBodySchema, MeasurementSchema, type Created, type Measurement } from "./globalping-schema";
 
 // Globalping's two calls: create a measurement, read it back. GLOBALPING_URL is operator configuration, so
@@ -83,23 +84,16 @@ export function createGlobalpingClient({
 
   async function call(
     path: string,
-    init: { method: "GET" | "POST"; body?: string; headers?: Record<string, string>; signal: AbortSignal },
+    { headers, ...init }: { method: "GET" | "POST"; body?: string; headers?: Record<string, string>; signal: AbortSignal },
   ) {
     try {
-      const response = await request(new URL(path, base), {
-        method: init.method,
-        body: init.body,
-        headers: { ...common, ...init.headers },
-        signal: init.signal,
-        dispatcher: connections,
-      });
+      const response = await request(new URL(path, base), { ...init, headers: { ...common, ...headers }, dispatcher: connections });
       const tooLarge = () => globalpingFailure("unavailable", `Globalping's answer is over ${MAX_BODY_BYTES} bytes`);
       const text = await readCappedText(response.body, MAX_BODY_BYTES, tooLarge, header(response.headers, "content-encoding"));
       return { statusCode: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (isGlobalpingFailure(error)) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
-      throw globalpingFailure("unavailable", `Globalping is unreachable: ${detail}`);
+      throw globalpingFailure("unavailable", `Globalping is unreachable: ${errorMessage(error)}`);
     }
   }
 

@@ -97,12 +97,7 @@ export function redisBudget(
 
   /** Redis's answer, or this instance's own when Redis cannot give one. */
   async function shared<T>(ask: () => Promise<T>, alone: () => T): Promise<T> {
-    if (!redis.isReady()) return alone();
-    try {
-      return await ask();
-    } catch {
-      return alone();
-    }
+    return redis.isReady() ? await ask().catch(() => alone()) : alone();
   }
   /** A write that has nothing to fall back to: Redis gets it when it can. */
   async function bestEffort(write: () => Promise<unknown>): Promise<void> {

@@ -121,28 +121,16 @@ export function createWorldCheck({ tester, client, budget, hourlyTests, probes, 
   }
 
   async function failureOutcome(error: GlobalpingFailure): Promise<Outcome> {
-    switch (error.globalpingCode) {
-      case "rate_limited": {
-        const until = Date.now() + (error.resetSeconds ?? 60) * 1000;
-        await budget.pauseUntil(until);
-        return { ok: false, cause: "rate_limited", message: `Globalping's hourly limit is reached (until ${clock(until)})` };
-      }
-      case "no_probes":
-        logOnce(`globalping has no probes for the configured locations: ${error.message}`);
-        return {
-          ok: false,
-          cause: "no_probes",
-          message: "Globalping, which runs them, has no probes in the places we ask for right now",
-        };
-      // What went wrong in detail is for the operator's log (once per distinct detail), not
-      // for a visitor's page: "getaddrinfo ENOTFOUND api.globalping.io" helps nobody there.
-      case "refused_request":
-        logOnce(`globalping refused our measurement request: ${error.message}`);
-        return { ok: false, cause: "tester_error", message: "Globalping, which runs them, refused our request" };
-      case "unavailable":
-        logOnce(`globalping: ${error.message}`);
-        return { ok: false, cause: "tester_error", message: "Globalping, which runs them, cannot be reached right now" };
+    if (error.globalpingCode === "rate_limited") {
+      const until = Date.now() + (error.resetSeconds ?? 60) * 1000;
+      await budget.pauseUntil(until);
+      return { ok: false, cause: "rate_limited", message: `Globalping's hourly limit is reached (until ${clock(until)})` };
     }
+    // What went wrong in detail is for the operator's log (once per distinct detail), not
+    // for a visitor's page: "getaddrinfo ENOTFOUND api.globalping.io" helps nobody there.
+    const [logged, cause, words] = FAILURE_WORDS[error.globalpingCode];
+    logOnce(`${logged}${error.message}`);
+    return { ok: false, cause, message: `Globalping, which runs them, ${words}` };
   }
 
   return {
@@ -166,6 +154,13 @@ export function createWorldCheck({ tester, client, budget, hourlyTests, probes, 
     },
   };
 }
+
+/** Per failure: the operator's log line before Globalping's detail, the cause, and the visitor's words. */
+const FAILURE_WORDS: Record<Exclude<GlobalpingFailure["globalpingCode"], "rate_limited">, [string, Cause, string]> = {
+  no_probes: ["globalping has no probes for the configured locations: ", "no_probes", "has no probes in the places we ask for right now"],
+  refused_request: ["globalping refused our measurement request: ", "tester_error", "refused our request"],
+  unavailable: ["globalping: ", "tester_error", "cannot be reached right now"],
+};
 
 /** Our own testers found an IPv6 address of the site in its last round. */
 const hasIpv6 = (previous: readonly ProbeResult[]) => previous.some((r) => r.addresses?.some((entry) => entry.family === 6));
