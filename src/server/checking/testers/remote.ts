@@ -1,7 +1,6 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { z } from "zod";
-import { parseJson } from "@/server/base/unknown-values";
 import { capHeaders } from "@/lib/evidence-caps";
 import { ADDRESSES_PER_FAMILY, CAUSES, TESTER_KINDS, type Location, type ProbeResult } from "@/lib/probe-result";
 import { NONCE_HEADER, signRequest, verifyResponse } from "@/server/checking/agent-protocol";

@@ -1,6 +1,5 @@
 import "server-only";
 import { Agent, request } from "undici";
-import { parseJson } from "@/server/base/unknown-values";
 import { parseJsonAs, readCappedText } from "@/server/checking/untrusted-body";
 import { errorMessage, parseJson } from "@/server/base/unknown-values";
 import { CreatedSchema, ErrorBodySchema, MeasurementSchema, type Created, type Measurement } from "./globalping-schema";
