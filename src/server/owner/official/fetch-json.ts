@@ -1,6 +1,7 @@
 import "server-only";
 import { Agent, request } from "undici";
 import { OFFICIAL_FETCH_TIMEOUT_MS, OFFICIAL_MAX_BODY_BYTES } from "@/lib/official-status";
+import { parseJson } from "@/server/base/unknown-values";
 import { createGuardedConnector, type AddressGuard } from "@/server/checking";
 import { readCapped } from "../discovery/capped-body";
 
@@ -82,9 +83,5 @@ export function createOfficialFetcher(options: OfficialFetcherOptions): Official
 /** The JSON of a 200 answer; null for any other status, or a body that is not JSON. */
 export function jsonOf(fetched: Fetched): unknown {
   if (!fetched.ok || fetched.status !== 200) return null;
-  try {
-    return JSON.parse(fetched.text) as unknown;
-  } catch {
-    return null;
-  }
+  return parseJson(fetched.text) ?? null;
 }
