@@ -9,7 +9,6 @@ type DbModule = typeof import("@/server/db");
 const NOW = new Date("2026-11-22T14:30:00.000Z");
 
 let database: TestDatabase;
-let getHourlyReports: ReportsModule["getHourlyReports"];
 let getReportsOverview: ReportsModule["getReportsOverview"];
 let getDb: DbModule["getDb"];
 let closeDb: DbModule["closeDb"];
@@ -18,7 +17,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   // db.ts reads DATABASE_URL on first use, so it is imported only after the variable is set.
   process.env.DATABASE_URL = database.url;
-  ({ getHourlyReports, getReportsOverview } = await import("@/server/data/reports"));
+  ({ getReportsOverview } = await import("@/server/data/reports"));
   ({ getDb, closeDb } = await import("@/server/db"));
 });
 
@@ -51,7 +50,7 @@ function nonEmptyHours(buckets: HourBucket[]): Record<string, Omit<HourBucket, "
   );
 }
 
-describe("getHourlyReports", () => {
+describe("getReportsOverview hours", () => {
   it("counts one site's checks by verdict and its visitor reports per UTC hour", async () => {
     const siteId = await createSite("shop.example.test");
     await addChecks(siteId, [
@@ -64,7 +63,7 @@ describe("getHourlyReports", () => {
     ]);
     await addReports(siteId, ["2026-11-22T14:10:00Z", "2026-11-22T14:11:00Z", "2026-11-22T02:45:00Z"]);
 
-    const buckets = await getHourlyReports("shop.example.test", NOW);
+    const { hours: buckets } = await getReportsOverview("shop.example.test", NOW);
 
     expect(buckets).toHaveLength(24);
     expect(nonEmptyHours(buckets)).toEqual({
@@ -85,7 +84,7 @@ describe("getHourlyReports", () => {
     ]);
     await addReports(neighbourId, ["2026-11-22T10:30:00Z"]);
 
-    const buckets = await getHourlyReports("quiet.example.test", NOW);
+    const { hours: buckets } = await getReportsOverview("quiet.example.test", NOW);
 
     expect(nonEmptyHours(buckets)).toEqual({ "2026-11-22T10:00": { up: 1, down: 0, reports: 0 } });
   });
@@ -100,13 +99,13 @@ describe("getHourlyReports", () => {
     ]);
     await addReports(siteId, ["2026-11-21T14:30:00.000Z", "2026-11-20T09:00:00.000Z"]);
 
-    const buckets = await getHourlyReports("old.example.test", NOW);
+    const { hours: buckets } = await getReportsOverview("old.example.test", NOW);
 
     expect(nonEmptyHours(buckets)).toEqual({ "2026-11-21T15:00": { up: 1, down: 0, reports: 0 } });
   });
 
   it("returns 24 empty hours ending with the current one for a domain never checked", async () => {
-    const buckets = await getHourlyReports("never-seen.example.test", NOW);
+    const { hours: buckets } = await getReportsOverview("never-seen.example.test", NOW);
 
     expect(buckets).toHaveLength(24);
     expect(buckets[0].start.toISOString()).toBe("2026-11-21T15:00:00.000Z");

@@ -12,35 +12,8 @@ export interface ReportsOverview {
 }
 
 /**
- * Checks and visitor reports of one site per UTC hour, for the status page's 24-hour view.
- * `domain` is the ASCII (punycode) key stored in Site.domain. An unknown domain is not an
- * error: it has simply not been checked yet, so it gets 24 empty hours.
- */
-export async function getHourlyReports(domain: string, now = new Date()): Promise<HourBucket[]> {
-  const site = await getDb().site.findUnique({ where: { domain }, select: { id: true } });
-  return site ? hourlyOf(site.id, now) : bucketByHour({ now, checks: [], reports: [] });
-}
-
-async function hourlyOf(siteId: number, now: Date): Promise<HourBucket[]> {
-  const db = getDb();
-  // Bounded by the buckets' window on (siteId, startedAt) and (siteId, createdAt): one index range
-  // scan each, a few thousand small rows at worst.
-  const { from, to } = hourlyWindow(now);
-  const [checks, reports] = await Promise.all([
-    db.check.findMany({
-      where: { siteId, startedAt: { gte: from, lt: to } },
-      select: { startedAt: true, verdict: true },
-    }),
-    db.visitorReport.findMany({
-      where: { siteId, createdAt: { gte: from, lt: to } },
-      select: { createdAt: true },
-    }),
-  ]);
-  return bucketByHour({ now, checks, reports });
-}
-
-/**
- * The 24 hours, the crowd's state, the last hour against its usual count, and the reports by
+ * Checks by verdict and visitor reports per UTC hour (24 empty hours for a domain never checked:
+ * not an error), the crowd's state, the last hour against its usual count, and the reports by
  * problem, country and network, grouped in the database: a rush is a few rows here, not one a report.
  */
 export async function getReportsOverview(domain: string, now = new Date()): Promise<ReportsOverview> {
@@ -50,8 +23,10 @@ export async function getReportsOverview(domain: string, now = new Date()): Prom
   const { from, to } = hourlyWindow(now);
   const inDay = { siteId: site.id, createdAt: { gte: from, lt: to } };
   const spans = crowdSpans(now);
-  const [hours, reading, lastHour, usualHour, problems, networks] = await Promise.all([
-    hourlyOf(site.id, now),
+  // The hours are bounded on (siteId, startedAt) and (siteId, createdAt): one index range scan each.
+  const [checks, reports, reading, lastHour, usualHour, problems, networks] = await Promise.all([
+    db.check.findMany({ where: { siteId: site.id, startedAt: { gte: from, lt: to } }, select: { startedAt: true, verdict: true } }),
+    db.visitorReport.findMany({ where: inDay, select: { createdAt: true } }),
     crowdReadingOf(site, now),
     countsBySite([spans.lastHour], site.id),
     countsBySite(spans.usualHour, site.id),
@@ -65,5 +40,5 @@ export async function getReportsOverview(domain: string, now = new Date()): Prom
     problems: problems.map((row) => ({ key: row.problem, count: row._count._all })),
     networks: networks.map(({ _count, ...network }) => ({ ...network, count: _count._all })),
   };
-  return { hours, crowd };
+  return { hours: bucketByHour({ now, checks, reports }), crowd };
 }
