@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Reader, Response } from "maxmind";
+import { errorMessage } from "@/server/base/unknown-values";
 import { runOutsideRequest } from "@/server/base/request-context";
 import { formatIpv4, isPublicAddress, parseAddress } from "@/lib/ip-ranges.mjs";
 import { AsnTable } from "@/lib/ip-ranges-table.mjs";
@@ -58,7 +59,7 @@ export async function loadNetworkData({ dataDir, packagesDir, warn }: NetworkDat
   try {
     release = currentRelease(dataDir);
   } catch (error) {
-    warn(`the updated data in ${dataDir} is unusable, using the npm copies: ${messageOf(error)}`);
+    warn(`the updated data in ${dataDir} is unusable, using the npm copies: ${errorMessage(error)}`);
   }
   const releaseLabel = release && `release ${release.name}`;
   const npm = npmCopies(packagesDir);
@@ -69,7 +70,7 @@ export async function loadNetworkData({ dataDir, packagesDir, warn }: NetworkDat
       try {
         return { value: await load(), label };
       } catch (error) {
-        warn(`${part} data (${label}) could not be loaded: ${messageOf(error)}`);
+        warn(`${part} data (${label}) could not be loaded: ${errorMessage(error)}`);
       }
     }
     warn(`no ${part} data: visitors' ${part === "country" ? "countries" : "networks"} stay unknown`);
@@ -105,7 +106,7 @@ async function npmNetworks(npm: ReturnType<typeof npmCopies>, dataDir: string, w
   try {
     return await readNetworks(cache);
   } catch (error) {
-    if (!isAbsent(error)) warn(`converting the network table again: ${messageOf(error)}`);
+    if (!isAbsent(error)) warn(`converting the network table again: ${errorMessage(error)}`);
   }
   try {
     const converter = path.resolve("src/scripts/geo-update.mjs");
@@ -113,13 +114,9 @@ async function npmNetworks(npm: ReturnType<typeof npmCopies>, dataDir: string, w
     return await readNetworks(cache);
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    warn(`converting the npm copy's network table in the server process, each start: ${stderr || messageOf(error)}`);
+    warn(`converting the npm copy's network table in the server process, each start: ${stderr || errorMessage(error)}`);
   }
   return new AsnTable((await convertAsnCsv(npm.asnCsv)).bytes);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 let loading: Promise<NetworkData> | undefined;
@@ -142,7 +139,7 @@ export function loadVisitorNetworks(): Promise<NetworkData> {
       dataDir = resolveGeoDataDir(getConfig().GEO_DATA_DIR);
     } catch (error) {
       // An invalid environment stops start-up elsewhere; here it only means the default folder.
-      warnOnce(`GEO_DATA_DIR unreadable (${messageOf(error)}), using data/geo`);
+      warnOnce(`GEO_DATA_DIR unreadable (${errorMessage(error)}), using data/geo`);
       dataDir = resolveGeoDataDir(undefined);
     }
     return loadNetworkData({ dataDir, warn: warnOnce });
@@ -159,7 +156,7 @@ export async function lookupVisitorNetwork(address: string): Promise<VisitorNetw
   try {
     return (await loadVisitorNetworks()).lookup(address);
   } catch (error) {
-    warnOnce(`lookup failed: ${messageOf(error)}`);
+    warnOnce(`lookup failed: ${errorMessage(error)}`);
     return UNKNOWN_NETWORK;
   }
 }
