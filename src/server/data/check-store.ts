@@ -17,6 +17,7 @@ import { displayName } from "@/lib/idn-display";
 import { placesOf, type VerdictDetails } from "@/lib/verdict";
 import { summarizeWorld, type WorldSummary } from "@/lib/world-summary";
 import { getConfig } from "@/server/config";
+import { parseJson } from "@/server/base/unknown-values";
 import { getDb } from "@/server/db";
 
 /** One stored probe round, as every reader (API, page) sees it. */
@@ -67,15 +68,10 @@ function storedDetail(r: ProbeResult): StoredDetail {
 
 /** A stored detail that no longer reads (a hand-edited row) costs the evidence, never the round. */
 function readDetail(json: string | null): { evidence: ProbeDetail | null; addresses: AddressResult[] | null } | null {
-  if (!json) return null;
-  try {
-    const parsed = JSON.parse(json) as unknown;
-    if (parsed === null || typeof parsed !== "object") return null;
-    const { addresses, ...evidence } = parsed as StoredDetail;
-    return { evidence: Object.keys(evidence).length > 0 ? evidence : null, addresses: Array.isArray(addresses) ? addresses : null };
-  } catch {
-    return null;
-  }
+  const parsed = json ? parseJson(json) : null;
+  if (parsed === null || typeof parsed !== "object") return null;
+  const { addresses, ...evidence } = parsed as StoredDetail;
+  return { evidence: Object.keys(evidence).length > 0 ? evidence : null, addresses: Array.isArray(addresses) ? addresses : null };
 }
 
 export function toResult(r: ResultRow): ProbeResult {
