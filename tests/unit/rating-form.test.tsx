@@ -13,9 +13,9 @@ function renderForm(overrides: Partial<Parameters<typeof RatingForm>[0]> = {}) {
   return render(<RatingForm domain="xn--bcher-kva.de" displayName="bücher.de" summary={{ average: null, count: 0 }} {...overrides} />);
 }
 
-/** Picks `stars` and presses Rate; the action answers `answer` (or never, while it is being sent). */
-async function rate(answer: RateState | "never", stars = "4 stars") {
-  rateAction.mockImplementationOnce(() => (answer === "never" ? new Promise(() => {}) : Promise.resolve(answer)));
+/** Picks `stars` and presses Rate; the action answers `answer` (a promise: when it settles). */
+async function rate(answer: RateState | Promise<RateState>, stars = "4 stars") {
+  rateAction.mockImplementationOnce(async () => answer);
   const user = userEvent.setup();
   await user.click(screen.getByRole("radio", { name: stars }));
   await user.click(screen.getByRole("button", { name: "Rate" }));
@@ -117,9 +117,12 @@ describe("RatingForm", () => {
 
   it("disables the Rate button while the vote is being sent, and sends the domain with the stars", async () => {
     renderForm();
-    await rate("never", "3 stars");
+    let answer: (state: RateState) => void = () => {};
+    await rate(new Promise((resolve) => (answer = resolve)), "3 stars");
     expect(await screen.findByRole("button", { name: "Rating…" })).toBeDisabled();
     expect(Object.fromEntries(rateAction.mock.lastCall?.[1] as FormData)).toEqual({ domain: "xn--bcher-kva.de", stars: "3" });
+    answer({ status: "success", message: "Thank you! You rated bücher.de 3 of 5.", yourStars: 3 });
+    expect(await screen.findByRole("button", { name: "Rate" })).toBeEnabled();
   });
 
   it("shows the summary under the stars", () => {
