@@ -19,38 +19,31 @@ interface IncidentsListProps {
  * The domain's incidents in one line: the running one, else the latest that ended, linking its
  * permalink (the history page lists them all); nothing when it never had one.
  */
-export function IncidentsList({ ipv6, ...props }: IncidentsListProps) {
-  if (!ipv6) return <SiteIncidentLine {...props} />;
+export function IncidentsList({ domain, displayName, current, ipv6, recent, now }: IncidentsListProps) {
+  const href = (incident: IncidentView) => `/${domain}/incidents/${incident.id}`;
+  const last = recent[0];
   return (
     <>
-      <SiteIncidentLine {...props} />
-      <p className="incidents-line current-incident" data-kind="ipv6">
-        {`IPv6 incident on ${props.displayName} now: `}
-        <Link href={`/${props.domain}/incidents/${ipv6.id}`}>{currentIncidentLine(ipv6, props.now)}</Link>
-      </p>
+      {current ? (
+        <p className="incidents-line current-incident" data-verdict={current.worstVerdict}>
+          {`Incident on ${displayName} now: `}
+          <Link href={href(current)}>{currentIncidentLine(current, now)}</Link>
+        </p>
+      ) : last ? (
+        <p className="incidents-line">
+          {"Last incident: "}
+          <Link href={href(last)}>
+            <time dateTime={last.startedAt}>{utcDateTime(last.startedAt)}</time>
+          </Link>
+          {`, ${incidentPhrase(last)} for ${incidentLength(last, 0)}.`}
+        </p>
+      ) : null}
+      {ipv6 ? (
+        <p className="incidents-line current-incident" data-kind="ipv6">
+          {`IPv6 incident on ${displayName} now: `}
+          <Link href={href(ipv6)}>{currentIncidentLine(ipv6, now)}</Link>
+        </p>
+      ) : null}
     </>
-  );
-}
-
-function SiteIncidentLine({ domain, displayName, current, recent, now }: Omit<IncidentsListProps, "ipv6">) {
-  const href = (incident: IncidentView) => `/${domain}/incidents/${incident.id}`;
-  if (current) {
-    return (
-      <p className="incidents-line current-incident" data-verdict={current.worstVerdict}>
-        {`Incident on ${displayName} now: `}
-        <Link href={href(current)}>{currentIncidentLine(current, now)}</Link>
-      </p>
-    );
-  }
-  const last = recent[0];
-  if (!last) return null;
-  return (
-    <p className="incidents-line">
-      {"Last incident: "}
-      <Link href={href(last)}>
-        <time dateTime={last.startedAt}>{utcDateTime(last.startedAt)}</time>
-      </Link>
-      {`, ${incidentPhrase(last)} for ${incidentLength(last, 0)}.`}
-    </p>
   );
 }

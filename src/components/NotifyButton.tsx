@@ -7,7 +7,7 @@ import { pushStatusAction, subscribeAction, unsubscribeAction, type PushState } 
 // service delivers. A browser has one push subscription for the site, whatever domains it follows:
 // stopping one domain drops it only when none is left.
 
-export type NotifyPhase = "starting" | "unsupported" | "ios-install" | "blocked" | "ready" | "subscribed";
+type NotifyPhase = "starting" | "unsupported" | "ios-install" | "blocked" | "ready" | "subscribed";
 
 interface NotifyButtonProps {
   /** ASCII: what the actions receive. */
@@ -144,41 +144,21 @@ export function NotifyButton({ domain, displayName, online, publicKey }: NotifyB
       return result;
     });
 
-  return <NotifyControls phase={phase} busy={busy} answer={answer} online={online} onSubscribe={subscribe} onUnsubscribe={unsubscribe} />;
-}
-
-/** What shows for a given phase; NotifyButton supplies the live one. */
-export function NotifyControls({
-  phase,
-  busy,
-  answer,
-  online,
-  onSubscribe,
-  onUnsubscribe,
-}: {
-  phase: NotifyPhase;
-  busy: boolean;
-  answer: PushState | null;
-  online: boolean;
-  onSubscribe: () => void;
-  onUnsubscribe: () => void;
-}) {
   const note = NOTES[phase];
-  const control = note ? (
-    <p className="notify-note">{note}</p>
-  ) : phase === "subscribed" ? (
-    <button type="button" className="secondary" onClick={onUnsubscribe} disabled={busy}>
-      Stop notifications
-    </button>
-  ) : (
-    // Disabled until the browser's support is known (and without JavaScript: see the section's note).
-    <button type="button" onClick={onSubscribe} disabled={busy || phase === "starting"}>
-      {online ? "Tell me if it goes down" : "Tell me when it's back"}
-    </button>
-  );
   return (
     <div className="notify-controls" data-phase={phase}>
-      {control}
+      {note ? (
+        <p className="notify-note">{note}</p>
+      ) : phase === "subscribed" ? (
+        <button type="button" className="secondary" onClick={unsubscribe} disabled={busy}>
+          Stop notifications
+        </button>
+      ) : (
+        // Disabled until the browser's support is known (and without JavaScript: see the section's note).
+        <button type="button" onClick={subscribe} disabled={busy || phase === "starting"}>
+          {online ? "Tell me if it goes down" : "Tell me when it's back"}
+        </button>
+      )}
       <p role="status" className={`notify-message${answer?.status === "error" ? " is-error" : ""}`}>
         {answer?.message ?? ""}
       </p>

@@ -13,13 +13,7 @@ interface OfficialStatusViewProps {
 }
 
 /** The page's host name; the address as stored when it is none (a row written by hand). */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
 
 /** The official status page beside our verdict: its state, what it lists, and where we disagree. */
 export function OfficialStatusView({ displayName, view, disagreement, now }: OfficialStatusViewProps) {

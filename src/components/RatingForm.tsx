@@ -13,8 +13,6 @@ interface RatingFormProps {
   /** What people read (Unicode); defaults to the domain. */
   displayName?: string;
   summary: RatingSummary;
-  /** The visitor's vote today, as their browser remembers it. */
-  yourStars?: number | null;
 }
 
 /** The key under which this browser remembers today's vote for a domain (the day is UTC's, as on the server). */
@@ -60,36 +58,21 @@ function useOwnVote(domain: string, justVoted: number | undefined): number | nul
 const initialState: RateState = { status: "idle", message: "" };
 const STARS = [1, 2, 3, 4, 5] as const;
 
+/** "Average 4.2 of 5 from 17 ratings" or "No ratings yet". */
+function describeRatingSummary({ average, count }: RatingSummary): string {
+  if (count === 0 || average === null) return "No ratings yet";
+  return `Average ${average.toFixed(1)} of 5 from ${count} rating${count === 1 ? "" : "s"}`;
+}
+
 /**
  * Stars for "functionality and service quality". A plain form post to the server action, so it
  * works before (or without) JavaScript: Next renders the page again with the action's result
  * as this hook's state, and the message shows in that page too.
  */
-export function RatingForm(props: RatingFormProps) {
+export function RatingForm({ domain, displayName = domain, headingAsks = false, summary }: RatingFormProps) {
   const [state, action, pending] = useActionState(rateAction, initialState);
-  const yourStars = useOwnVote(props.domain, state.yourStars);
-  return <RatingFields {...props} yourStars={yourStars} action={action} state={state} pending={pending} />;
-}
-
-/** "Average 4.2 of 5 from 17 ratings" or "No ratings yet". */
-export function describeRatingSummary({ average, count }: RatingSummary): string {
-  if (count === 0 || average === null) return "No ratings yet";
-  return `Average ${average.toFixed(1)} of 5 from ${count} rating${count === 1 ? "" : "s"}`;
-}
-
-/** The form as it looks for a given action state; RatingForm supplies the live one. */
-export function RatingFields({
-  domain,
-  displayName = domain,
-  headingAsks = false,
-  summary,
-  yourStars,
-  action,
-  state,
-  pending,
-}: RatingFormProps & { action: (formData: FormData) => void; state: RateState; pending: boolean }) {
+  const own = useOwnVote(domain, state.yourStars);
   const statusId = useId();
-  const own = state.yourStars ?? yourStars ?? null;
   const starsError = state.fieldErrors?.stars?.[0];
   return (
     <form action={action} className="rating-form">

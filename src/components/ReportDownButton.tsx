@@ -19,6 +19,7 @@ export function ReportDownButton({ domain }: { domain: string }) {
   const [actionState, action, actionPending] = useActionState(reportDownAction, initialState);
   const [sent, setSent] = useState<ReportDownState | null>(null);
   const [sending, startSending] = useTransition();
+  const statusId = useId();
   function send(event: FormEvent<HTMLFormElement>) {
     // Prevented, the form's action does not run: React only keeps the form pending meanwhile.
     event.preventDefault();
@@ -30,30 +31,12 @@ export function ReportDownButton({ domain }: { domain: string }) {
     });
   }
   const state = sent ?? actionState;
-  return <ReportDownFields domain={domain} action={action} onSubmit={send} state={state} pending={sending || actionPending} />;
-}
-
-/** The form as it looks for a given action state; ReportDownButton supplies the live one. */
-export function ReportDownFields({
-  domain,
-  action,
-  onSubmit,
-  state,
-  pending,
-}: {
-  domain: string;
-  action: (formData: FormData) => void;
-  /** With JavaScript: sends the report itself (preventing the action). */
-  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
-  state: ReportDownState;
-  pending: boolean;
-}) {
-  const statusId = useId();
+  const pending = sending || actionPending;
   const problemError = state.fieldErrors?.problem?.[0];
   const chosen = state.problem ?? REPORT_PROBLEMS[0].key;
   return (
     <div className="report-down">
-      <form action={action} onSubmit={onSubmit} className="report-down-form" aria-busy={pending}>
+      <form action={action} onSubmit={send} className="report-down-form" aria-busy={pending}>
         <input type="hidden" name="domain" value={domain} />
         {/* radiogroup, not the fieldset's implicit group: aria-invalid is allowed on it. */}
         <fieldset

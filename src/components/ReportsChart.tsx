@@ -14,7 +14,7 @@ export const REPORTS_TITLE = "Checks and reports for the last 24 hours";
 const PAD = { top: 20, right: 24, bottom: 40, left: 52 };
 
 /** What the picture says, in words: the SVG's accessible name. */
-export function describeReports(buckets: readonly HourBucket[], domain: string): string {
+function describeReports(buckets: readonly HourBucket[], domain: string): string {
   const totals = totalsOf(buckets);
   return (
     `${domain} in the last 24 hours: ${plural(totals.up, "check")} up, ` +

@@ -7,6 +7,8 @@ import { getRatingView } from "@/server/serving/pages/rating";
 import { getReportsView } from "@/server/serving/pages/reports";
 import { getVapidKeys } from "@/server/watching";
 import { type Target } from "@/lib/domain";
+import type { OfficialView } from "@/lib/official-status";
+import type { CheckView } from "@/server/serving/pages/status";
 import { NotifyButton } from "./NotifyButton";
 import { OfficialStatusView } from "./OfficialStatusView";
 import { RatingForm } from "./RatingForm";
@@ -44,12 +46,6 @@ export async function RelatedSection({ target }: { target: Target }) {
   );
 }
 
-export async function SocialSection({ target }: { target: Target }) {
-  const links = await readOrNull("social links", () => getSocialView(target.ascii));
-  if (!links) return <SectionUnavailable title={`Contact ${target.unicode}'s owner`} />;
-  return <SocialLinks domain={target.unicode} links={links} />;
-}
-
 /**
  * What to try, for the verdict of the domain's latest round (the general steps until it is known).
  * `folded`: the four "down only for you" steps behind a heading for the verdict.
@@ -70,18 +66,19 @@ export async function HelpSection({ target, folded = false, id }: { target: Targ
  * not down for everyone); nothing at all when there is neither.
  */
 export async function OwnerSection({ target, folded = false }: { target: Target; folded?: boolean }) {
+  // The round first: its start reads the official page, and the page shows what that stored.
+  const check = await shownCheck(target);
+  const [official, links] = await Promise.all([
+    readOrNull("official status", () => getOfficialView(target.ascii, check?.checkedAt ?? null)),
+    readOrNull("social links", () => getSocialView(target.ascii)),
+  ]);
   const parts = (
     <>
-      <OfficialStatusSection target={target} />
-      <SocialSection target={target} />
+      {official?.found ? await officialStatus(target, check, official) : null}
+      {links ? <SocialLinks domain={target.unicode} links={links} /> : <SectionUnavailable title={`Contact ${target.unicode}'s owner`} />}
     </>
   );
   if (!folded) return <div className="owner">{parts}</div>;
-  const checkedAt = (await shownCheck(target))?.checkedAt ?? null;
-  const [official, links] = await Promise.all([
-    readOrNull("official status", () => getOfficialView(target.ascii, checkedAt)),
-    readOrNull("social links", () => getSocialView(target.ascii)),
-  ]);
   const has = [official?.found ? "status page" : null, links && links.length > 0 ? "accounts" : null].filter((part) => part !== null);
   if (has.length === 0) return null;
   return (
@@ -95,15 +92,11 @@ export async function OwnerSection({ target, folded = false }: { target: Target;
 }
 
 /**
- * The official status page beside our verdict, in the page's "owner" block; nothing at all (no
- * empty box) for a site without a page we read. Its age and the disagreement are counted to the
- * shown result's check time, so a cached page says what was true when that result was new.
+ * The official status page beside our verdict, in the page's "owner" block. Its age and the
+ * disagreement are counted to the shown result's check time, so a cached page says what was true
+ * when that result was new.
  */
-async function OfficialStatusSection({ target }: { target: Target }) {
-  // The round first: its start reads the official page, and the page shows what that stored.
-  const check = await shownCheck(target);
-  const official = await readOrNull("official status", () => getOfficialView(target.ascii, check?.checkedAt ?? null));
-  if (!official?.found) return null;
+async function officialStatus(target: Target, check: CheckView | null, official: Extract<OfficialView, { found: true }>) {
   const failing = check !== null && (check.verdict === "global_outage" || check.verdict === "regional");
   const incidents = failing ? await readOrNull("incidents", () => getIncidentsView(target.ascii, check.checkedAt)) : null;
   const disagreement =

@@ -77,18 +77,11 @@ export function Troubleshooting({
       ))}
     </ol>
   );
-  if (folded) {
-    return (
-      <details className={className} aria-labelledby={`${id}-heading`} id={id}>
-        <summary>{title}</summary>
-        {list}
-      </details>
-    );
-  }
+  const Box = folded ? "details" : "section";
   return (
-    <section className={className} aria-labelledby={`${id}-heading`} id={id}>
-      {title}
+    <Box className={className} aria-labelledby={`${id}-heading`} id={id}>
+      {folded ? <summary>{title}</summary> : title}
       {list}
-    </section>
+    </Box>
   );
 }

@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it, vi } from "vitest";
-import { ReportDownFields } from "@/components/ReportDownButton";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ReportDownButton } from "@/components/ReportDownButton";
 import type { NetworkAnswer } from "@/lib/network-answer";
 import { REPORT_PROBLEMS } from "@/lib/report-problems";
-import type { ReportDownState } from "@/lib/report-down-state";
 
 // The network-check part draws the answer; here only where it goes and what it is given.
 vi.mock("@/components/NetworkAnswerView", () => ({
@@ -14,12 +13,31 @@ vi.mock("@/components/NetworkAnswerView", () => ({
   ),
 }));
 
-const idle: ReportDownState = { status: "idle", message: "" };
 const DOMAIN = "shop.example.test";
 
-function renderFields(overrides: Partial<Parameters<typeof ReportDownFields>[0]> = {}) {
-  return render(<ReportDownFields domain={DOMAIN} action={() => {}} state={idle} pending={false} {...overrides} />);
+const renderFields = () => render(<ReportDownButton domain={DOMAIN} />);
+
+/**
+ * The page's script posts to /api/v1/reports (its answers: send-report.test.ts, the route:
+ * report-route.test.ts); here the network answers `body` as that route would (a promise: when it settles).
+ */
+function routeAnswers(body: unknown) {
+  const fetch = vi.fn(async () => ({ json: async () => body }));
+  vi.stubGlobal("fetch", fetch);
+  return fetch;
 }
+
+/** Chooses `problem` (a label) and presses the button, as a visitor with JavaScript does. */
+async function report(body: unknown, problem = "The site won't load") {
+  const fetch = routeAnswers(body);
+  const user = userEvent.setup();
+  await user.click(screen.getByRole("radio", { name: problem }));
+  await user.click(button());
+  return fetch;
+}
+
+/** What the route answers for a report it refused, as the form's state would hold it. */
+const refused = (code: string, message: string) => ({ error: { code, message } });
 
 /** What a browser posts for the form as it stands, JavaScript or not. */
 const posted = (container: HTMLElement) => Object.fromEntries(new FormData(container.querySelector("form") ?? undefined));
@@ -27,7 +45,9 @@ const posted = (container: HTMLElement) => Object.fromEntries(new FormData(conta
 const button = () => screen.getByRole("button", { name: "It's down for me" });
 const choices = () => screen.getByRole("radiogroup", { name: "What fails for you?" });
 
-describe("ReportDownFields", () => {
+describe("ReportDownButton", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
   it("offers every preset problem as a labelled choice, 'won't load' chosen", () => {
     renderFields();
     const radios = within(choices()).getAllByRole("radio");
@@ -46,14 +66,15 @@ describe("ReportDownFields", () => {
     expect(button()).toHaveAttribute("type", "submit");
   });
 
-  it("sends the chosen problem to the action when the button is pressed", async () => {
-    const user = userEvent.setup();
-    const action = vi.fn();
-    renderFields({ action });
-    await user.click(screen.getByRole("radio", { name: "Logging in" }));
-    await user.click(button());
-    expect(action).toHaveBeenCalledTimes(1);
-    expect(Object.fromEntries(action.mock.calls[0][0] as FormData)).toEqual({ domain: DOMAIN, problem: "login" });
+  it("sends the domain and the chosen problem to the reports route when the button is pressed", async () => {
+    renderFields();
+    const fetch = await report({ status: "success", message: "Thanks" }, "Logging in");
+    await screen.findByText("Thanks");
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch.mock.lastCall).toEqual([
+      "/api/v1/reports",
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ domain: DOMAIN, problem: "login" }) },
+    ]);
   });
 
   it("is reached with the keyboard: the choices, then the button", async () => {
@@ -67,8 +88,10 @@ describe("ReportDownFields", () => {
     expect(button()).toHaveFocus();
   });
 
-  it("keeps the problem the action answered with chosen (the page a post without JavaScript gets back)", () => {
-    const { container } = renderFields({ state: { status: "success", message: "Thanks", problem: "app" } });
+  it("keeps the problem it reported chosen once the answer is in", async () => {
+    const { container } = renderFields();
+    await report({ status: "success", message: "Thanks" }, "The app");
+    await screen.findByText("Thanks");
     expect(screen.getByRole("radio", { name: "The app" })).toBeChecked();
     expect(posted(container)).toMatchObject({ problem: "app" });
   });
@@ -79,36 +102,45 @@ describe("ReportDownFields", () => {
     expect(screen.queryByTestId("network-answer")).toBeNull();
   });
 
-  it.each<[string, ReportDownState]>([
+  it.each<[string, unknown, string]>([
     [
       "the thank-you",
       { status: "success", message: "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two." },
+      "Thanks — your report counts for the next 24 hours; the page adds it within a minute or two.",
     ],
     [
       "the too-soon message",
-      { status: "error", message: "You reported shop.example.test a moment ago; you can report it again in 12 minutes." },
+      refused("too_soon", "You reported shop.example.test a moment ago; you can report it again in 12 minutes."),
+      "You reported shop.example.test a moment ago; you can report it again in 12 minutes.",
     ],
-  ])("announces %s in the status region", (_label, state) => {
-    renderFields({ state });
-    expect(screen.getByRole("status")).toHaveTextContent(state.message);
+  ])("announces %s in the status region", async (_label, body, message) => {
+    renderFields();
+    await report(body);
+    await vi.waitFor(() => expect(screen.getByRole("status")).toHaveTextContent(message));
   });
 
-  it("marks the choices invalid and says why when the action refused the problem", () => {
+  it("marks the choices invalid and says why when the route refused the problem", async () => {
     const message = "Choose what fails from the list.";
-    renderFields({ state: { status: "error", message, fieldErrors: { problem: [message] } } });
-    expect(choices()).toHaveAttribute("aria-invalid", "true");
+    renderFields();
+    expect(choices()).not.toHaveAttribute("aria-invalid");
+    await report(refused("invalid_problem", message));
+    await vi.waitFor(() => expect(choices()).toHaveAttribute("aria-invalid", "true"));
     expect(choices()).toHaveAccessibleDescription(message);
     expect(screen.getByRole("status")).toHaveClass("is-error");
   });
 
-  it("disables the button and says it is sending while the report is on its way", () => {
-    renderFields({ pending: true });
-    const sending = screen.getByRole("button", { name: "Sending…" });
+  it("disables the button and says it is sending while the report is on its way", async () => {
+    renderFields();
+    let answer: (body: unknown) => void = () => {};
+    await report(new Promise((resolve) => (answer = resolve)));
+    const sending = await screen.findByRole("button", { name: "Sending…" });
     expect(sending).toBeDisabled();
     expect(sending.closest("form")).toHaveAttribute("aria-busy", "true");
+    answer({ status: "success", message: "Thanks" });
+    expect(await screen.findByRole("button", { name: "It's down for me" })).toBeEnabled();
   });
 
-  it("shows the 'only your network?' answer under the button, for this domain", () => {
+  it("shows the 'only your network?' answer under the button, for this domain", async () => {
     const answer: NetworkAnswer = {
       scope: "asn:7922",
       scopeLabel: "AS7922 (Comcast)",
@@ -118,8 +150,9 @@ describe("ReportDownFields", () => {
       likely: "provider",
       measuredAt: "2026-11-26T10:00:00.000Z",
     };
-    renderFields({ state: { status: "success", message: "Thanks", network: answer } });
-    const shown = screen.getByTestId("network-answer");
+    renderFields();
+    await report({ status: "success", message: "Thanks", network: answer });
+    const shown = await screen.findByTestId("network-answer");
     expect(shown).toHaveTextContent(`AS7922 (Comcast): 2 of 3 failing for ${DOMAIN}`);
     expect(button().compareDocumentPosition(shown) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });

@@ -21,9 +21,7 @@ export function generateStaticParams() {
 
 async function resolve(params: Promise<{ domain: string; id: string }>) {
   const { domain, id } = await params;
-  const target = parsePermalink(domain, id);
-  if (!target) notFound();
-  return target;
+  return parsePermalink(domain, id) ?? notFound();
 }
 
 const titleOf = (domain: string, verdict: Parameters<typeof verdictName>[0], checkedAt: string) =>
