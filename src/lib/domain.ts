@@ -139,12 +139,8 @@ function rejectRawShape(raw: RawParts): DomainRejection | null {
 
 /** The URL parser's reading of the host alone, or the reason it is unacceptable once normalized. */
 function parsedHost(host: string): { host: string } | { reason: DomainRejection } {
-  let url: URL;
-  try {
-    url = new URL(`http://${host}`);
-  } catch {
-    return { reason: "invalid_name" };
-  }
+  const url = URL.parse(`http://${host}`);
+  if (url === null) return { reason: "invalid_name" };
   // The raw split cut the host at the first of these: URL must have read the same host.
   if (url.username !== "" || url.password !== "" || url.port !== "" || url.pathname !== "/" || url.search !== "" || url.hash !== "") {
     return { reason: "invalid_name" };
@@ -164,11 +160,9 @@ const PLAIN_NAME = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
  */
 export function plainAsciiName(host: string): string | null {
   if (host.length > MAX_DOMAIN_LENGTH || !PLAIN_NAME.test(host)) return null;
-  for (const label of host.split(".")) {
-    // "xn--" (like any "--" in 3rd and 4th place) is punycode to check: tr46's.
-    if (label.length > 63 || label.startsWith("-") || label.endsWith("-") || label.slice(2, 4) === "--") return null;
-  }
-  return host;
+  // "xn--" labels are punycode to check: tr46's.
+  const plain = host.split(".").every((label) => label.length <= 63 && registrableLabelValid(label) && !label.startsWith("xn--"));
+  return plain ? host : null;
 }
 
 function toAsciiHost(host: string): { ascii: string } | { reason: DomainRejection } {
@@ -182,12 +176,8 @@ function toAsciiHost(host: string): { ascii: string } | { reason: DomainRejectio
   return { reason: tooLong ? "too_long" : "invalid_name" };
 }
 
-function isSpecialUse(ascii: string): boolean {
-  return SPECIAL_USE_SUFFIXES.some((suffix) => ascii === suffix || ascii.endsWith(`.${suffix}`));
-}
-
 function rejectByRegistry(ascii: string): DomainRejection | null {
-  if (isSpecialUse(ascii)) return "special_use";
+  if (SPECIAL_USE_SUFFIXES.some((suffix) => ascii === suffix || ascii.endsWith(`.${suffix}`))) return "special_use";
   const info = parseSuffix(ascii, { allowPrivateDomains: false, extractHostname: false });
   if (info.isIp) return "ip_address";
   if (info.publicSuffix === null || info.isIcann !== true) return "no_public_suffix";

@@ -24,19 +24,15 @@ export interface TrackedRound {
   verdict: Verdict;
 }
 
-export interface Streak {
-  rounds: number;
-  since: Date | null;
-  checkId: number | null;
-}
+type StreakColumns = Omit<TrackingState, "openIncident">;
 
-export const NO_STREAK: Streak = { rounds: 0, since: null, checkId: null };
+const NO_STREAK: StreakColumns = { streakRounds: 0, streakSince: null, streakCheckId: null };
 
 export type RuleDecision =
   /** Nothing to remember: an inconclusive round, or one that agrees with the state and had no streak to break. */
   | { kind: "none" }
   /** The streak grows, starts or is broken. */
-  | { kind: "streak"; streak: Streak }
+  | { kind: "streak"; streak: StreakColumns }
   /** Open an incident that started with the streak's first round; the streak starts over. */
   | { kind: "open"; startedAt: Date; firstCheckId: number }
   /** Close the open incident at the streak's first online round; the streak starts over. */
@@ -75,9 +71,9 @@ export function decideIncident(state: TrackingState, round: TrackedRound): RuleD
     const anyStreak = state.streakRounds !== 0 || state.streakSince !== null || state.streakCheckId !== null;
     return anyStreak ? { kind: "streak", streak: NO_STREAK } : { kind: "none" };
   }
-  if (!streak) return { kind: "streak", streak: { rounds: 1, since: round.startedAt, checkId: round.checkId } };
+  if (!streak) return { kind: "streak", streak: { streakRounds: 1, streakSince: round.startedAt, streakCheckId: round.checkId } };
   if (round.startedAt.getTime() - streak.since.getTime() < MIN_STREAK_SPAN_MS) {
-    return { kind: "streak", streak: { ...streak, rounds: streak.rounds + 1 } };
+    return { kind: "streak", streak: { streakRounds: streak.rounds + 1, streakSince: streak.since, streakCheckId: streak.checkId } };
   }
   return state.openIncident
     ? { kind: "close", endedAt: streak.since, recoveryCheckId: streak.checkId }
@@ -90,9 +86,9 @@ export function applyDecision(state: TrackingState, decision: RuleDecision): Tra
     case "none":
       return state;
     case "streak":
-      return { ...state, streakRounds: decision.streak.rounds, streakSince: decision.streak.since, streakCheckId: decision.streak.checkId };
+      return { ...state, ...decision.streak };
     case "open":
     case "close":
-      return { openIncident: decision.kind === "open", streakRounds: 0, streakSince: null, streakCheckId: null };
+      return { openIncident: decision.kind === "open", ...NO_STREAK };
   }
 }

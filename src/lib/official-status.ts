@@ -110,11 +110,6 @@ export function readSnapshot(json: string | null): OfficialSummary | null {
 
 /** Only http(s) links from a page reach ours. */
 export function safeLink(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
-  } catch {
-    return null;
-  }
+  const url = value ? URL.parse(value) : null;
+  return url && (url.protocol === "https:" || url.protocol === "http:") ? url.toString() : null;
 }

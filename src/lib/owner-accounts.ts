@@ -65,12 +65,8 @@ const account = (network: SocialNetwork, url: string, handle: string): AccountLi
  * Wikidata's address, or a row written from one); else only on MASTODON_HOSTS.
  */
 export function accountFromUrl(raw: string, { anyMastodonHost = false }: { anyMastodonHost?: boolean } = {}): AccountLink | null {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return null;
-  }
+  const url = URL.parse(raw.trim());
+  if (url === null) return null;
   if (url.protocol !== "https:" && url.protocol !== "http:") return null;
   if (url.username || url.password || (url.port && url.port !== "443" && url.port !== "80")) return null;
   const host = url.hostname.toLowerCase().replace(/^(www|m|mobile|web)\./, "");
@@ -176,10 +172,6 @@ export function accountSourceWords(source: AccountSource, sourceUrl: string | nu
 
 /** The host of `url`, without "www."; `fallback` when it is none. */
 export function hostOr(url: string | null, fallback: string): string {
-  if (!url) return fallback;
-  try {
-    return new URL(url).hostname.replace(/^www\./, "");
-  } catch {
-    return fallback;
-  }
+  const parsed = url ? URL.parse(url) : null;
+  return parsed ? parsed.hostname.replace(/^www\./, "") : fallback;
 }

@@ -35,12 +35,8 @@ export function parsePushOrigins(text: string): { ok: true; origins: PushOrigin[
   const origins: PushOrigin[] = [];
   for (const entry of entries) {
     const wildcard = /^https?:\/\/\*\./i.test(entry);
-    let url: URL;
-    try {
-      url = new URL(wildcard ? entry.replace("*.", "wildcard.") : entry);
-    } catch {
-      return { ok: false, message: `"${entry}" is not an origin such as https://fcm.googleapis.com` };
-    }
+    const url = URL.parse(wildcard ? entry.replace("*.", "wildcard.") : entry);
+    if (url === null) return { ok: false, message: `"${entry}" is not an origin such as https://fcm.googleapis.com` };
     const bare =
       url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === "" && !entry.endsWith("/");
     if (!bare) return { ok: false, message: `"${entry}" is not an origin: give only the scheme, host and port` };
@@ -55,13 +51,8 @@ export function parsePushOrigins(text: string): { ok: true; origins: PushOrigin[
 
 /** Whether `endpoint` is an URL at one of `origins` (a wildcard stands for one or more labels). */
 export function isPushServiceEndpoint(endpoint: string, origins: readonly PushOrigin[]): boolean {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    return false;
-  }
-  if (url.username !== "" || url.password !== "") return false;
+  const url = URL.parse(endpoint);
+  if (url === null || url.username !== "" || url.password !== "") return false;
   return origins.some(
     (origin) =>
       origin.protocol === url.protocol &&

@@ -42,33 +42,32 @@ export function describeChange(displayName: string, site: SiteState, now: Date):
   return { title: `${displayName} is back`, body };
 }
 
-/** The payload one subscriber receives (their own unsubscribe link in it). */
-export function notificationPayload(input: {
+interface Recipient {
   domain: string;
   displayName: string;
-  site: SiteState;
   baseUrl: string;
   token: string;
-  now: Date;
-}): NotificationPayload {
-  const { title, body } = describeChange(input.displayName, input.site, input.now);
-  return {
-    title,
-    body,
-    url: new URL(`/${input.domain}`, input.baseUrl).toString(),
-    unsubscribeUrl: new URL(`/unsubscribe?token=${encodeURIComponent(input.token)}`, input.baseUrl).toString(),
-  };
+}
+
+/** Where a click goes, and the subscriber's own unsubscribe link. */
+const links = ({ domain, baseUrl, token }: Recipient): Pick<NotificationPayload, "url" | "unsubscribeUrl"> => ({
+  url: new URL(`/${domain}`, baseUrl).toString(),
+  unsubscribeUrl: new URL(`/unsubscribe?token=${encodeURIComponent(token)}`, baseUrl).toString(),
+});
+
+/** The payload one subscriber receives (their own unsubscribe link in it). */
+export function notificationPayload(input: Recipient & { site: SiteState; now: Date }): NotificationPayload {
+  return { ...describeChange(input.displayName, input.site, input.now), ...links(input) };
 }
 
 /**
  * The first message, sent when a browser subscribes: it says what was turned on, and only a
  * subscription its push service takes is kept (push/subscribe.ts).
  */
-export function confirmationPayload(input: { domain: string; displayName: string; baseUrl: string; token: string }): NotificationPayload {
+export function confirmationPayload(input: Recipient): NotificationPayload {
   return {
     title: `Notifications on for ${input.displayName}`,
     body: `We will tell you here when ${input.displayName} goes down or comes back.`,
-    url: new URL(`/${input.domain}`, input.baseUrl).toString(),
-    unsubscribeUrl: new URL(`/unsubscribe?token=${encodeURIComponent(input.token)}`, input.baseUrl).toString(),
+    ...links(input),
   };
 }

@@ -18,12 +18,8 @@ const base64url = (bytes: number, what: string) => {
 };
 
 const isWebUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "https:" || url.protocol === "http:") && url.username === "" && url.password === "";
-  } catch {
-    return false;
-  }
+  const url = URL.parse(value);
+  return url !== null && (url.protocol === "https:" || url.protocol === "http:") && url.username === "" && url.password === "";
 };
 
 export const PushSubscriptionSchema = z.object({

@@ -1,6 +1,5 @@
-import type { ActionState } from "@/lib/refusal";
 import type { NetworkAnswer } from "@/lib/network-answer";
-import type { Refusal } from "@/lib/refusal";
+import type { ActionState, Refusal } from "@/lib/refusal";
 import type { ReportProblem } from "@/lib/report-problems";
 
 // What "It's down for me" answers, in the form's terms: the server action's state (without
