@@ -141,39 +141,33 @@ const EnvSchema = z
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: "use redis://[user:password@]host[:port][/db] (or rediss:// for TLS)" }).optional(),
   })
   .superRefine((env, context) => {
-    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
-      context.addIssue({
-        code: "custom",
-        path: ["VAPID_PRIVATE_KEY"],
-        message: "set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (npx web-push generate-vapid-keys)",
-      });
-    }
-    if (Boolean(env.FAMILY_BEACON_IPV4_ORIGIN) !== Boolean(env.FAMILY_BEACON_IPV6_ORIGIN)) {
-      context.addIssue({
-        code: "custom",
-        path: [env.FAMILY_BEACON_IPV4_ORIGIN ? "FAMILY_BEACON_IPV6_ORIGIN" : "FAMILY_BEACON_IPV4_ORIGIN"],
-        message: "set FAMILY_BEACON_IPV4_ORIGIN and FAMILY_BEACON_IPV6_ORIGIN together, or neither",
-      });
-    }
     // Generated keys and the visitor secret are files beside the SQLite database. A server database has
     // no such folder, and its instances must share one pair (to send each other's subscriptions) and
     // one secret (to hash visitors alike).
     const onServerDatabase = isDatabaseUrl(env.DATABASE_URL) && databaseProvider(env.DATABASE_URL) === "postgresql";
-    if (!env.VAPID_PUBLIC_KEY && onServerDatabase) {
-      context.addIssue({
-        code: "custom",
-        path: ["VAPID_PUBLIC_KEY"],
-        message:
-          "required with a PostgreSQL DATABASE_URL, with VAPID_PRIVATE_KEY: the same pair on every instance (npx web-push generate-vapid-keys)",
-      });
-    }
-    if (!env.VISITOR_SECRET && onServerDatabase) {
-      context.addIssue({
-        code: "custom",
-        path: ["VISITOR_SECRET"],
-        message: "required with a PostgreSQL DATABASE_URL: set the same secret (32+ characters) on every instance",
-      });
-    }
+    const problems: [boolean, keyof typeof env, string][] = [
+      [
+        Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY),
+        "VAPID_PRIVATE_KEY",
+        "set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together (npx web-push generate-vapid-keys)",
+      ],
+      [
+        Boolean(env.FAMILY_BEACON_IPV4_ORIGIN) !== Boolean(env.FAMILY_BEACON_IPV6_ORIGIN),
+        env.FAMILY_BEACON_IPV4_ORIGIN ? "FAMILY_BEACON_IPV6_ORIGIN" : "FAMILY_BEACON_IPV4_ORIGIN",
+        "set FAMILY_BEACON_IPV4_ORIGIN and FAMILY_BEACON_IPV6_ORIGIN together, or neither",
+      ],
+      [
+        !env.VAPID_PUBLIC_KEY && onServerDatabase,
+        "VAPID_PUBLIC_KEY",
+        "required with a PostgreSQL DATABASE_URL, with VAPID_PRIVATE_KEY: the same pair on every instance (npx web-push generate-vapid-keys)",
+      ],
+      [
+        !env.VISITOR_SECRET && onServerDatabase,
+        "VISITOR_SECRET",
+        "required with a PostgreSQL DATABASE_URL: set the same secret (32+ characters) on every instance",
+      ],
+    ];
+    for (const [failed, variable, message] of problems) if (failed) context.addIssue({ code: "custom", path: [variable], message });
   });
 
 export type AppConfig = Omit<z.infer<typeof EnvSchema>, "PUBLIC_BASE_URL"> & { PUBLIC_BASE_URL: string };

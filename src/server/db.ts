@@ -39,6 +39,12 @@ export function sqliteFilePath(databaseUrl: string): string {
   return resolve(path.replace(/^\/\/(?=\/)/, ""));
 }
 
+/**
+ * WAL lets page renders read while a check writes. Switching needs the write lock, so it is asked
+ * only when not WAL yet, and a held lock (a backup, a stuck writer) does not stop the connection.
+ * In WAL a commit need not wait for the disk (synchronous = NORMAL, SQLite's advice: only a power
+ * cut may lose the last commits); every connection says so, or it keeps FULL's fsync per commit.
+ */
 function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFactory {
   return {
     provider: factory.provider,
@@ -46,26 +52,16 @@ function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFact
     async connect(): Promise<SqlDriverAdapter> {
       const connection = await factory.connect();
       await connection.executeScript(CONNECTION_PRAGMAS);
-      await switchToWal(connection);
+      const mode = await connection.queryRaw({ sql: "PRAGMA journal_mode", args: [], argTypes: [] });
+      try {
+        if (String(mode.rows[0]?.[0]).toLowerCase() !== "wal") await connection.executeScript("PRAGMA journal_mode = WAL;");
+        await connection.executeScript("PRAGMA synchronous = NORMAL;");
+      } catch (error) {
+        console.warn("db: the database file is locked; not in WAL mode yet, trying again on the next connection", error);
+      }
       return connection;
     },
   };
-}
-
-/**
- * WAL lets page renders read while a check writes. Switching needs the write lock, so it is asked
- * only when not WAL yet, and a held lock (a backup, a stuck writer) does not stop the connection.
- * In WAL a commit need not wait for the disk (synchronous = NORMAL, SQLite's advice: only a power
- * cut may lose the last commits); every connection says so, or it keeps FULL's fsync per commit.
- */
-async function switchToWal(connection: SqlDriverAdapter) {
-  const mode = await connection.queryRaw({ sql: "PRAGMA journal_mode", args: [], argTypes: [] });
-  try {
-    if (String(mode.rows[0]?.[0]).toLowerCase() !== "wal") await connection.executeScript("PRAGMA journal_mode = WAL;");
-    await connection.executeScript("PRAGMA synchronous = NORMAL;");
-  } catch (error) {
-    console.warn("db: the database file is locked; not in WAL mode yet, trying again on the next connection", error);
-  }
 }
 
 /** How long a query waits for a PostgreSQL connection before failing (the server down, the pool full). */

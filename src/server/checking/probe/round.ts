@@ -3,6 +3,7 @@ import { isDownVote } from "@/lib/location-votes";
 import type { ProbeKind, ProbeResult, ProbeTimings, ResultSource, RoundOutcome } from "@/lib/probe-result";
 import type { Asker } from "@/lib/world-shares";
 import { errorMessage } from "@/server/base/unknown-values";
+import { waitAtMost } from "@/server/base/wait";
 import type { AddressGuard, RoundInfo, Tester, TesterKindName } from "./types";
 import { type Target } from "@/lib/domain";
 
@@ -89,19 +90,13 @@ const votesDown = (result: ProbeResult) => isDownVote(result) && result.kind !==
 
 async function withinDeadline(tester: Tester, probe: () => Promise<ProbeResult[]>, deadline: number): Promise<ProbeResult[]> {
   const started = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const overrun = new Promise<ProbeResult[]>((resolve) => {
-    timer = setTimeout(
-      () => {
-        // A tester that honours the round's signal answers before this: overrunning is a bug.
-        console.error(`round: tester ${tester.id} did not finish before the round's deadline`);
-        resolve([errorResult(tester, "did not finish before the round's deadline", Date.now() - started)]);
-      },
-      Math.max(0, deadline - started) + OVERRUN_GRACE_MS,
-    );
-  });
   try {
-    const results = await Promise.race([probe(), overrun]);
+    const results = await waitAtMost(probe(), Math.max(0, deadline - started) + OVERRUN_GRACE_MS);
+    if (results === null) {
+      // A tester that honours the round's signal answers before this: overrunning is a bug.
+      console.error(`round: tester ${tester.id} did not finish before the round's deadline`);
+      return [errorResult(tester, "did not finish before the round's deadline", Date.now() - started)];
+    }
     if (results.length === 0) return [errorResult(tester, "returned no result", Date.now() - started)];
     // The contract: a tester's own failure is inconclusive, whatever status it reported.
     return results.map((result) => (result.cause === "tester_error" ? { ...result, status: "error" } : result));
@@ -109,8 +104,6 @@ async function withinDeadline(tester: Tester, probe: () => Promise<ProbeResult[]
     // Testers report the target's failures as results; a throw is the tester's own fault.
     console.error(`round: tester ${tester.id} failed`, error);
     return [errorResult(tester, `failed: ${errorMessage(error)}`, Date.now() - started)];
-  } finally {
-    clearTimeout(timer);
   }
 }
 
