@@ -1,7 +1,7 @@
 import webpush from "web-push";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "@/server/config";
-import { vapidSubject } from "@/server/watching/push/vapid";
+import { getVapidKeys } from "@/server/watching/push/vapid";
 
 const keys = webpush.generateVAPIDKeys();
 
@@ -43,6 +43,7 @@ describe("VAPID settings", () => {
     // web-push refuses an http subject; a development site on http still sends.
     [{ PUBLIC_BASE_URL: "http://localhost:3000" }, "mailto:webmaster@localhost"],
   ])("signs as VAPID_SUBJECT, else an https base URL, else a mailto at its host (%j)", (settings, subject) => {
-    expect(vapidSubject(settings)).toBe(subject);
+    const config = getConfig({ ...settings, VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey });
+    expect(getVapidKeys(config).subject).toBe(subject);
   });
 });

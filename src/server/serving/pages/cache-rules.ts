@@ -1,5 +1,5 @@
 import "server-only";
-import { cacheLife } from "next/cache";
+import { cacheLife, cacheTag } from "next/cache";
 import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { parseRequestedDomain } from "@/server/checking";
 import { app } from "@/server/app";
@@ -11,10 +11,13 @@ import { app } from "@/server/app";
 /** How long a browser may reuse what it was given before asking again. */
 export const CLIENT_STALE_SECONDS = 30;
 
-/** `value` when it is a domain's canonical (ASCII) name we would check, else null (and the answer is kept briefly). */
-export function checkableDomain(value: unknown): string | null {
+/** `value` when it is a domain's canonical (ASCII) name we would check (the answer tagged `tags`), else null (kept briefly). */
+export function checkableDomain(value: unknown, ...tags: ((domain: string) => string)[]): string | null {
   const parsed = typeof value === "string" && value.length <= 253 ? parseRequestedDomain(value) : null;
-  if (parsed?.ok && parsed.ascii === value) return parsed.ascii;
+  if (parsed?.ok && parsed.ascii === value) {
+    if (tags.length > 0) cacheTag(...tags.map((tag) => tag(parsed.ascii)));
+    return parsed.ascii;
+  }
   keepBriefly();
   return null;
 }

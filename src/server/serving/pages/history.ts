@@ -1,23 +1,17 @@
 import "server-only";
-import { cacheTag } from "next/cache";
 import { statusTag } from "@/lib/caching";
 import { HISTORY_RANGES, isHistoryRange, type HistoryRange, type HistorySummary, type HistoryView } from "@/lib/history-view";
 import { app } from "@/server/app";
 import { historyOf } from "@/server/watching";
 import { checkableDomain, keepForARound } from "./cache-rules";
 
-/** A new round changes the numbers: the history is tagged with the status and as fresh as it. */
-function historyCacheLife(domain: string) {
-  cacheTag(statusTag(domain));
-  keepForARound();
-}
-
 /** One range's history, or null for a name that is not a checkable domain's canonical form. */
 export async function getHistoryView(domain: string, range: HistoryRange): Promise<HistoryView | null> {
   "use cache";
-  const checked = checkableDomain(isHistoryRange(range) ? domain : null);
+  const checked = checkableDomain(isHistoryRange(range) ? domain : null, statusTag);
   if (checked === null) return null;
-  historyCacheLife(checked);
+  // A new round changes the numbers: the history is tagged with the status and as fresh as it.
+  keepForARound();
   return historyOf(checked, range);
 }
 
@@ -27,9 +21,9 @@ export async function getHistoryView(domain: string, range: HistoryRange): Promi
  */
 export async function getHistorySummary(domain: string, _latestCheck: string | null): Promise<HistorySummary | null> {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, statusTag);
   if (checked === null) return null;
-  historyCacheLife(checked);
+  keepForARound();
   const now = new Date();
   const views = await Promise.all(HISTORY_RANGES.map((range) => historyOf(checked, range, now)));
   // Only the totals of the shorter ranges: the 7-day view's 168 hours would triple what is cached.

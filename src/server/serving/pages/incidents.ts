@@ -1,5 +1,4 @@
 import "server-only";
-import { cacheTag } from "next/cache";
 import { statusTag } from "@/lib/caching";
 import type { IncidentDetail, IncidentView } from "@/lib/incident-view";
 import { keptCheckIds } from "@/server/data/checks";
@@ -22,9 +21,8 @@ export interface IncidentsView {
  */
 export async function getIncidentsView(domain: string, _latestCheck: string | null): Promise<IncidentsView> {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, statusTag);
   if (checked === null) return { current: null, ipv6: null, recent: [] };
-  cacheTag(statusTag(checked));
   keepForARound();
   const [current, ipv6, latest] = await Promise.all([
     currentIncident(checked),
@@ -43,9 +41,8 @@ export interface IncidentPageView {
 /** One incident with its evidence; an ended one changes no more, so it is kept longer. */
 export async function getIncidentPageView(domain: string, id: number): Promise<IncidentPageView | null> {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, statusTag);
   if (checked === null || !isRecordId(id)) return null;
-  cacheTag(statusTag(checked));
   const incident = await incidentDetail(checked, id);
   if (incident?.endedAt) keepAnHour();
   else keepForARound();

@@ -1,5 +1,5 @@
 import "server-only";
-import { cacheLife, cacheTag } from "next/cache";
+import { cacheLife } from "next/cache";
 import { STALE_WINDOW_SECONDS, statusTag } from "@/lib/caching";
 import { OFFICIAL_MIN_TTL_SECONDS, officialTag, type OfficialView } from "@/lib/official-status";
 import type { IncidentOfficialFacts } from "@/lib/official-status-words";
@@ -18,9 +18,8 @@ export const PAGE_WAIT_MS = 1500;
  */
 export async function getOfficialView(domain: string, _checkedAt: string | null): Promise<OfficialView> {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, officialTag);
   if (checked === null) return { found: false };
-  cacheTag(officialTag(checked));
   const view = await waitAtMost(app().official.stored({ ascii: checked, unicode: displayName(checked) }), PAGE_WAIT_MS);
   if (view === null) {
     keepBriefly();
@@ -37,9 +36,8 @@ export async function getOfficialView(domain: string, _checkedAt: string | null)
 /** An incident's official facts for its permalink: short-lived while it runs, an hour once it ended. */
 export async function getIncidentOfficialFacts(domain: string, id: number): Promise<IncidentOfficialFacts | null> {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, statusTag);
   if (checked === null || !isRecordId(id)) return null;
-  cacheTag(statusTag(checked));
   const facts = await incidentOfficialFacts(checked, id);
   if (facts?.endedAt) keepAnHour();
   else keepForARound();

@@ -1,5 +1,5 @@
 import "server-only";
-import { cacheLife, cacheTag } from "next/cache";
+import { cacheLife } from "next/cache";
 import { contentTag } from "@/lib/caching";
 import { getConfig } from "@/server/config";
 import { getRelatedPages, getSocialLinks, ownerContentState, type SocialLink } from "@/server/data/content";
@@ -35,9 +35,8 @@ export async function contentLife(domain: string, now = Date.now()): Promise<Lif
 /** Related pages: imported, or read from the site's own feed. */
 export async function getRelatedView(domain: string) {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, contentTag);
   if (checked === null) return [];
-  cacheTag(contentTag(checked));
   cacheLife(await contentLife(checked));
   return getRelatedPages(checked);
 }
@@ -45,9 +44,8 @@ export async function getRelatedView(domain: string) {
 /** The site owner's accounts: imported, listed on the site's own page, or from Wikidata. */
 export async function getSocialView(domain: string) {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, contentTag);
   if (checked === null) return [];
-  cacheTag(contentTag(checked));
   cacheLife(await contentLife(checked));
   return getSocialLinks(checked);
 }
@@ -61,9 +59,8 @@ export interface OwnerHelpView {
 /** What "Hear it from the owner" links: the official status page and the owner's accounts. */
 export async function getOwnerHelpView(domain: string): Promise<OwnerHelpView> {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, contentTag);
   if (checked === null) return { statusPage: null, accounts: [] };
-  cacheTag(contentTag(checked));
   const [official, accounts, life] = await Promise.all([storedOfficial(checked), getSocialLinks(checked), contentLife(checked)]);
   cacheLife(life);
   return { statusPage: official.url, accounts };

@@ -1,5 +1,5 @@
 import "server-only";
-import { cacheLife, cacheTag } from "next/cache";
+import { cacheLife } from "next/cache";
 import { reportsTag, STALE_WINDOW_SECONDS, statusTag } from "@/lib/caching";
 import { crowdView, NO_REPORTS, type CrowdView } from "@/lib/crowd-view";
 import { bucketByHour, type HourBucket } from "@/lib/hourly";
@@ -18,9 +18,8 @@ export interface ReportsView {
  */
 export async function getReportsView(domain: string, _latestCheck: string | null): Promise<ReportsView> {
   "use cache";
-  const checked = checkableDomain(domain);
+  const checked = checkableDomain(domain, reportsTag, statusTag);
   if (checked === null) return { hours: bucketByHour({ now: new Date(), checks: [], reports: [] }), crowd: crowdView(NO_REPORTS) };
-  cacheTag(reportsTag(checked), statusTag(checked));
   cacheLife({ stale: CLIENT_STALE_SECONDS, revalidate: 60, expire: 60 + STALE_WINDOW_SECONDS });
   const { hours, crowd } = await getReportsOverview(checked);
   return { hours, crowd: crowdView(crowd) };

@@ -25,10 +25,9 @@ export type StatusView = Outcome<{ check: CheckView }>;
  */
 export async function getStatusView(target: Target): Promise<StatusView> {
   "use cache";
-  const domain = checkableDomain(target?.ascii);
+  const domain = checkableDomain(target?.ascii, statusTag);
   if (domain === null)
     return { ok: false, refusal: { status: 400, code: "invalid_domain", message: "This is not a domain name we can check." } };
-  cacheTag(statusTag(domain));
   const outcome = await app().checks.statusForPage({ ascii: domain, unicode: target.unicode });
   if (!outcome.ok) {
     // A render nobody paid a round for must not stand in for the one that was paid for.

@@ -27,16 +27,6 @@ const KeyFile = z.object({
   privateKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a 32-byte base64url private key"),
 });
 
-/**
- * VAPID_SUBJECT, else PUBLIC_BASE_URL when it is https, else a mailto: at its host: push
- * services accept only those two forms, and a site on plain http (development) still sends.
- */
-export function vapidSubject(config: Pick<AppConfig, "VAPID_SUBJECT" | "PUBLIC_BASE_URL">): string {
-  if (config.VAPID_SUBJECT) return config.VAPID_SUBJECT;
-  const base = new URL(config.PUBLIC_BASE_URL);
-  return base.protocol === "https:" ? base.origin : `mailto:webmaster@${base.hostname}`;
-}
-
 /** Generated once and kept in a file so a restart keeps every subscription working. */
 function loadOrCreateVapidFile(folder: string): { publicKey: string; privateKey: string } {
   const generate = () => `${JSON.stringify(webpush.generateVAPIDKeys())}\n`;
@@ -59,7 +49,10 @@ export function getVapidKeys(config: AppConfig = getConfig()): VapidKeys {
     "\n",
   );
   if (cached?.key === key) return cached.keys;
-  const subject = vapidSubject(config);
+  // VAPID_SUBJECT, else PUBLIC_BASE_URL when it is https, else a mailto: at its host: push
+  // services accept only those two forms, and a site on plain http (development) still sends.
+  const base = new URL(config.PUBLIC_BASE_URL);
+  const subject = config.VAPID_SUBJECT || (base.protocol === "https:" ? base.origin : `mailto:webmaster@${base.hostname}`);
   // config.ts accepts the two only together, and requires them unless the database is a file.
   const pair =
     config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY
