@@ -4,6 +4,7 @@
 import { mergeHistograms, parseHistogram, quantile, type LatencyHistogram } from "./latency-histogram";
 import { PERIOD_MS, periodStart, type RollupPeriod } from "./observed-time";
 import { NO_LEAD, type OfficialLead } from "./incident-clocks";
+import { groupBy } from "./location-votes";
 import type { Verdict } from "./probe-result";
 
 export const HISTORY_RANGES = ["24h", "7d", "30d", "90d"] as const;
@@ -117,6 +118,15 @@ export interface RollupRow {
 
 const share = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : null);
 
+/** Rows or buckets summed, with the share of observed time online and the response-time quantiles. */
+function summed(items: readonly Pick<HistoryBucket, "rounds" | "observedMs" | "onlineMs">[], latency: LatencyHistogram) {
+  const add = (key: "rounds" | "observedMs" | "onlineMs") => items.reduce((sum, item) => sum + item[key], 0);
+  const observedMs = add("observedMs");
+  const onlineMs = add("onlineMs");
+  const onlineShare = share(onlineMs, observedMs);
+  return { rounds: add("rounds"), observedMs, onlineMs, onlineShare, p50Ms: quantile(latency, 0.5), p95Ms: quantile(latency, 0.95) };
+}
+
 /** The view of `range` from the roll-up rows of its period (rows outside the window are ignored). */
 export function buildHistoryView(input: {
   domain: string;
@@ -129,36 +139,17 @@ export function buildHistoryView(input: {
 }): HistoryView {
   const { period, from, to } = historyWindow(input.range, input.now);
   const size = PERIOD_MS[period];
-  const histograms: LatencyHistogram[] = [];
-  const buckets: HistoryBucket[] = Array.from({ length: RANGE_SPECS[input.range].buckets }, (_, index) => ({
-    start: new Date(from + index * size).toISOString(),
-    rounds: 0,
-    observedMs: 0,
-    onlineMs: 0,
-    onlineShare: null,
-    p50Ms: null,
-    p95Ms: null,
-  }));
-  for (const row of input.rows) {
-    const index = Math.floor((row.start.getTime() - from) / size);
-    const bucket = buckets[index];
-    if (!bucket || row.start.getTime() >= to) continue;
-    bucket.rounds += row.rounds;
-    bucket.observedMs += row.observedMs;
-    bucket.onlineMs += row.onlineMs;
-    histograms[index] = mergeHistograms(histograms[index] ?? {}, parseHistogram(row.latency));
-  }
+  const rowsOf = groupBy(input.rows, ({ start }) =>
+    start.getTime() >= from && start.getTime() < to ? Math.floor((start.getTime() - from) / size) : null,
+  );
   let all: LatencyHistogram = {};
-  buckets.forEach((bucket, index) => {
-    bucket.onlineShare = share(bucket.onlineMs, bucket.observedMs);
-    const histogram = histograms[index];
-    if (!histogram) return;
-    bucket.p50Ms = quantile(histogram, 0.5);
-    bucket.p95Ms = quantile(histogram, 0.95);
-    all = mergeHistograms(all, histogram);
+  const buckets = Array.from({ length: RANGE_SPECS[input.range].buckets }, (_, index): HistoryBucket => {
+    const rows = rowsOf.get(index) ?? [];
+    const latency = rows.reduce<LatencyHistogram>((merged, row) => mergeHistograms(merged, parseHistogram(row.latency)), {});
+    all = mergeHistograms(all, latency);
+    return { start: new Date(from + index * size).toISOString(), ...summed(rows, latency) };
   });
-  const observedMs = buckets.reduce((sum, bucket) => sum + bucket.observedMs, 0);
-  const onlineMs = buckets.reduce((sum, bucket) => sum + bucket.onlineMs, 0);
+  const totals = summed(buckets, all);
   const spanMs = Math.max(0, Math.min(to, input.now.getTime()) - from);
   const ipv6FailedMs = coveredMs(input.ipv6Incidents ?? [], from, from + spanMs);
   return {
@@ -169,14 +160,9 @@ export function buildHistoryView(input: {
     to: new Date(to).toISOString(),
     now: input.now.toISOString(),
     totals: {
+      ...totals,
       spanMs,
-      observedMs,
-      onlineMs,
-      observedShare: share(observedMs, spanMs) ?? 0,
-      onlineShare: share(onlineMs, observedMs),
-      rounds: buckets.reduce((sum, bucket) => sum + bucket.rounds, 0),
-      p50Ms: quantile(all, 0.5),
-      p95Ms: quantile(all, 0.95),
+      observedShare: share(totals.observedMs, spanMs) ?? 0,
       ipv6FailedMs,
       ipv6FailedShare: share(ipv6FailedMs, spanMs) ?? 0,
     },
