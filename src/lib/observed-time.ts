@@ -83,25 +83,21 @@ export function rollupChanges(round: RoundForRollup, previousCheckedAt: Date | n
   const interval = observedInterval(round.verdict, round.checkedAt, previousCheckedAt, rules);
   const changes: RollupChange[] = [];
   for (const period of ["hour", "day"] as const) {
-    const byStart = new Map<number, RollupChange>();
-    const at = (start: number) => {
-      let change = byStart.get(start);
-      if (!change) {
-        change = { period, start, rounds: 0, onlineRounds: 0, observedMs: 0, onlineMs: 0, latencies: [] };
-        byStart.set(start, change);
-      }
-      return change;
-    };
-    const own = at(periodStart(round.checkedAt.getTime(), period));
-    own.rounds = 1;
-    own.onlineRounds = online ? 1 : 0;
-    own.latencies = round.latencies;
-    for (const piece of interval ? splitByPeriod(interval, period) : []) {
-      const change = at(piece.start);
-      change.observedMs += piece.ms;
-      if (online) change.onlineMs += piece.ms;
+    const own = periodStart(round.checkedAt.getTime(), period);
+    const pieces = interval ? splitByPeriod(interval, period) : [];
+    for (const start of [...new Set([own, ...pieces.map((piece) => piece.start)])].sort((a, b) => a - b)) {
+      const observedMs = pieces.find((piece) => piece.start === start)?.ms ?? 0;
+      const counted = start === own;
+      changes.push({
+        period,
+        start,
+        rounds: counted ? 1 : 0,
+        onlineRounds: counted && online ? 1 : 0,
+        observedMs,
+        onlineMs: online ? observedMs : 0,
+        latencies: counted ? round.latencies : [],
+      });
     }
-    changes.push(...[...byStart.values()].sort((a, b) => a.start - b.start));
   }
   return changes;
 }
