@@ -2,6 +2,7 @@
 // same rule, so a job that runs late or twice can tell whether its round is still due.
 import { registrableDomainOf } from "@/lib/domain";
 import { MIN_STREAK_SPAN_MS } from "@/lib/incident-rule";
+import { groupBy } from "@/lib/location-votes";
 import { demandPaceMs, type WatchDemand } from "@/lib/watch-pace";
 
 /** A domain viewed this recently is watched. */
@@ -78,11 +79,5 @@ export function dueThisTick(sites: readonly WatchedSite[], intervals: WatchInter
     .map((site) => ({ site, at: dueAt(site, intervals) }))
     .filter(({ at }) => at.getTime() < horizon.getTime())
     .sort((a, b) => demanded(a.site) - demanded(b.site) || a.at.getTime() - b.at.getTime());
-  const taken = new Set<string>();
-  return due.filter(({ site }) => {
-    const registrable = registrableDomainOf(site.domain);
-    if (taken.has(registrable)) return false;
-    taken.add(registrable);
-    return true;
-  });
+  return [...groupBy(due, ({ site }) => registrableDomainOf(site.domain)).values()].map(([first]) => first);
 }
