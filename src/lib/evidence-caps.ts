@@ -1,7 +1,7 @@
 // Evidence kept with every tester row (the response headers we saw, Globalping's raw result) is
 // stored with each round and frozen for good in incidents, so it is capped here: a site or a
 // measurement service decides how much it sends, not how much we keep.
-import { clip } from "@/lib/format";
+import { clip, plural } from "@/lib/format";
 
 export const HEADER_CAPS = { count: 40, totalBytes: 8 * 1024, valueChars: 512 } as const;
 export const RAW_CAP_BYTES = 16 * 1024;
@@ -15,26 +15,22 @@ export type HeaderInput = Record<string, string | string[] | number | undefined>
 export function capHeaders(input: HeaderInput): Record<string, string> {
   const kept: Record<string, string> = {};
   let bytes = 0;
-  let count = 0;
   let left = 0;
   for (const [rawName, rawValue] of Object.entries(input)) {
     if (rawValue === undefined) continue;
     const name = rawName.toLowerCase();
     const values = Array.isArray(rawValue) ? rawValue : [String(rawValue)];
     const value =
-      name === "set-cookie"
-        ? `(${values.length} cookie${values.length === 1 ? "" : "s"}, values not kept)`
-        : clip(values.join(", "), HEADER_CAPS.valueChars);
+      name === "set-cookie" ? `(${plural(values.length, "cookie")}, values not kept)` : clip(values.join(", "), HEADER_CAPS.valueChars);
     const size = utf8Bytes(name) + utf8Bytes(value);
-    if (count >= HEADER_CAPS.count || bytes + size > HEADER_CAPS.totalBytes || name in kept) {
+    if (Object.keys(kept).length >= HEADER_CAPS.count || bytes + size > HEADER_CAPS.totalBytes || name in kept) {
       left += 1;
       continue;
     }
     kept[name] = value;
     bytes += size;
-    count += 1;
   }
-  if (left > 0) kept["x-downcheck-omitted"] = `${left} more header${left === 1 ? "" : "s"} not kept`;
+  if (left > 0) kept["x-downcheck-omitted"] = `${plural(left, "more header")} not kept`;
   return kept;
 }
 
