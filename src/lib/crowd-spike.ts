@@ -56,25 +56,18 @@ function meets(level: Level, reports: number, usual: number): boolean {
 export function poissonTail(k: number, lambda: number): number {
   if (k <= 0) return 1;
   if (lambda <= 0) return 0;
-  // Summed from k upwards in log space (exact enough for p-values down to 1e-300); the terms
-  // fall once i passes λ, so the loop stops when they no longer change the sum.
+  // Summed from k upwards in log space (exact enough for p-values down to 1e-300): e^-λ·λ^k / k!,
+  // then each term λ / i times the one before; they fall once i passes λ, so the loop stops when
+  // they no longer change the sum.
+  const first = Math.floor(k);
+  let logTerm = -lambda + first * Math.log(lambda);
+  for (let i = 2; i <= first; i++) logTerm -= Math.log(i);
   let sum = 0;
-  for (let i = Math.floor(k); i < Math.floor(k) + 10_000; i++) {
-    const term = Math.exp(-lambda + i * Math.log(lambda) - logFactorial(i));
+  for (let i = first; i < first + 10_000; i++) {
+    const term = Math.exp(logTerm);
     sum += term;
     if (i > lambda && term < sum * 1e-16) break;
+    logTerm += Math.log(lambda / (i + 1));
   }
   return Math.min(1, sum);
 }
-
-/** ln(n!) by Stirling's series: exact to ~1e-10 from n = 10, a table below. */
-function logFactorial(n: number): number {
-  if (n < SMALL_LOG_FACTORIALS.length) return SMALL_LOG_FACTORIALS[n];
-  return n * Math.log(n) - n + 0.5 * Math.log(2 * Math.PI * n) + 1 / (12 * n) - 1 / (360 * n ** 3);
-}
-
-const SMALL_LOG_FACTORIALS = Array.from({ length: 10 }, (_, n) => {
-  let product = 1;
-  for (let i = 2; i <= n; i++) product *= i;
-  return Math.log(product);
-});

@@ -5,7 +5,7 @@ import type { CrowdState } from "@/lib/crowd-spike";
 import { groupBy } from "@/lib/location-votes";
 import { countryName } from "@/lib/places";
 import { problemLabel, REPORT_PROBLEMS } from "@/lib/report-problems";
-import { networkLabel } from "@/lib/visitor-network";
+import { networkLabel, type VisitorNetwork } from "@/lib/visitor-network";
 
 /** The most reported problems shown. */
 export const TOP_PROBLEMS = 3;
@@ -16,10 +16,7 @@ export const DOMINANT_SHARE = 0.5;
 /** …and there are at least this many reports: two of three reports say nothing about a network. */
 export const DOMINANT_MIN_REPORTS = 5;
 
-export interface NetworkCount {
-  country: string | null;
-  asn: number | null;
-  asnName: string | null;
+export interface NetworkCount extends VisitorNetwork {
   count: number;
 }
 

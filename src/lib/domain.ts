@@ -81,19 +81,12 @@ const NUMERIC_LABEL = /^(?:0x[0-9a-f]*|\d+)$/i;
 
 const reject = (reason: DomainRejection): ParsedDomain => ({ ok: false, reason, message: MESSAGES[reason] });
 
-/** What is checked of a pasted address; its user info, path, query and fragment are dropped. */
-interface RawParts {
-  scheme: string | null;
-  host: string;
-  port: string | null;
-}
-
 /**
  * Splits the input by hand into the parts of a URL, so the host is taken exactly as typed: a
  * visitor may paste a whole address (credentials, port, path, query and fragment are dropped;
  * we check the standard web ports).
  */
-function splitRaw(text: string): RawParts {
+function splitRaw(text: string): { scheme: string | null; host: string; port: string | null } {
   const schemeMatch = SCHEME.exec(text);
   const afterColon = schemeMatch ? text.slice(schemeMatch[0].length) : "";
   const hasScheme = schemeMatch !== null && !PORT_AFTER_COLON.test(afterColon);
@@ -126,7 +119,7 @@ function looksLikeIpLiteral(host: string): boolean {
   return folded !== "" && folded.split(".").every((label) => NUMERIC_LABEL.test(label));
 }
 
-function rejectRawShape(raw: RawParts): DomainRejection | null {
+function rejectRawShape(raw: ReturnType<typeof splitRaw>): DomainRejection | null {
   if (raw.scheme !== null && raw.scheme !== "http" && raw.scheme !== "https") return "bad_scheme";
   if (raw.host === "") return "empty";
   if (looksLikeIpLiteral(raw.host)) return "ip_address";

@@ -73,8 +73,5 @@ function clipStrings(value: unknown, limit: number): unknown {
   return value;
 }
 
-function clipBytes(text: string, maxBytes: number): string {
-  let end = Math.min(text.length, maxBytes);
-  while (utf8Bytes(text.slice(0, end)) > maxBytes) end -= 1;
-  return text.slice(0, end);
-}
+/** The longest start of `text` that fits in `maxBytes` of UTF-8 (encodeInto never splits a character). */
+const clipBytes = (text: string, maxBytes: number) => text.slice(0, encoder.encodeInto(text, new Uint8Array(maxBytes)).read);

@@ -28,11 +28,11 @@ function wholeRegionFails(group: LocationVote[]): boolean {
 }
 
 /** The one network every failure is on, if the locations that reach the site are all elsewhere. */
-function sharedNetwork(down: LocationVote[], up: LocationVote[]): Network | null {
+function sharedNetwork(down: LocationVote[], conclusive: LocationVote[]): Network | null {
   const first = down[0]?.network;
   if (down.length < MIN_LOCATIONS_FOR_A_REGION || !first) return null;
-  const allOnIt = down.every((vote) => vote.network?.asn === first.asn);
-  return allOnIt && !up.some((vote) => vote.network?.asn === first.asn) ? first : null;
+  const onIt = (vote: LocationVote) => vote.network?.asn === first.asn;
+  return down.every(onIt) && !conclusive.some((vote) => vote.status === "up" && onIt(vote)) ? first : null;
 }
 
 /** Null when no location fails. Inconclusive locations neither fail nor excuse a region. */
@@ -52,10 +52,7 @@ export function failingPlaces(votes: readonly LocationVote[]): FailingPlaces | n
     .filter((vote) => vote.status === "down" && !countries.includes(vote.location.country))
     .map((vote) => ({ city: vote.location.city, country: vote.location.country }));
 
-  const network = sharedNetwork(
-    down,
-    conclusive.filter((vote) => vote.status === "up"),
-  );
+  const network = sharedNetwork(down, conclusive);
   const places = [...continents.map((code) => CONTINENT_NAMES[code]), ...countries.map(countryName), ...cities.map(placeInSentence)];
   const text = network ? `${networkLabel(network)} only` : [...new Set(places)].join("; ");
   return { text, continents, countries, cities, network };

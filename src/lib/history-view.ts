@@ -107,11 +107,8 @@ export function historyWindow(range: HistoryRange, now: Date): { period: RollupP
   return { period, from: current - (buckets - 1) * PERIOD_MS[period], to: current + PERIOD_MS[period] };
 }
 
-export interface RollupRow {
+export interface RollupRow extends Pick<HistoryBucket, "rounds" | "observedMs" | "onlineMs"> {
   start: Date;
-  rounds: number;
-  observedMs: number;
-  onlineMs: number;
   /** JSON of a LatencyHistogram */
   latency: string;
 }

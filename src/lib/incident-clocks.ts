@@ -26,22 +26,16 @@ export const CROWD_BEFORE_MS = 30 * 60_000;
 const seconds = (ms: number) => Math.round(ms / 1000);
 
 export function incidentClocks(times: { startedAt: Date; crowdAt: Date | null; officialAckAt: Date | null }): IncidentClocks {
-  const ran = (
-    [
-      ["probes", times.startedAt],
-      ["crowd", times.crowdAt],
-      ["official", times.officialAckAt],
-    ] as const
-  )
-    .filter((entry): entry is readonly [ClockName, Date] => entry[1] !== null)
-    .sort((a, b) => a[1].getTime() - b[1].getTime() || CLOCK_NAMES.indexOf(a[0]) - CLOCK_NAMES.indexOf(b[0]));
-  const [first, second] = ran;
+  const dates: Record<ClockName, Date | null> = { probes: times.startedAt, crowd: times.crowdAt, official: times.officialAckAt };
+  const at = (name: ClockName) => dates[name]?.getTime() ?? NaN;
+  // The clocks that ran, in CLOCK_NAMES order before the (stable) sort, so a tie goes to ours.
+  const [first, second] = CLOCK_NAMES.filter((name) => dates[name] !== null).sort((a, b) => at(a) - at(b));
   return {
     probes: times.startedAt.toISOString(),
     crowd: times.crowdAt?.toISOString() ?? null,
     official: times.officialAckAt?.toISOString() ?? null,
-    first: first[0],
-    leadSeconds: second ? seconds(second[1].getTime() - first[1].getTime()) : null,
+    first,
+    leadSeconds: second ? seconds(at(second) - at(first)) : null,
     officialBehindSeconds: times.officialAckAt ? seconds(times.officialAckAt.getTime() - times.startedAt.getTime()) : null,
   };
 }

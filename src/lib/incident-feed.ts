@@ -34,10 +34,8 @@ const html = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;")
 export function incidentFeed({ domain, displayName, baseUrl, incidents, fallbackUpdated }: IncidentFeedInput): string {
   const page = new URL(`/${domain}`, baseUrl).toString();
   const self = new URL(`/${domain}/feed.xml`, baseUrl).toString();
-  const updated = incidents.reduce<Date | null>((latest, incident) => {
-    const at = entryUpdated(incident);
-    return latest === null || at > latest ? at : latest;
-  }, null);
+  const updated =
+    incidents.length > 0 ? new Date(Math.max(...incidents.map((incident) => entryUpdated(incident).getTime()))) : fallbackUpdated;
   const feed = new Feed({
     id: self,
     title: `Incidents on ${displayName} · downcheck`,
@@ -45,7 +43,7 @@ export function incidentFeed({ domain, displayName, baseUrl, incidents, fallback
     link: page,
     feedLinks: { atom: self },
     language: "en",
-    updated: updated ?? fallbackUpdated,
+    updated,
     generator: "downcheck",
   });
   for (const incident of incidents) {

@@ -1,7 +1,7 @@
 // Incidents as every reader gets them (the page, the permalink, the feed, the JSON API): plain,
 // serialisable data, so it can be cached and handed to client parts.
 import type { IncidentClocks } from "./incident-clocks";
-import type { Cause, ProbeResult, Verdict } from "./probe-result";
+import type { Cause, RoundOutcome, Verdict, VerdictSummary } from "./probe-result";
 
 /** Which round of an incident a piece of evidence froze. */
 export type EvidenceRole = "first" | "worst" | "recovery";
@@ -36,19 +36,13 @@ export interface IncidentView {
   clocks: IncidentClocks;
 }
 
-/** One round, frozen when the incident reached it; kept for good (the raw check is pruned). */
-export interface EvidenceSnapshot {
+/** One round, frozen when the incident reached it, kept for good (the raw check is pruned); its rows keep their `detail`. */
+export interface EvidenceSnapshot extends VerdictSummary, Pick<RoundOutcome, "durationMs" | "results"> {
   role: EvidenceRole;
   /** The raw check while it is kept (`/<domain>/checks/<id>`). */
   checkId: number;
   /** ISO 8601 */
   startedAt: string;
-  durationMs: number;
-  verdict: Verdict;
-  cause: Cause | null;
-  warnings: string[];
-  /** Every tester's row as stored, with `detail` (headers we saw, Globalping's raw result). */
-  results: ProbeResult[];
   /** Visitors' "down for me" reports of the site in the hour before this round. */
   reports: { since: string; until: string; count: number };
   /** The verdict rule that applied, in words ("7 of 10 locations failed: at least 80 %: down for everyone"). */

@@ -39,12 +39,8 @@ export function parseAsnCsvLine(line) {
 export class AsnTableBuilder {
   /** @type {Record<4 | 6, Rows>} */
   #rows = { 4: { starts: [], ends: [], entries: [] }, 6: { starts: [], ends: [], entries: [] } };
-  /** @type {Map<string, number>} "asn name" → entry */
-  #entryOf = new Map();
-  /** @type {number[]} */
-  #asns = [];
-  /** @type {string[]} */
-  #names = [];
+  /** "asn name" → the entry, in the order first seen. @type {Map<string, { index: number, asn: number, name: string }>} */
+  #entries = new Map();
   /** Lines that were not rows: counted, so a converter can refuse a file that is mostly noise. */
   rejected = 0;
 
@@ -56,17 +52,12 @@ export class AsnTableBuilder {
       return false;
     }
     const key = `${row.asn} ${row.name}`;
-    let entry = this.#entryOf.get(key);
-    if (entry === undefined) {
-      entry = this.#names.length;
-      this.#entryOf.set(key, entry);
-      this.#asns.push(row.asn);
-      this.#names.push(row.name);
-    }
+    const entry = this.#entries.get(key) ?? { index: this.#entries.size, asn: row.asn, name: row.name };
+    this.#entries.set(key, entry);
     const rows = this.#rows[row.family];
     rows.starts.push(...row.start);
     rows.ends.push(...row.end);
-    rows.entries.push(entry);
+    rows.entries.push(entry.index);
     return true;
   }
 
@@ -83,15 +74,16 @@ export class AsnTableBuilder {
     const v4 = disjoint(this.#rows[4], 1);
     const v6 = disjoint(this.#rows[6], 4);
     const encoder = new TextEncoder();
-    const nameBytes = this.#names.map((name) => encoder.encode(name));
+    const named = [...this.#entries.values()];
+    const nameBytes = named.map(({ name }) => encoder.encode(name));
     const nameLength = nameBytes.reduce((sum, bytes) => sum + bytes.length, 0);
-    const entries = this.#names.length;
+    const entries = named.length;
     const wordCount = HEADER_WORDS + 3 * v4.entries.length + 9 * v6.entries.length + 2 * entries;
     const out = new Uint8Array(wordCount * 4 + nameLength);
     const words = new Uint32Array(out.buffer, 0, wordCount);
     words.set([MAGIC, BYTE_ORDER_MARK, TABLE_FORMAT, v4.entries.length, v6.entries.length, entries, nameLength, 0]);
     let at = HEADER_WORDS;
-    for (const part of [v4.starts, v4.ends, v4.entries, v6.starts, v6.ends, v6.entries, this.#asns]) {
+    for (const part of [v4.starts, v4.ends, v4.entries, v6.starts, v6.ends, v6.entries, named.map(({ asn }) => asn)]) {
       words.set(part, at);
       at += part.length;
     }

@@ -43,9 +43,6 @@ export class AsnTable {
     this.entryAsns = take(entries);
     this.nameEnds = take(entries);
     this.names = new Uint8Array(aligned.buffer, at, nameBytes);
-    this.ipv4Ranges = v4;
-    this.ipv6Ranges = v6;
-    this.entryCount = entries;
     // Sorted, disjoint ranges and indices in bounds: a lookup can then never read outside.
     for (const [family, { starts, ends, entries: indices, width }] of /** @type {const} */ ([
       ["IPv4", this.v4],

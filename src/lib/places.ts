@@ -16,10 +16,6 @@ export function countryName(code: string): string {
   return countryData(code)?.name ?? code;
 }
 
-export function continentOfCountry(code: string): Continent | null {
-  return (countryData(code)?.continent as Continent | undefined) ?? null;
-}
-
 type Coordinates = readonly [latitude: number, longitude: number];
 
 /**
@@ -85,21 +81,15 @@ const CITY_COORDINATES: Readonly<Record<string, Coordinates>> = {
   "zurich|CH": [47.38, 8.54],
 };
 
-export function cityCoordinates(city: string, country: string): Coordinates | null {
-  const key = `${city.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim()}|${country.toUpperCase()}`;
-  return CITY_COORDINATES[key] ?? null;
-}
-
 const isCoordinate = (value: number | null | undefined, limit: number): value is number =>
   typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= limit;
 
-/** A location with its continent and, where known, coordinates filled in. */
+/** A location with its continent and, where known, coordinates filled in (its city read without accents or case). */
 export function completeLocation(location: Location): Location {
-  const continent = location.continent ?? continentOfCountry(location.country);
-  if (isCoordinate(location.latitude, 90) && isCoordinate(location.longitude, 180)) {
-    return { ...location, continent };
-  }
-  const known = cityCoordinates(location.city, location.country);
+  const continent = location.continent ?? (countryData(location.country)?.continent as Continent | undefined) ?? null;
+  if (isCoordinate(location.latitude, 90) && isCoordinate(location.longitude, 180)) return { ...location, continent };
+  const city = location.city.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
+  const known = CITY_COORDINATES[`${city}|${location.country.toUpperCase()}`];
   return { ...location, continent, latitude: known?.[0] ?? null, longitude: known?.[1] ?? null };
 }
 

@@ -111,19 +111,13 @@ export type AddressFamily = 4 | 6;
 /** At most this many addresses of one family are tried in a round; the rest are left out. */
 export const ADDRESSES_PER_FAMILY = 8;
 
-/** What one address of the site did, on its own. */
-export interface AddressResult {
+/** What one address of the site did, on its own: a result's outcome and the timings of its connection. */
+export interface AddressResult
+  extends Pick<ProbeResult, "status" | "cause" | "statusCode" | "message">, Pick<ProbeTimings, "connectMs" | "tlsMs" | "ttfbMs"> {
   family: AddressFamily;
   address: string;
   /** The port tried (the tcp tester tries several). */
   port: number;
-  status: ProbeStatus;
-  cause: Cause | null;
-  statusCode: number | null;
-  connectMs: number | null;
-  tlsMs: number | null;
-  ttfbMs: number | null;
-  message: string | null;
 }
 
 export interface ProbeDetail {

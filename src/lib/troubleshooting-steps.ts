@@ -101,14 +101,11 @@ const DEVICE_STEPS: readonly TroubleshootingStep[] = [
   },
 ];
 
+const NETWORK_ANSWER_STEPS: Record<NetworkAnswer["likely"], { heading: string; steps: readonly TroubleshootingStep[] }> = {
+  provider: { heading: "What to try on your provider's network", steps: PROVIDER_STEPS },
+  device: { heading: "What to try on your device", steps: DEVICE_STEPS },
+  unclear: { heading: "What to try", steps: [ANOTHER_NETWORK_STEP, ...DEVICE_STEPS] },
+};
+
 /** The steps, and the heading over them, for the answer at hand; "unclear" tries both sides. */
-export function stepsForNetworkAnswer(likely: NetworkAnswer["likely"]): { heading: string; steps: readonly TroubleshootingStep[] } {
-  switch (likely) {
-    case "provider":
-      return { heading: "What to try on your provider's network", steps: PROVIDER_STEPS };
-    case "device":
-      return { heading: "What to try on your device", steps: DEVICE_STEPS };
-    case "unclear":
-      return { heading: "What to try", steps: [ANOTHER_NETWORK_STEP, ...DEVICE_STEPS] };
-  }
-}
+export const stepsForNetworkAnswer = (likely: NetworkAnswer["likely"]) => NETWORK_ANSWER_STEPS[likely];
