@@ -1,9 +1,12 @@
 import { familyFinding } from "@/lib/address-families";
 import { testedScheme } from "@/lib/browser-reach";
+import { formatDuration, plural } from "@/lib/format";
 import { utcDateTime, utcTime } from "@/lib/incident-words";
 import { describeVerdict } from "@/lib/verdict-line";
 import { whereLine } from "@/lib/page-parts";
+import { placesOf } from "@/lib/verdict";
 import { failingFamily } from "@/lib/visitor-family";
+import type { WorldSummary } from "@/lib/world-summary";
 import { familyBeacons, getConfig } from "@/server/config";
 import type { ProbeResult } from "@/lib/probe-result";
 import type { StatusView } from "@/server/serving/pages/status";
@@ -14,7 +17,6 @@ import { ReportDownButton } from "./ReportDownButton";
 import { SOURCES_LIST_ID } from "./SourcesSection";
 import { TextWithName } from "./TextWithName";
 import { VisitorCheck } from "./VisitorCheck";
-import { WorldStatus } from "./WorldStatus";
 
 /** The details the result line names: a down http tester's status code, a certificate's error. */
 function causeDetails(results: ProbeResult[]) {
@@ -93,5 +95,27 @@ export function CheckResult({ target, view }: { target: Target; view: StatusView
       </VisitorCheck>
       <CheckAgainForm domain={target.ascii} freshUntil={check.freshUntil} />
     </section>
+  );
+}
+
+/**
+ * One line on what the world probes contributed: reused from a few minutes before the check, or
+ * why they are unavailable and what they last saw. Nothing when they measured with the check
+ * (the counts say it) or are off. Ages count to the check, so the line can be cached with it.
+ */
+export function WorldStatus({ world, results, checkedAt }: { world: WorldSummary; results: ProbeResult[]; checkedAt: number }) {
+  const age = world.measuredAt ? `${formatDuration(checkedAt - Date.parse(world.measuredAt))} before this check` : null;
+  if (world.state === "reused") {
+    const probes = plural(world.probes, "Globalping probe");
+    return <p className="world-status" data-world="reused">{`World probes: the results of ${probes} measured ${age}.`}</p>;
+  }
+  if (world.state !== "unavailable") return null;
+  const last = placesOf(results.filter((r) => r.stale).map((r) => ({ ...r, stale: false }))).locations;
+  const lastSeen =
+    last.total > 0 && age ? ` Last world result, measured ${age}: up from ${last.up} of ${last.up + last.down} locations.` : "";
+  return (
+    <p className="world-status" data-world="unavailable">
+      {`${(world.message ?? "World check unavailable").replace(/\.?$/, ".")}${lastSeen}`}
+    </p>
   );
 }

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { describeCause, formatMs } from "@/lib/format";
+import { describeCause, formatMs, plural } from "@/lib/format";
 import { utcDateTime, utcTime, verdictName } from "@/lib/incident-words";
 import type { EvidenceSnapshot } from "@/lib/incident-view";
 import { EvidenceTable } from "./EvidenceTable";
@@ -59,5 +59,5 @@ export function EvidenceRound({
 function reportsLine({ since, until, count }: EvidenceSnapshot["reports"]): string {
   const span = `between ${utcTime(since)} and ${utcTime(until)}`;
   if (count === 0) return `No visitor reported it down ${span}.`;
-  return `${count} visitor report${count === 1 ? "" : "s"} of it being down ${span}.`;
+  return `${plural(count, "visitor report")} of it being down ${span}.`;
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useEffect, useId, useSyncExternalStore } from "react";
+import { plural } from "@/lib/format";
 import { ratingQuestion } from "@/lib/page-parts";
 import type { RatingSummary } from "@/server/data/ratings";
 import { rateAction, type RateState } from "@/server/serving/actions/rate";
@@ -61,7 +62,7 @@ const STARS = [1, 2, 3, 4, 5] as const;
 /** "Average 4.2 of 5 from 17 ratings" or "No ratings yet". */
 function describeRatingSummary({ average, count }: RatingSummary): string {
   if (count === 0 || average === null) return "No ratings yet";
-  return `Average ${average.toFixed(1)} of 5 from ${count} rating${count === 1 ? "" : "s"}`;
+  return `Average ${average.toFixed(1)} of 5 from ${plural(count, "rating")}`;
 }
 
 /**
@@ -93,9 +94,7 @@ export function RatingForm({ domain, displayName = domain, headingAsks = false, 
               {/* Real radios, visually hidden: arrow keys, form reset and screen readers work. */}
               <input type="radio" name="stars" value={n} defaultChecked={n === own} required />
               <span aria-hidden="true">★</span>
-              <span className="visually-hidden">
-                {n} {n === 1 ? "star" : "stars"}
-              </span>
+              <span className="visually-hidden">{plural(n, "star")}</span>
             </label>
           ))}
         </div>

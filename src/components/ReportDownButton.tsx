@@ -1,11 +1,14 @@
 "use client";
 
 import { useActionState, useId, useState, useTransition, type FormEvent } from "react";
+import { utcTime } from "@/lib/incident-words";
+import { networkAnswerLine, whereInWords, type NetworkAnswer } from "@/lib/network-answer";
 import type { ReportDownState } from "@/lib/report-down-state";
 import { REPORT_PROBLEM_KEYS, REPORT_PROBLEMS } from "@/lib/report-problems";
+import { stepsForNetworkAnswer } from "@/lib/troubleshooting-steps";
 import { reportDownAction } from "@/server/serving/actions/report-down";
-import { NetworkAnswerView } from "./NetworkAnswerView";
 import { sendReport } from "./send-report";
+import { TextWithName } from "./TextWithName";
 import "./ReportDownButton.css";
 
 const initialState: ReportDownState = { status: "idle", message: "" };
@@ -65,5 +68,34 @@ export function ReportDownButton({ domain }: { domain: string }) {
       </p>
       {state.network ? <NetworkAnswerView answer={state.network} domain={domain} /> : null}
     </div>
+  );
+}
+
+/**
+ * The "only your network?" answer under the report button, with what to try for it. A plain
+ * component (no state, no server code), so the report form can draw it on either side.
+ */
+export function NetworkAnswerView({ answer, domain }: { answer: NetworkAnswer; domain: string }) {
+  const { heading, steps } = stepsForNetworkAnswer(answer.likely);
+  return (
+    <section className="card troubleshooting network-answer" aria-labelledby="network-answer-heading" data-likely={answer.likely}>
+      <h3 id="network-answer-heading">Only your network?</h3>
+      <p className="network-answer-line">{networkAnswerLine(answer)}</p>
+      <p className="network-answer-source">
+        {/* The name kept whole: on a phone it moves to the next line rather than break at a hyphen. */}
+        <TextWithName text={`Our own probes reach ${domain}.`} name={domain} /> We asked {answer.total} Globalping{" "}
+        {/* The answer may be one measured for an earlier visitor, up to 10 minutes ago. */}
+        {answer.total === 1 ? "probe" : "probes"} {whereInWords(answer)} at {utcTime(answer.measuredAt)}.
+      </p>
+      <h4>{heading}</h4>
+      <ol>
+        {steps.map((step) => (
+          <li key={step.title}>
+            <strong>{step.title}</strong>
+            <p>{step.body}</p>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

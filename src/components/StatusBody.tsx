@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { unstable_rethrow } from "next/navigation";
 import { historySummarySentence } from "@/lib/history-words";
 import { pageParts, type PagePart } from "@/lib/page-parts";
 import type { Verdict } from "@/lib/probe-result";
@@ -19,12 +18,8 @@ import { HelpSection, NotifySection, OwnerSection, RatingSummary, RelatedSection
  * evidence, folded where it is long. Streams in after the shell.
  */
 export async function StatusBody({ target }: { target: Target }) {
-  const view = await getStatusView(target).catch((error: unknown) => {
-    // A background prerender that ends before the round does: the page streams this part later.
-    unstable_rethrow(error);
-    console.error(`check of ${target.ascii} failed`, error);
-    return null;
-  });
+  // Null when the check failed unexpectedly: the result says so.
+  const view = await readOrNull(`check of ${target.ascii}`, () => getStatusView(target));
   const check = view?.ok ? view.check : null;
   const { whatNow, evidence } = pageParts(check?.verdict ?? null);
   const part = (name: PagePart) => <Part key={name} name={name} target={target} check={check} />;

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { LiveMap, type LivePoint } from "@/components/LiveMap";
+import { LiveMap, type LivePoint } from "@/components/LiveCheck";
 
 // jsdom lays nothing out: the map counts one unit per pixel, so a dot is 9 units across.
 const base = { imageUrl: "/world-map.svg", width: 960, height: 460 };

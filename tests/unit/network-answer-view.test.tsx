@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { NetworkAnswerView } from "@/components/NetworkAnswerView";
+import { NetworkAnswerView } from "@/components/ReportDownButton";
 import { CrowdRules } from "@/components/methodology/CrowdRules";
 import type { NetworkAnswer } from "@/lib/network-answer";
 

@@ -3,15 +3,11 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ReportDownButton } from "@/components/ReportDownButton";
-import type { NetworkAnswer } from "@/lib/network-answer";
+import { networkAnswerLine, type NetworkAnswer } from "@/lib/network-answer";
 import { REPORT_PROBLEMS } from "@/lib/report-problems";
 
-// The network-check part draws the answer; here only where it goes and what it is given.
-vi.mock("@/components/NetworkAnswerView", () => ({
-  NetworkAnswerView: ({ answer, domain }: { answer: NetworkAnswer; domain: string }) => (
-    <aside data-testid="network-answer">{`${answer.scopeLabel}: ${answer.failing} of ${answer.total} failing for ${domain}`}</aside>
-  ),
-}));
+// The network answer's own words: network-answer-view.test.tsx; here only where it goes and what it is given.
+const networkAnswer = () => screen.queryByRole("region", { name: "Only your network?" });
 
 const DOMAIN = "shop.example.test";
 
@@ -99,7 +95,7 @@ describe("ReportDownButton", () => {
   it("starts with an empty status region and no network answer", () => {
     renderFields();
     expect(screen.getByRole("status")).toBeEmptyDOMElement();
-    expect(screen.queryByTestId("network-answer")).toBeNull();
+    expect(networkAnswer()).toBeNull();
   });
 
   it.each<[string, unknown, string]>([
@@ -152,8 +148,9 @@ describe("ReportDownButton", () => {
     };
     renderFields();
     await report({ status: "success", message: "Thanks", network: answer });
-    const shown = await screen.findByTestId("network-answer");
-    expect(shown).toHaveTextContent(`AS7922 (Comcast): 2 of 3 failing for ${DOMAIN}`);
+    const shown = await screen.findByRole("region", { name: "Only your network?" });
+    expect(shown).toHaveTextContent(networkAnswerLine(answer));
+    expect(shown).toHaveTextContent(`Our own probes reach ${DOMAIN}.`);
     expect(button().compareDocumentPosition(shown) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { WorldStatus } from "@/components/WorldStatus";
+import { WorldStatus } from "@/components/CheckResult";
 import type { ProbeResult } from "@/lib/probe-result";
 import { summarizeWorld } from "@/lib/world-summary";
 import { result } from "./support/results";
