@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
 import type { EvidenceRole, EvidenceSnapshot } from "@/lib/incident-view";
-import type { Cause, ProbeResult, Verdict } from "@/lib/probe-result";
+import type { Cause, RoundOutcome, Verdict, VerdictSummary } from "@/lib/probe-result";
 import { placesOf } from "@/lib/verdict";
 import { verdictRuleWords } from "@/lib/verdict-rule-words";
 import { toResult } from "@/server/data/check-store";
@@ -13,14 +13,8 @@ import { toResult } from "@/server/data/check-store";
 type Db = Prisma.TransactionClient;
 
 /** A stored round read back with every tester row, each read as the check store reads it. */
-export interface StoredRound {
+export interface StoredRound extends VerdictSummary, RoundOutcome {
   id: number;
-  startedAt: Date;
-  durationMs: number;
-  verdict: Verdict;
-  cause: Cause | null;
-  warnings: string[];
-  results: ProbeResult[];
 }
 
 const WITH_RESULTS = { results: { orderBy: { id: "asc" } } } as const;
