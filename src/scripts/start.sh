@@ -5,9 +5,9 @@
 # (src/server/serving/startup/shutdown.ts).
 set -eu
 # glibc gives each thread that allocates its own arena (up to 8 per core) and keeps what they
-# freed; V8's helper threads and libuv's pool each fill one over hours. Two arenas: RSS after
-# 2,000 distinct first visits grew +5-12 % over 500 instead of +6-14 % (docs/BENCHMARKS.md).
-# Read by glibc when the process starts, so set here, before Node; an operator's value wins.
+# freed; V8's helper threads and libuv's pool each fill one over hours. Two arenas grow less
+# (docs/BENCHMARKS.md). Read by glibc when the process starts, so set here, before Node; an
+# operator's value wins.
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 cd "$(dirname "$0")/../.."
 settings=$(node src/scripts/prepare.mjs)
