@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/server/config";
+import { sqliteFilePath } from "@/server/db";
 import { createSqliteTestDatabase, removeTestDatabase, type SqliteTestDatabase } from "./helpers/database";
 
 // Who a visitor is (src/server/crowd/visitor/identity.ts): the daily hashes, the signed cookie and
@@ -60,11 +61,11 @@ describe("visitor identity", () => {
     ["file:data.db", path.resolve(".")],
     ["file:/var/lib/downcheck/db.sqlite?mode=rwc", "/var/lib/downcheck"],
   ])("keeps the generated secret for %s in %s", (url, folder) => {
-    expect(identity.databaseFolder(url)).toBe(folder);
+    expect(path.dirname(sqliteFilePath(url))).toBe(folder);
   });
 
   it("asks for VISITOR_SECRET when the database is not a SQLite file", () => {
-    expect(() => identity.databaseFolder("postgresql://db/downcheck")).toThrow(/VISITOR_SECRET/);
+    expect(() => getConfig({ DATABASE_URL: "postgresql://db/downcheck" })).toThrow(/VISITOR_SECRET/);
   });
 
   it("refuses a VISITOR_SECRET shorter than 32 characters", () => {
@@ -73,20 +74,26 @@ describe("visitor identity", () => {
     expect(getConfig({}).VISITOR_SECRET).toBeUndefined();
   });
 
-  it("stores a generated secret beside the database and reads the same one after a restart", () => {
+  it("stores a generated secret beside the database and reads the same one after a restart", async () => {
     const secret = identity.getVisitorSecret();
-    const file = path.join(identity.databaseFolder(database.url), "visitor-secret");
-    expect(readFileSync(file, "utf8")).toBe(secret);
-    expect(identity.loadOrCreateSecretFile(path.dirname(file))).toBe(secret);
+    expect(readFileSync(path.join(path.dirname(sqliteFilePath(database.url)), "visitor-secret"), "utf8")).toBe(secret);
+    vi.resetModules();
+    const restarted: typeof identity = await import("@/server/crowd/visitor/identity");
+    expect(restarted.getVisitorSecret()).toBe(secret);
   });
 
   it("creates the folder and the secret file when neither exists", () => {
     const scratch = mkdtempSync(path.join(tmpdir(), "downcheck-secret-"));
     scratchFolders.push(scratch);
     const folder = path.join(scratch, "nested");
-    const secret = identity.loadOrCreateSecretFile(folder);
-    expect(secret.length).toBeGreaterThanOrEqual(32);
-    expect(existsSync(path.join(folder, "visitor-secret"))).toBe(true);
-    expect(identity.loadOrCreateSecretFile(folder)).toBe(secret);
+    process.env.DATABASE_URL = `file:${folder}/downcheck.db`;
+    try {
+      const secret = identity.getVisitorSecret();
+      expect(secret.length).toBeGreaterThanOrEqual(32);
+      expect(readFileSync(path.join(folder, "visitor-secret"), "utf8")).toBe(secret);
+      expect(identity.getVisitorSecret()).toBe(secret);
+    } finally {
+      process.env.DATABASE_URL = database.url;
+    }
   });
 });

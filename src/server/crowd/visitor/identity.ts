@@ -61,22 +61,7 @@ export function verifyVisitorCookie(secret: string, value: string | undefined): 
   return actual.length === expected.length && timingSafeEqual(actual, expected) ? id : null;
 }
 
-/** The folder of the SQLite database, where the generated secret is kept beside it. */
-export function databaseFolder(databaseUrl: string): string {
-  if (!databaseUrl.startsWith("file:")) {
-    throw new Error("Set VISITOR_SECRET (at least 32 characters): the database is not a local SQLite file");
-  }
-  return path.dirname(sqliteFilePath(databaseUrl));
-}
-
-/**
- * Generated once and kept in a file so a restart keeps today's hashes (otherwise every visitor
- * could vote again after a deploy).
- */
-export function loadOrCreateSecretFile(folder: string): string {
-  return readOrCreateOnce(path.join(folder, SECRET_FILE_NAME), folder, () => randomBytes(32).toString("base64url"), readSecretFile);
-}
-
+const newSecret = () => randomBytes(32).toString("base64url");
 function readSecretFile(file: string): string {
   const secret = readFileSync(file, "utf8").trim();
   if (secret.length < MIN_SECRET_LENGTH) throw new Error(`${file} holds a secret shorter than ${MIN_SECRET_LENGTH} characters`);
@@ -85,12 +70,18 @@ function readSecretFile(file: string): string {
 
 let cachedSecret: { databaseUrl: string; secret: string } | undefined;
 
-/** VISITOR_SECRET, or the generated one beside the database. */
+/**
+ * VISITOR_SECRET, or one generated once and kept in a file beside the SQLite database, so a restart
+ * keeps today's hashes (otherwise every visitor could vote again after a deploy). A PostgreSQL
+ * database needs VISITOR_SECRET (config.ts).
+ */
 export function getVisitorSecret(): string {
   const { VISITOR_SECRET, DATABASE_URL } = getConfig();
   if (VISITOR_SECRET) return VISITOR_SECRET;
   if (cachedSecret?.databaseUrl !== DATABASE_URL) {
-    cachedSecret = { databaseUrl: DATABASE_URL, secret: loadOrCreateSecretFile(databaseFolder(DATABASE_URL)) };
+    const folder = path.dirname(sqliteFilePath(DATABASE_URL));
+    const secret = readOrCreateOnce(path.join(folder, SECRET_FILE_NAME), folder, newSecret, readSecretFile);
+    cachedSecret = { databaseUrl: DATABASE_URL, secret };
   }
   return cachedSecret.secret;
 }
