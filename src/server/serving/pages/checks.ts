@@ -1,4 +1,5 @@
 import "server-only";
+import { notFound } from "next/navigation";
 import { STALE_WINDOW_SECONDS } from "@/lib/caching";
 import { parseRequestedDomain } from "@/server/checking";
 import { storedCheck } from "@/server/data/checks";
@@ -26,10 +27,10 @@ export interface PermalinkTarget {
   canonical: boolean;
 }
 
-/** A permalink's `[domain]` and `[id]` as a stranger typed them; null for anything but a checkable domain and a positive integer. */
-export function parsePermalink(rawDomain: string, rawId: string): PermalinkTarget | null {
-  if (!/^[1-9]\d{0,14}$/.test(rawId)) return null;
-  const parsed = parseRequestedDomain(rawDomain);
-  if (!parsed.ok) return null;
-  return { ascii: parsed.ascii, unicode: parsed.unicode, id: Number(rawId), canonical: rawDomain === parsed.ascii };
+/** A permalink's `[domain]` and `[id]` as a stranger typed them; the 404 page for anything but a checkable domain and a positive integer. */
+export async function permalinkOf(params: Promise<{ domain: string; id: string }>): Promise<PermalinkTarget> {
+  const { domain, id } = await params;
+  const parsed = /^[1-9]\d{0,14}$/.test(id) ? parseRequestedDomain(domain) : null;
+  if (!parsed?.ok) notFound();
+  return { ascii: parsed.ascii, unicode: parsed.unicode, id: Number(id), canonical: domain === parsed.ascii };
 }

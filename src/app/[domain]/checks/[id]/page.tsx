@@ -6,7 +6,7 @@ import { describeCause } from "@/lib/format";
 import { utcDateTime, verdictName } from "@/lib/incident-words";
 import { getConfig } from "@/server/config";
 import { pageMetadata } from "@/server/serving/page-metadata";
-import { getCheckPageView, parsePermalink } from "@/server/serving/pages/checks";
+import { getCheckPageView, permalinkOf } from "@/server/serving/pages/checks";
 
 // One stored round with every tester's row and evidence, for as long as raw checks are kept
 // (KEEP_CHECKS_DAYS); then, or for another domain's id, a 404.
@@ -19,16 +19,11 @@ export function generateStaticParams() {
   return [{ domain: "-", id: "0" }];
 }
 
-async function resolve(params: Promise<{ domain: string; id: string }>) {
-  const { domain, id } = await params;
-  return parsePermalink(domain, id) ?? notFound();
-}
-
 const titleOf = (domain: string, verdict: Parameters<typeof verdictName>[0], checkedAt: string) =>
   `Check of ${domain} at ${utcDateTime(checkedAt)}: ${verdictName(verdict).toLowerCase()}`;
 
 export async function generateMetadata({ params }: PageProps<"/[domain]/checks/[id]">): Promise<Metadata> {
-  const target = await resolve(params);
+  const target = await permalinkOf(params);
   const check = await getCheckPageView(target.ascii, target.id);
   if (!check) notFound();
   const title = titleOf(target.unicode, check.verdict, check.checkedAt);
@@ -38,7 +33,7 @@ export async function generateMetadata({ params }: PageProps<"/[domain]/checks/[
 }
 
 export default async function CheckPage({ params }: PageProps<"/[domain]/checks/[id]">) {
-  const target = await resolve(params);
+  const target = await permalinkOf(params);
   if (!target.canonical) permanentRedirect(`/${target.ascii}/checks/${target.id}`);
   const check = await getCheckPageView(target.ascii, target.id);
   if (!check) notFound();

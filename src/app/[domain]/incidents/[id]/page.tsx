@@ -7,7 +7,7 @@ import { clockLabel, CLOCK_NAMES, durationWords, firstWords, type ClockName, typ
 import type { EvidenceRole } from "@/lib/incident-view";
 import { causesInWords, incidentFamilySentence, incidentSummary, incidentTitle, placesInWords, utcDateTime } from "@/lib/incident-words";
 import { pageMetadata } from "@/server/serving/page-metadata";
-import { parsePermalink } from "@/server/serving/pages/checks";
+import { permalinkOf } from "@/server/serving/pages/checks";
 import { getIncidentPageView } from "@/server/serving/pages/incidents";
 import { officialLagWords } from "@/lib/official-status-words";
 import { getIncidentOfficialFacts } from "@/server/serving/pages/official";
@@ -23,11 +23,6 @@ export function generateStaticParams() {
   return [{ domain: "-", id: "0" }];
 }
 
-async function resolve(params: Promise<{ domain: string; id: string }>) {
-  const { domain, id } = await params;
-  return parsePermalink(domain, id) ?? notFound();
-}
-
 const ROLE_HEADINGS: Record<EvidenceRole, string> = {
   first: "First failing round",
   worst: "Worst round",
@@ -35,7 +30,7 @@ const ROLE_HEADINGS: Record<EvidenceRole, string> = {
 };
 
 export async function generateMetadata({ params }: PageProps<"/[domain]/incidents/[id]">): Promise<Metadata> {
-  const target = await resolve(params);
+  const target = await permalinkOf(params);
   const view = await getIncidentPageView(target.ascii, target.id);
   if (!view) notFound();
   const title = incidentTitle(view.incident, target.unicode);
@@ -44,7 +39,7 @@ export async function generateMetadata({ params }: PageProps<"/[domain]/incident
 }
 
 export default async function IncidentPage({ params }: PageProps<"/[domain]/incidents/[id]">) {
-  const target = await resolve(params);
+  const target = await permalinkOf(params);
   if (!target.canonical) permanentRedirect(`/${target.ascii}/incidents/${target.id}`);
   const [view, official] = await Promise.all([
     getIncidentPageView(target.ascii, target.id),
