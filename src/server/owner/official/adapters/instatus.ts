@@ -19,7 +19,6 @@ const IncidentSchema = z.object({
 const InstatusSummarySchema = z.object({
   page: z.object({ name: z.string(), url: z.string(), status: z.enum(["UP", "HASISSUES", "UNDERMAINTENANCE"]) }),
   activeIncidents: z.array(IncidentSchema).nullish(),
-  activeMaintenances: z.array(z.object({ name: z.string(), status: z.string().nullish() })).nullish(),
 });
 
 const IMPACT_STATES: Record<string, OfficialState> = {
