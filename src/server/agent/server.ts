@@ -49,10 +49,6 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
   res.end(body);
 }
 
-function sendError(res: ServerResponse, failure: HttpFailure) {
-  send(res, failure.status, JSON.stringify({ error: { code: failure.code, message: failure.message } }), failure.headers);
-}
-
 function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const tooLarge = () => new HttpFailure(413, "body_too_large", `The request body is over ${maxBytes} bytes.`, { connection: "close" });
   if (Number(req.headers["content-length"] ?? 0) > maxBytes) return Promise.reject(tooLarge());
@@ -123,9 +119,9 @@ export function createAgentServer(options: AgentServerOptions): Server {
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       // Only failures we described reach the client; anything else is logged, not leaked.
-      if (error instanceof HttpFailure) return sendError(res, error);
-      console.error("tester agent: unexpected error", error);
-      sendError(res, new HttpFailure(500, "internal_error", "The agent failed to answer."));
+      if (!(error instanceof HttpFailure)) console.error("tester agent: unexpected error", error);
+      const failure = error instanceof HttpFailure ? error : new HttpFailure(500, "internal_error", "The agent failed to answer.");
+      send(res, failure.status, JSON.stringify({ error: { code: failure.code, message: failure.message } }), failure.headers);
     });
   });
   // A client trickling its headers or body must not hold a probe slot or a socket for long.
