@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ProbeResult } from "@/lib/probe-result";
 import { signRequest } from "@/server/checking/agent-protocol";
 import { parseLocation } from "@/server/config";
@@ -167,6 +167,28 @@ describe("the agent's door", () => {
     const answer = await callAgent(agents[0].url, { method, path });
     expect(answer.status).toBe(status);
     expect(answer.json).toEqual(status === 200 ? { ok: true, location: { city: "Frankfurt", country: "DE" } } : expect.anything());
+  });
+
+  it("answers a failure it did not describe with a 500 that names no detail, and logs it", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const failing = await startAgent({
+        location: "Tokyo, JP",
+        secret: SECRET,
+        connectTo,
+        overrides: { runTesters: async () => Promise.reject(new Error("secret detail of a tester")) },
+      });
+      cleanups.push(failing.close);
+      const answer = await signedCall(failing.url, probeBody());
+      expect(answer.status).toBe(500);
+      expect(answer.json).toEqual({ error: { code: "internal_error", message: "The agent failed to answer." } });
+      expect(logged).toHaveBeenCalledWith(
+        "tester agent: unexpected error",
+        expect.objectContaining({ message: "secret detail of a tester" }),
+      );
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it("turns away probes beyond its concurrency limit with 429 and Retry-After", async () => {
