@@ -17,7 +17,7 @@ import { convertAsnCsv, countryCodeOf, currentRelease, isAbsent, npmCopies, open
 // `npm run geo:update` made in GEO_DATA_DIR when there is one, else from the npm copies. One copy
 // per process, loaded at the first lookup (a process that never takes a report never pays for it).
 
-/** A slow disk and a busy machine: the conversion takes ~1 s on an idle one. */
+/** Room for a slow disk on a busy machine: many times what the conversion takes on an idle one. */
 const CONVERT_TIMEOUT_MS = 120_000;
 
 export class NetworkData {
