@@ -47,11 +47,6 @@ export async function getIncidentPageView(domain: string, id: number): Promise<I
   if (incident?.endedAt) keepAnHour();
   else keepForARound();
   if (incident === null) return null;
-  return {
-    incident,
-    keptChecks: await keptCheckIds(
-      checked,
-      incident.evidence.map((piece) => piece.checkId),
-    ),
-  };
+  const evidenceChecks = incident.evidence.map((piece) => piece.checkId);
+  return { incident, keptChecks: await keptCheckIds(checked, evidenceChecks) };
 }
