@@ -18,6 +18,8 @@ interface Level {
 
 export const POSSIBLE: Level = { minReports: 5, minRatio: 3, maxP: 1e-3 };
 export const PROBLEMS: Level = { minReports: 10, minRatio: 5, maxP: 1e-6 };
+/** Fewer reports over both windows together read "none" whatever is usual: each must pass POSSIBLE's minimum. */
+export const MIN_SPIKE_REPORTS = 2 * POSSIBLE.minReports;
 /**
  * The usual count is never taken as lower than this: a site nobody reported in 8 weeks would
  * otherwise turn any report into "infinitely more than usual".

@@ -99,8 +99,10 @@ describe("crowdStates", () => {
   it("reads every domain reported in the last 30 minutes at once, and only those", async () => {
     const now = nextMoment();
     const expected = new Map<string, CrowdState>();
+    const sites = [];
     for (let i = 0; i < 60; i++) {
       const site = await createSite(i % 7 === 0 ? { verdict: "global_outage", minutesAgo: 1, now } : undefined);
+      sites.push(site);
       const current = i % 12;
       const previous = (i * 5) % 13;
       const usual = i % 3;
@@ -115,6 +117,8 @@ describe("crowdStates", () => {
 
     expect(new Map([...readings].map(([domain, reading]) => [domain, reading.state]))).toEqual(expected);
     expect(new Set(expected.values())).toEqual(new Set(CROWD_STATES));
+    // One site at a time (the status page, a watched site's job) reads the same states.
+    for (const site of sites) expect(await crowd.crowdStateOf(site, now), site.domain).toBe(expected.get(site.domain) ?? "none");
   });
 
   it("never lowers the state for more reports in the current windows", async () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CROWD_STATES, crowdState, poissonTail, type CrowdWindows } from "@/lib/crowd-spike";
+import { CROWD_STATES, crowdState, MIN_SPIKE_REPORTS, poissonTail, type CrowdWindows } from "@/lib/crowd-spike";
 
 // The crowd's rule, as /methodology states it: both of the last two 15-minute windows must pass.
 
@@ -68,6 +68,16 @@ describe("crowdState", () => {
     ["a site nobody reported in 8 weeks: the usual is taken as 0.5", windows(5, 5, 0), "possible"],
   ])("%s", (_, input, expected) => {
     expect(crowdState(input)).toBe(expected);
+  });
+
+  it("reads none for fewer than MIN_SPIKE_REPORTS over both windows, however they split, and can spike at it", () => {
+    for (let total = 0; total < MIN_SPIKE_REPORTS; total++) {
+      for (let current = 0; current <= total; current++) {
+        expect(crowdState(windows(current, total - current, 0, true)), `${current} + ${total - current}`).toBe("none");
+      }
+    }
+    const half = MIN_SPIKE_REPORTS / 2;
+    expect(crowdState(windows(half, MIN_SPIKE_REPORTS - half, 0))).toBe("possible");
   });
 
   // 2,000 generated cases: CPU-bound, so a busy machine needs more than the default 5 s.

@@ -1,5 +1,5 @@
 import "server-only";
-import { crowdState, type CrowdState, type CrowdWindows } from "@/lib/crowd-spike";
+import { crowdState, MIN_SPIKE_REPORTS, type CrowdState, type CrowdWindows } from "@/lib/crowd-spike";
 import { crowdSpans, weeklyMean, type Span } from "@/lib/crowd-windows";
 import type { Verdict } from "@/lib/probe-result";
 import { getDb } from "@/server/db";
@@ -10,14 +10,9 @@ import { getDb } from "@/server/db";
 /** A round that found the site down somewhere: "unknown" (no tester could tell) says nothing. */
 const FAILING_VERDICTS: ReadonlySet<string> = new Set<Verdict>(["global_outage", "regional"]);
 
-export interface CrowdReading extends CrowdWindows {
-  state: CrowdState;
-}
+export type CrowdReading = CrowdWindows & { state: CrowdState };
 
-interface SiteVerdict {
-  lastVerdict: string | null;
-  lastCheckedAt: Date | null;
-}
+type SiteVerdict = { lastVerdict: string | null; lastCheckedAt: Date | null };
 
 /**
  * Our probes fail somewhere "now" when the latest round found the site down in some place and
@@ -69,10 +64,15 @@ function windowCounts(spans: ReturnType<typeof crowdSpans>, siteId?: number) {
   ]);
 }
 
-/** The crowd's reading of one stored site (the status page). */
-export async function crowdReadingOf(site: { id: number } & SiteVerdict, now = new Date()): Promise<CrowdReading> {
+/**
+ * The crowd's state of one stored site (its status page; a watched site's job before each round):
+ * the usual counts are read only when the two windows hold enough reports to spike, as most never do.
+ */
+export async function crowdStateOf(site: { id: number } & SiteVerdict, now = new Date()): Promise<CrowdState> {
   const spans = crowdSpans(now);
-  return readingOf(await windowCounts(spans, site.id), site.id, probesFailing(site, spans.previous.from));
+  const recent = await countsBySite([{ from: spans.previous.from, to: spans.current.to }], site.id);
+  if ((recent.get(site.id) ?? 0) < MIN_SPIKE_REPORTS) return "none";
+  return readingOf(await windowCounts(spans, site.id), site.id, probesFailing(site, spans.previous.from)).state;
 }
 
 /**

@@ -3,7 +3,7 @@ import { NO_REPORTS, type CrowdInput } from "@/lib/crowd-view";
 import { crowdSpans, weeklyMean } from "@/lib/crowd-windows";
 import { bucketByHour, hourlyWindow, type HourBucket } from "@/lib/hourly";
 import { getDb } from "@/server/db";
-import { countsBySite, crowdReadingOf } from "./crowd";
+import { countsBySite, crowdStateOf } from "./crowd";
 
 /** What the status page's reports section shows: the 24 hours, and the crowd beside the probes. */
 export interface ReportsOverview {
@@ -24,17 +24,17 @@ export async function getReportsOverview(domain: string, now = new Date()): Prom
   const inDay = { siteId: site.id, createdAt: { gte: from, lt: to } };
   const spans = crowdSpans(now);
   // The hours are bounded on (siteId, startedAt) and (siteId, createdAt): one index range scan each.
-  const [checks, reports, reading, lastHour, usualHour, problems, networks] = await Promise.all([
+  const [checks, reports, state, lastHour, usualHour, problems, networks] = await Promise.all([
     db.check.findMany({ where: { siteId: site.id, startedAt: { gte: from, lt: to } }, select: { startedAt: true, verdict: true } }),
     db.visitorReport.findMany({ where: inDay, select: { createdAt: true } }),
-    crowdReadingOf(site, now),
+    crowdStateOf(site, now),
     countsBySite([spans.lastHour], site.id),
     countsBySite(spans.usualHour, site.id),
     db.visitorReport.groupBy({ by: ["problem"], where: inDay, _count: { _all: true } }),
     db.visitorReport.groupBy({ by: ["country", "asn", "asnName"], where: inDay, _count: { _all: true } }),
   ]);
   const crowd: CrowdInput = {
-    state: reading.state,
+    state,
     lastHour: lastHour.get(site.id) ?? 0,
     usualHour: weeklyMean(usualHour.get(site.id) ?? 0),
     problems: problems.map((row) => ({ key: row.problem, count: row._count._all })),

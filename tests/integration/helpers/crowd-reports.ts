@@ -15,7 +15,11 @@ let moments = 0;
 export const nextMoment = () => new Date(Date.UTC(2026, 10, 22, 14, 30) + ++moments * (3 * 86_400_000 + 5 * 3_600_000));
 let sites = 0;
 
-export async function createSite(probes?: { verdict: string; minutesAgo: number; now: Date }): Promise<{ id: number; domain: string }> {
+export async function createSite(probes?: {
+  verdict: string;
+  minutesAgo: number;
+  now: Date;
+}): Promise<{ id: number; domain: string; lastVerdict: string | null; lastCheckedAt: Date | null }> {
   const domain = `crowd-${++sites}.example.test`;
   return (await db()).site.create({
     data: {
@@ -23,7 +27,7 @@ export async function createSite(probes?: { verdict: string; minutesAgo: number;
       displayName: domain,
       ...(probes && { lastVerdict: probes.verdict, lastCheckedAt: new Date(probes.now.getTime() - probes.minutesAgo * MINUTE) }),
     },
-    select: { id: true, domain: true },
+    select: { id: true, domain: true, lastVerdict: true, lastCheckedAt: true },
   });
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { admitsProblem, readSnapshot } from "@/lib/official-status";
 import { NO_DEMAND, type WatchDemand } from "@/lib/watch-pace";
-import { crowdReadingOf, crowdStates } from "@/server/data/crowd";
+import { crowdStateOf, crowdStates } from "@/server/data/crowd";
 import { REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
 import { getDb } from "@/server/db";
 
@@ -21,10 +21,9 @@ export interface WatchSignals {
 
 /** The domains whose crowd raised the alarm: every reported domain, or only `site` (a job's one read). */
 async function crowdAlarms(now: Date, site?: { id: number; domain: string }): Promise<Set<string>> {
-  const readings = site
-    ? new Map([[site.domain, await crowdReadingOf({ id: site.id, lastVerdict: null, lastCheckedAt: null }, now)]])
-    : await crowdStates(now);
-  return new Set([...readings].filter(([, reading]) => reading.state !== "none").map(([domain]) => domain));
+  if (!site) return new Set([...(await crowdStates(now))].filter(([, reading]) => reading.state !== "none").map(([domain]) => domain));
+  const state = await crowdStateOf({ id: site.id, lastVerdict: null, lastCheckedAt: null }, now);
+  return new Set(state === "none" ? [] : [site.domain]);
 }
 
 /** The signals of every site at `now`, or of `site` alone. */
