@@ -83,6 +83,26 @@ describe("evidence in the check store", () => {
     expect((await modules.store.prismaCheckStore.latest(HOST))?.results.map((r) => r.detail)).toEqual(read?.results.map((r) => r.detail));
   });
 
+  it("answers a save with the round every later read gives, field for field", async () => {
+    const tls = { authorized: false, error: "CERT_HAS_EXPIRED", issuer: "Test CA", validTo: "2026-01-01T00:00:00.000Z", daysLeft: -3 };
+    const stale = {
+      ...worldRow({ kept: true }),
+      stale: true,
+      tls,
+      timings: { dnsMs: 1.4, connectMs: 2.6, tlsMs: 3.5, ttfbMs: 4.49, totalMs: 9.7 },
+    };
+    const results = [...(await probedRound()), stale, { ...worldRow(null), detail: undefined, network: null, measuredAt: null }];
+    const saved = await modules.store.prismaCheckStore.save(
+      target,
+      { startedAt: new Date(), durationMs: 41, results },
+      decideVerdict(results),
+    );
+
+    expect(saved.results[1].timings).toEqual({ dnsMs: 1, connectMs: 3, tlsMs: 4, ttfbMs: 4, totalMs: 10 });
+    expect(await modules.store.prismaCheckStore.latest(HOST)).toEqual(saved);
+    expect(await modules.checks.storedCheck(HOST, saved.id)).toEqual(saved);
+  });
+
   it("keeps each address's result beside the evidence, without a schema change, and reads it back apart", async () => {
     const [probed] = await probedRound();
     expect(probed.addresses).toEqual([expect.objectContaining({ family: 4, address: "127.0.0.1", status: "up", statusCode: 200 })]);

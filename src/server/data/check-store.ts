@@ -56,7 +56,9 @@ function findLatest(domain: string) {
   });
 }
 
-type ResultRow = CheckRow["results"][number];
+/** A result row as toRow writes it and every read gives it back, whatever ids the database gave it. */
+type ResultRow = Omit<CheckRow["results"][number], "id" | "checkId">;
+type RecordRow = Omit<CheckRow, "site" | "results"> & { site: { domain: string }; results: ResultRow[] };
 
 // The detail column holds the evidence and, beside it, the per-address results: JSON that only
 // this app reads, so a new field needs no schema change. `addresses` is a key evidence never has.
@@ -133,7 +135,7 @@ function toRow(r: ProbeResult) {
 
 // The counts, places and world summary are derived from the stored results on every read, so
 // they can never disagree with the rows shown beside them.
-export function toRecord(row: CheckRow): CheckRecord {
+export function toRecord(row: RecordRow): CheckRecord {
   const results = row.results.map(toResult);
   return {
     id: row.id,
@@ -164,6 +166,7 @@ export const prismaCheckStore: CheckStore = {
     const checkedAt = new Date(outcome.startedAt.getTime() + outcome.durationMs);
     // The view that paid for the round counts as one (server/watch): its site may have had no row to note it on.
     const viewed = context.viewedAt ? { lastViewedAt: context.viewedAt } : {};
+    const results = outcome.results.map(toRow);
     const check = await db.$transaction(async (tx) => {
       const site = await tx.site.upsert({
         where: { domain: target.ascii },
@@ -176,22 +179,21 @@ export const prismaCheckStore: CheckStore = {
           ...viewed,
         },
         update: { lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: { increment: 1 }, ...viewed },
+        select: { id: true },
       });
-      return tx.check.create({
-        data: {
-          siteId: site.id,
-          startedAt: outcome.startedAt,
-          durationMs: outcome.durationMs,
-          verdict: summary.verdict,
-          cause: summary.cause,
-          warnings: JSON.stringify(summary.warnings),
-          results: { create: outcome.results.map(toRow) },
-        },
-        include: { site: true, results: { orderBy: { id: "asc" } } },
-      });
+      const data = {
+        siteId: site.id,
+        startedAt: outcome.startedAt,
+        durationMs: outcome.durationMs,
+        verdict: summary.verdict,
+        cause: summary.cause,
+        warnings: JSON.stringify(summary.warnings),
+      };
+      return { ...data, ...(await tx.check.create({ data: { ...data, results: { create: results } }, select: { id: true } })) };
     });
     await pruneOldChecks();
-    return toRecord(check);
+    // Read from the rows as written, not read back: they are what every later read gives.
+    return toRecord({ ...check, site: { domain: target.ascii }, results });
   },
 };
 
