@@ -67,21 +67,22 @@ function withConnectionSetup(factory: PrismaBetterSqlite3): SqlDriverAdapterFact
 /** How long a query waits for a PostgreSQL connection before failing (the server down, the pool full). */
 const PG_CONNECT_TIMEOUT_MS = 5000;
 
-/** Query plans kept compiled: a stored round is a new, large plan almost every time; the other queries are a few dozen shapes. */
-const QUERY_PLAN_CACHE_SIZE = 100;
+// Plans kept compiled (a stored round is a new plan almost every time, other queries a few dozen shapes);
+// "minimal" errors, as any other format records a call stack for every query.
+const CLIENT_OPTIONS = { queryPlanCacheMaxSize: 100, errorFormat: "minimal" } as const;
 
 function createClient(databaseUrl: string): PrismaClient {
   if (databaseProvider(databaseUrl) === "postgresql") {
     const { connectionString, schema } = postgresOptions(databaseUrl);
     const adapter = new PrismaPg({ connectionString, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS }, { schema });
     // Same models and queries as the SQLite client (see Db): only the SQL it writes differs.
-    return new PostgresPrismaClient({ adapter, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE }) as unknown as PrismaClient;
+    return new PostgresPrismaClient({ adapter, ...CLIENT_OPTIONS }) as unknown as PrismaClient;
   }
   const file = sqliteFilePath(databaseUrl);
   mkdirSync(dirname(file), { recursive: true });
   // better-sqlite3's `timeout` is SQLite's busy timeout: wait for a lock instead of failing.
   const factory = new PrismaBetterSqlite3({ url: file, timeout: BUSY_TIMEOUT_MS });
-  return new PrismaClient({ adapter: withConnectionSetup(factory), queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE });
+  return new PrismaClient({ adapter: withConnectionSetup(factory), ...CLIENT_OPTIONS });
 }
 
 // The process gets one client and one connection, however many bundles (and dev reloads) load this.
