@@ -52,13 +52,13 @@ function findLatest(domain: string) {
   return getDb().check.findFirst({
     where: { site: { domain } },
     orderBy: { startedAt: "desc" },
-    include: { site: true, results: { orderBy: { id: "asc" } } },
+    include: { results: { orderBy: { id: "asc" } } },
   });
 }
 
 /** A result row as toRow writes it and every read gives it back, whatever ids the database gave it. */
 type ResultRow = Omit<CheckRow["results"][number], "id" | "checkId">;
-type RecordRow = Omit<CheckRow, "site" | "results"> & { site: { domain: string }; results: ResultRow[] };
+type RecordRow = Omit<CheckRow, "results"> & { results: ResultRow[] };
 
 // The detail column holds the evidence and, beside it, the per-address results: JSON that only
 // this app reads, so a new field needs no schema change. `addresses` is a key evidence never has.
@@ -135,14 +135,14 @@ function toRow(r: ProbeResult) {
 
 // The counts, places and world summary are derived from the stored results on every read, so
 // they can never disagree with the rows shown beside them.
-export function toRecord(row: RecordRow): CheckRecord {
+export function toRecord(domain: string, row: RecordRow): CheckRecord {
   const results = row.results.map(toResult);
   return {
     id: row.id,
     stored: true,
-    domain: row.site.domain,
+    domain,
     // By today's IDN display policy, not as stored (sites.ts).
-    displayName: displayName(row.site.domain),
+    displayName: displayName(domain),
     verdict: row.verdict as Verdict,
     cause: row.cause as Cause | null,
     warnings: JSON.parse(row.warnings) as string[],
@@ -158,7 +158,7 @@ export function toRecord(row: RecordRow): CheckRecord {
 export const prismaCheckStore: CheckStore = {
   async latest(domain) {
     const row = await findLatest(domain);
-    return row ? toRecord(row) : null;
+    return row ? toRecord(domain, row) : null;
   },
 
   async save(target, outcome, summary, context = {}) {
@@ -189,11 +189,13 @@ export const prismaCheckStore: CheckStore = {
         cause: summary.cause,
         warnings: JSON.stringify(summary.warnings),
       };
-      return { ...data, ...(await tx.check.create({ data: { ...data, results: { create: results } }, select: { id: true } })) };
+      const { id } = await tx.check.create({ data, select: { id: true } }); // not nested: that reads the row back
+      await tx.testerResult.createMany({ data: results.map((row) => ({ ...row, checkId: id })) });
+      return { ...data, id };
     });
     await pruneOldChecks();
     // Read from the rows as written, not read back: they are what every later read gives.
-    return toRecord({ ...check, site: { domain: target.ascii }, results });
+    return toRecord(target.ascii, { ...check, results });
   },
 };
 

@@ -15,9 +15,9 @@ export async function storedCheck(domain: string, id: number, now = Date.now()):
   if (!Number.isSafeInteger(id) || id <= 0) return null;
   const row = await getDb().check.findFirst({
     where: { id, site: { domain }, startedAt: { gte: new Date(now - KEEP_CHECKS_MS()) } },
-    include: { site: true, results: { orderBy: { id: "asc" } } },
+    include: { results: { orderBy: { id: "asc" } } },
   });
-  return row ? toRecord(row) : null;
+  return row ? toRecord(domain, row) : null;
 }
 
 /** The verdict of the latest stored round (the site's summary row), or null when never checked. */
