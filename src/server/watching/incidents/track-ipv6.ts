@@ -49,5 +49,5 @@ const IPV6: IncidentRule = {
   },
 };
 
-/** Applies the rule's second streak to a stored round; most rounds cost two reads and change nothing. */
+/** Applies the rule's second streak to a stored round; most rounds cost one read and change nothing. */
 export const trackIpv6Incident = (record: CheckRecord): Promise<IncidentChange | null> => trackWith(IPV6, record);

@@ -63,12 +63,10 @@ const findOpen = (db: Db, siteId: number, kind: IncidentKind): Promise<OpenIncid
     select: { id: true, worstVerdict: true, causes: true, places: true },
   });
 
-const stateOf = (streak: StreakColumns, open: OpenIncident | null): TrackingState => ({ openIncident: open !== null, ...streak });
-
 /**
  * Applies the incident rule (lib/incident-rule.ts) to a stored round as `rule` reads it: keeps the
  * site's streak, opens or closes its incident with the evidence, and sums a failing round into the
- * open one. Most rounds change nothing (online, no streak, no incident) and cost two reads.
+ * open one. Most rounds change nothing (online, no streak, no incident) and cost one read.
  */
 export async function trackWith(rule: IncidentRule, record: CheckRecord): Promise<IncidentChange | null> {
   const round: TrackedRound = {
@@ -78,17 +76,19 @@ export async function trackWith(rule: IncidentRule, record: CheckRecord): Promis
   };
   if (!record.stored || round.verdict === "unknown") return null;
   const db = getDb();
-  const site = await db.site.findUnique({ where: { domain: record.domain }, select: SITE_STREAKS });
+  // One statement: the streaks and a count of open incidents, whose rows are read only if needed.
+  const openCount = { _count: { select: { incidents: { where: { kind: rule.kind, endedAt: null } } } } };
+  const site = await db.site.findUnique({ where: { domain: record.domain }, select: { ...SITE_STREAKS, ...openCount } });
   if (!site) return null;
-  const open = await findOpen(db, site.id, rule.kind);
-  if (decideIncident(stateOf(rule.streakOf(site), open), round).kind === "none" && !open) return null;
+  const open = site._count.incidents > 0;
+  if (decideIncident({ openIncident: open, ...rule.streakOf(site) }, round).kind === "none" && !open) return null;
 
   return db.$transaction(async (tx) => {
     // Writing the site's row first holds it until commit: a second round of the same site
     // tracked at the same moment (another instance) waits here and then reads this one's result.
     const held = await tx.site.update({ where: { id: site.id }, data: { streakRounds: { increment: 0 } }, select: SITE_STREAKS });
     const incident = await findOpen(tx, held.id, rule.kind);
-    const state = stateOf(rule.streakOf(held), incident);
+    const state: TrackingState = { openIncident: incident !== null, ...rule.streakOf(held) };
     const decision = decideIncident(state, round);
     if (decision.kind !== "none") {
       await tx.site.update({ where: { id: held.id }, data: rule.streakData(applyDecision(state, decision)), select: { id: true } });

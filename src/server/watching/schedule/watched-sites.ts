@@ -10,9 +10,10 @@ import { readWatchSignals, type WatchSignals } from "./watch-signals";
 // incident rule's streak and the signals of watch-signals.ts. An open IPv6 incident alone does not
 // watch a site: many sites' IPv6 stays broken for months, and rounds for them would never end.
 
+const OPEN_OUTAGE = { kind: "outage", endedAt: null } satisfies Prisma.IncidentWhereInput;
 const watchedWhere = (now: Date) => ({
   OR: [
-    { incidents: { some: { kind: "outage", endedAt: null } } },
+    { incidents: { some: OPEN_OUTAGE } },
     { pushSubscriptions: { some: {} } },
     { lastViewedAt: { gte: new Date(now.getTime() - VIEWED_WATCH_MS) } },
   ],
@@ -31,14 +32,14 @@ const SELECT = {
 
 type Row = Prisma.SiteGetPayload<{ select: typeof SELECT }>;
 
-function toWatched(row: Row, inIncident: Set<number>, signals: WatchSignals, now: Date): WatchedSite {
+function toWatched(row: Row, openIncident: boolean, signals: WatchSignals, now: Date): WatchedSite {
   const viewedAgoMs = row.lastViewedAt === null ? Infinity : now.getTime() - row.lastViewedAt.getTime();
   const viewed = viewedAgoMs <= VIEWED_WATCH_MS;
   return {
     domain: row.domain,
     createdAt: row.createdAt,
     lastCheckedAt: row.lastCheckedAt,
-    openIncident: inIncident.has(row.id),
+    openIncident,
     viewed,
     demand: signals.demandOf(row.id, { viewed, viewedRecently: viewedAgoMs <= RECENT_VIEW_MS }),
     streakSince: row.streakRounds > 0 ? row.streakSince : null,
@@ -50,11 +51,8 @@ function toWatched(row: Row, inIncident: Set<number>, signals: WatchSignals, now
  * The sites with an open incident, asked apart: a nested read of each watched site's incidents
  * passes every site's id as a parameter, past SQLite's limit at a thousand watched sites.
  */
-async function sitesInIncident(siteIds?: number[]): Promise<Set<number>> {
-  const open = await getDb().incident.findMany({
-    where: { kind: "outage", endedAt: null, ...(siteIds ? { siteId: { in: siteIds } } : {}) },
-    select: { siteId: true },
-  });
+async function sitesInIncident(): Promise<Set<number>> {
+  const open = await getDb().incident.findMany({ where: OPEN_OUTAGE, select: { siteId: true } });
   return new Set(open.map((incident) => incident.siteId));
 }
 
@@ -65,13 +63,13 @@ export async function watchedSites(now: Date, given?: WatchSignals): Promise<Wat
     sitesInIncident(),
     given ?? readWatchSignals(now),
   ]);
-  return rows.map((row) => toWatched(row, inIncident, signals, now));
+  return rows.map((row) => toWatched(row, inIncident.has(row.id), signals, now));
 }
 
 /** The domain's schedule state if it is still watched, else null (a job that runs late). */
 export async function watchedSite(domain: string, now: Date): Promise<WatchedSite | null> {
-  const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select: SELECT });
+  const select = { ...SELECT, _count: { select: { incidents: { where: OPEN_OUTAGE } } } };
+  const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select });
   if (!row) return null;
-  const [inIncident, signals] = await Promise.all([sitesInIncident([row.id]), readWatchSignals(now, row)]);
-  return toWatched(row, inIncident, signals, now);
+  return toWatched(row, row._count.incidents > 0, await readWatchSignals(now, row), now);
 }
