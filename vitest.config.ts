@@ -1,6 +1,5 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
-import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const src = fileURLToPath(new URL("./src", import.meta.url));
 const emptyModule = fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url));
@@ -39,26 +38,6 @@ const POSTGRES_PASS_FILES = [
 // databases and real servers on loopback), and on the production build: `served` (npm start as
 // an operator runs it), `nginx` (deploy/nginx.conf in front of built instances) and `scale`
 // (several built instances sharing PostgreSQL and Redis).
-
-/** Files that wait minutes in real time (BullMQ's delays live in Redis), not on the CPU. */
-const REAL_TIME_FILES = ["tests/integration/watch-outage-bullmq.test.ts"];
-
-/**
- * Vitest's order, except that each layer starts its real-time files: on a clean checkout it knows
- * no durations and runs small files last, so the longest wait would begin after everything else.
- */
-class RealTimeFirst extends BaseSequencer {
-  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const realTime = (file: TestSpecification) => REAL_TIME_FILES.some((name) => file.moduleId.endsWith(name));
-    const layers = [...new Set(sorted.map((file) => file.project.name))];
-    return layers.flatMap((layer) => {
-      const own = sorted.filter((file) => file.project.name === layer);
-      return [...own.filter(realTime), ...own.filter((file) => !realTime(file))];
-    });
-  }
-}
-
 export default defineConfig({
   resolve: {
     alias: [
@@ -68,7 +47,6 @@ export default defineConfig({
     ],
   },
   test: {
-    sequence: { sequencer: RealTimeFirst },
     projects: [
       {
         extends: true,
