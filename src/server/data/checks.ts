@@ -4,7 +4,7 @@ import { type CheckRecord, KEEP_CHECKS_MS, toRecord } from "@/server/data/check-
 import { getDb } from "@/server/db";
 
 // One stored round read back for its own page (/<domain>/checks/<id>) and the latest verdict for
-// the badge, neither starting a round. Rows read as the check store reads them (prisma-store.ts).
+// the badge, neither starting a round. Rows read as the check store reads them (check-store.ts).
 
 /**
  * Round `id` of `domain` with every tester row and its evidence, or null: another domain's id,

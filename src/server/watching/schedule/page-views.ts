@@ -36,7 +36,7 @@ export function recordPageView(target: Target, now = Date.now()): Promise<void> 
   // Outside the request: the promise is kept for the minute (and the domain up to MAX_REMEMBERED
   // views later), and one made under the request's AsyncLocalStorage would keep its whole render.
   // Never a new row: a site has one once a round of it was admitted, and the round a first view
-  // paid for notes that view itself when it stores the row (prisma-store.ts).
+  // paid for notes that view itself when it stores the row (check-store.ts).
   const done = runOutsideRequest(() =>
     getDb()
       .site.updateMany({ where: { domain }, data: { lastViewedAt: new Date(now) } })
