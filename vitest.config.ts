@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -71,6 +72,9 @@ export default defineConfig({
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Its files mostly wait on servers and real time, so even 2 cores run two at once
+          // (Vitest's default of one fewer than the cores would run them one by one there).
+          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
       {

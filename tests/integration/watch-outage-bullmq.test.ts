@@ -4,15 +4,16 @@ import { startRedis, type RunningRedis } from "./helpers/redis-server";
 import { percentileSeconds, seeded, startOutageWorld, type OutageWorld } from "./helpers/watch-outages";
 
 // First to know on BullMQ over a real Redis, in real time: the same watched sites as
-// watch-outage.test.ts (every setting at its default), a shorter span of onsets so the run takes
-// minutes, not ten. BullMQ's worker waits for delayed jobs inside Redis, in real seconds, so this
-// one cannot run on a moved clock. The test waits on the database and the push service's state.
+// watch-outage.test.ts (every setting at its default), a faster pace and onsets spread over one
+// pace, not four minutes, so the run takes three minutes at most. BullMQ's worker waits for
+// delayed jobs inside Redis, in real seconds, so this one cannot run on a moved clock. The test
+// waits on the database and the push service's state.
 
 const OUTAGES = 2;
 const SEED = Number(process.env.WATCH_OUTAGE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const INCIDENT_GOAL_MS = 180_000;
 const PUSH_GOAL_MS = 30_000;
-/** The sites' pace (a view and a subscriber: lib/watch-pace.ts): their last round within it, the onsets in one after. */
+/** The sites' pace (a view and a subscriber: lib/watch-pace.ts): their last round within it, their onsets in one pace after. */
 const PACE_MS = 75_000;
 const POLL_MS = 500;
 
@@ -43,7 +44,7 @@ afterAll(async () => {
 describe("first to know: watched sites down at random moments, BullMQ on Redis", () => {
   it("each becomes an incident within the goal, and its push is delivered within 30 s of it", { timeout: 480_000 }, async () => {
     const start = Date.now();
-    await world.watchSites(start, seeded(SEED), { phaseMs: PACE_MS, onsetAfterMs: 5000 });
+    await world.watchSites(start, seeded(SEED), { phaseMs: PACE_MS, onsetAfterMs: 5000, onsetSpanMs: PACE_MS });
     app.start();
 
     const latestOnset = Math.max(...[...world.outages.values()].map((outage) => outage.onset));
