@@ -109,6 +109,14 @@ function watchedTable(file: string, domains: string[]) {
       }
       return ends;
     },
+    /** The watched domains' rounds by verdict, and the incidents by kind: a loaded server must not see its site fail. */
+    verdicts(): string {
+      type Counted = { name: string; n: number };
+      const list = (rows: Counted[]) => rows.map((row) => `${row.name} ${row.n}`).join(", ") || "none";
+      const rounds = `SELECT c.verdict AS name, COUNT(*) AS n FROM "Check" c JOIN "Site" s ON s.id = c.siteId WHERE s.domain IN (${placeholders}) GROUP BY c.verdict`;
+      const incidents = `SELECT kind AS name, COUNT(*) AS n FROM "Incident" GROUP BY kind`;
+      return `rounds: ${list(db.prepare(rounds).all(...domains) as Counted[])}; incidents: ${list(db.prepare(incidents).all() as Counted[])}`;
+    },
     close: () => db.close(),
   };
 }
@@ -179,6 +187,7 @@ export async function watchGroup(app: BenchApp, report: Report, options: WatchOp
       progress(`12 round ${round + 1}/${repeats}: watched for ${((unwatchedAt - from) / 1000).toFixed(0)} s`);
     }
     readRounds(report, table, phases, watched.length);
+    report.info("12 watched domains' rounds by verdict", table.verdicts());
   } finally {
     table.close();
   }
