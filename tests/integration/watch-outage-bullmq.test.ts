@@ -5,7 +5,7 @@ import { percentileSeconds, seeded, startOutageWorld, type OutageWorld } from ".
 
 // First to know on BullMQ over a real Redis, in real time: the same watched sites as
 // watch-outage.test.ts (every setting at its default), a faster pace and onsets spread over one
-// pace, not four minutes, so the run takes three minutes at most. BullMQ's worker waits for
+// pace, not four minutes, so the run takes two or three minutes. BullMQ's worker waits for
 // delayed jobs inside Redis, in real seconds, so this one cannot run on a moved clock. The test
 // waits on the database and the push service's state.
 
