@@ -26,10 +26,11 @@ ENV npm_config_nodedir=/usr/local \
     NEXT_TELEMETRY_DISABLED=1 \
     CHECKPOINT_DISABLE=1
 WORKDIR /app
-# What `npm ci` reads, and what its postinstall (`prisma generate`) reads: the Prisma config,
-# prisma/ (the schemas, the script that makes PostgreSQL's from SQLite's, the offline
-# schema-engine stand-in and the sqlite-driver.mjs it imports).
+# What `npm ci` reads, and what its postinstall (patch-package, `prisma generate`) reads: the
+# patches to dependencies, the Prisma config, prisma/ (the schemas, the script that makes
+# PostgreSQL's from SQLite's, the offline schema-engine stand-in and the sqlite-driver.mjs it imports).
 COPY package.json package-lock.json .npmrc prisma.config.ts ./
+COPY patches ./patches
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 

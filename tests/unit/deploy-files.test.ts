@@ -196,13 +196,28 @@ describe(".dockerignore", () => {
     "dist/agent.mjs",
   ])("leaves %s out of the build context", (path) => expect(dockerIgnores(ignorePatterns, path)).toBe(true));
 
-  it.each(["package.json", "package-lock.json", ".npmrc", "prisma/schema.prisma", "src/scripts/start.sh", "public", "tsconfig.json"])(
-    "sends %s",
-    (path) => expect(dockerIgnores(ignorePatterns, path)).toBe(false),
-  );
+  it.each([
+    "package.json",
+    "package-lock.json",
+    ".npmrc",
+    "patches",
+    "prisma/schema.prisma",
+    "src/scripts/start.sh",
+    "public",
+    "tsconfig.json",
+  ])("sends %s", (path) => expect(dockerIgnores(ignorePatterns, path)).toBe(false));
 });
 
 describe("the site image", () => {
+  it("copies the dependencies' patches before `npm ci`, whose postinstall applies them", () => {
+    const installs = (stage: (typeof siteImage.stages)[number]) => instructionsOf(stage, "RUN").find((run) => /\bnpm ci\b/.test(run.args));
+    const deps = siteImage.stages.find(installs)!;
+    const copied = instructionsOf(deps, "COPY")
+      .filter((copy) => copy.line < installs(deps)!.line)
+      .flatMap((copy) => parseCopy(copy.args).sources);
+    expect(copied).toContain("patches");
+  });
+
   it("runs what `npm start` runs", () => {
     const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
     const cmd = JSON.parse(instructionsOf(lastStage(siteImage.stages), "CMD").at(-1)!.args) as string[];
