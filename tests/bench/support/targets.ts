@@ -1,3 +1,5 @@
+import { fork } from "node:child_process";
+import { once } from "node:events";
 import { rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
@@ -149,7 +151,7 @@ export async function startNoNamesDns(): Promise<TestDnsServer> {
  * (never a TESTERS_FILE from a .env file), `routes` for every name probed, loopback allowed,
  * and a loopback resolver. Routes are matched in order, so specific ones go before a catch-all.
  */
-export function probeEnv(routes: string[], dns: TestDnsServer, caFile?: string): Record<string, string> {
+export function probeEnv(routes: string[], dns: Pick<TestDnsServer, "address">, caFile?: string): Record<string, string> {
   return {
     // Node reads it at start: the test sites' CA joins the public roots (targets above).
     ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}),
@@ -158,5 +160,27 @@ export function probeEnv(routes: string[], dns: TestDnsServer, caFile?: string):
     PROBE_CONNECT_TO: routes.join(","),
     PROBE_ALLOW_CIDRS: "127.0.0.0/8",
     PROBE_RESOLVER: dns.address,
+  };
+}
+
+/**
+ * An instant site and a no-names resolver in a process of their own (watched-site-child.ts), for a
+ * group whose background rounds would otherwise be served beside its load generator: `env` routes
+ * every name there; `close` stops them and answers with the CPU time they used, in ms.
+ */
+export async function startSiteProcess(): Promise<{ env: Record<string, string>; close(): Promise<number> }> {
+  const child = fork(join(import.meta.dirname, "watched-site-child.ts"), [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  const reply = async <T>() => {
+    const exited = once(child, "exit").then(() => Promise.reject(new Error("the site process exited")));
+    return ((await Promise.race([once(child, "message"), exited])) as [T])[0];
+  };
+  const ready = await reply<{ routes: string; dnsAddress: string; caFile: string }>();
+  return {
+    env: probeEnv([ready.routes], { address: ready.dnsAddress }, ready.caFile),
+    async close() {
+      const stopped = reply<{ cpuMs: number }>();
+      child.send("close");
+      return (await stopped).cpuMs;
+    },
   };
 }
