@@ -39,7 +39,6 @@ const SummarySchema = z.object({
 });
 export type OfficialSummary = z.infer<typeof SummarySchema>;
 export type OfficialComponent = OfficialSummary["affected"][number];
-export type OfficialIncident = OfficialSummary["incidents"][number];
 
 /** What the status page shows: nothing when the site has no page we can read. */
 export type OfficialView =

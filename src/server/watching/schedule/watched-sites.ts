@@ -3,7 +3,7 @@ import { RECENT_VIEW_MS } from "@/lib/watch-pace";
 import { VIEWED_WATCH_MS, type WatchedSite } from "@/lib/watch-schedule";
 import type { Prisma } from "@/generated/prisma/client";
 import { getDb } from "@/server/db";
-import { readWatchSignals, type WatchSignals } from "./watch-signals";
+import { readWatchSignals, recentReports, type WatchSignals } from "./watch-signals";
 
 // Which domains are watched: those with an open outage incident, with push subscribers, or viewed by
 // a visitor in the last hour (Site.lastViewedAt; background rounds do not set it). Their pace reads the
@@ -47,29 +47,23 @@ function toWatched(row: Row, openIncident: boolean, signals: WatchSignals, now: 
   };
 }
 
-/**
- * The sites with an open incident, asked apart: a nested read of each watched site's incidents
- * passes every site's id as a parameter, past SQLite's limit at a thousand watched sites.
- */
-async function sitesInIncident(): Promise<Set<number>> {
-  const open = await getDb().incident.findMany({ where: OPEN_OUTAGE, select: { siteId: true } });
-  return new Set(open.map((incident) => incident.siteId));
-}
-
 /** Every watched domain now, with what its schedule depends on (`given`: the signals already read at `now`). */
 export async function watchedSites(now: Date, given?: WatchSignals): Promise<WatchedSite[]> {
-  const [rows, inIncident, signals] = await Promise.all([
+  const [rows, open, signals] = await Promise.all([
     getDb().site.findMany({ where: watchedWhere(now), select: SELECT }),
-    sitesInIncident(),
+    // Asked apart: a nested read of each site's incidents passes every id, past SQLite's parameter limit at 1,000 sites.
+    getDb().incident.findMany({ where: OPEN_OUTAGE, select: { siteId: true } }),
     given ?? readWatchSignals(now),
   ]);
+  const inIncident = new Set(open.map((incident) => incident.siteId));
   return rows.map((row) => toWatched(row, inIncident.has(row.id), signals, now));
 }
 
 /** The domain's schedule state if it is still watched, else null (a job that runs late). */
 export async function watchedSite(domain: string, now: Date): Promise<WatchedSite | null> {
-  const select = { ...SELECT, _count: { select: { incidents: { where: OPEN_OUTAGE } } } };
-  const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select });
+  const counts = { incidents: { where: OPEN_OUTAGE }, pushSubscriptions: true, visitorReports: { where: recentReports(now) } };
+  const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select: { ...SELECT, _count: { select: counts } } });
   if (!row) return null;
-  return toWatched(row, row._count.incidents > 0, await readWatchSignals(now, row), now);
+  const { incidents, pushSubscriptions: subscribers, visitorReports: reporters } = row._count;
+  return toWatched(row, incidents > 0, await readWatchSignals(now, { ...row, subscribers, reporters }), now);
 }
