@@ -101,6 +101,13 @@ describe("evidence in the check store", () => {
     expect(saved.results[1].timings).toEqual({ dnsMs: 1, connectMs: 3, tlsMs: 4, ttfbMs: 4, totalMs: 10 });
     expect(await modules.store.prismaCheckStore.latest(HOST)).toEqual(saved);
     expect(await modules.checks.storedCheck(HOST, saved.id)).toEqual(saved);
+    // The results go in by one SQL insert of the app's own: Prisma's filters must still find its
+    // dates and flags, which they match only as Prisma itself writes them (SQLite keeps text).
+    const mine = { checkId: saved.id };
+    const found = modules.db.getDb().testerResult;
+    expect(await found.count({ where: { ...mine, measuredAt: new Date(String(stale.measuredAt)) } })).toBe(1);
+    expect(await found.count({ where: { ...mine, stale: true } })).toBe(1);
+    expect(await found.count({ where: { ...mine, measuredAt: null, asn: null, tls: null } })).toBe(results.length - 1);
   });
 
   it("keeps each address's result beside the evidence, without a schema change, and reads it back apart", async () => {

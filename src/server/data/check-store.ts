@@ -1,4 +1,5 @@
 import "server-only";
+import { Prisma } from "@/generated/prisma/client";
 import type { Target } from "@/lib/domain";
 import type {
   AddressResult,
@@ -133,6 +134,14 @@ function toRow(r: ProbeResult) {
   };
 }
 
+// A round's results in one INSERT of the columns toRow fills, in its order. Not createMany: Prisma
+// compiles a createMany's query plan anew on every call (its plan cache leaves them out).
+function insertResults(checkId: number, rows: ResultRow[]): Prisma.Sql {
+  const columns = ["checkId", ...Object.keys(rows[0])].map((name) => `"${name}"`).join(", ");
+  const values = rows.map((row) => Prisma.sql`(${Prisma.join([checkId, ...Object.values(row)])})`);
+  return Prisma.sql`INSERT INTO "TesterResult" (${Prisma.raw(columns)}) VALUES ${Prisma.join(values)}`;
+}
+
 // The counts, places and world summary are derived from the stored results on every read, so
 // they can never disagree with the rows shown beside them.
 export function toRecord(domain: string, row: RecordRow): CheckRecord {
@@ -162,23 +171,16 @@ export const prismaCheckStore: CheckStore = {
   },
 
   async save(target, outcome, summary, context = {}) {
-    const db = getDb();
     const checkedAt = new Date(outcome.startedAt.getTime() + outcome.durationMs);
     // The view that paid for the round counts as one (server/watch): its site may have had no row to note it on.
     const viewed = context.viewedAt ? { lastViewedAt: context.viewedAt } : {};
     const results = outcome.results.map(toRow);
-    const check = await db.$transaction(async (tx) => {
+    const latest = { lastCheckedAt: checkedAt, lastVerdict: summary.verdict, ...viewed };
+    const check = await getDb().$transaction(async (tx) => {
       const site = await tx.site.upsert({
         where: { domain: target.ascii },
-        create: {
-          domain: target.ascii,
-          displayName: target.unicode,
-          lastCheckedAt: checkedAt,
-          lastVerdict: summary.verdict,
-          checkCount: 1,
-          ...viewed,
-        },
-        update: { lastCheckedAt: checkedAt, lastVerdict: summary.verdict, checkCount: { increment: 1 }, ...viewed },
+        create: { domain: target.ascii, displayName: target.unicode, checkCount: 1, ...latest },
+        update: { checkCount: { increment: 1 }, ...latest },
         select: { id: true },
       });
       const data = {
@@ -190,7 +192,7 @@ export const prismaCheckStore: CheckStore = {
         warnings: JSON.stringify(summary.warnings),
       };
       const { id } = await tx.check.create({ data, select: { id: true } }); // not nested: that reads the row back
-      await tx.testerResult.createMany({ data: results.map((row) => ({ ...row, checkId: id })) });
+      if (results.length > 0) await tx.$executeRaw(insertResults(id, results));
       return { ...data, id };
     });
     await pruneOldChecks();
