@@ -6,7 +6,8 @@ import { REPORT_INTERVAL_MS } from "@/server/data/visitor-reports";
 import { getDb } from "@/server/db";
 
 // What the schedule reads beside a site's own row: who watches it (subscribers, recent reporters) and whether someone else raised the alarm (the crowd's spike, the official page).
-// Grouped queries over every site, never a list of ids: SQLite caps a query's parameters. A job's one site has its counts read with its row.
+// Grouped queries over every site (or one), never a list of ids: SQLite caps a query's parameters.
+// One site's counts are not a `_count` in its row's read: Prisma groups every site's rows for one.
 
 /** An official reading older than this raises no alarm: the page may have moved on. */
 const OFFICIAL_ALARM_MAX_AGE_MS = 30 * 60_000;
@@ -26,29 +27,26 @@ async function crowdAlarms(now: Date, site?: { id: number; domain: string }): Pr
   return new Set(state === "none" ? [] : [site.domain]);
 }
 
-/** A visitor reports a site at most once in REPORT_INTERVAL_MS: the window's reports are its distinct reporters. */
-export const recentReports = (now: Date) => ({ createdAt: { gte: new Date(now.getTime() - REPORT_INTERVAL_MS) } });
-
-const bySite = (rows: { siteId: number; _count: { _all: number } }[]) => new Map(rows.map((row) => [row.siteId, row._count._all]));
-
-/** A site with its subscribers and recent reporters, counted with its row (a job's one read). */
-type CountedSite = { id: number; domain: string; subscribers: number; reporters: number };
-
 /** The signals of every site at `now`, or of `site` alone. */
-export async function readWatchSignals(now: Date, site?: CountedSite): Promise<WatchSignals> {
+export async function readWatchSignals(now: Date, site?: { id: number; domain: string }): Promise<WatchSignals> {
   const db = getDb();
   const one = site === undefined ? {} : { siteId: site.id };
-  const [subscribed, reporters, crowdAlarmed, pages] = await Promise.all([
-    site ? new Map([[site.id, site.subscribers]]) : db.pushSubscription.groupBy({ by: ["siteId"], _count: { _all: true } }).then(bySite),
-    site
-      ? new Map([[site.id, site.reporters]])
-      : db.visitorReport.groupBy({ by: ["siteId"], where: recentReports(now), _count: { _all: true } }).then(bySite),
+  const [subscribers, reports, crowdAlarmed, pages] = await Promise.all([
+    db.pushSubscription.groupBy({ by: ["siteId"], where: one, _count: { _all: true } }),
+    // A visitor reports a site at most once in REPORT_INTERVAL_MS: the window's reports are its distinct reporters.
+    db.visitorReport.groupBy({
+      by: ["siteId"],
+      where: { ...one, createdAt: { gte: new Date(now.getTime() - REPORT_INTERVAL_MS) } },
+      _count: { _all: true },
+    }),
     crowdAlarms(now, site),
     db.officialPage.findMany({
       where: { ...one, snapshot: { not: null }, fetchedAt: { gte: new Date(now.getTime() - OFFICIAL_ALARM_MAX_AGE_MS) } },
       select: { siteId: true, snapshot: true, fetchedAt: true },
     }),
   ]);
+  const subscribed = new Map(subscribers.map((row) => [row.siteId, row._count._all]));
+  const reporters = new Map(reports.map((row) => [row.siteId, row._count._all]));
   const officialAlarm = new Map(pages.flatMap((page) => officialSince(page)));
   return {
     crowdAlarmed,

@@ -3,7 +3,7 @@ import { RECENT_VIEW_MS } from "@/lib/watch-pace";
 import { VIEWED_WATCH_MS, type WatchedSite } from "@/lib/watch-schedule";
 import type { Prisma } from "@/generated/prisma/client";
 import { getDb } from "@/server/db";
-import { readWatchSignals, recentReports, type WatchSignals } from "./watch-signals";
+import { readWatchSignals, type WatchSignals } from "./watch-signals";
 
 // Which domains are watched: those with an open outage incident, with push subscribers, or viewed by
 // a visitor in the last hour (Site.lastViewedAt; background rounds do not set it). Their pace reads the
@@ -61,9 +61,8 @@ export async function watchedSites(now: Date, given?: WatchSignals): Promise<Wat
 
 /** The domain's schedule state if it is still watched, else null (a job that runs late). */
 export async function watchedSite(domain: string, now: Date): Promise<WatchedSite | null> {
-  const counts = { incidents: { where: OPEN_OUTAGE }, pushSubscriptions: true, visitorReports: { where: recentReports(now) } };
-  const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select: { ...SELECT, _count: { select: counts } } });
+  const select = { ...SELECT, _count: { select: { incidents: { where: OPEN_OUTAGE } } } };
+  const row = await getDb().site.findFirst({ where: { domain, ...watchedWhere(now) }, select });
   if (!row) return null;
-  const { incidents, pushSubscriptions: subscribers, visitorReports: reporters } = row._count;
-  return toWatched(row, incidents > 0, await readWatchSignals(now, { ...row, subscribers, reporters }), now);
+  return toWatched(row, row._count.incidents > 0, await readWatchSignals(now, row), now);
 }
